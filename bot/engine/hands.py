@@ -1,0 +1,198 @@
+"""Tile values, ten-pairs, eyes and the winning hand of the collecting games (RULES.md §2.1).
+
+A hand of H tiles wins when it splits into one *eye* (two identical tiles) and (H-2)/2
+*ten-pairs* (two tiles whose values total 10 or 20). Two values total 10 or 20 exactly when their
+residues mod 10 are complementary, so for a candidate eye the rest pairs up iff
+``r0, r5 even and r1=r9, r2=r8, r3=r7, r4=r6``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+
+from bot.engine.rules import FourTwo, RuleSet
+from bot.engine.tiles import KINDS, Tile
+
+__all__ = [
+    "Witness",
+    "counts_of",
+    "eye_kinds",
+    "find_witness",
+    "is_ten_pair",
+    "is_winning",
+    "is_winning_counts",
+    "tile_values",
+]
+
+_FOUR_TWO = Tile(4, 2).index
+_TWO_ONE = Tile(2, 1).index
+_WILD_KINDS = (_FOUR_TWO, _TWO_ONE)
+
+
+def tile_values(tile: Tile, four_two: FourTwo) -> tuple[int, ...]:
+    """The value(s) a tile may take in making tens.
+
+    Pips, except 4-2 counts 3 by default (Culin); under ``wild`` both 4-2 and 2-1 count 3 or 6.
+    """
+    if four_two is FourTwo.WILD and tile.index in _WILD_KINDS:
+        return (3, 6)
+    if tile.index == _FOUR_TWO and four_two is FourTwo.THREE:
+        return (3,)
+    return (tile.pips,)
+
+
+def is_ten_pair(a: Tile, b: Tile, four_two: FourTwo) -> bool:
+    """Whether two tiles can total 10 or 20."""
+    return any((x + y) in (10, 20) for x in tile_values(a, four_two) for y in tile_values(b, four_two))
+
+
+def counts_of(tiles: Iterable[Tile]) -> tuple[int, ...]:
+    """Count vector indexed by kind (length 21)."""
+    counts = [0] * len(KINDS)
+    for tile in tiles:
+        counts[tile.index] += 1
+    return tuple(counts)
+
+
+def eye_kinds(military_eyes: bool) -> tuple[int, ...]:
+    """Kind indices that may form the eye."""
+    return tuple(t.index for t in KINDS if t.civil or military_eyes)
+
+
+@dataclass(frozen=True, slots=True)
+class Witness:
+    """A winning arrangement: the eye and the ten-pairs."""
+
+    eye: tuple[Tile, Tile]
+    pairs: tuple[tuple[Tile, Tile], ...]
+
+    def __str__(self) -> str:
+        pairs = " | ".join(f"{a} {b}" for a, b in self.pairs)
+        return f"eye {self.eye[0]} {self.eye[1]} | {pairs}"
+
+    def tiles(self) -> list[Tile]:
+        """Every tile of the arrangement, eye first."""
+        out = [self.eye[0], self.eye[1]]
+        for a, b in self.pairs:
+            out += [a, b]
+        return out
+
+
+def _residues(four_two: FourTwo) -> list[int]:
+    # Residue mod 10 of each kind's value. Under wild this holds natural pips (4-2 -> 6,
+    # 2-1 -> 3); _residue_counts moves the copies chosen to take the other value.
+    three = four_two is FourTwo.THREE
+    return [(3 if three and t.index == _FOUR_TWO else t.pips) % 10 for t in KINDS]
+
+
+_RESIDUES = {ft: _residues(ft) for ft in FourTwo}
+
+
+def _pairs_up(residue_counts: Sequence[int]) -> bool:
+    r = residue_counts
+    return (
+        r[0] % 2 == 0
+        and r[5] % 2 == 0
+        and r[1] == r[9]
+        and r[2] == r[8]
+        and r[3] == r[7]
+        and r[4] == r[6]
+    )
+
+
+def _wild_splits(counts: Sequence[int], four_two: FourTwo) -> Iterable[tuple[int, int]]:
+    # How many 4-2 and 2-1 copies take the value 6 (the others take 3).
+    if four_two is not FourTwo.WILD:
+        return ((0, 0),)
+    return product(range(counts[_FOUR_TWO] + 1), range(counts[_TWO_ONE] + 1))
+
+
+def _residue_counts(
+    counts: Sequence[int], four_two: FourTwo, split: tuple[int, int]
+) -> list[int]:
+    table = _RESIDUES[four_two]
+    r = [0] * 10
+    for kind, c in enumerate(counts):
+        if c:
+            r[table[kind]] += c
+    if four_two is FourTwo.WILD:
+        # Under wild the table holds natural pips: 4-2 -> 6, 2-1 -> 3. Move the chosen copies.
+        sixes_42, sixes_21 = split
+        threes_42 = counts[_FOUR_TWO] - sixes_42
+        r[6] -= threes_42
+        r[3] += threes_42
+        r[3] -= sixes_21
+        r[6] += sixes_21
+    return r
+
+
+@lru_cache(maxsize=1 << 18)
+def is_winning_counts(
+    counts: tuple[int, ...], hand_size: int, four_two: FourTwo, military_eyes: bool
+) -> bool:
+    """Whether a count vector of ``hand_size`` tiles is an eye plus ten-pairs."""
+    if sum(counts) != hand_size:
+        return False
+    for eye in eye_kinds(military_eyes):
+        if counts[eye] < 2:
+            continue
+        rest = list(counts)
+        rest[eye] -= 2
+        for split in _wild_splits(rest, four_two):
+            if _pairs_up(_residue_counts(rest, four_two, split)):
+                return True
+    return False
+
+
+def is_winning(tiles: Sequence[Tile], rules: RuleSet) -> bool:
+    """Whether ``tiles`` (exactly H of them) form a winning hand under ``rules``."""
+    if len(tiles) != rules.hand_size:
+        return False
+    return is_winning_counts(
+        counts_of(tiles), rules.hand_size, rules.four_two_value, rules.military_eyes
+    )
+
+
+def find_witness(tiles: Sequence[Tile], rules: RuleSet) -> Witness | None:
+    """The eye and ten-pairs of a winning hand, or None if it does not win."""
+    if len(tiles) != rules.hand_size:
+        return None
+    counts = counts_of(tiles)
+    four_two = rules.four_two_value
+    for eye in eye_kinds(rules.military_eyes):
+        if counts[eye] < 2:
+            continue
+        rest = list(counts)
+        rest[eye] -= 2
+        for split in _wild_splits(rest, four_two):
+            if not _pairs_up(_residue_counts(rest, four_two, split)):
+                continue
+            return Witness(
+                eye=(KINDS[eye], KINDS[eye]),
+                pairs=_arrange_pairs(rest, four_two, split),
+            )
+    return None
+
+
+def _arrange_pairs(
+    counts: Sequence[int], four_two: FourTwo, split: tuple[int, int]
+) -> tuple[tuple[Tile, Tile], ...]:
+    table = _RESIDUES[four_two]
+    by_residue: list[list[Tile]] = [[] for _ in range(10)]
+    sixes = {_FOUR_TWO: split[0], _TWO_ONE: split[1]}
+    for kind, c in enumerate(counts):
+        for copy in range(c):
+            residue = table[kind]
+            if four_two is FourTwo.WILD and kind in sixes:
+                residue = 6 if copy < sixes[kind] else 3
+            by_residue[residue].append(KINDS[kind])
+    pairs: list[tuple[Tile, Tile]] = []
+    for same in (0, 5):
+        group = by_residue[same]
+        pairs += [(group[i], group[i + 1]) for i in range(0, len(group), 2)]
+    for low in range(1, 5):
+        pairs += list(zip(by_residue[10 - low], by_residue[low], strict=True))
+    return tuple(pairs)
