@@ -356,7 +356,8 @@ def _explain(state: GameState, action: Action) -> str:
                 last = KINDS[_kind(state.pool[-1].piece)]
                 return f"only the most recent discard ({last}) may be taken, not {tile}"
             if state.rules.exclude_own_discards and any(
-                _kind(e.piece) == tile.index for e in state.pool  # type: ignore[union-attr]
+                _kind(e.piece) == tile.index
+                for e in state.pool  # type: ignore[union-attr]
             ):
                 return f"you may not take back your own discard {tile}"
             return f"{tile} is not among the face-up discards"

@@ -46,7 +46,9 @@ def tile_values(tile: Tile, four_two: FourTwo) -> tuple[int, ...]:
 
 def is_ten_pair(a: Tile, b: Tile, four_two: FourTwo) -> bool:
     """Whether two tiles can total 10 or 20."""
-    return any((x + y) in (10, 20) for x in tile_values(a, four_two) for y in tile_values(b, four_two))
+    return any(
+        (x + y) in (10, 20) for x in tile_values(a, four_two) for y in tile_values(b, four_two)
+    )
 
 
 def counts_of(tiles: Iterable[Tile]) -> tuple[int, ...]:
@@ -110,9 +112,7 @@ def _wild_splits(counts: Sequence[int], four_two: FourTwo) -> Iterable[tuple[int
     return product(range(counts[_FOUR_TWO] + 1), range(counts[_TWO_ONE] + 1))
 
 
-def _residue_counts(
-    counts: Sequence[int], four_two: FourTwo, split: tuple[int, int]
-) -> list[int]:
+def _residue_counts(counts: Sequence[int], four_two: FourTwo, split: tuple[int, int]) -> list[int]:
     table = _RESIDUES[four_two]
     r = [0] * 10
     for kind, c in enumerate(counts):

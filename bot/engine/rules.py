@@ -191,9 +191,7 @@ def make_rules(
         raise RulesError(f"Kap Tai Shap takes 2 to {MAX_PLAYERS} players, not {players}")
     name = rule_set or default_rule_set(game, players)
     if name not in RULE_SET_NAMES:
-        raise RulesError(
-            f"unknown rule set '{name}': choose one of {', '.join(RULE_SET_NAMES)}"
-        )
+        raise RulesError(f"unknown rule set '{name}': choose one of {', '.join(RULE_SET_NAMES)}")
     offer, draw_after_take = RULE_SET_NAMES[name]
     if sets is None:
         sets = 1 if game is Game.KAP_SHAP else default_sets(players)
@@ -210,7 +208,9 @@ def make_rules(
     known = {f.name for f in dataclasses.fields(RuleSet)}
     for key, value in overrides.items():
         if key not in known:
-            raise RulesError(f"unknown rule flag '{key}': known flags are {', '.join(sorted(known))}")
+            raise RulesError(
+                f"unknown rule flag '{key}': known flags are {', '.join(sorted(known))}"
+            )
         values[key] = value
     rules = RuleSet(**_coerce_all(values))
     _validate(rules)
@@ -224,17 +224,24 @@ def with_flag(rules: RuleSet, name: str, value: str) -> RuleSet:
         raise RulesError(f"unknown rule flag '{name}': known flags are {', '.join(sorted(known))}")
     values = {f: getattr(rules, f) for f in known}
     values[name] = value
-    if name == "players":
-        # The turn cap follows the player count unless it was changed on purpose.
-        if rules.max_turns == 50 * rules.players:
-            values["max_turns"] = 50 * int(value)
+    # The turn cap follows the player count unless it was changed on purpose.
+    if name == "players" and rules.max_turns == 50 * rules.players:
+        values["max_turns"] = 50 * int(value)
     new = RuleSet(**_coerce_all(values))
     _validate(new)
     return new
 
 
-_BOOL_TEXT = {"true": True, "yes": True, "1": True, "on": True,
-              "false": False, "no": False, "0": False, "off": False}
+_BOOL_TEXT = {
+    "true": True,
+    "yes": True,
+    "1": True,
+    "on": True,
+    "false": False,
+    "no": False,
+    "0": False,
+    "off": False,
+}
 
 
 def _coerce_all(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -244,7 +251,10 @@ def _coerce_all(values: Mapping[str, Any]) -> dict[str, Any]:
 
 def _coerce(name: str, type_name: str, value: Any) -> Any:
     enum_types: dict[str, type[enum.StrEnum]] = {
-        "Game": Game, "Offer": Offer, "FourTwo": FourTwo, "FirstPlayer": FirstPlayer,
+        "Game": Game,
+        "Offer": Offer,
+        "FourTwo": FourTwo,
+        "FirstPlayer": FirstPlayer,
     }
     if type_name in enum_types:
         cls = enum_types[type_name]
