@@ -355,10 +355,8 @@ def _explain(state: GameState, action: Action) -> str:
             if state.rules.offer is Offer.LAST:
                 last = KINDS[_kind(state.pool[-1].piece)]
                 return f"only the most recent discard ({last}) may be taken, not {tile}"
-            if state.rules.exclude_own_discards and any(
-                _kind(e.piece) == tile.index
-                for e in state.pool  # type: ignore[union-attr]
-            ):
+            own = {_kind(e.piece) for e in state.pool if e.seat == state.current}
+            if state.rules.exclude_own_discards and tile is not None and tile.index in own:
                 return f"you may not take back your own discard {tile}"
             return f"{tile} is not among the face-up discards"
         case Draw():
