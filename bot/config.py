@@ -1,0 +1,258 @@
+"""Settings from the environment and an optional ``.env`` file.
+
+Every setting is an environment variable; ``.env.example`` lists them all with their defaults.
+Values come from, in order of precedence:
+
+1. the process environment (a variable that is present wins, even when it is empty),
+2. the ``.env`` file, if there is one (parsed here, no extra dependency),
+3. the defaults below.
+
+An empty value (``KAPSHAP_TURN_SECONDS=``) means "use the default". An invalid value raises
+:class:`ConfigError` naming the variable and what was expected.
+
+This module imports only the standard library, so every entry point may use it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+__all__ = [
+    "DEFAULTS",
+    "LOG_LEVELS",
+    "ConfigError",
+    "Settings",
+    "load_settings",
+    "parse_dotenv",
+    "read_dotenv",
+]
+
+LOG_LEVELS: tuple[str, ...] = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+# Defaults as they are written in the environment (and in .env.example).
+DEFAULTS: dict[str, str] = {
+    "DISCORD_TOKEN": "",
+    "KAPSHAP_DB_PATH": "data/kapshap.sqlite3",
+    "KAPSHAP_LOG_LEVEL": "INFO",
+    "KAPSHAP_DEFAULT_ANTE": "10",
+    "KAPSHAP_STARTING_CHIPS": "1000",
+    "KAPSHAP_DAILY_AMOUNT": "100",
+    "KAPSHAP_TURN_SECONDS": "120",
+    "KAPSHAP_DEV_GUILD_ID": "",
+    "KAPSHAP_OWNER_IDS": "",
+}
+
+
+class ConfigError(ValueError):
+    """A setting (or the ``.env`` file) is invalid; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The application's settings. Build it with :func:`load_settings`."""
+
+    # repr=False: the token must never end up in a log line or a traceback.
+    discord_token: str | None = field(default=None, repr=False)
+    db_path: Path = Path(DEFAULTS["KAPSHAP_DB_PATH"])
+    log_level: str = DEFAULTS["KAPSHAP_LOG_LEVEL"]
+    default_ante: int = int(DEFAULTS["KAPSHAP_DEFAULT_ANTE"])
+    starting_chips: int = int(DEFAULTS["KAPSHAP_STARTING_CHIPS"])
+    daily_amount: int = int(DEFAULTS["KAPSHAP_DAILY_AMOUNT"])
+    turn_seconds: int = int(DEFAULTS["KAPSHAP_TURN_SECONDS"])
+    dev_guild_id: int | None = None
+    owner_ids: frozenset[int] = frozenset()
+
+    @property
+    def log_level_number(self) -> int:
+        """The log level as a :mod:`logging` number (``logging.INFO`` …)."""
+        return logging.getLevelNamesMapping()[self.log_level]
+
+    def require_token(self) -> str:
+        """The Discord token, or a :class:`ConfigError` saying how to provide one."""
+        if self.discord_token is None:
+            raise ConfigError(
+                "DISCORD_TOKEN is not set: put the bot token in the environment or in .env "
+                "(see .env.example)"
+            )
+        return self.discord_token
+
+
+# --------------------------------------------------------------------------------------------
+# .env parsing
+
+
+def parse_dotenv(text: str, *, source: str = ".env") -> dict[str, str]:
+    """Parse ``.env`` text: ``KEY=VALUE`` lines.
+
+    * blank lines and lines starting with ``#`` are ignored; ``export KEY=VALUE`` is accepted;
+    * an unquoted value is stripped, and `` # comment`` after it is removed;
+    * a value in single quotes is taken literally; in double quotes ``\\n``, ``\\t``, ``\\"``
+      and ``\\\\`` are unescaped; a comment may follow the closing quote;
+    * a later line for the same key wins.
+
+    A malformed line raises :class:`ConfigError` naming ``source`` and the line number.
+    """
+    values: dict[str, str] = {}
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        where = f"{source}:{lineno}"
+        if line.startswith("export ") or line.startswith("export\t"):
+            line = line[len("export") :].lstrip()
+        key, sep, rest = line.partition("=")
+        key = key.strip()
+        if not sep:
+            raise ConfigError(f"{where}: expected KEY=VALUE, got {raw.strip()!r}")
+        if not key.isidentifier():
+            raise ConfigError(f"{where}: {key!r} is not a valid variable name")
+        values[key] = _parse_dotenv_value(rest.strip(), where, key)
+    return values
+
+
+_DOUBLE_QUOTE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "$": "$"}
+
+
+def _parse_dotenv_value(rest: str, where: str, key: str) -> str:
+    if not rest:
+        return ""
+    quote = rest[0]
+    if quote not in ("'", '"'):
+        # Unquoted: an inline comment starts at a '#' that follows whitespace.
+        for i, char in enumerate(rest):
+            if char == "#" and i > 0 and rest[i - 1] in " \t":
+                return rest[:i].rstrip()
+        return rest
+    out: list[str] = []
+    i = 1
+    while i < len(rest):
+        char = rest[i]
+        if char == quote:
+            tail = rest[i + 1 :].strip()
+            if tail and not tail.startswith("#"):
+                raise ConfigError(
+                    f"{where}: unexpected text after the closing quote of {key}: {tail!r}"
+                )
+            return "".join(out)
+        if quote == '"' and char == "\\" and i + 1 < len(rest):
+            nxt = rest[i + 1]
+            out.append(_DOUBLE_QUOTE_ESCAPES.get(nxt, "\\" + nxt))
+            i += 2
+            continue
+        out.append(char)
+        i += 1
+    raise ConfigError(f"{where}: unterminated {quote} quote in the value of {key}")
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """Read and parse a ``.env`` file; a missing file gives ``{}``."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from exc
+    return parse_dotenv(text, source=str(path))
+
+
+# --------------------------------------------------------------------------------------------
+# Value parsing
+
+T = TypeVar("T")
+
+
+def _int(name: str, value: str, *, minimum: int, expected: str) -> int:
+    try:
+        number = int(value, 10)
+    except ValueError:
+        raise ConfigError(f"{name} must be {expected}, got {value!r}") from None
+    if number < minimum:
+        raise ConfigError(f"{name} must be {expected}, got {value!r}")
+    return number
+
+
+def _non_negative(name: str, value: str) -> int:
+    return _int(name, value, minimum=0, expected="a whole number ≥ 0")
+
+
+def _positive(name: str, value: str) -> int:
+    return _int(name, value, minimum=1, expected="a whole number ≥ 1")
+
+
+def _snowflake(name: str, value: str) -> int:
+    return _int(name, value, minimum=1, expected="a Discord id (a positive whole number)")
+
+
+def _log_level(name: str, value: str) -> str:
+    level = value.upper()
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"{name} must be one of {', '.join(LOG_LEVELS)}, got {value!r}")
+    return level
+
+
+def _owner_ids(name: str, value: str) -> frozenset[int]:
+    ids: set[int] = set()
+    for part in value.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            number = int(part, 10)
+        except ValueError:
+            number = 0
+        if number < 1:
+            raise ConfigError(
+                f"{name} must be a comma-separated list of Discord user ids "
+                f"(positive whole numbers), got {part!r} in {value!r}"
+            )
+        ids.add(number)
+    return frozenset(ids)
+
+
+def _token(name: str, value: str) -> str:
+    if any(char.isspace() for char in value):
+        raise ConfigError(f"{name} must be a bot token without spaces")
+    return value
+
+
+# --------------------------------------------------------------------------------------------
+# Loading
+
+
+def load_settings(
+    env: Mapping[str, str] | None = None,
+    dotenv_path: Path | None = Path(".env"),
+) -> Settings:
+    """Build :class:`Settings` from ``env`` (default: ``os.environ``) and the ``.env`` file.
+
+    ``dotenv_path=None`` skips the file; a path that does not exist is fine. A relative path
+    (the default ``.env``) is relative to the current directory.
+    """
+    environ: Mapping[str, str] = os.environ if env is None else env
+    merged: dict[str, str] = read_dotenv(dotenv_path) if dotenv_path is not None else {}
+    merged.update({key: environ[key] for key in DEFAULTS if key in environ})
+
+    def get(name: str, parse: Callable[[str, str], T]) -> T:
+        raw = merged.get(name, "").strip()
+        return parse(name, raw or DEFAULTS[name])
+
+    def get_optional(name: str, parse: Callable[[str, str], T]) -> T | None:
+        raw = merged.get(name, "").strip()
+        return parse(name, raw) if raw else None
+
+    return Settings(
+        discord_token=get_optional("DISCORD_TOKEN", _token),
+        db_path=get("KAPSHAP_DB_PATH", lambda _name, value: Path(value)),
+        log_level=get("KAPSHAP_LOG_LEVEL", _log_level),
+        default_ante=get("KAPSHAP_DEFAULT_ANTE", _non_negative),
+        starting_chips=get("KAPSHAP_STARTING_CHIPS", _non_negative),
+        daily_amount=get("KAPSHAP_DAILY_AMOUNT", _non_negative),
+        turn_seconds=get("KAPSHAP_TURN_SECONDS", _positive),
+        dev_guild_id=get_optional("KAPSHAP_DEV_GUILD_ID", _snowflake),
+        owner_ids=get("KAPSHAP_OWNER_IDS", _owner_ids),
+    )

@@ -1,0 +1,192 @@
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.config import DEFAULTS, ConfigError, Settings, load_settings, parse_dotenv
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load(env: dict[str, str] | None = None, dotenv: Path | None = None) -> Settings:
+    return load_settings(env or {}, dotenv_path=dotenv)
+
+
+def test_defaults() -> None:
+    settings = load()
+    assert settings == Settings()
+    assert settings.discord_token is None
+    assert settings.db_path == Path("data/kapshap.sqlite3")
+    assert settings.log_level == "INFO"
+    assert settings.log_level_number == logging.INFO
+    assert settings.default_ante == 10
+    assert settings.starting_chips == 1000
+    assert settings.daily_amount == 100
+    assert settings.turn_seconds == 120
+    assert settings.dev_guild_id is None
+    assert settings.owner_ids == frozenset()
+
+
+def test_every_variable_is_read() -> None:
+    settings = load(
+        {
+            "DISCORD_TOKEN": "abc.def.ghi",
+            "KAPSHAP_DB_PATH": "/tmp/k.sqlite3",
+            "KAPSHAP_LOG_LEVEL": "debug",
+            "KAPSHAP_DEFAULT_ANTE": "25",
+            "KAPSHAP_STARTING_CHIPS": "500",
+            "KAPSHAP_DAILY_AMOUNT": "0",
+            "KAPSHAP_TURN_SECONDS": "30",
+            "KAPSHAP_DEV_GUILD_ID": "123456789012345678",
+            "KAPSHAP_OWNER_IDS": " 1, 22 ,333,",
+        }
+    )
+    assert settings == Settings(
+        discord_token="abc.def.ghi",
+        db_path=Path("/tmp/k.sqlite3"),
+        log_level="DEBUG",
+        default_ante=25,
+        starting_chips=500,
+        daily_amount=0,
+        turn_seconds=30,
+        dev_guild_id=123456789012345678,
+        owner_ids=frozenset({1, 22, 333}),
+    )
+
+
+def test_settings_are_frozen_and_hide_the_token() -> None:
+    settings = load({"DISCORD_TOKEN": "secret-token"})
+    with pytest.raises(AttributeError):
+        settings.default_ante = 5  # type: ignore[misc]
+    assert "secret-token" not in repr(settings)
+    assert settings.require_token() == "secret-token"
+
+
+def test_require_token_explains_what_to_do() -> None:
+    with pytest.raises(ConfigError, match=r"DISCORD_TOKEN is not set.*\.env\.example"):
+        load().require_token()
+
+
+def test_empty_values_mean_default() -> None:
+    settings = load({key: "" for key in DEFAULTS})
+    assert settings == Settings()
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "expected"),
+    [
+        ("KAPSHAP_DEFAULT_ANTE", "ten", "a whole number ≥ 0"),
+        ("KAPSHAP_DEFAULT_ANTE", "-1", "a whole number ≥ 0"),
+        ("KAPSHAP_STARTING_CHIPS", "1.5", "a whole number ≥ 0"),
+        ("KAPSHAP_DAILY_AMOUNT", "lots", "a whole number ≥ 0"),
+        ("KAPSHAP_TURN_SECONDS", "0", "a whole number ≥ 1"),
+        ("KAPSHAP_LOG_LEVEL", "LOUD", "one of DEBUG, INFO, WARNING, ERROR, CRITICAL"),
+        ("KAPSHAP_DEV_GUILD_ID", "my-guild", "a Discord id"),
+        ("KAPSHAP_DEV_GUILD_ID", "-5", "a Discord id"),
+        ("KAPSHAP_OWNER_IDS", "1,two,3", "comma-separated list of Discord user ids"),
+        ("KAPSHAP_OWNER_IDS", "0", "comma-separated list of Discord user ids"),
+        ("DISCORD_TOKEN", "abc def", "a bot token without spaces"),
+    ],
+)
+def test_invalid_values_name_the_variable_and_the_expectation(
+    name: str, value: str, expected: str
+) -> None:
+    with pytest.raises(ConfigError) as info:
+        load({name: value})
+    message = str(info.value)
+    assert message.startswith(name)
+    assert expected in message
+    if name != "DISCORD_TOKEN":  # never echo a token, even an invalid one
+        assert repr(value) in message
+
+
+def test_dotenv_file_is_read_and_environment_wins(tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text(
+        "# a comment\n"
+        "\n"
+        "DISCORD_TOKEN='from-file'\n"
+        'KAPSHAP_DB_PATH="/srv/kap shap/db.sqlite3"  # quoted, with a comment\n'
+        "export KAPSHAP_DEFAULT_ANTE=5\n"
+        "KAPSHAP_TURN_SECONDS = 60 # seconds\n"
+        "UNRELATED=ignored\n",
+        encoding="utf-8",
+    )
+    settings = load({"KAPSHAP_DEFAULT_ANTE": "7"}, dotenv)
+    assert settings.discord_token == "from-file"
+    assert settings.db_path == Path("/srv/kap shap/db.sqlite3")
+    assert settings.default_ante == 7
+    assert settings.turn_seconds == 60
+
+
+def test_a_present_but_empty_environment_variable_still_wins(tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("KAPSHAP_TURN_SECONDS=60\n", encoding="utf-8")
+    assert load({"KAPSHAP_TURN_SECONDS": ""}, dotenv).turn_seconds == 120
+
+
+def test_missing_dotenv_file_is_fine(tmp_path: Path) -> None:
+    assert load(dotenv=tmp_path / "nope.env") == Settings()
+
+
+def test_invalid_value_in_dotenv_is_reported(tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("KAPSHAP_TURN_SECONDS=soon\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="KAPSHAP_TURN_SECONDS must be a whole number ≥ 1"):
+        load(dotenv=dotenv)
+
+
+def test_default_environment_is_os_environ(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KAPSHAP_DAILY_AMOUNT", "42")
+    assert load_settings(dotenv_path=None).daily_amount == 42
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("A=1", {"A": "1"}),
+        ("A = 1 ", {"A": "1"}),
+        ("A=", {"A": ""}),
+        ("A=a#b", {"A": "a#b"}),
+        ("A=a #b", {"A": "a"}),
+        ("A='x # y'", {"A": "x # y"}),
+        ('A="line\\nnext \\"q\\""', {"A": 'line\nnext "q"'}),
+        ("A='no \\n escapes'", {"A": "no \\n escapes"}),
+        ('A="x" # comment', {"A": "x"}),
+        ("export A=1", {"A": "1"}),
+        ("A=1\nA=2", {"A": "2"}),
+        ("  # indented comment\n\n\tB=2", {"B": "2"}),
+        ("A=x=y", {"A": "x=y"}),
+    ],
+)
+def test_parse_dotenv(text: str, expected: dict[str, str]) -> None:
+    assert parse_dotenv(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("JUSTAWORD", r"\.env:1: expected KEY=VALUE"),
+        ("A=1\nBAD-NAME=2", r"\.env:2: 'BAD-NAME' is not a valid variable name"),
+        ("A='open", r"\.env:1: unterminated ' quote in the value of A"),
+        ('A="x" y', r"\.env:1: unexpected text after the closing quote of A"),
+    ],
+)
+def test_parse_dotenv_errors(text: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        parse_dotenv(text)
+
+
+def test_env_example_lists_every_setting_with_its_default() -> None:
+    """.env.example documents every variable, commented out, with the default value."""
+    text = (ROOT / ".env.example").read_text(encoding="utf-8")
+    active = parse_dotenv(text, source=".env.example")
+    assert active == {"DISCORD_TOKEN": ""}, "only the (empty) token is set in .env.example"
+    commented = dict(re.findall(r"^# ?([A-Z][A-Z0-9_]*)=(.*)$", text, flags=re.MULTILINE))
+    documented = {**commented, **active}
+    assert documented == DEFAULTS
+    # The example, used as a .env file, gives the defaults.
+    assert load(dotenv=ROOT / ".env.example") == Settings()

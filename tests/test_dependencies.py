@@ -1,0 +1,466 @@
+"""Which way dependencies point (docs/architecture.md §2, DESIGN.md §2).
+
+Every module under ``bot/`` and ``cogs/`` is parsed with :mod:`ast`; each import (absolute or
+relative, at module level or inside a function) is resolved to an absolute module name and
+checked against the rule of the layer the module belongs to. A failure names the file and line,
+the module, the offending import and the rule it breaks.
+
+A new top-level module or package under ``bot/`` needs a rule here (and a line in
+docs/architecture.md) before the test passes: the layering is a decision, not an accident.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT_PACKAGES = ("bot", "cogs")
+STDLIB = frozenset(sys.stdlib_module_names)
+
+# Third-party distributions that are Discord (simcord is the in-memory Discord for tests).
+DISCORD = frozenset({"discord", "simcord"})
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What the modules of one layer may import."""
+
+    text: str  # the rule as written in docs/architecture.md, used in failure messages
+    internal: frozenset[str]  # project layers it may import (see LAYERS)
+    third_party: frozenset[str] | None = frozenset()  # allowed top-level names; None = any
+    forbidden: frozenset[str] = frozenset()  # never, even though stdlib / third-party allows it
+    eager_stdlib_only: bool = False  # module-level imports: stdlib + `internal` only
+    engine_randomness: bool = False  # no module-level `random` functions, only random.Random
+
+
+# Layers, matched by the longest dotted prefix. "bot" is the package's own __init__.
+LAYERS = (
+    "bot.engine",
+    "bot.ai",
+    "bot.sim",
+    "bot.storage",
+    "bot.services",
+    "bot.render",
+    "bot.terminal",
+    "bot.app",
+    "bot.cli",
+    "bot.config",
+    "bot.__main__",
+    "bot",
+    "cogs",
+)
+ALL_LAYERS = frozenset(LAYERS)
+NO_ASYNC_NO_DB = frozenset({"asyncio", "sqlite3", "aiosqlite"})
+
+RULES: dict[str, Rule] = {
+    "bot": Rule(
+        "bot/__init__.py -> standard library only (it runs before every bot.* module)",
+        internal=frozenset(),
+    ),
+    "bot.engine": Rule(
+        "bot.engine -> standard library only; no asyncio, discord, clock (time) or "
+        "module-level random functions (take a random.Random)",
+        internal=frozenset({"bot.engine"}),
+        forbidden=frozenset({"asyncio", "time", "sqlite3"}),
+        engine_randomness=True,
+    ),
+    "bot.ai": Rule(
+        "bot.ai -> standard library + bot.engine; no asyncio (the simulator uses it)",
+        internal=frozenset({"bot.engine", "bot.ai"}),
+        forbidden=NO_ASYNC_NO_DB,
+    ),
+    "bot.sim": Rule(
+        "bot.sim -> standard library + bot.engine + bot.ai + third-party tools "
+        "(matplotlib, tqdm, numpy …); no asyncio, no database, no discord",
+        internal=frozenset({"bot.engine", "bot.ai", "bot.sim"}),
+        third_party=None,
+        forbidden=NO_ASYNC_NO_DB | DISCORD,
+    ),
+    "bot.storage": Rule(
+        "bot.storage -> standard library + aiosqlite only (no engine, no discord)",
+        internal=frozenset({"bot.storage"}),
+        third_party=frozenset({"aiosqlite"}),
+    ),
+    "bot.services": Rule(
+        "bot.services -> standard library + bot.engine + bot.ai + bot.storage; no discord",
+        internal=frozenset({"bot.engine", "bot.ai", "bot.storage", "bot.services"}),
+    ),
+    "bot.render": Rule(
+        "bot.render -> standard library + bot.engine + Pillow",
+        internal=frozenset({"bot.engine", "bot.render"}),
+        third_party=frozenset({"PIL"}),
+    ),
+    "bot.terminal": Rule(
+        "bot.terminal -> standard library + bot.engine + bot.ai",
+        internal=frozenset({"bot.engine", "bot.ai", "bot.terminal"}),
+    ),
+    "cogs": Rule(
+        "cogs -> discord, bot.services, bot.render, bot.engine value types; "
+        "never bot.storage or bot.sim",
+        internal=ALL_LAYERS - {"bot.storage", "bot.sim"},
+        third_party=None,
+    ),
+    "bot.app": Rule("bot.app -> anything (composition root)", ALL_LAYERS, third_party=None),
+    "bot.config": Rule(
+        "bot.config -> standard library only (every entry point, bot.cli included, loads it)",
+        internal=frozenset({"bot.config"}),
+    ),
+    "bot.cli": Rule(
+        "bot.cli -> anything, but imported lazily inside the subcommand handlers: its "
+        "module-level imports are standard library + bot.config only, so `kapshap sim` "
+        "never imports discord",
+        ALL_LAYERS,
+        third_party=None,
+        eager_stdlib_only=True,
+    ),
+    "bot.__main__": Rule(
+        "bot.__main__ -> bot.cli (module-level imports standard library + bot.cli only)",
+        ALL_LAYERS,
+        third_party=None,
+        eager_stdlib_only=True,
+    ),
+}
+# Module-level imports allowed to eager_stdlib_only layers, besides the standard library.
+EAGER_INTERNAL = frozenset({"bot.cli", "bot.config"})
+
+
+@dataclass(frozen=True)
+class Import:
+    """One imported name, resolved to an absolute dotted name."""
+
+    target: str  # e.g. "bot.storage" for `from .. import storage` in bot.services.chips
+    statement: str  # the source text of the import statement
+    lineno: int
+    lazy: bool  # inside a function body or an `if TYPE_CHECKING:` block
+
+
+@dataclass(frozen=True)
+class Violation:
+    module: str
+    path: str
+    lineno: int
+    statement: str
+    problem: str
+    rule: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.path}:{self.lineno}: {self.module}: `{self.statement}` {self.problem}\n"
+            f"    rule: {self.rule}"
+        )
+
+
+def layer_of(name: str) -> str | None:
+    """The layer of a project module (longest dotted prefix), or None outside the project."""
+    for layer in sorted(LAYERS, key=len, reverse=True):
+        if name == layer or name.startswith(layer + "."):
+            return layer
+    return None
+
+
+def module_name(path: Path, root: Path = ROOT) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def is_package(path: Path) -> bool:
+    return path.name == "__init__.py"
+
+
+def _resolve_relative(module: str, package: bool, level: int, name: str | None) -> str:
+    base = module.split(".") if package else module.split(".")[:-1]
+    if level - 1 > len(base) - 1:
+        raise ValueError(f"relative import beyond the top-level package in {module}")
+    base = base[: len(base) - (level - 1)]
+    return ".".join([*base, name] if name else base)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def iter_imports(tree: ast.Module, module: str, package: bool, source: str) -> Iterator[Import]:
+    """Every import in ``tree``, resolved. ``from X import a, b`` inside the project yields
+    ``X.a`` and ``X.b`` (they may be submodules: ``from bot import storage``)."""
+
+    def visit(node: ast.AST, lazy: bool) -> Iterator[Import]:
+        for child in ast.iter_child_nodes(node):
+            child_lazy = lazy or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
+            if isinstance(child, ast.If) and _is_type_checking(child.test):
+                for stmt in child.body:
+                    yield from visit_stmt(stmt, True)
+                for stmt in child.orelse:
+                    yield from visit_stmt(stmt, lazy)
+                continue
+            yield from visit_stmt(child, child_lazy)
+
+    def visit_stmt(node: ast.AST, lazy: bool) -> Iterator[Import]:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            statement = ast.get_source_segment(source, node) or ast.unparse(node)
+            for target in _targets(node, module, package):
+                yield Import(target, " ".join(statement.split()), node.lineno, lazy)
+        yield from visit(node, lazy or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef))
+
+    yield from visit(tree, False)
+
+
+def _targets(node: ast.Import | ast.ImportFrom, module: str, package: bool) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if node.level:
+        base = _resolve_relative(module, package, node.level, node.module)
+    else:
+        base = node.module or ""
+    if base.split(".")[0] in PROJECT_PACKAGES:
+        return [base if alias.name == "*" else f"{base}.{alias.name}" for alias in node.names]
+    return [base]
+
+
+def _random_aliases(tree: ast.Module) -> set[str]:
+    return {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+        if alias.name == "random"
+    }
+
+
+def check_randomness(tree: ast.Module) -> Iterator[tuple[int, str, str]]:
+    """Uses of the module-level ``random`` functions: ``(line, statement, problem)``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "random" and not node.level:
+            for alias in node.names:
+                if alias.name != "Random":
+                    yield (
+                        node.lineno,
+                        ast.unparse(node),
+                        f"imports random.{alias.name}; only random.Random may be used",
+                    )
+    aliases = _random_aliases(tree)
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in aliases
+            and node.attr != "Random"
+        ):
+            yield (
+                node.lineno,
+                ast.unparse(node),
+                "uses a module-level random function; take a random.Random argument",
+            )
+
+
+def check_import(rule: Rule, imp: Import) -> str | None:
+    """Why ``imp`` breaks ``rule``, or None when it is allowed."""
+    top = imp.target.split(".")[0]
+    layer = layer_of(imp.target) if top in PROJECT_PACKAGES else None
+    forbidden = next(
+        (f for f in rule.forbidden if imp.target == f or imp.target.startswith(f + ".")), None
+    )
+    if forbidden is not None:
+        return f"imports {forbidden!r}, which this layer must not use"
+    if rule.eager_stdlib_only and not imp.lazy:
+        if top in STDLIB or (layer is not None and layer in EAGER_INTERNAL):
+            return None
+        return (
+            f"imports {imp.target!r} at module level; import it inside the function that needs it"
+        )
+    if top in PROJECT_PACKAGES:
+        if layer is None or layer not in rule.internal:
+            return f"imports {imp.target!r} (layer {layer or top!r}), which this layer may not"
+        return None
+    if top in STDLIB:
+        return None
+    if rule.third_party is None or top in rule.third_party:
+        return None
+    return f"imports the third-party package {top!r}, which this layer may not"
+
+
+def check_source(
+    source: str, module: str, *, package: bool = False, path: str = ""
+) -> list[Violation]:
+    """All violations of the dependency rules in ``source``, as if it were ``module``."""
+    path = path or module.replace(".", "/") + ("/__init__.py" if package else ".py")
+    layer = layer_of(module)
+    if layer is None or layer not in RULES or (layer == "bot" and module != "bot"):
+        return [
+            Violation(
+                module,
+                path,
+                1,
+                "",
+                "has no dependency rule",
+                "every module under bot/ and cogs/ belongs to a layer of "
+                "docs/architecture.md §2; add one to RULES in tests/test_dependencies.py",
+            )
+        ]
+    rule = RULES[layer]
+    try:
+        tree = ast.parse(source, filename=path)
+    except SyntaxError as exc:
+        return [Violation(module, path, exc.lineno or 1, "", f"does not parse: {exc.msg}", "")]
+    violations: list[Violation] = []
+    try:
+        imports = list(iter_imports(tree, module, package, source))
+    except ValueError as exc:
+        return [Violation(module, path, 1, "", str(exc), rule.text)]
+    for imp in imports:
+        problem = check_import(rule, imp)
+        if problem is not None:
+            violations.append(
+                Violation(module, path, imp.lineno, imp.statement, problem, rule.text)
+            )
+    if rule.engine_randomness:
+        for lineno, statement, problem in check_randomness(tree):
+            violations.append(Violation(module, path, lineno, statement, problem, rule.text))
+    return violations
+
+
+def project_modules(root: Path = ROOT) -> list[Path]:
+    return sorted(
+        path
+        for package in PROJECT_PACKAGES
+        for path in (root / package).rglob("*.py")
+        if "__pycache__" not in path.parts
+    )
+
+
+MODULES = project_modules()
+
+
+def test_the_walk_finds_the_project() -> None:
+    names = {module_name(path) for path in MODULES}
+    assert {"bot", "bot.engine", "bot.cli", "bot.config", "cogs"} <= names
+
+
+@pytest.mark.parametrize("path", MODULES, ids=[module_name(p) for p in MODULES])
+def test_module_respects_the_dependency_rules(path: Path) -> None:
+    violations = check_source(
+        path.read_text(encoding="utf-8"),
+        module_name(path),
+        package=is_package(path),
+        path=str(path.relative_to(ROOT)),
+    )
+    assert not violations, "dependency rule broken:\n" + "\n".join(map(str, violations))
+
+
+# --------------------------------------------------------------------------------------------
+# The checker itself: it must catch what it is meant to catch.
+
+
+def problems(source: str, module: str, *, package: bool = False) -> list[str]:
+    return [f"{v.statement} | {v.problem}" for v in check_source(source, module, package=package)]
+
+
+def test_checker_catches_discord_in_the_engine() -> None:
+    found = check_source("import discord\n", "bot.engine.tiles")
+    assert len(found) == 1
+    assert found[0].module == "bot.engine.tiles"
+    assert found[0].statement == "import discord"
+    assert "discord" in found[0].problem
+    assert found[0].rule.startswith("bot.engine -> standard library only")
+    assert "bot/engine/tiles.py:1: bot.engine.tiles: `import discord`" in str(found[0])
+
+
+@pytest.mark.parametrize(
+    ("source", "module"),
+    [
+        ("import asyncio\n", "bot.engine.game"),
+        ("import time\n", "bot.engine.game"),
+        ("from time import monotonic\n", "bot.engine.game"),
+        ("import numpy\n", "bot.engine.game"),
+        ("from bot.ai import greedy\n", "bot.engine.game"),
+        ("from bot import storage\n", "bot.engine.game"),
+        ("from .. import storage\n", "bot.engine.game"),
+        ("from ..sim import runner\n", "bot.engine"),
+        ("from bot.services import tables\n", "bot.ai.greedy"),
+        ("import asyncio\n", "bot.ai.greedy"),
+        ("import asyncio\n", "bot.sim.runner"),
+        ("import aiosqlite\n", "bot.sim.runner"),
+        ("import discord.ext.commands\n", "bot.sim.runner"),
+        ("from bot.storage import db\n", "bot.sim.runner"),
+        ("from bot.engine import Tile\n", "bot.storage.games"),
+        ("import discord\n", "bot.services.tables"),
+        ("from discord import Interaction\n", "bot.services.tables"),
+        ("def f() -> None:\n    import discord\n", "bot.services.tables"),
+        ("import matplotlib\n", "bot.render.tiles"),
+        ("from bot.storage import db\n", "cogs.table"),
+        ("from bot.sim import runner\n", "cogs.table"),
+        ("from ..storage import db\n", "bot.terminal"),
+        ("import discord\n", "bot.cli"),
+        ("from bot.app import main\n", "bot.cli"),
+        ("import discord\n", "bot.config"),
+        ("import discord\n", "bot"),
+        ("from random import shuffle\n", "bot.engine.deal"),
+        (
+            "import random\n\ndef f(x: list[int]) -> None:\n    random.shuffle(x)\n",
+            "bot.engine.deal",
+        ),
+        ("import random as r\nr.seed(1)\n", "bot.engine.deal"),
+        ("import os\n", "bot.helpers"),
+    ],
+)
+def test_checker_catches_violations(source: str, module: str) -> None:
+    assert problems(source, module, package=module in {"bot", "bot.engine", "bot.terminal"})
+
+
+@pytest.mark.parametrize(
+    ("source", "module"),
+    [
+        ("from __future__ import annotations\nimport dataclasses\n", "bot.engine.tiles"),
+        ("import random\n\ndef f(rng: random.Random) -> None: ...\n", "bot.engine.deal"),
+        ("from random import Random\n", "bot.engine.deal"),
+        ("from datetime import date\n", "bot.engine.record"),
+        ("from . import tiles\nfrom .tiles import Tile\n", "bot.engine.game"),
+        ("from bot.engine import Tile\nfrom ..engine.game import apply\n", "bot.ai.greedy"),
+        ("import matplotlib.pyplot as plt\nimport tqdm\nimport numpy\n", "bot.sim.plots"),
+        ("from bot.ai import greedy\nfrom bot.engine import new_game\n", "bot.sim.runner"),
+        ("import aiosqlite\nimport sqlite3\nfrom .db import Database\n", "bot.storage.games"),
+        (
+            "import asyncio\nfrom bot.storage import db\nfrom bot.ai import greedy\n",
+            "bot.services.t",
+        ),
+        ("from PIL import Image\nfrom bot.engine import Tile\n", "bot.render.tiles"),
+        ("import discord\nfrom bot.services import tables\nfrom bot.render import t\n", "cogs.t"),
+        (
+            "from bot.engine import Tile\nfrom bot.ai import greedy\nimport asyncio\n",
+            "bot.terminal",
+        ),
+        ("import discord\nfrom bot.storage import db\nfrom bot.sim import runner\n", "bot.app"),
+        ("import argparse\nfrom bot.config import load_settings\n", "bot.cli"),
+        ("def run() -> int:\n    from bot.app import main\n    return main([])\n", "bot.cli"),
+        ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import discord\n", "bot.cli"),
+        ("from bot.cli import main\n", "bot.__main__"),
+        ("", "bot"),
+    ],
+)
+def test_checker_allows_what_the_rules_allow(source: str, module: str) -> None:
+    assert problems(source, module, package=module in {"bot", "bot.terminal"}) == []
+
+
+def test_relative_imports_resolve_to_absolute_names() -> None:
+    def targets(source: str, module: str, package: bool) -> list[str]:
+        tree = ast.parse(source)
+        return [imp.target for imp in iter_imports(tree, module, package, source)]
+
+    assert targets("from . import x", "bot.engine.game", False) == ["bot.engine.x"]
+    assert targets("from . import x", "bot.engine", True) == ["bot.engine.x"]
+    assert targets("from .. import storage", "bot.services.chips", False) == ["bot.storage"]
+    assert targets("from ..ai.greedy import G", "bot.sim.run", False) == ["bot.ai.greedy.G"]
+    assert targets("from .tiles import *", "bot.engine.game", False) == ["bot.engine.tiles"]
+    assert targets("import os.path, json", "bot.engine", True) == ["os.path", "json"]
+    assert targets("from os import path", "bot.engine", True) == ["os"]
+    with pytest.raises(ValueError, match="beyond the top-level package"):
+        targets("from ... import x", "bot.engine", True)
