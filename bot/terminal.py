@@ -1,0 +1,800 @@
+"""``kapshap play``: Kap Shap or Kap Tai Shap against computer players, in a terminal.
+
+The client drives the engine only through its public API (:func:`~bot.engine.new_game`,
+:func:`~bot.engine.legal_actions`, :func:`~bot.engine.apply`, :func:`~bot.engine.view` and
+:func:`~bot.engine.describe_event`). What it prints comes from the human seat's :class:`View`
+(or from events described for that seat), so another seat's hand is never shown; computer seats
+choose from their own views.
+
+Input is read line by line from ``stdin``, so a game can be scripted: every prompt shows the legal
+actions in notation (``take 6-5``, ``draw``, ``discard 3-1``, ``declare``), and bad input gets a
+one-line explanation and the prompt again, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import NoReturn, TextIO
+
+from bot.ai import AI_LEVELS, Player, get_player
+from bot.engine import (
+    Action,
+    Deal,
+    Declare,
+    Discard,
+    Draw,
+    EndReason,
+    EngineError,
+    Event,
+    FirstPlayer,
+    FourTwo,
+    Game,
+    IllegalAction,
+    NotationError,
+    Offer,
+    Phase,
+    Result,
+    RuleSet,
+    Take,
+    Tile,
+    TurnStarted,
+    View,
+    WinBy,
+    apply,
+    describe_event,
+    legal_actions,
+    make_deal,
+    make_rules,
+    new_game,
+    parse_action,
+    parse_tile,
+    sort_tiles,
+    view,
+    with_flag,
+)
+
+__all__ = ["build_parser", "main", "run_game"]
+
+PROG = "kapshap play"
+RULE_SETS = ("culin", "classic", "last-draw")
+PROMPT = "> "
+LEGAL_PREFIX = "Legal: "
+_FOUR_TWO = Tile(4, 2)
+_TWO_ONE = Tile(2, 1)
+
+# Words the prompt understands besides actions.
+_COMMANDS: dict[str, str] = {
+    "help": "help",
+    "h": "help",
+    "legal": "legal",
+    "?": "legal",
+    "moves": "legal",
+    "hand": "hand",
+    "pool": "pool",
+    "discards": "pool",
+    "look": "look",
+    "status": "look",
+    "quit": "quit",
+    "exit": "quit",
+    "q": "quit",
+}
+
+
+class _UsageError(Exception):
+    """A bad command-line option; the message is one line for the user."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that raises instead of printing usage and exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The options of ``kapshap play``."""
+    parser = _Parser(
+        prog=PROG,
+        add_help=False,
+        description=(
+            "Play Kap Shap or Kap Tai Shap in the terminal against computer players. "
+            "Type 'help' during the game for the notation and the rules in force."
+        ),
+    )
+    parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
+    parser.add_argument(
+        "--game",
+        choices=[g.value for g in Game],
+        default=Game.KAP_SHAP.value,
+        help="which game (default: kap-shap)",
+    )
+    parser.add_argument(
+        "--rules",
+        choices=RULE_SETS,
+        default=None,
+        help="rule set (default: culin; classic for Kap Tai Shap with 5 or more players)",
+    )
+    parser.add_argument(
+        "--opponents",
+        type=int,
+        default=None,
+        metavar="N",
+        help="number of computer players (default: 1 for Kap Shap, which is for 2 players; "
+        "3 for Kap Tai Shap)",
+    )
+    parser.add_argument(
+        "--ai",
+        default=None,
+        metavar="LEVEL",
+        help="computer level (default: greedy if available, else random)",
+    )
+    parser.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set one rule flag, e.g. --rule exclude_own_discards=true (repeatable)",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
+    parser.add_argument("--name", default="You", help="your name (default: You)")
+    parser.add_argument(
+        "--seat", type=int, default=0, help="your seat, counted in play order from 0 (default: 0)"
+    )
+    parser.add_argument(
+        "--setup",
+        action="store_true",
+        help="ask for the game, rule set, opponents and level before playing",
+    )
+    return parser
+
+
+@dataclass(frozen=True)
+class _Config:
+    rules: RuleSet
+    level: str
+    name: str
+    seat: int
+    seed: int | None
+
+
+def _default_level() -> str:
+    return "greedy" if "greedy" in AI_LEVELS else "random"
+
+
+def _configure(args: argparse.Namespace) -> _Config:
+    """Build the rule set and check the options; raises with a one-line message."""
+    game = Game(args.game)
+    opponents: int = args.opponents if args.opponents is not None else _default_opponents(game)
+    if opponents < 1:
+        raise _UsageError(f"--opponents must be at least 1, not {opponents}")
+    rules = make_rules(game, opponents + 1, args.rules)
+    for spec in args.rule:
+        name, sep, value = str(spec).partition("=")
+        if not sep or not name.strip():
+            raise _UsageError(f"--rule expects NAME=VALUE, not '{spec}'")
+        rules = with_flag(rules, name.strip().replace("-", "_"), value.strip())
+    level: str = args.ai or _default_level()
+    if level not in AI_LEVELS:
+        get_player(level)  # raises ValueError naming the known levels
+    seat: int = args.seat
+    if not 0 <= seat < rules.players:
+        raise _UsageError(f"--seat must be between 0 and {rules.players - 1}, not {seat}")
+    name = " ".join(str(args.name).split())
+    if not name:
+        raise _UsageError("--name must not be empty")
+    if name in _bot_names(rules.players):
+        raise _UsageError(f"--name '{name}' is the name of a computer player: choose another")
+    return _Config(rules=rules, level=level, name=name, seat=seat, seed=args.seed)
+
+
+def _default_opponents(game: Game) -> int:
+    return 1 if game is Game.KAP_SHAP else 3
+
+
+def _bot_names(players: int) -> list[str]:
+    return [f"Bot {i}" for i in range(1, players)]
+
+
+def _seat_names(players: int, human: int, name: str) -> list[str]:
+    bots = iter(_bot_names(players))
+    return [name if seat == human else next(bots) for seat in range(players)]
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def main(
+    argv: list[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run ``kapshap play`` with ``argv`` (the arguments after ``play``); returns the exit status.
+
+    0 when the game ends, or when the player quits or input ends; 2 for invalid options (with a
+    one-line message on ``stderr``); 130 when interrupted.
+    """
+    inp = stdin if stdin is not None else sys.stdin
+    out = stdout if stdout is not None else sys.stdout
+    err = stderr if stderr is not None else sys.stderr
+    args = sys.argv[1:] if argv is None else list(argv)
+    try:
+        return _main(args, inp, out, err)
+    except KeyboardInterrupt:
+        out.write("\nInterrupted: the game is abandoned.\n")
+        return 130
+
+
+def _main(args: list[str], inp: TextIO, out: TextIO, err: TextIO) -> int:
+    parser = build_parser()
+    try:
+        namespace = parser.parse_args(args)
+        if namespace.help:
+            out.write(parser.format_help())
+            return 0
+        interactive = namespace.setup or (not args and _isatty(inp))
+        if interactive and not _Setup(namespace, inp, out).run():
+            out.write("\nEnd of input: no game started.\n")
+            return 0
+        config = _configure(namespace)
+    except (_UsageError, EngineError, ValueError) as error:
+        err.write(f"{PROG}: error: {_one_line(str(error))}\n")
+        return 2
+    seed = config.seed if config.seed is not None else random.Random().randrange(1_000_000_000)
+    rng = random.Random(seed)
+    deal = make_deal(config.rules, rng, thrower=config.seat)
+    return run_game(
+        config.rules,
+        deal,
+        names=_seat_names(config.rules.players, config.seat, config.name),
+        human=config.seat,
+        ai_level=config.level,
+        rng=rng,
+        stdin=inp,
+        stdout=out,
+        seed=seed,
+    )
+
+
+def run_game(
+    rules: RuleSet,
+    deal: Deal,
+    *,
+    names: Sequence[str],
+    human: int,
+    ai_level: str | Mapping[int, Player],
+    rng: random.Random,
+    stdin: TextIO,
+    stdout: TextIO,
+    seed: int | None = None,
+) -> int:
+    """Play one game on an exact ``deal`` with the human at seat ``human``; returns 0.
+
+    ``ai_level`` is a level name for every computer seat, or the players by seat. ``rng`` drives
+    the computer players. Tests pass a deal built with :func:`bot.engine.deal_from_tiles`.
+    """
+    if isinstance(ai_level, str):
+        players: dict[int, Player] = {
+            seat: get_player(ai_level) for seat in range(rules.players) if seat != human
+        }
+        level = ai_level
+    else:
+        players = dict(ai_level)
+        level = ", ".join(sorted({p.level for p in players.values()}))
+    table = _Table(rules, deal, list(names), human, players, rng, stdin, stdout)
+    return table.play(level, seed)
+
+
+# ---------------------------------------------------------------------------------------------
+# Interactive set-up
+
+
+class _Setup:
+    """Asks game, opponents, rule set and level, with the current options as defaults."""
+
+    def __init__(self, args: argparse.Namespace, inp: TextIO, out: TextIO) -> None:
+        self.args = args
+        self.inp = inp
+        self.out = out
+        self.echo = not _isatty(inp)
+
+    def run(self) -> bool:
+        """Fill the namespace from the answers; False when input ends."""
+        self.out.write("New game (press Enter to keep the default in brackets).\n")
+        aliases = {"ks": "kap-shap", "kts": "kap-tai-shap"}
+        game = self._ask(
+            "Game: kap-shap or kap-tai-shap",
+            self.args.game,
+            lambda text: Game(aliases.get(text.lower(), text.lower())).value,
+        )
+        if game is None:
+            return False
+        self.args.game = game
+        if Game(game) is Game.KAP_SHAP:
+            self.args.opponents = 1
+        else:
+            default = self.args.opponents or _default_opponents(Game.KAP_TAI_SHAP)
+            opponents = self._ask("Opponents (1 to 27)", str(default), self._opponents)
+            if opponents is None:
+                return False
+            self.args.opponents = int(opponents)
+        players = self.args.opponents + 1
+        default_set = self.args.rules or make_rules(game, players).rule_set_name
+        rule_set = self._ask("Rule set: culin, classic or last-draw", default_set, self._rule_set)
+        if rule_set is None:
+            return False
+        self.args.rules = rule_set
+        levels = ", ".join(sorted(AI_LEVELS))
+        level = self._ask(
+            f"Computer level: {levels}", self.args.ai or _default_level(), self._level
+        )
+        if level is None:
+            return False
+        self.args.ai = level
+        return True
+
+    @staticmethod
+    def _opponents(text: str) -> str:
+        if not text.isdigit() or not 1 <= int(text) <= 27:
+            raise ValueError("answer a number from 1 to 27")
+        return text
+
+    @staticmethod
+    def _rule_set(text: str) -> str:
+        if text.lower() not in RULE_SETS:
+            raise ValueError(f"choose one of {', '.join(RULE_SETS)}")
+        return text.lower()
+
+    @staticmethod
+    def _level(text: str) -> str:
+        if text.lower() not in AI_LEVELS:
+            raise ValueError(f"choose one of {', '.join(sorted(AI_LEVELS))}")
+        return text.lower()
+
+    def _ask(self, question: str, default: str, check: Callable[[str], str]) -> str | None:
+        while True:
+            self.out.write(f"{question} [{default}]: ")
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                return None
+            answer = line.strip()
+            if self.echo:
+                self.out.write(answer + "\n")
+            if not answer:
+                return default
+            try:
+                return check(answer)
+            except ValueError as error:
+                self.out.write(f"! {_one_line(str(error))}\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# The game
+
+
+@dataclass(frozen=True)
+class _Leave:
+    """The player leaves: ``quit`` or end of input."""
+
+    message: str
+
+
+class _Table:
+    """One game in progress, seen from the human seat."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        deal: Deal,
+        names: list[str],
+        human: int,
+        players: Mapping[int, Player],
+        rng: random.Random,
+        inp: TextIO,
+        out: TextIO,
+    ) -> None:
+        self.rules = rules
+        self.deal = deal
+        self.names = names
+        self.human = human
+        self.players = players
+        self.rng = rng
+        self.inp = inp
+        self.out = out
+        self.echo = not _isatty(inp)
+        self.state = new_game(rules, names, deal)
+
+    # -- output helpers ----------------------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+
+    def error(self, text: str) -> None:
+        self.say(f"! {_one_line(text)}")
+
+    def me(self, seat: int) -> bool:
+        return seat == self.human
+
+    def verb(self, seat: int, third: str, base: str) -> str:
+        """``Bot 1 throws`` / ``You throw``."""
+        name = self.names[seat]
+        return f"{name} {base if name == 'You' else third}"
+
+    # -- the game loop -----------------------------------------------------------------------
+
+    def play(self, level: str, seed: int | None) -> int:
+        self.announce(level, seed)
+        self.turn_header(self.deal.first_seat, 1)
+        while True:
+            seen = view(self.state, self.human)
+            if seen.result is not None:
+                self.game_over(seen.result)
+                return 0
+            if seen.my_turn:
+                leave = self.human_step(seen)
+                if leave is not None:
+                    self.say(leave.message)
+                    return 0
+            else:
+                self.computer_step(seen.current)
+
+    def announce(self, level: str, seed: int | None) -> None:
+        rules = self.rules
+        title = "Kap Shap 夾十" if rules.game is Game.KAP_SHAP else "Kap Tai Shap 夾大十"
+        self.say(f"{title}: {rules.describe()}.")
+        if seed is not None:
+            self.say(f"Seed {seed} (--seed {seed} deals this game again).")
+        seats = ", ".join(
+            f"{seat}: {name}" + ("" if self.me(seat) else f" ({level} AI)")
+            for seat, name in enumerate(self.names)
+        )
+        self.say(f"Seats in play order: {seats}.")
+        first = self.deal.first_seat
+        starter = self.names[first]
+        if self.deal.dice:
+            thrower = self.deal.thrower
+            total = sum(self.deal.dice)
+            dice = " + ".join(str(d) for d in self.deal.dice)
+            side = "your" if self.me(thrower) else f"{self.names[thrower]}'s"
+            self.say(
+                f"{self.verb(thrower, 'throws', 'throw')} the four dice: {dice} = {total}; "
+                f"counting {total} round from {side} right, {starter} plays first."
+            )
+        elif rules.first_player is FirstPlayer.LOTS:
+            self.say(f"Lots are drawn: {starter} plays first.")
+        else:
+            self.say(f"{starter} plays first.")
+        wall = view(self.state, self.human).wall_size
+        self.say(
+            f"{starter} is dealt {rules.hand_size} tiles, everyone else {rules.hand_size - 1}; "
+            f"{wall} tiles form the wall."
+        )
+        self.say(
+            "Type a move in notation (e.g. 'discard 3-1', or just '31'), '?' for your legal "
+            "moves, 'help' for the rules, 'quit' to leave."
+        )
+
+    def turn_header(self, seat: int, turn: int) -> None:
+        self.say()
+        if self.me(seat):
+            self.say(f"=== Turn {turn}: your turn ===")
+        else:
+            self.say(describe_event(TurnStarted(seat, turn), self.human, self.names))
+
+    def narrate(self, events: Sequence[Event]) -> None:
+        for event in events:
+            if isinstance(event, TurnStarted):
+                self.turn_header(event.seat, event.turn)
+            else:
+                self.say(describe_event(event, self.human, self.names))
+
+    def computer_step(self, seat: int) -> None:
+        legal = legal_actions(self.state)
+        action = self.players[seat].choose(view(self.state, seat), legal, self.rng)
+        try:
+            self.state, events = apply(self.state, action)
+        except IllegalAction as error:
+            fallback = legal[0]
+            self.say(f"({self.names[seat]} tried '{action}': {error}; playing '{fallback}'.)")
+            self.state, events = apply(self.state, fallback)
+        self.narrate(events)
+
+    def human_step(self, seen: View) -> _Leave | None:
+        """Prompt until one legal action is played (None) or the player leaves."""
+        legal = legal_actions(self.state)
+        self.show_status(seen, legal)
+        while True:
+            line = self.read()
+            if line is None:
+                return _Leave("End of input: you leave the table and the game is abandoned.")
+            try:
+                reply = self.interpret(line, seen, legal)
+            except NotationError as error:
+                self.error(f"{error} (type 'help' for the notation)")
+                continue
+            if isinstance(reply, _Leave):
+                return reply
+            if isinstance(reply, str):
+                if reply:
+                    self.error(reply)
+                continue
+            try:
+                self.state, events = apply(self.state, reply)
+            except IllegalAction as error:
+                self.error(f"{error} (type '?' for your legal moves)")
+                continue
+            self.narrate(events)
+            return None
+
+    def read(self) -> str | None:
+        self.out.write(PROMPT)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.say()
+            return None
+        text = line.strip()
+        if self.echo:
+            self.say(text)
+        return text
+
+    # -- input -------------------------------------------------------------------------------
+
+    def interpret(self, line: str, seen: View, legal: Sequence[Action]) -> Action | str | _Leave:
+        """An action to play, a message to show ('' for none) or a request to leave.
+
+        Commands are carried out here. Raises NotationError for unreadable tiles and actions.
+        """
+        text = " ".join(line.split())
+        lower = text.lower()
+        if not text:
+            if len(legal) == 1:
+                return legal[0]
+            return "type a move, or '?' for the legal moves"
+        command = _COMMANDS.get(lower)
+        if command == "quit":
+            return _Leave("You leave the table; the game is abandoned.")
+        if command == "help":
+            self.show_help()
+            return ""
+        if command == "legal":
+            self.show_legal(legal)
+            return ""
+        if command == "hand":
+            self.show_hand(seen)
+            return ""
+        if command == "pool":
+            self.show_pool(seen, legal)
+            return ""
+        if command == "look":
+            self.show_status(seen, legal)
+            return ""
+        return self.parse_move(text, seen)
+
+    def parse_move(self, text: str, seen: View) -> Action | str:
+        verb, _, rest = text.partition(" ")
+        verb = verb.lower()
+        if verb in ("t", "tk"):
+            return Take(parse_tile(rest) if rest else None)
+        if verb in ("d", "dis", "disc"):
+            if rest:
+                return Discard(parse_tile(rest))
+            if seen.phase in (Phase.DRAW, Phase.TAKE_OR_DRAW):
+                return Draw()
+            return "write the tile to discard, e.g. 'd 31' or 'discard 3-1'"
+        if verb in ("dr", "draw") and not rest:
+            return Draw()
+        if verb in ("win", "dec", "declare") and not rest:
+            return Declare()
+        if verb in ("take", "discard", "draw", "declare"):
+            return parse_action(text)
+        # A bare tile: discard it when discarding, take it when taking.
+        try:
+            tile = parse_tile(text)
+        except NotationError:
+            if text[0].isdigit() or text[0] == "[":
+                raise
+            return parse_action(text)
+        if seen.phase is Phase.DISCARD:
+            return Discard(tile)
+        if seen.phase is Phase.TAKE_OR_DRAW:
+            return Take(tile)
+        return f"you must draw from the wall now, not play {tile}"
+
+    # -- display -----------------------------------------------------------------------------
+
+    def show_status(self, seen: View, legal: Sequence[Action]) -> None:
+        if seen.phase is Phase.DRAW:
+            self.say(f"Now draw from the wall ({_tiles(seen.wall_size)} left).")
+            self.show_legal(legal)
+            return
+        self.show_hand(seen)
+        self.show_pool(seen, legal)
+        others = ", ".join(
+            f"{self.names[s]} {n}" for s, n in enumerate(seen.hand_sizes) if not self.me(s)
+        )
+        self.say(f"Wall: {_tiles(seen.wall_size)}. Others hold: {others} tiles.")
+        if seen.phase is Phase.DISCARD and seen.turn == 1 and seen.history == ():
+            self.say(f"You start with {len(seen.hand)} tiles: discard one, or declare a win.")
+        if Declare() in legal:
+            self.say("Your hand wins: type 'declare'!")
+        forced = self.rules.stall_guard and seen.turns_without_draw >= self.rules.players
+        if seen.phase is Phase.TAKE_OR_DRAW and forced and Draw() in legal:
+            self.say(f"{seen.turns_without_draw} turns without a draw: you must draw.")
+        self.show_legal(legal)
+
+    def show_hand(self, seen: View) -> None:
+        self.say(f"Your hand ({len(seen.hand)} tiles):")
+        counts = Counter(seen.hand)
+        for tile in sort_tiles(counts):
+            times = f" ×{counts[tile]}" if counts[tile] > 1 else ""
+            self.say(f"  {tile.label}{times}{self.value_note(tile)}")
+
+    def value_note(self, tile: Tile) -> str:
+        four_two = self.rules.four_two_value
+        if four_two is FourTwo.WILD and tile in (_FOUR_TWO, _TWO_ONE):
+            return " (counts 3 or 6)"
+        if four_two is FourTwo.THREE and tile == _FOUR_TWO:
+            return " (counts 3)"
+        return ""
+
+    def show_pool(self, seen: View, legal: Sequence[Action]) -> None:
+        if not seen.pool:
+            self.say("Discards: none yet.")
+            return
+        latest = seen.pool[-1]
+        self.say(
+            f"Discards ({len(seen.pool)} face up; latest {latest.tile} "
+            f"by {self.names[latest.seat]}):"
+        )
+        takeable = {a.tile for a in legal if isinstance(a, Take) and a.tile is not None}
+        counts = Counter(p.tile for p in seen.pool)
+        dead = Counter(p.tile for p in seen.pool if p.dead)
+        taking = seen.my_turn and seen.phase is Phase.TAKE_OR_DRAW
+        for tile in sort_tiles(counts):
+            times = f" ×{counts[tile]}" if counts[tile] > 1 else ""
+            if tile in takeable:
+                mark = " - you may take it"
+                if dead[tile]:
+                    mark += f" ({dead[tile]} dead)"
+            elif dead[tile] == counts[tile]:
+                mark = " - dead"
+            elif taking and self.rules.exclude_own_discards and self.all_mine(seen, tile):
+                mark = " - your own discard: you may not take it back"
+            elif taking:
+                mark = " - not takeable now"
+            else:
+                mark = f" ({dead[tile]} dead)" if dead[tile] else ""
+            self.say(f"  {tile.label}{times}{mark}")
+
+    def all_mine(self, seen: View, tile: Tile) -> bool:
+        """Whether every live copy of ``tile`` in the pool was discarded by the human."""
+        return all(p.seat == self.human for p in seen.pool if p.tile == tile and not p.dead)
+
+    def show_legal(self, legal: Sequence[Action]) -> None:
+        self.say(LEGAL_PREFIX + ", ".join(str(a) for a in legal))
+
+    def show_help(self) -> None:
+        rules = self.rules
+        h = rules.hand_size
+        eyes = "two identical tiles" if rules.military_eyes else "two identical civil tiles"
+        four_two = {
+            FourTwo.THREE: "4-2 counts 3",
+            FourTwo.SIX: "4-2 counts 6",
+            FourTwo.WILD: "4-2 and 2-1 each count 3 or 6",
+        }[rules.four_two_value]
+        lines = [
+            f"Rules in force: {rules.describe()}.",
+            f"  Goal: {h} tiles = one eye ({eyes}) + {rules.pairs} ten-pairs "
+            f"(two tiles whose pips total 10 or 20; {four_two}).",
+            f"  A turn: {_turn_rule(rules)}",
+            f"  First turn: the first player holds {h} tiles and discards one"
+            + (", then draws and discards again." if rules.first_turn_extra_draw else "."),
+            "  Declare on your turn as soon as your hand wins; the game is drawn when the wall "
+            f"runs out or after {rules.max_turns} turns.",
+        ]
+        if rules.exclude_own_discards:
+            lines.append("  You may not take back your own discards.")
+        if rules.stall_guard:
+            lines.append(
+                f"  After {rules.players} turns in a row without a draw, the next player must draw."
+            )
+        lines += [
+            "Moves (the prompt lists the legal ones):",
+            "  take 6-5 | t 65    take a face-up discard ('take' alone: the most recent)",
+            "  draw | d           draw from the wall",
+            "  discard 3-1 | d 31 | 31    discard a tile (a bare tile discards it, or takes it",
+            "                     when you may take or draw)",
+            "  declare            declare your winning hand",
+            "Tiles: 6-5, 56, [6:5], 6/5 or a name (Axe, 斧頭).",
+            "Commands: ? or legal (legal moves), hand, pool, look (everything), help, quit.",
+        ]
+        for line in lines:
+            self.say(line)
+
+    def game_over(self, result: Result) -> None:
+        self.say()
+        self.say("=== Game over ===")
+        if result.winner is None or result.witness is None:
+            if result.reason is EndReason.CAP:
+                why = f"the turn limit of {self.rules.max_turns} turns was reached"
+            else:
+                why = "the wall is exhausted"
+            refund = (
+                "the pot stays on the table for the next game"
+                if self.rules.pot_carries_over
+                else "every ante is refunded"
+            )
+            self.say(f"The game is drawn on turn {result.turn}: {why}; {refund}.")
+            return
+        how = {
+            WinBy.DEALT: "with the hand as dealt",
+            WinBy.TAKE: "by taking a discard",
+            WinBy.DRAW: "with a tile drawn from the wall",
+        }[result.win_by or WinBy.DEALT]
+        winner = result.winner
+        self.say(f"{self.verb(winner, 'wins', 'win')} on turn {result.turn}, {how}.")
+        self.say("Winning arrangement:")
+        eye = result.witness.eye
+        self.say(f"  eye   {eye[0].label} + {eye[1].label}")
+        pairs = sorted(
+            (sort_tiles(pair) for pair in result.witness.pairs), key=lambda p: p[0].index
+        )
+        for a, b in pairs:
+            x, y = _pair_values(a, b, self.rules.four_two_value)
+            self.say(f"  pair  {a.label} + {b.label}  ({x} + {y} = {x + y})")
+
+
+def _turn_rule(rules: RuleSet) -> str:
+    """One sentence: what a turn consists of under these rules."""
+    what = "any face-up discard" if rules.offer is Offer.ANY else "the most recent discard"
+    if rules.draw_after_take:
+        text = (
+            f"optionally take {what} and discard a tile, then draw from the wall and discard "
+            "a tile."
+        )
+    else:
+        text = f"either take {what} or draw from the wall, then discard a tile."
+    if rules.offer is Offer.LAST and not rules.draw_after_take:
+        text += " A discard the next player does not take is dead."
+    return text
+
+
+def _values(tile: Tile, four_two: FourTwo) -> tuple[int, ...]:
+    if four_two is FourTwo.WILD and tile in (_FOUR_TWO, _TWO_ONE):
+        return (3, 6)
+    if four_two is FourTwo.THREE and tile == _FOUR_TWO:
+        return (3,)
+    return (tile.pips,)
+
+
+def _pair_values(a: Tile, b: Tile, four_two: FourTwo) -> tuple[int, int]:
+    """The values two tiles take to make 10 or 20 (their pips if they do not)."""
+    for x in _values(a, four_two):
+        for y in _values(b, four_two):
+            if x + y in (10, 20):
+                return x, y
+    return a.pips, b.pips
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _tiles(count: int) -> str:
+    return f"{count} tile" if count == 1 else f"{count} tiles"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
