@@ -1,0 +1,136 @@
+"""Domain errors of the services: refusals a user can cause and should be told about.
+
+Every :class:`UserError` carries a short message written for the member who caused it; the
+Discord layer shows ``str(error)`` ephemerally, as is. Anything else that escapes a service is a
+bug: it is logged with an incident id instead of being shown.
+
+Members are named with Discord's mention syntax (``<@id>``): it is plain text here (no Discord
+import), and the Discord client renders it as the member's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+__all__ = [
+    "AlreadyClaimed",
+    "BalanceLimit",
+    "DailyDisabled",
+    "InsufficientChips",
+    "InvalidAmount",
+    "InvalidTarget",
+    "PotClosed",
+    "Shortfall",
+    "UnpaidAntes",
+    "UserError",
+    "format_chips",
+    "mention",
+]
+
+
+def format_chips(amount: int) -> str:
+    """``1234`` -> ``"1,234 chips"`` (``"1 chip"``)."""
+    return f"{amount:,} chip" + ("" if abs(amount) == 1 else "s")
+
+
+def mention(user_id: int) -> str:
+    """Discord mention text for a member."""
+    return f"<@{user_id}>"
+
+
+class UserError(Exception):
+    """A refusal with a short, user-facing message."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class InvalidAmount(UserError):
+    """An amount that is not a whole number in the allowed range."""
+
+
+class InvalidTarget(UserError):
+    """An operation aimed at the wrong member (e.g. giving chips to oneself)."""
+
+
+class DailyDisabled(UserError):
+    """The guild set its daily amount to zero."""
+
+    def __init__(self) -> None:
+        super().__init__("Daily chips are turned off in this server.")
+
+
+class AlreadyClaimed(UserError):
+    """The daily chips of this UTC day were already claimed."""
+
+    def __init__(self, next_claim_at: datetime, now: datetime) -> None:
+        self.next_claim_at = next_claim_at
+        wait = max(0, int((next_claim_at - now).total_seconds()))
+        hours, rest = divmod(wait, 3600)
+        minutes = -(-rest // 60)  # round up: "in 0m" would be a lie
+        if minutes == 60:
+            hours, minutes = hours + 1, 0
+        super().__init__(
+            "You already claimed your daily chips today. "
+            f"Next claim in {hours}h {minutes:02d}m "
+            f"({next_claim_at:%Y-%m-%d %H:%M} UTC)."
+        )
+
+
+class BalanceLimit(UserError):
+    """A credit would push a balance past the maximum."""
+
+    def __init__(self, user_id: int, limit: int) -> None:
+        self.user_id = user_id
+        self.limit = limit
+        super().__init__(
+            f"That would take {mention(user_id)} over the maximum balance of {format_chips(limit)}."
+        )
+
+
+class InsufficientChips(UserError):
+    """A member does not have enough chips for an operation."""
+
+    def __init__(self, message: str, *, user_id: int, balance: int, needed: int) -> None:
+        super().__init__(message)
+        self.user_id = user_id
+        self.balance = balance
+        self.needed = needed
+
+
+@dataclass(frozen=True, slots=True)
+class Shortfall:
+    """One member who cannot pay an ante."""
+
+    user_id: int
+    balance: int
+    needed: int
+
+
+class UnpaidAntes(InsufficientChips):
+    """Some members cannot pay their ante, so no ante was taken from anyone."""
+
+    def __init__(self, shortfalls: Sequence[Shortfall]) -> None:
+        self.shortfalls = tuple(shortfalls)
+        names = ", ".join(
+            f"{mention(s.user_id)} has {format_chips(s.balance)} (needs {s.needed:,})"
+            for s in self.shortfalls
+        )
+        first = self.shortfalls[0]
+        super().__init__(
+            f"Not everyone can pay the ante, so nobody was charged: {names}.",
+            user_id=first.user_id,
+            balance=first.balance,
+            needed=first.needed,
+        )
+
+
+class PotClosed(UserError):
+    """Antes were offered for a game whose pot has already been settled."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        super().__init__("This game's pot has already been settled.")

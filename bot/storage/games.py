@@ -1,0 +1,455 @@
+"""SQL for persisted games (``games``) and their action logs (``game_actions``).
+
+A game row holds what is needed to rebuild the table after a restart: rules, seats and deal as
+JSON text (encoded by the tables service, which knows the engine types; storage does not) and the
+ordered log of actions in engine notation. ``version`` goes up by one with every persisted change
+and every update names the version it was based on (optimistic locking), so a stale or doubled
+click is detected here even if a service forgot its own check.
+
+Unlike the chips repository, each method here is its own short transaction: persisting a game
+step is one self-contained write.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import secrets
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from bot.storage.db import Database, Tx
+from bot.storage.errors import ChannelBusyError, GameNotFoundError, StaleVersionError
+from bot.storage.timestamps import from_db_time, to_db_time
+
+__all__ = [
+    "UNSET",
+    "GameAction",
+    "GameEnd",
+    "GameRecord",
+    "GameStatus",
+    "GamesRepo",
+    "new_game_id",
+]
+
+
+class GameStatus(StrEnum):
+    """Where a game is in its life. Only LOBBY and RUNNING games occupy their channel."""
+
+    LOBBY = "lobby"
+    RUNNING = "running"
+    FINISHED = "finished"
+    DRAWN = "drawn"
+    ABORTED = "aborted"
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the game is unfinished (and so blocks its channel)."""
+        return self in (GameStatus.LOBBY, GameStatus.RUNNING)
+
+
+class _Unset(enum.Enum):
+    UNSET = enum.auto()
+
+
+#: "Leave this field as it is" for optional update arguments (``None`` is a real value there).
+UNSET = _Unset.UNSET
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A persisted game, as stored."""
+
+    id: str
+    guild_id: int
+    channel_id: int
+    status: GameStatus
+    game: str
+    rules_json: str
+    seats_json: str
+    deal_json: str | None
+    version: int
+    message_id: int | None
+    host_id: int
+    ante: int
+    turn_seconds: int
+    deadline: float | None
+    created_at: datetime
+    finished_at: datetime | None
+    winner_seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameAction:
+    """One entry of a game's action log."""
+
+    game_id: str
+    seq: int
+    seat: int
+    notation: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """How a game ended, for :meth:`GamesRepo.finish` and :meth:`GamesRepo.append_action`."""
+
+    status: GameStatus
+    finished_at: datetime
+    winner_seat: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.status.is_open:
+            raise ValueError(f"{self.status} is not an end status")
+
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, status, game, rules_json, seats_json, deal_json, version, "
+    "message_id, host_id, ante, turn_seconds, deadline, created_at, finished_at, winner_seat"
+)
+_OPEN = "status IN ('lobby', 'running')"
+
+
+def _game(row: sqlite3.Row) -> GameRecord:
+    finished_at = row["finished_at"]
+    return GameRecord(
+        id=str(row["id"]),
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        status=GameStatus(row["status"]),
+        game=str(row["game"]),
+        rules_json=str(row["rules_json"]),
+        seats_json=str(row["seats_json"]),
+        deal_json=row["deal_json"],
+        version=int(row["version"]),
+        message_id=row["message_id"],
+        host_id=int(row["host_id"]),
+        ante=int(row["ante"]),
+        turn_seconds=int(row["turn_seconds"]),
+        deadline=row["deadline"],
+        created_at=from_db_time(row["created_at"]),
+        finished_at=None if finished_at is None else from_db_time(finished_at),
+        winner_seat=row["winner_seat"],
+    )
+
+
+def _action(row: sqlite3.Row) -> GameAction:
+    return GameAction(
+        game_id=str(row["game_id"]),
+        seq=int(row["seq"]),
+        seat=int(row["seat"]),
+        notation=str(row["notation"]),
+        created_at=from_db_time(row["created_at"]),
+    )
+
+
+def _check_json(field: str, text: str | None) -> None:
+    # Catch a service bug at the write, not at the restart that cannot decode the row.
+    if text is None:
+        return
+    try:
+        json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"{field} is not valid JSON: {exc}") from None
+
+
+def new_game_id() -> str:
+    """A fresh game id: 12 hex characters, short enough for button custom ids."""
+    return secrets.token_hex(6)
+
+
+class GamesRepo:
+    """Persisted games. Every method is one short transaction on ``db``."""
+
+    def __init__(self, db: Database) -> None:
+        """Use ``db`` for every read and write."""
+        self._db = db
+
+    async def create_lobby(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        game: str,
+        rules_json: str,
+        seats_json: str,
+        ante: int,
+        turn_seconds: int,
+        created_at: datetime,
+        game_id: str | None = None,
+        message_id: int | None = None,
+    ) -> GameRecord:
+        """Create a game in the LOBBY status, at version 0.
+
+        Raises :class:`ChannelBusyError` (naming the existing game) when the channel already has
+        an unfinished game.
+        """
+        _check_json("rules_json", rules_json)
+        _check_json("seats_json", seats_json)
+        record = GameRecord(
+            id=game_id or new_game_id(),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            status=GameStatus.LOBBY,
+            game=game,
+            rules_json=rules_json,
+            seats_json=seats_json,
+            deal_json=None,
+            version=0,
+            message_id=message_id,
+            host_id=host_id,
+            ante=ante,
+            turn_seconds=turn_seconds,
+            deadline=None,
+            created_at=created_at,
+            finished_at=None,
+            winner_seat=None,
+        )
+        async with self._db.transaction() as tx:
+            existing = await self._open_in_channel(tx, channel_id)
+            if existing is not None:
+                raise ChannelBusyError(channel_id, existing.id)
+            try:
+                await tx.execute(
+                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES "
+                    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        record.id,
+                        guild_id,
+                        channel_id,
+                        str(record.status),
+                        game,
+                        rules_json,
+                        seats_json,
+                        None,
+                        0,
+                        message_id,
+                        host_id,
+                        ante,
+                        turn_seconds,
+                        None,
+                        to_db_time(created_at),
+                        None,
+                        None,
+                    ),
+                )
+            except sqlite3.IntegrityError as exc:
+                # The pre-check above covers this process; the unique index is the last word if
+                # another process (e.g. an admin CLI) wrote in between.
+                if "games.channel_id" in str(exc):
+                    raise ChannelBusyError(channel_id, None) from exc
+                raise
+        return record
+
+    async def get(self, game_id: str) -> GameRecord | None:
+        """The game with this id, or ``None``."""
+        async with self._db.read() as tx:
+            return await self._get(tx, game_id)
+
+    async def require(self, game_id: str) -> GameRecord:
+        """The game with this id; :class:`GameNotFoundError` if there is none."""
+        record = await self.get(game_id)
+        if record is None:
+            raise GameNotFoundError(game_id)
+        return record
+
+    async def open_in_channel(self, channel_id: int) -> GameRecord | None:
+        """The channel's unfinished (lobby or running) game, if any."""
+        async with self._db.read() as tx:
+            return await self._open_in_channel(tx, channel_id)
+
+    async def list_unfinished(self) -> list[GameRecord]:
+        """Every lobby or running game, oldest first: what a restart must rebuild."""
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE {_OPEN} ORDER BY created_at, id"
+            )
+        return [_game(r) for r in rows]
+
+    async def update(
+        self,
+        game_id: str,
+        *,
+        expected_version: int,
+        seats_json: str | _Unset = UNSET,
+        rules_json: str | _Unset = UNSET,
+        ante: int | _Unset = UNSET,
+        turn_seconds: int | _Unset = UNSET,
+        deadline: float | _Unset | None = UNSET,
+    ) -> GameRecord:
+        """Change settings or seats (e.g. in the lobby); bumps the version.
+
+        Raises :class:`StaleVersionError` if the game is no longer at ``expected_version``.
+        """
+        fields: dict[str, object] = {}
+        if not isinstance(seats_json, _Unset):
+            _check_json("seats_json", seats_json)
+            fields["seats_json"] = seats_json
+        if not isinstance(rules_json, _Unset):
+            _check_json("rules_json", rules_json)
+            fields["rules_json"] = rules_json
+        if not isinstance(ante, _Unset):
+            fields["ante"] = ante
+        if not isinstance(turn_seconds, _Unset):
+            fields["turn_seconds"] = turn_seconds
+        if not isinstance(deadline, _Unset):
+            fields["deadline"] = deadline
+        async with self._db.transaction() as tx:
+            return await self._update(tx, game_id, expected_version, fields)
+
+    async def start(
+        self,
+        game_id: str,
+        *,
+        expected_version: int,
+        deal_json: str,
+        seats_json: str | _Unset = UNSET,
+        rules_json: str | _Unset = UNSET,
+        deadline: float | None = None,
+    ) -> GameRecord:
+        """Move a LOBBY game to RUNNING with its deal (and final seats/rules); bumps the version."""
+        _check_json("deal_json", deal_json)
+        fields: dict[str, object] = {
+            "status": str(GameStatus.RUNNING),
+            "deal_json": deal_json,
+            "deadline": deadline,
+        }
+        if not isinstance(seats_json, _Unset):
+            _check_json("seats_json", seats_json)
+            fields["seats_json"] = seats_json
+        if not isinstance(rules_json, _Unset):
+            _check_json("rules_json", rules_json)
+            fields["rules_json"] = rules_json
+        async with self._db.transaction() as tx:
+            current = await self._require(tx, game_id)
+            if current.status is not GameStatus.LOBBY:
+                raise ValueError(f"game {game_id} is {current.status}, not in the lobby")
+            return await self._update(tx, game_id, expected_version, fields)
+
+    async def append_action(
+        self,
+        game_id: str,
+        *,
+        expected_version: int,
+        seat: int,
+        notation: str,
+        created_at: datetime,
+        deadline: float | _Unset | None = UNSET,
+        end: GameEnd | None = None,
+    ) -> tuple[GameRecord, GameAction]:
+        """Append one action to a RUNNING game's log and bump the version, atomically.
+
+        ``end`` finishes the game in the same transaction (the action that ended it), so a crash
+        can never persist a final action without the result, or the reverse. The action's
+        ``seq`` is one more than the last one (the first is 1).
+        """
+        async with self._db.transaction() as tx:
+            current = await self._require(tx, game_id)
+            if current.status is not GameStatus.RUNNING:
+                raise ValueError(f"game {game_id} is {current.status}, not running")
+            seq = 1 + int(
+                await tx.scalar(
+                    "SELECT COALESCE(MAX(seq), 0) FROM game_actions WHERE game_id = ?", (game_id,)
+                )
+            )
+            fields: dict[str, object] = {}
+            if not isinstance(deadline, _Unset):
+                fields["deadline"] = deadline
+            if end is not None:
+                fields.update(_end_fields(end))
+            record = await self._update(tx, game_id, expected_version, fields)
+            action = GameAction(game_id, seq, seat, notation, created_at)
+            await tx.execute(
+                "INSERT INTO game_actions (game_id, seq, seat, notation, created_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (game_id, seq, seat, notation, to_db_time(created_at)),
+            )
+        return record, action
+
+    async def finish(
+        self, game_id: str, end: GameEnd, *, expected_version: int | None = None
+    ) -> GameRecord:
+        """End an unfinished game (finished, drawn or aborted), freeing its channel.
+
+        ``expected_version=None`` skips the version check, for aborts that must win over any
+        concurrent click (an admin cancel, a crash clean-up).
+        """
+        async with self._db.transaction() as tx:
+            current = await self._require(tx, game_id)
+            if not current.status.is_open:
+                raise ValueError(f"game {game_id} is already {current.status}")
+            version = current.version if expected_version is None else expected_version
+            return await self._update(tx, game_id, version, _end_fields(end))
+
+    async def set_message_id(self, game_id: str, message_id: int | None) -> None:
+        """Remember the public table message. Not a game change: the version stays."""
+        async with self._db.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id)
+            )
+        if not changed:
+            raise GameNotFoundError(game_id)
+
+    async def set_deadline(self, game_id: str, deadline: float | None) -> None:
+        """Re-arm (or clear) the turn deadline without a version change (e.g. after a restart)."""
+        async with self._db.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE games SET deadline = ? WHERE id = ?", (deadline, game_id)
+            )
+        if not changed:
+            raise GameNotFoundError(game_id)
+
+    async def actions(self, game_id: str) -> list[GameAction]:
+        """A game's action log in order."""
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                "SELECT game_id, seq, seat, notation, created_at FROM game_actions "
+                "WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            )
+        return [_action(r) for r in rows]
+
+    # --- inside a transaction ---------------------------------------------------------------
+
+    async def _get(self, tx: Tx, game_id: str) -> GameRecord | None:
+        row = await tx.fetchone(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return None if row is None else _game(row)
+
+    async def _require(self, tx: Tx, game_id: str) -> GameRecord:
+        record = await self._get(tx, game_id)
+        if record is None:
+            raise GameNotFoundError(game_id)
+        return record
+
+    async def _open_in_channel(self, tx: Tx, channel_id: int) -> GameRecord | None:
+        row = await tx.fetchone(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND {_OPEN}", (channel_id,)
+        )
+        return None if row is None else _game(row)
+
+    async def _update(
+        self, tx: Tx, game_id: str, expected_version: int, fields: dict[str, object]
+    ) -> GameRecord:
+        # Column names come from this module's own keyword arguments, never from callers' text.
+        assignments = "".join(f", {column} = :{column}" for column in fields)
+        row = await tx.fetchone(
+            f"UPDATE games SET version = version + 1{assignments} "
+            f"WHERE id = :game_id AND version = :expected RETURNING {_GAME_COLUMNS}",
+            {**fields, "game_id": game_id, "expected": expected_version},
+        )
+        if row is None:
+            current = await self._require(tx, game_id)
+            raise StaleVersionError(game_id, expected_version, current.version)
+        return _game(row)
+
+
+def _end_fields(end: GameEnd) -> dict[str, object]:
+    return {
+        "status": str(end.status),
+        "finished_at": to_db_time(end.finished_at),
+        "winner_seat": end.winner_seat,
+        "deadline": None,
+    }
