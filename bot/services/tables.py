@@ -1,0 +1,774 @@
+"""Tables: one lobby or game per channel, driven through the engine, persisted after every action.
+
+The Discord cogs call this service and nothing else for play. Every change is committed to the
+database before the call returns, so what a player is shown has always been saved. A restart
+rebuilds each unfinished table by replaying its action log (:meth:`TableService.restore`).
+
+Concurrency: every table has one :class:`asyncio.Lock`; every mutating call takes it, and a call
+that names the version it was drawn for (a button) is refused as out of date if the table moved
+on, so a doubled click never acts twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.ai import AI_LEVELS, get_player
+from bot.engine import (
+    Action,
+    Deal,
+    Declared,
+    EngineError,
+    Event,
+    Game,
+    GameDrawn,
+    GameState,
+    IllegalAction,
+    RuleSet,
+    View,
+    apply,
+    describe_event,
+    legal_actions,
+    make_deal,
+    make_rules,
+    new_game,
+    parse_action,
+    view,
+)
+from bot.engine.rules import MAX_PLAYERS
+from bot.services.chips import ChipsService, Settlement
+from bot.services.clock import Clock
+from bot.services.errors import UserError
+from bot.storage.errors import ChannelBusyError, StaleVersionError
+from bot.storage.games import GameEnd, GameRecord, GamesRepo, GameStatus
+
+__all__ = [
+    "MAX_RECENT",
+    "Outcome",
+    "SeatInfo",
+    "Table",
+    "TableDefaults",
+    "TableService",
+    "TableStatus",
+]
+
+log = logging.getLogger(__name__)
+
+MAX_RECENT = 8
+"""How many recent public events a table keeps for its message."""
+
+TableStatus = GameStatus
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sits in a seat: a member (``user_id``) or a computer player (``ai_level``)."""
+
+    name: str
+    user_id: int | None = None
+    ai_level: str | None = None
+
+    @property
+    def is_ai(self) -> bool:
+        """True for a computer seat."""
+        return self.user_id is None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-friendly form for storage."""
+        return {"name": self.name, "user_id": self.user_id, "ai_level": self.ai_level}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SeatInfo:
+        """Inverse of :meth:`to_json`."""
+        user_id = data.get("user_id")
+        return cls(
+            name=str(data["name"]),
+            user_id=None if user_id is None else int(user_id),
+            ai_level=data.get("ai_level"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TableDefaults:
+    """Server-wide defaults for new tables."""
+
+    ante: int = 10
+    turn_seconds: int = 120
+    timeout_ai_level: str = "greedy"
+
+
+@dataclass(slots=True)
+class Table:
+    """One table (lobby or game) in one channel."""
+
+    id: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    game: Game
+    rule_set: str | None
+    sets: int | None
+    ante: int
+    max_seats: int
+    turn_seconds: int
+    seats: list[SeatInfo]
+    status: GameStatus = GameStatus.LOBBY
+    version: int = 0
+    state: GameState | None = None
+    deadline: float | None = None
+    message_id: int | None = None
+    thrower: int = 0
+    recent: list[str] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+
+    @property
+    def rules(self) -> RuleSet | None:
+        """The rules in force once the game started."""
+        return None if self.state is None else self.state.rules
+
+    @property
+    def running(self) -> bool:
+        """True while a game is being played."""
+        return self.status is GameStatus.RUNNING
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of a member, or None if he is not seated."""
+        for i, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return i
+        return None
+
+    def view_for(self, user_id: int | None) -> View | None:
+        """The engine view for a member (his seat's view, or a spectator's)."""
+        if self.state is None:
+            return None
+        seat = None if user_id is None else self.seat_of(user_id)
+        return view(self.state, seat)
+
+    @property
+    def current_seat(self) -> SeatInfo | None:
+        """Who is to act, while running."""
+        if self.state is None or self.state.result is not None:
+            return None
+        return self.seats[self.state.current]
+
+    def human_ids(self) -> list[int]:
+        """Members seated at this table."""
+        return [s.user_id for s in self.seats if s.user_id is not None]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One applied action and its events, for whoever shows them."""
+
+    seat: int
+    action: Action
+    events: tuple[Event, ...]
+    by_timeout: bool = False
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a call changed: the applied steps and, at the end, the settlement."""
+
+    table: Table
+    steps: list[Step] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    settlement: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game ended during this call."""
+        return any(isinstance(e, Declared | GameDrawn) for step in self.steps for e in step.events)
+
+    def hands_changed(self) -> set[int]:
+        """Seats whose hands changed."""
+        return {step.seat for step in self.steps}
+
+
+Listener = Callable[[Outcome], Awaitable[None]]
+
+
+class TableService:
+    """Open, fill, start and play tables; settle their pots; rebuild them after a restart."""
+
+    def __init__(
+        self,
+        games: GamesRepo,
+        chips: ChipsService,
+        clock: Clock,
+        defaults: TableDefaults | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        """``rng`` shuffles deals (tests pass a seeded one; production uses system entropy)."""
+        self._games = games
+        self._chips = chips
+        self._clock = clock
+        self.defaults = defaults or TableDefaults()
+        self._rng = rng or random.Random(secrets.randbits(64))
+        self._tables: dict[int, Table] = {}
+        self._ai_rng = random.Random(self._rng.getrandbits(64))
+
+    # ----------------------------------------------------------------------------- lookups
+
+    def get(self, channel_id: int) -> Table | None:
+        """The table in a channel, if any (lobby, running, or just finished)."""
+        return self._tables.get(channel_id)
+
+    def require(self, channel_id: int) -> Table:
+        """The table in a channel; a clear error when there is none."""
+        table = self._tables.get(channel_id)
+        if table is None:
+            raise UserError("There is no table in this channel. Open one with `/table new`.")
+        return table
+
+    def tables(self) -> list[Table]:
+        """Every table this process holds."""
+        return list(self._tables.values())
+
+    # ----------------------------------------------------------------------------- lobby
+
+    async def open_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        game: str = "kap-shap",
+        rule_set: str | None = None,
+        ante: int | None = None,
+        seats: int | None = None,
+        sets: int | None = None,
+        turn_seconds: int | None = None,
+    ) -> Table:
+        """Open a lobby in a channel with the host seated.
+
+        Options are checked now (a bad combination is refused before anyone joins).
+        """
+        existing = self._tables.get(channel_id)
+        if existing is not None and existing.status.is_open:
+            raise UserError("There is already a table in this channel: finish or cancel it first.")
+        game_enum = _parse_game(game)
+        max_seats = seats if seats is not None else (2 if game_enum is Game.KAP_SHAP else 4)
+        ante = self.defaults.ante if ante is None else ante
+        turn_seconds = self.defaults.turn_seconds if turn_seconds is None else turn_seconds
+        if not 0 <= ante <= 1_000_000_000:
+            raise UserError("The ante must be between 0 and 1,000,000,000 chips.")
+        if not 10 <= turn_seconds <= 86_400:
+            raise UserError("The turn timer must be between 10 seconds and 24 hours.")
+        if not 2 <= max_seats <= MAX_PLAYERS:
+            raise UserError(f"A table seats 2 to {MAX_PLAYERS} players.")
+        try:
+            make_rules(game_enum, max_seats, rule_set, sets)
+        except EngineError as exc:
+            raise UserError(f"Those settings don't work: {exc}.") from None
+        seats_list = [SeatInfo(host_name, user_id=host_id)]
+        settings = {"rule_set": rule_set, "sets": sets, "max_seats": max_seats, "thrower": 0}
+        try:
+            record = await self._games.create_lobby(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                game=game_enum.value,
+                rules_json=json.dumps(settings),
+                seats_json=_seats_json(seats_list),
+                ante=ante,
+                turn_seconds=turn_seconds,
+                created_at=self._clock.now(),
+            )
+        except ChannelBusyError:
+            raise UserError("There is already a table in this channel.") from None
+        table = Table(
+            id=record.id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            game=game_enum,
+            rule_set=rule_set,
+            sets=sets,
+            ante=ante,
+            max_seats=max_seats,
+            turn_seconds=turn_seconds,
+            seats=seats_list,
+            version=record.version,
+        )
+        self._tables[channel_id] = table
+        log.info("table %s opened in channel %s by %s", table.id, channel_id, host_id)
+        return table
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> Table:
+        """Seat a member in the lobby."""
+        table = self.require(channel_id)
+        async with table.lock:
+            self._need_lobby(table)
+            if table.seat_of(user_id) is not None:
+                raise UserError("You are already seated at this table.")
+            if len(table.seats) >= table.max_seats:
+                raise UserError(f"The table is full ({table.max_seats} seats).")
+            await self._save_seats(table, [*table.seats, SeatInfo(name, user_id=user_id)])
+        return table
+
+    async def leave(self, channel_id: int, user_id: int) -> Table:
+        """Leave the lobby (the host cancels instead)."""
+        table = self.require(channel_id)
+        async with table.lock:
+            self._need_lobby(table)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise UserError("You are not seated at this table.")
+            if user_id == table.host_id:
+                raise UserError("You are the host: use Cancel to close the table.")
+            seats = [s for i, s in enumerate(table.seats) if i != seat]
+            await self._save_seats(table, seats)
+        return table
+
+    async def add_ai(self, channel_id: int, user_id: int, level: str = "greedy") -> Table:
+        """The host adds a computer player."""
+        table = self.require(channel_id)
+        async with table.lock:
+            self._need_lobby(table)
+            self._need_host(table, user_id)
+            if level not in AI_LEVELS:
+                get_player(level)  # registers the levels, or raises naming them
+            if level not in AI_LEVELS:
+                raise UserError(f"Unknown AI level '{level}'.")
+            if len(table.seats) >= table.max_seats:
+                raise UserError(f"The table is full ({table.max_seats} seats).")
+            number = 1 + sum(1 for s in table.seats if s.is_ai)
+            seat = SeatInfo(f"AI {number} ({level})", ai_level=level)
+            await self._save_seats(table, [*table.seats, seat])
+        return table
+
+    async def cancel(self, channel_id: int, user_id: int, *, admin: bool = False) -> Table:
+        """Close the lobby or abort the game; every ante held is refunded."""
+        table = self.require(channel_id)
+        async with table.lock:
+            if not table.status.is_open:
+                raise UserError("This table has already ended.")
+            if not admin:
+                self._need_host(table, user_id)
+                if table.running:
+                    raise UserError(
+                        "The game is under way: only a server manager can end it "
+                        "(`/kapadmin endtable`)."
+                    )
+            if table.running and await self._chips.pot(table.id) is not None:
+                await self._chips.refund(table.id)
+            await self._games.finish(
+                table.id, GameEnd(GameStatus.ABORTED, self._clock.now()), expected_version=None
+            )
+            table.status = GameStatus.ABORTED
+            table.deadline = None
+            self._tables.pop(channel_id, None)
+            log.info("table %s aborted by %s (admin=%s)", table.id, user_id, admin)
+        return table
+
+    async def set_message(self, table: Table, message_id: int) -> None:
+        """Remember the public table message (to edit it, and after a restart)."""
+        table.message_id = message_id
+        await self._games.set_message_id(table.id, message_id)
+
+    # ----------------------------------------------------------------------------- start
+
+    async def start(self, channel_id: int, user_id: int) -> Outcome:
+        """The host starts the game: antes into escrow, the deal, AI turns until a human's."""
+        table = self.require(channel_id)
+        async with table.lock:
+            self._need_lobby(table)
+            self._need_host(table, user_id)
+            players = len(table.seats)
+            if players < 2:
+                raise UserError("At least two players are needed: invite someone or add an AI.")
+            try:
+                rules = make_rules(table.game, players, table.rule_set, table.sets)
+            except EngineError as exc:
+                raise UserError(f"Can't start: {exc}.") from None
+            antes = {s.user_id: table.ante for s in table.seats if s.user_id is not None}
+            if table.ante > 0 and antes:
+                await self._chips.escrow_antes(
+                    table.id, table.guild_id, antes, channel_id=table.channel_id
+                )
+            carried = 0
+            if await self._chips.carried_pot(table.guild_id, table.channel_id):
+                carried = await self._chips.collect_carried_pot(
+                    table.id, table.guild_id, table.channel_id
+                )
+            deal = make_deal(rules, self._rng, thrower=table.thrower)
+            state = new_game(rules, [s.name for s in table.seats], deal)
+            deadline = self._deadline_for(table, state)
+            record = await self._games.start(
+                table.id,
+                expected_version=table.version,
+                deal_json=json.dumps(deal.to_json()),
+                rules_json=json.dumps({"flags": rules.flags(), "thrower": table.thrower}),
+                seats_json=_seats_json(table.seats),
+                deadline=deadline,
+            )
+            table.version = record.version
+            table.state = state
+            table.status = GameStatus.RUNNING
+            table.deadline = deadline
+            table.recent = [_opening_line(table, deal)]
+            if carried:
+                table.recent.append(
+                    f"💰 {carried} chips carried over from a drawn game join the pot."
+                )
+            outcome = Outcome(table, lines=list(table.recent))
+            await self._advance(table, outcome)
+            log.info("table %s started: %s", table.id, rules.describe())
+        return outcome
+
+    # ----------------------------------------------------------------------------- play
+
+    async def act(
+        self,
+        channel_id: int,
+        user_id: int,
+        action: Action | str,
+        *,
+        version: int | None = None,
+    ) -> Outcome:
+        """Play an action for a member; then the computer seats play until a human's turn.
+
+        ``version`` (from a button) must match the table's, or the click is out of date.
+        """
+        table = self.require(channel_id)
+        async with table.lock:
+            state = self._need_running(table)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise UserError("You are not playing at this table.")
+            if version is not None and version != table.version:
+                raise UserError("That action is out of date: the table has moved on.")
+            if state.current != seat:
+                raise UserError(f"It is {table.seats[state.current].name}'s turn, not yours.")
+            if isinstance(action, str):
+                try:
+                    action = parse_action(action)
+                except EngineError as exc:
+                    raise UserError(str(exc)) from None
+            outcome = Outcome(table)
+            await self._play(table, seat, action, outcome)
+            await self._advance(table, outcome)
+        return outcome
+
+    async def expire_due(self) -> list[Outcome]:
+        """Play, with the AI, every human turn whose deadline has passed."""
+        now = self._clock.now().timestamp()
+        outcomes = []
+        for table in list(self._tables.values()):
+            if table.deadline is None or table.deadline > now or not table.running:
+                continue
+            async with table.lock:
+                state = table.state
+                if state is None or state.result is not None or table.deadline is None:
+                    continue
+                if table.deadline > now:
+                    continue
+                seat = state.current
+                outcome = Outcome(table)
+                outcome.lines.append(
+                    f"⏰ {table.seats[seat].name} ran out of time: the computer plays this turn."
+                )
+                table.recent.append(outcome.lines[-1])
+                player = get_player(self.defaults.timeout_ai_level)
+                turn = state.turn
+                while (
+                    table.state is not None
+                    and table.state.result is None
+                    and table.state.current == seat
+                    and table.state.turn == turn
+                ):
+                    st = table.state
+                    choice = player.choose(view(st, seat), legal_actions(st), self._ai_rng)
+                    await self._play(table, seat, choice, outcome, by_timeout=True)
+                await self._advance(table, outcome)
+                outcomes.append(outcome)
+        return outcomes
+
+    def next_deadline(self) -> float | None:
+        """The earliest turn deadline of any table (epoch seconds)."""
+        deadlines = [t.deadline for t in self._tables.values() if t.deadline is not None]
+        return min(deadlines) if deadlines else None
+
+    async def rematch(self, channel_id: int, user_id: int) -> Table:
+        """A new lobby with the same seats; the previous winner throws the dice."""
+        old = self._tables.get(channel_id)
+        if old is None or old.status.is_open:
+            raise UserError("There is no finished game here to replay.")
+        if old.seat_of(user_id) is None:
+            raise UserError("Only a player of the last game can call a rematch.")
+        winner = None
+        if old.state is not None and old.state.result is not None:
+            winner = old.state.result.winner
+        host = old.seats[old.seat_of(old.host_id) or 0]
+        table = await self.open_table(
+            guild_id=old.guild_id,
+            channel_id=channel_id,
+            host_id=old.host_id,
+            host_name=host.name,
+            game=old.game.value,
+            rule_set=old.rule_set,
+            ante=old.ante,
+            seats=old.max_seats,
+            sets=old.sets,
+            turn_seconds=old.turn_seconds,
+        )
+        async with table.lock:
+            table.thrower = winner if winner is not None else 0
+            await self._save_seats(table, list(old.seats))
+        return table
+
+    # ----------------------------------------------------------------------------- restore
+
+    async def restore(self) -> list[Table]:
+        """Rebuild every unfinished table from the database (after a start or a crash)."""
+        restored = []
+        for record in await self._games.list_unfinished():
+            try:
+                table = await self._rebuild(record)
+            except Exception:
+                log.exception("table %s could not be restored; it stays in the database", record.id)
+                continue
+            self._tables[table.channel_id] = table
+            restored.append(table)
+        return restored
+
+    async def _rebuild(self, record: GameRecord) -> Table:
+        settings = json.loads(record.rules_json)
+        seats = [SeatInfo.from_json(s) for s in json.loads(record.seats_json)]
+        table = Table(
+            id=record.id,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            host_id=record.host_id,
+            game=Game(record.game),
+            rule_set=None,
+            sets=None,
+            ante=record.ante,
+            max_seats=len(seats),
+            turn_seconds=record.turn_seconds,
+            seats=seats,
+            status=record.status,
+            version=record.version,
+            deadline=record.deadline,
+            message_id=record.message_id,
+        )
+        if record.status is GameStatus.LOBBY:
+            table.rule_set = settings.get("rule_set")
+            table.sets = settings.get("sets")
+            table.max_seats = int(settings.get("max_seats", len(seats)))
+            table.thrower = int(settings.get("thrower", 0))
+            return table
+        rules = RuleSet.from_flags(settings["flags"])
+        table.rule_set = rules.rule_set_name
+        table.sets = rules.sets
+        table.thrower = int(settings.get("thrower", 0))
+        assert record.deal_json is not None
+        state = new_game(
+            rules, [s.name for s in seats], Deal.from_json(json.loads(record.deal_json))
+        )
+        for entry in await self._games.actions(record.id):
+            if entry.seat != state.current:
+                raise EngineError(f"action {entry.seq} was logged for seat {entry.seat}")
+            state, _ = apply(state, parse_action(entry.notation))
+        table.state = state
+        table.recent = ["♻️ Restored after a restart."]
+        if state.result is not None:
+            # The final action was saved but the settlement may not have been: finish now.
+            outcome = Outcome(table)
+            await self._settle(table, outcome)
+        elif table.deadline is None and not table.seats[state.current].is_ai:
+            table.deadline = self._deadline_for(table, state)
+            await self._games.set_deadline(table.id, table.deadline)
+        return table
+
+    async def resume_ai(self, table: Table) -> Outcome:
+        """After a restore: let computer seats play if it is their turn."""
+        async with table.lock:
+            outcome = Outcome(table)
+            if table.running:
+                await self._advance(table, outcome)
+        return outcome
+
+    # ----------------------------------------------------------------------------- internals
+
+    async def _play(
+        self, table: Table, seat: int, action: Action, outcome: Outcome, *, by_timeout: bool = False
+    ) -> None:
+        """Apply one action and commit it (with the result, if it ends the game)."""
+        state = table.state
+        assert state is not None
+        try:
+            new_state, events = apply(state, action)
+        except IllegalAction as exc:
+            raise UserError(_sentence(str(exc))) from None
+        end = None
+        if new_state.result is not None:
+            winner = new_state.result.winner
+            status = GameStatus.FINISHED if winner is not None else GameStatus.DRAWN
+            end = GameEnd(status, self._clock.now(), winner)
+        deadline = None if end is not None else self._deadline_after(table, state, new_state)
+        # The engine normalises `take` to a tile; log the action as it was applied.
+        logged = _applied_notation(state, new_state, action)
+        try:
+            record, _ = await self._games.append_action(
+                table.id,
+                expected_version=table.version,
+                seat=seat,
+                notation=logged,
+                created_at=self._clock.now(),
+                deadline=deadline,
+                end=end,
+            )
+        except StaleVersionError:
+            raise UserError("That action is out of date: the table has moved on.") from None
+        table.version = record.version
+        table.state = new_state
+        table.deadline = deadline
+        outcome.steps.append(Step(seat, action, tuple(events), by_timeout))
+        for event in events:
+            line = describe_event(event, None, [s.name for s in table.seats])
+            outcome.lines.append(line)
+            table.recent.append(line)
+        del table.recent[:-MAX_RECENT]
+        if end is not None:
+            table.status = end.status
+            await self._settle(table, outcome)
+
+    async def _advance(self, table: Table, outcome: Outcome) -> None:
+        """Computer seats play until a human must act or the game ends."""
+        while table.state is not None and table.state.result is None:
+            seat = table.state.current
+            info = table.seats[seat]
+            if not info.is_ai:
+                return
+            player = get_player(info.ai_level or "greedy")
+            st = table.state
+            choice = player.choose(view(st, seat), legal_actions(st), self._ai_rng)
+            await self._play(table, seat, choice, outcome)
+
+    async def _settle(self, table: Table, outcome: Outcome) -> None:
+        """Pay the pot to the winner, or refund every ante on a draw (idempotent)."""
+        state = table.state
+        assert state is not None and state.result is not None
+        table.status = GameStatus.FINISHED if state.result.winner is not None else GameStatus.DRAWN
+        table.deadline = None
+        if await self._chips.pot(table.id) is None:
+            return  # no ante was taken: nothing to settle
+        winner = state.result.winner
+        if winner is None:
+            if state.rules.pot_carries_over:
+                settled = await self._chips.carry_over(table.id, table.channel_id)
+                line = f"The pot of {settled.carried} chips stays on the table for the next game."
+            else:
+                settled = await self._chips.refund(table.id)
+                line = "Every ante was refunded."
+        else:
+            seat = table.seats[winner]
+            settled = await self._chips.payout(table.id, seat.user_id, state.rules.rake_percent)
+            line = _payout_line(seat, settled)
+        outcome.settlement = line
+        outcome.lines.append(line)
+        table.recent.append(line)
+
+    def _deadline_for(self, table: Table, state: GameState) -> float | None:
+        if state.result is not None or table.seats[state.current].is_ai:
+            return None
+        return self._clock.now().timestamp() + table.turn_seconds
+
+    def _deadline_after(self, table: Table, before: GameState, after: GameState) -> float | None:
+        # The timer runs per turn: it is re-armed only when the turn passes to someone else.
+        if after.result is not None or table.seats[after.current].is_ai:
+            return None
+        if after.current == before.current and after.turn == before.turn:
+            return table.deadline
+        return self._clock.now().timestamp() + table.turn_seconds
+
+    async def _save_seats(self, table: Table, seats: Sequence[SeatInfo]) -> None:
+        settings = {
+            "rule_set": table.rule_set,
+            "sets": table.sets,
+            "max_seats": table.max_seats,
+            "thrower": table.thrower,
+        }
+        try:
+            record = await self._games.update(
+                table.id,
+                expected_version=table.version,
+                seats_json=_seats_json(seats),
+                rules_json=json.dumps(settings),
+            )
+        except StaleVersionError:
+            raise UserError("That action is out of date: the table has moved on.") from None
+        table.seats = list(seats)
+        table.version = record.version
+
+    @staticmethod
+    def _need_lobby(table: Table) -> None:
+        if table.status is not GameStatus.LOBBY:
+            raise UserError("The game has already started.")
+
+    @staticmethod
+    def _need_host(table: Table, user_id: int) -> None:
+        if user_id != table.host_id:
+            raise UserError("Only the host can do that.")
+
+    @staticmethod
+    def _need_running(table: Table) -> GameState:
+        if table.status is not GameStatus.RUNNING or table.state is None:
+            if table.status is GameStatus.LOBBY:
+                raise UserError("The game has not started yet.")
+            raise UserError("This game is over.")
+        return table.state
+
+
+def _parse_game(game: str) -> Game:
+    try:
+        return Game(game)
+    except ValueError:
+        names = ", ".join(g.value for g in Game)
+        raise UserError(f"Unknown game '{game}': choose {names}.") from None
+
+
+def _seats_json(seats: Sequence[SeatInfo]) -> str:
+    return json.dumps([s.to_json() for s in seats])
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def _applied_notation(before: GameState, after: GameState, action: Action) -> str:
+    # A bare `take` takes the most recent takeable discard; record which tile it was.
+    if after.history and len(after.history) > len(before.history):
+        return str(after.history[-1])
+    return str(action)
+
+
+def _opening_line(table: Table, deal: Deal) -> str:
+    first = table.seats[deal.first_seat].name
+    if deal.dice:
+        dice = " + ".join(str(d) for d in deal.dice)
+        thrower = table.seats[deal.thrower].name
+        return (
+            f"🎲 {thrower} threw {dice} = {sum(deal.dice)}: counting from the right, "
+            f"{first} plays first."
+        )
+    return f"🎲 Lots were drawn: {first} plays first."
+
+
+def _payout_line(seat: SeatInfo, settled: Settlement) -> str:
+    if seat.is_ai:
+        return f"{seat.name} won: the pot of {settled.pot} chips goes to the house."
+    rake = f" ({settled.rake} to the house)" if settled.rake else ""
+    return f"💰 {seat.name} takes the pot: {settled.paid} chips{rake}."
