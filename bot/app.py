@@ -1,0 +1,176 @@
+"""Composition root: settings -> database -> services -> the Discord bot.
+
+``kapshap run`` (and ``python -m bot run``) end up in :func:`main`. Tests build the same bot with
+:func:`create_bot` and run it against simcord's in-memory Discord.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+import sys
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import discord
+from discord.ext import commands
+
+from bot.config import ConfigError, Settings, load_settings
+from bot.services.chips import ChipsDefaults, ChipsService
+from bot.services.clock import Clock
+from bot.services.tables import TableDefaults, TableService
+from bot.storage.db import Database
+from bot.storage.games import GamesRepo
+
+__all__ = ["EXTENSIONS", "DiscordClock", "KapBot", "Services", "create_bot", "main"]
+
+log = logging.getLogger("kapshap")
+
+EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.play", "cogs.chips", "cogs.admin")
+"""Every cog module the bot loads, in order."""
+
+NO_TOKEN_HELP = """\
+kapshap run: no bot token (DISCORD_TOKEN is not set).
+
+To run the bot on Discord:
+  1. Create an application at https://discord.com/developers/applications and add a Bot to it;
+     copy its token (Bot -> Reset Token).
+  2. Invite it to your server with the scopes `bot` and `applications.commands` and the
+     permissions: View Channels, Send Messages, Send Messages in Threads, Create Public Threads,
+     Embed Links, Attach Files, Read Message History (no privileged intents are needed).
+  3. Put the token in the environment or in a `.env` file in this folder:
+        DISCORD_TOKEN=your-token-here
+     (copy .env.example to .env; it documents every other setting).
+  4. Optionally set KAPSHAP_DEV_GUILD_ID to your test server's id so the slash commands appear
+     there at once.
+
+No token at hand? `kapshap play` plays Kap Shap against the computer offline.
+"""
+
+
+class DiscordClock:
+    """The production clock: discord.py's ``utcnow`` (virtual under simcord in tests)."""
+
+    def now(self) -> datetime:
+        """The current UTC time."""
+        return discord.utils.utcnow()
+
+    def monotonic(self) -> float:
+        """Monotonic seconds, for measuring durations."""
+        return time.monotonic()
+
+    async def sleep(self, seconds: float) -> None:
+        """Sleep on the event loop."""
+        await asyncio.sleep(seconds)
+
+
+@dataclass(slots=True)
+class Services:
+    """Everything the cogs use, built once per bot in ``setup_hook``."""
+
+    settings: Settings
+    clock: Clock
+    db: Database
+    chips: ChipsService
+    games: GamesRepo
+    tables: TableService
+
+
+class KapBot(commands.Bot):
+    """The Kap Shap bot: slash commands only, default (non-privileged) intents."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+        extensions: tuple[str, ...] = EXTENSIONS,
+    ) -> None:
+        """``clock`` and ``rng`` are injected by tests; production uses the defaults."""
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+        self.settings = settings
+        self.clock: Clock = clock or DiscordClock()
+        self._rng = rng
+        self._extensions = extensions
+        self._services: Services | None = None
+
+    @property
+    def services(self) -> Services:
+        """The services (available from ``setup_hook`` on)."""
+        if self._services is None:
+            raise RuntimeError("the bot's services are built in setup_hook")
+        return self._services
+
+    async def setup_hook(self) -> None:
+        """Open the database (migrating it), build the services, load the cogs, sync commands."""
+        settings = self.settings
+        db = await Database.open(Path(settings.db_path))
+        chips = ChipsService(
+            db,
+            self.clock,
+            ChipsDefaults(
+                starting_chips=settings.starting_chips, daily_amount=settings.daily_amount
+            ),
+        )
+        games = GamesRepo(db)
+        tables = TableService(
+            games,
+            chips,
+            self.clock,
+            TableDefaults(ante=settings.default_ante, turn_seconds=settings.turn_seconds),
+            self._rng,
+        )
+        self._services = Services(settings, self.clock, db, chips, games, tables)
+        for extension in self._extensions:
+            await self.load_extension(extension)
+        if settings.dev_guild_id is not None:
+            guild = discord.Object(settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+            log.info("slash commands synced to the development guild %s", settings.dev_guild_id)
+
+    async def close(self) -> None:
+        """Close Discord first (cogs unload), then the database."""
+        await super().close()
+        if self._services is not None:
+            await self._services.db.close()
+
+
+def create_bot(
+    settings: Settings, *, clock: Clock | None = None, rng: random.Random | None = None
+) -> KapBot:
+    """An unstarted bot with every cog; ``setup_hook`` builds the services when it logs in."""
+    return KapBot(settings, clock=clock, rng=rng)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``kapshap run``: start the bot with the token from the environment or ``.env``."""
+    parser = argparse.ArgumentParser(prog="kapshap run", description="Run the Discord bot.")
+    parser.add_argument(
+        "--env-file", type=Path, default=Path(".env"), help="settings file (default: .env)"
+    )
+    args = parser.parse_args(argv)
+    try:
+        settings = load_settings(dotenv_path=args.env_file)
+    except ConfigError as exc:
+        print(f"kapshap run: {exc}", file=sys.stderr)
+        return 2
+    if not settings.discord_token:
+        print(NO_TOKEN_HELP, file=sys.stderr, end="")
+        return 2
+    logging.basicConfig(
+        level=settings.log_level_number,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    bot = create_bot(settings)
+    try:
+        bot.run(settings.discord_token, log_handler=None)
+    except discord.LoginFailure:
+        print("kapshap run: Discord refused the token (check DISCORD_TOKEN).", file=sys.stderr)
+        return 1
+    return 0
