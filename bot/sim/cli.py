@@ -1,0 +1,567 @@
+"""``kapshap sim``: play many games and print statistics (docs/simulator.md).
+
+Results go to stdout (a readable table, or one JSON object per configuration with ``--json``);
+the progress bar and error messages go to stderr. A bad option is one line on stderr and exit
+status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
+
+from bot.engine import RulesError, RuleSet, make_rules, with_flag
+from bot.engine.rules import RULE_SET_NAMES, Game
+from bot.sim.oracle import OracleCheck, check_dealt_wins
+from bot.sim.runner import (
+    ConfigResult,
+    SimConfig,
+    SimError,
+    check_levels,
+    default_workers,
+    known_levels,
+    run,
+)
+from bot.sim.stats import Summary, relative_seat, summarize
+
+__all__ = [
+    "CSV_COLUMNS",
+    "DEFAULT_AI",
+    "DEFAULT_GAMES",
+    "Outcome",
+    "build_parser",
+    "format_report",
+    "main",
+    "to_json",
+    "write_csv",
+]
+
+PROG = "kapshap sim"
+DEFAULT_AI = "greedy"
+DEFAULT_GAMES = 10_000
+DEFAULT_SEED = 1
+PROGRESS_DELAY = 2.0  # seconds before the progress bar appears: short runs stay quiet
+
+CSV_COLUMNS = (
+    "game",
+    "rules",
+    "players",
+    "sets",
+    "ai",
+    "seed",
+    "index",
+    "first_seat",
+    "winner",
+    "winner_relative",
+    "reason",
+    "win_by",
+    "turns",
+    "round",
+    "takes",
+    "take_pool_total",
+)
+
+
+class UsageError(Exception):
+    """A bad option: reported as one line and exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # argparse would print the whole usage block; one line is easier to read and to test.
+        raise UsageError(message)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not '{text}'") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not '{text}'") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The option parser of ``kapshap sim``."""
+    parser = _Parser(
+        prog=PROG,
+        description=(
+            "Play many games between computer players and print statistics: how long games "
+            "last, who wins, how, and whether the seats are fair."
+        ),
+        epilog=(
+            "Figures depend only on the options and --seed, never on --workers. "
+            "Examples: 'kapshap sim --ai random --games 20000', "
+            "'kapshap sim --game kap-tai-shap --players 6 --compare culin,classic,last-draw "
+            "--plot turns.png'. See docs/simulator.md."
+        ),
+    )
+    parser.add_argument(
+        "--game",
+        choices=[g.value for g in Game],
+        default=Game.KAP_SHAP.value,
+        help="which collecting game (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--players",
+        type=_positive,
+        metavar="N",
+        help="number of players (default: 2; Kap Shap is always 2)",
+    )
+    parser.add_argument(
+        "--sets",
+        type=_positive,
+        metavar="N",
+        help="tile sets (default: 1 for Kap Shap, max(1, ceil(2N/5)) for Kap Tai Shap)",
+    )
+    parser.add_argument(
+        "--rules",
+        choices=list(RULE_SET_NAMES),
+        help="rule set (default: the default for the game and player count)",
+    )
+    parser.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set any rule flag, e.g. max_turns=200 or four_two_value=6 (repeatable)",
+    )
+    parser.add_argument(
+        "--compare",
+        metavar="A,B,...",
+        help="run several rule sets on the same deals, e.g. culin,classic,last-draw",
+    )
+    parser.add_argument(
+        "--ai",
+        action="append",
+        default=[],
+        metavar="LEVEL|SEAT=LEVEL",
+        help=(
+            f"AI level of every seat, or of one seat (seat 0 = first seat of the seat list); "
+            f"repeatable (default: {DEFAULT_AI})"
+        ),
+    )
+    parser.add_argument(
+        "--games",
+        type=_positive,
+        default=DEFAULT_GAMES,
+        metavar="N",
+        help="games per configuration (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_integer,
+        default=DEFAULT_SEED,
+        metavar="N",
+        help="seed of the deals and AI choices (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=_positive,
+        metavar="N",
+        help="worker processes (default: all cores); 1 plays in this process",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object per configuration"
+    )
+    parser.add_argument("--csv", metavar="FILE", help="write one row per game to FILE")
+    parser.add_argument(
+        "--plot", metavar="FILE.png", help="write a histogram of the winning turn to FILE.png"
+    )
+    parser.add_argument(
+        "--no-progress", action="store_true", help="never show the progress bar on stderr"
+    )
+    return parser
+
+
+# ---------------------------------------------------------------------------------------------
+# From options to configurations
+
+
+def _rule_names(args: argparse.Namespace) -> list[str | None]:
+    if args.compare is None:
+        return [args.rules]
+    if args.rules is not None:
+        raise UsageError("use either --rules or --compare, not both")
+    names = [n.strip() for n in str(args.compare).split(",") if n.strip()]
+    if not names:
+        raise UsageError("--compare needs rule set names, e.g. culin,classic,last-draw")
+    for name in names:
+        if name not in RULE_SET_NAMES:
+            known = ", ".join(RULE_SET_NAMES)
+            raise UsageError(f"--compare: unknown rule set '{name}': choose from {known}")
+    if len(set(names)) != len(names):
+        raise UsageError("--compare lists a rule set twice")
+    return list(names)
+
+
+def _flag_overrides(texts: Sequence[str]) -> list[tuple[str, str]]:
+    overrides = []
+    for text in texts:
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"--rule expects NAME=VALUE, not '{text}'")
+        # Accept the spelling of the CLI (four-two-value) as well as the flag's (four_two_value).
+        overrides.append((name.strip().replace("-", "_"), value.strip()))
+    return overrides
+
+
+def _rules(args: argparse.Namespace, name: str | None) -> RuleSet:
+    rules = make_rules(args.game, args.players, name, args.sets)
+    for flag, value in _flag_overrides(args.rule):
+        rules = with_flag(rules, flag, value)
+    return rules
+
+
+def _levels(texts: Sequence[str], players: int) -> tuple[str, ...]:
+    every: str | None = None
+    seats: dict[int, str] = {}
+    for text in texts:
+        seat_text, sep, level = text.partition("=")
+        if not sep:
+            every = text.strip()
+            continue
+        try:
+            seat = int(seat_text)
+        except ValueError:
+            raise UsageError(f"--ai expects LEVEL or SEAT=LEVEL, not '{text}'") from None
+        if not 0 <= seat < players:
+            raise UsageError(f"--ai: there is no seat {seat} (seats are 0 to {players - 1})")
+        seats[seat] = level.strip()
+    levels = tuple(seats.get(seat, every or DEFAULT_AI) for seat in range(players))
+    known = known_levels()
+    if every is None and DEFAULT_AI in levels and DEFAULT_AI not in known:
+        raise UsageError(
+            f"the default AI level '{DEFAULT_AI}' is not available; choose one with --ai "
+            f"(known levels: {', '.join(known)})"
+        )
+    try:
+        check_levels(levels)
+    except SimError as error:
+        raise UsageError(str(error)) from None
+    return levels
+
+
+def _configs(args: argparse.Namespace) -> list[SimConfig]:
+    configs = []
+    for name in _rule_names(args):
+        rules = _rules(args, name)
+        configs.append(SimConfig(rules, _levels(args.ai, rules.players)))
+    return configs
+
+
+def _check_output(path_text: str | None, option: str, suffix: str | None = None) -> Path | None:
+    # Checked before the run so that a typo does not cost a long simulation.
+    if path_text is None:
+        return None
+    path = Path(path_text)
+    if suffix is not None and path.suffix.lower() != suffix:
+        raise UsageError(f"{option} writes a {suffix[1:].upper()} file: give a {suffix} name")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise UsageError(f"{option}: directory '{parent}' does not exist")
+    if path.is_dir():
+        raise UsageError(f"{option}: '{path}' is a directory")
+    return path
+
+
+# ---------------------------------------------------------------------------------------------
+# Results
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One configuration's games with their summary and oracle check."""
+
+    result: ConfigResult
+    summary: Summary
+    oracle: OracleCheck
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set played."""
+        return self.result.config.rules
+
+
+def _oracle_json(check: OracleCheck) -> dict[str, Any]:
+    return {
+        "dealt_wins": check.dealt_wins,
+        "observed": check.observed,
+        "exact": check.exact,
+        "exact_fraction": check.exact_fraction,
+        "standard_error": check.standard_error,
+        "z": check.z,
+    }
+
+
+def to_json(outcome: Outcome, seed: int) -> dict[str, Any]:
+    """The JSON object of one configuration (keys documented in docs/simulator.md)."""
+    rules = outcome.rules
+    summary = outcome.summary.to_json()
+    head: dict[str, Any] = {
+        "game": rules.game.value,
+        "rules": rules.rule_set_name,
+        "players": rules.players,
+        "sets": rules.sets,
+        "games": summary.pop("games"),
+        "seed": seed,
+        "ai": list(outcome.result.config.levels),
+    }
+    return {
+        **head,
+        **summary,
+        "oracle": _oracle_json(outcome.oracle),
+        "flags": rules.flags(),
+        "games_per_second": round(outcome.result.games_per_second, 1),
+    }
+
+
+def _pct(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{100 * value:.{digits}f} %"
+
+
+def _num(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _rows(outcomes: Sequence[Outcome]) -> list[tuple[str, list[str]]]:
+    players = outcomes[0].rules.players
+    rows: list[tuple[str, list[str]]] = []
+
+    def row(label: str, values: list[str]) -> None:
+        rows.append((label, values))
+
+    s = [o.summary for o in outcomes]
+    row("games", [str(x.games) for x in s])
+    row("won", [_pct(x.win_rate) for x in s])
+    row("drawn: wall exhausted", [_pct(x.draw_rate) for x in s])
+    row("drawn: turn cap", [_pct(x.cap_rate) for x in s])
+    row("winning turn T: mean", [_num(x.mean_turn) for x in s])
+    row("  median", [_num(x.median_turn, 1) for x in s])
+    row(
+        "  p10 / p25 / p75 / p90",
+        [
+            " / ".join(_num(v, 1) for v in (x.p10_turn, x.p25_turn, x.p75_turn, x.p90_turn))
+            for x in s
+        ],
+    )
+    row("round ceil(T/N): mean", [_num(x.mean_round) for x in s])
+    row("won in round 1", [_pct(x.round1_win_rate) for x in s])
+    row("wins: with the dealt hand", [_pct(x.win_by.get("dealt")) for x in s])
+    row("wins: after a take", [_pct(x.win_by.get("take")) for x in s])
+    row("wins: after a draw", [_pct(x.win_by.get("draw")) for x in s])
+    row("takes per game", [_num(x.takes_per_game) for x in s])
+    row("takeable discards at a take", [_num(x.mean_pool_at_take) for x in s])
+    for seat in range(players):
+        label = "first player" if seat == 0 else f"{seat} after the first"
+        row(f"win share: seat {seat} ({label})", [_pct(x.seat_win_share[seat], 1) for x in s])
+    row(
+        "equal seats: chi2 (df) p",
+        [
+            "-"
+            if x.chi2.statistic is None or x.chi2.p_value is None
+            else f"{x.chi2.statistic:.2f} ({x.chi2.df}) p={x.chi2.p_value:.3g}"
+            for x in s
+        ],
+    )
+    row(
+        "first player dealt wins",
+        [f"{_pct(o.oracle.observed, 3)} ({o.oracle.dealt_wins})" for o in outcomes],
+    )
+    row("  exact probability", [_pct(o.oracle.exact, 3) for o in outcomes])
+    row("  z-score", [_num(o.oracle.z) for o in outcomes])
+    row("games per second", [f"{o.result.games_per_second:.0f}" for o in outcomes])
+    return rows
+
+
+def format_report(outcomes: Sequence[Outcome], seed: int) -> str:
+    """A readable table: one column per configuration, one row per figure."""
+    first = outcomes[0]
+    rules = first.rules
+    s = "set" if rules.sets == 1 else "sets"
+    chosen = first.result.config.levels
+    levels = f"{chosen[0]} (every seat)" if len(set(chosen)) == 1 else " / ".join(chosen)
+    lines = [
+        f"{rules.game}, {rules.players} players, {rules.sets} {s}; "
+        f"{first.summary.games} games per rule set, seed {seed}; AI by seat: {levels}",
+        "Seats count from the first player (seat 0). Win shares (how, by seat) and turn "
+        "figures are of won games;",
+        "every other rate is of all games.",
+        "",
+    ]
+    headers = [o.rules.rule_set_name for o in outcomes]
+    rows = _rows(outcomes)
+    label_width = max(len(label) for label, _ in rows)
+    widths = [
+        max(len(headers[i]), *(len(values[i]) for _, values in rows)) for i in range(len(headers))
+    ]
+    lines.append(
+        " " * label_width
+        + "  "
+        + "  ".join(h.rjust(w) for h, w in zip(headers, widths, strict=True))
+    )
+    for label, values in rows:
+        cells = "  ".join(v.rjust(w) for v, w in zip(values, widths, strict=True))
+        lines.append(f"{label.ljust(label_width)}  {cells}")
+    return "\n".join(lines)
+
+
+def write_csv(outcomes: Sequence[Outcome], seed: int, path: Path) -> None:
+    """One row per game (every configuration, in game order), with a header row."""
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(CSV_COLUMNS)
+        for outcome in outcomes:
+            rules = outcome.rules
+            config = [
+                rules.game.value,
+                rules.rule_set_name,
+                rules.players,
+                rules.sets,
+                "/".join(outcome.result.config.levels),
+                seed,
+            ]
+            for index, record in enumerate(outcome.result.records):
+                relative = relative_seat(record, rules.players)
+                won = record.winner is not None
+                writer.writerow(
+                    [
+                        *config,
+                        index,
+                        record.first_seat,
+                        "" if record.winner is None else record.winner,
+                        "" if relative is None else relative,
+                        record.reason,
+                        record.win_by or "",
+                        record.turns,
+                        math.ceil(record.turns / rules.players) if won else "",
+                        record.takes,
+                        record.take_pool_total,
+                    ]
+                )
+
+
+def _plot(outcomes: Sequence[Outcome], path: Path) -> None:
+    from bot.sim.plot import Series, plot_turn_histograms  # matplotlib is slow to import
+
+    rules = outcomes[0].rules
+    series = [
+        Series(
+            label=f"{o.rules.rule_set_name} (mean T {_num(o.summary.mean_turn, 1)})",
+            histogram=o.summary.histogram,
+            games=o.summary.games,
+        )
+        for o in outcomes
+    ]
+    s = "set" if rules.sets == 1 else "sets"
+    title = (
+        f"{rules.game}, {rules.players} players, {rules.sets} {s}: winning turn "
+        f"({outcomes[0].summary.games} games per rule set)"
+    )
+    plot_turn_histograms(series, path, title)
+
+
+class _Bar:
+    """The tqdm progress bar, created only when the run starts (after worker processes)."""
+
+    def __init__(self, enabled: bool, stream: TextIO) -> None:
+        self.enabled = enabled
+        self.stream = stream
+        self.bar: Any = None
+
+    def start(self, total: int) -> None:
+        if not self.enabled:
+            return
+        from tqdm import tqdm
+
+        self.bar = tqdm(
+            total=total, unit="game", file=self.stream, delay=PROGRESS_DELAY, leave=False
+        )
+
+    def advance(self, games: int) -> None:
+        if self.bar is not None:
+            self.bar.update(games)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+# ---------------------------------------------------------------------------------------------
+# Entry point
+
+
+def _fail(message: str, status: int = 2) -> int:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``kapshap sim`` with ``argv`` (the arguments after ``sim``); returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+        configs = _configs(args)
+        csv_path = _check_output(args.csv, "--csv")
+        plot_path = _check_output(args.plot, "--plot", ".png")
+    except SystemExit as exit_:  # --help
+        return exit_.code if isinstance(exit_.code, int) else 0
+    except (UsageError, RulesError) as error:
+        return _fail(str(error))
+    workers = args.workers or default_workers()
+    bar = _Bar(not args.no_progress, sys.stderr)
+    try:
+        results = run(configs, args.games, args.seed, workers, bar)
+    except SimError as error:
+        return _fail(str(error))
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+    finally:
+        bar.close()
+    outcomes = []
+    for result in results:
+        summary = summarize(result.records, result.config.rules.players)
+        oracle = check_dealt_wins(
+            result.config.rules, summary.games, summary.dealt_wins_first_player
+        )
+        outcomes.append(Outcome(result, summary, oracle))
+    try:
+        if args.json:
+            for outcome in outcomes:
+                print(json.dumps(to_json(outcome, args.seed)))
+        else:
+            print(format_report(outcomes, args.seed))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader left (e.g. `| head`): not an error worth a traceback; the files still get
+        # written. Point stdout at devnull so that the interpreter's final flush stays quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    try:
+        if csv_path is not None:
+            write_csv(outcomes, args.seed, csv_path)
+        if plot_path is not None:
+            _plot(outcomes, plot_path)
+    except OSError as error:
+        return _fail(f"cannot write {error.filename or 'the output file'}: {error.strerror}", 1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
