@@ -316,7 +316,10 @@ def legal_actions(state: GameState) -> list[Action]:
     out: list[Action] = []
     if _hand_wins(state, state.current):
         out.append(Declare())
-    kinds = sorted({_kind(p) for p in hand} - {state.just_taken})
+    held = {_kind(p) for p in hand}
+    # The kind just taken may not go straight back out, unless the hand holds nothing else
+    # (possible from 5 sets up): the player must have a move, or the game never ends (§2.4).
+    kinds = sorted(held - {state.just_taken} or held)
     out += [Discard(KINDS[k]) for k in kinds]
     return out
 
