@@ -367,6 +367,8 @@ def _explain(state: GameState, action: Action) -> str:
                 return "you hold a full hand: discard a tile (or declare) first"
             return "the wall is empty"
         case Discard(tile):
+            if state.phase is Phase.DRAW:
+                return "you must draw from the wall now"
             if state.phase is not Phase.DISCARD:
                 return "you must take a discard or draw from the wall first"
             if tile.index == state.just_taken:
