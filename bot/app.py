@@ -22,6 +22,7 @@ from discord.ext import commands
 from bot.config import ConfigError, Settings, load_settings
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import Clock
+from bot.services.guild_settings import GuildDefaults, GuildSettingsService
 from bot.services.tables import TableDefaults, TableService
 from bot.storage.db import Database
 from bot.storage.games import GamesRepo
@@ -78,6 +79,7 @@ class Services:
     chips: ChipsService
     games: GamesRepo
     tables: TableService
+    guild_settings: GuildSettingsService
 
 
 class KapBot(commands.Bot):
@@ -125,7 +127,18 @@ class KapBot(commands.Bot):
             TableDefaults(ante=settings.default_ante, turn_seconds=settings.turn_seconds),
             self._rng,
         )
-        self._services = Services(settings, self.clock, db, chips, games, tables)
+        # Per-server overrides of the same settings; ChipsService reads the chip ones itself.
+        guild_settings = GuildSettingsService(
+            db,
+            self.clock,
+            GuildDefaults(
+                ante=settings.default_ante,
+                starting_chips=settings.starting_chips,
+                daily_amount=settings.daily_amount,
+                turn_seconds=settings.turn_seconds,
+            ),
+        )
+        self._services = Services(settings, self.clock, db, chips, games, tables, guild_settings)
         for extension in self._extensions:
             await self.load_extension(extension)
         if settings.dev_guild_id is not None:

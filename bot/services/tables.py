@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.ai import AI_LEVELS, get_player
+from bot.ai import AI_LEVELS, Player, get_player
 from bot.engine import (
     Action,
     Deal,
@@ -479,7 +479,7 @@ class TableService:
                     f"⏰ {table.seats[seat].name} ran out of time: the computer plays this turn."
                 )
                 table.recent.append(outcome.lines[-1])
-                player = get_player(self.defaults.timeout_ai_level)
+                player = _ai_player(self.defaults.timeout_ai_level)
                 turn = state.turn
                 while (
                     table.state is not None
@@ -651,7 +651,7 @@ class TableService:
             info = table.seats[seat]
             if not info.is_ai:
                 return
-            player = get_player(info.ai_level or "greedy")
+            player = _ai_player(info.ai_level or self.defaults.timeout_ai_level)
             st = table.state
             choice = player.choose(view(st, seat), legal_actions(st), self._ai_rng)
             await self._play(table, seat, choice, outcome)
@@ -729,6 +729,19 @@ class TableService:
                 raise UserError("The game has not started yet.")
             raise UserError("This game is over.")
         return table.state
+
+
+def _ai_player(level: str) -> Player:
+    """A computer player of ``level``; the random player if that level does not exist (yet)."""
+    # A level can vanish between releases (or not be written yet, like "greedy" today); a turn
+    # must still be played, so a stored or configured level never stalls a game.
+    if level not in AI_LEVELS:
+        try:
+            return get_player(level)  # importing bot.ai may register it
+        except ValueError:
+            log.warning("AI level %r does not exist: the random player stands in", level)
+            return get_player("random")
+    return get_player(level)
 
 
 def _parse_game(game: str) -> Game:

@@ -1,0 +1,321 @@
+"""Text (Discord markdown) for tables, hands and rules: pure functions of engine values.
+
+The Discord layer wraps these strings in embeds; nothing here imports discord, so the wording is
+testable on its own and the same for every surface (table message, DM, ephemeral reply).
+
+What a function may show is decided by what it is given: the public functions take a spectator's
+:class:`~bot.engine.View` (``view(state, None)``), whose ``hand`` is empty, and only
+:func:`hand_text` is ever given a seat's own hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from bot.engine import (
+    Action,
+    Declare,
+    Declared,
+    Discard,
+    Discarded,
+    Draw,
+    Drew,
+    Event,
+    Game,
+    GameDrawn,
+    Phase,
+    PoolTile,
+    Result,
+    RuleSet,
+    Take,
+    Tile,
+    Took,
+    View,
+    Witness,
+    sort_tiles,
+)
+from bot.engine.hands import tile_values
+from bot.engine.rules import FirstPlayer, FourTwo, Offer
+
+__all__ = [
+    "GAME_TITLES",
+    "SeatLabel",
+    "action_label",
+    "deadline_text",
+    "game_title",
+    "hand_text",
+    "legal_text",
+    "pool_text",
+    "private_event_text",
+    "recent_text",
+    "result_text",
+    "rules_summary",
+    "rules_text",
+    "seats_text",
+    "tile_name",
+    "turn_text",
+    "witness_text",
+]
+
+GAME_TITLES: dict[Game, str] = {
+    Game.KAP_SHAP: "Kap Shap 夾十",
+    Game.KAP_TAI_SHAP: "Kap Tai Shap 夾大十",
+    Game.TSUNG_SHAP: "Tsung Shap 爭十",
+}
+
+_RULE_SET_TITLES = {
+    "culin": "Culin",
+    "classic": "Classic",
+    "last-draw": "Last + draw",
+    "custom": "Custom",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLabel:
+    """How a seat is written: its name and whether a computer plays it."""
+
+    name: str
+    is_ai: bool = False
+
+
+def game_title(game: Game) -> str:
+    """``Kap Shap 夾十``."""
+    return GAME_TITLES.get(game, str(game))
+
+
+def tile_name(tile: Tile) -> str:
+    """The tile's notation in code style, then its English and Chinese names (6-5 Axe 斧頭)."""
+    return f"`{tile}` {tile.english} {tile.chinese}"
+
+
+def deadline_text(deadline: float) -> str:
+    """A Discord timestamp that each client shows as relative time ("in 2 minutes")."""
+    return f"<t:{int(deadline)}:R>"
+
+
+def _counted(tiles: Iterable[Tile]) -> list[tuple[Tile, int]]:
+    counts: dict[Tile, int] = {}
+    for tile in sort_tiles(tiles):
+        counts[tile] = counts.get(tile, 0) + 1
+    return list(counts.items())
+
+
+def hand_text(hand: Sequence[Tile]) -> str:
+    """A private hand, one kind per line, in rank order, with counts (6-6 Heaven 天 ×2).
+
+    Only ever shown to the hand's owner (his DM, or an ephemeral reply).
+    """
+    if not hand:
+        return "*(no tiles)*"
+    return "\n".join(
+        tile_name(tile) + (f" ×{count}" if count > 1 else "") for tile, count in _counted(hand)
+    )
+
+
+def pool_text(pool: Sequence[PoolTile]) -> str:
+    """The face-up discards grouped by kind; dead ones (never takeable) listed apart."""
+    if not pool:
+        return "*(no discards yet)*"
+    live = [p.tile for p in pool if not p.dead]
+    dead = [p.tile for p in pool if p.dead]
+
+    def group(tiles: list[Tile]) -> str:
+        return " · ".join(
+            f"`{tile}` {tile.english}" + (f" ×{count}" if count > 1 else "")
+            for tile, count in _counted(tiles)
+        )
+
+    lines = []
+    if live:
+        lines.append(group(live))
+    if dead:
+        lines.append(f"dead: {group(dead)}")
+    return "\n".join(lines)
+
+
+def seats_text(view: View, seats: Sequence[SeatLabel]) -> str:
+    """Seats in play order with hand sizes; the player to act is marked ▶."""
+    lines = []
+    for i, seat in enumerate(seats):
+        marker = "▶" if view.result is None and i == view.current else "•"
+        who = f"**{seat.name}**" if marker == "▶" else seat.name
+        robot = " 🤖" if seat.is_ai else ""
+        size = view.hand_sizes[i] if i < len(view.hand_sizes) else 0
+        first = " (first)" if i == view.first_seat else ""
+        lines.append(f"{marker} {who}{robot} — {size} tiles{first}")
+    return "\n".join(lines)
+
+
+def turn_text(view: View, seats: Sequence[SeatLabel], deadline: float | None) -> str:
+    """Whose turn it is, what he is expected to do, and when his time runs out."""
+    if view.result is not None:
+        return result_text(view.result, seats)
+    seat = seats[view.current]
+    step = {
+        Phase.TAKE_OR_DRAW: "take a discard or draw",
+        Phase.DISCARD: "discard a tile or declare",
+        Phase.DRAW: "draw from the wall",
+    }.get(view.phase, "play")
+    text = f"Turn {view.turn}: **{seat.name}** to {step}."
+    if deadline is not None and not seat.is_ai:
+        text += f" Time runs out {deadline_text(deadline)}."
+    return text
+
+
+def recent_text(lines: Sequence[str], limit: int = 6) -> str:
+    """The last few public events, oldest first."""
+    shown = [line for line in lines if line][-limit:]
+    return "\n".join(shown) if shown else "*(nothing yet)*"
+
+
+def result_text(result: Result, seats: Sequence[SeatLabel]) -> str:
+    """How the game ended, in one line."""
+    if result.winner is None:
+        why = "the wall is exhausted" if result.reason.value == "wall" else "the turn limit"
+        return f"The game is drawn: {why}."
+    how = {"dealt": "with his dealt tiles", "take": "by taking a discard", "draw": "by drawing"}
+    by = how.get(result.win_by.value if result.win_by is not None else "", "")
+    tail = f" {by}" if by else ""
+    return f"🏆 **{seats[result.winner].name}** won on turn {result.turn}{tail}."
+
+
+def _pair_total(a: Tile, b: Tile, four_two: FourTwo) -> int:
+    for x in tile_values(a, four_two):
+        for y in tile_values(b, four_two):
+            if x + y in (10, 20):
+                return x + y
+    return a.pips + b.pips
+
+
+def witness_text(witness: Witness, four_two: FourTwo = FourTwo.THREE) -> str:
+    """The winning arrangement in one line: the eye, then each ten-pair with its total."""
+    parts = [f"eye `{witness.eye[0]}` `{witness.eye[1]}`"]
+    parts += [f"`{a}`+`{b}` = {_pair_total(a, b, four_two)}" for a, b in witness.pairs]
+    return " · ".join(parts)
+
+
+def private_event_text(event: Event, seat: int, names: Sequence[str]) -> str | None:
+    """One of ``seat``'s own moves told to him ("You drew 6-5 Axe 斧頭."); None for events
+    that are not his moves. Private: a drawn tile is named."""
+    match event:
+        case Took(s, tile, from_seat) if s == seat:
+            return f"You took {tile_name(tile)} discarded by {names[from_seat]}."
+        case Drew(s, tile, wall_left) if s == seat:
+            return f"You drew {tile_name(tile)} ({wall_left} left in the wall)."
+        case Discarded(s, tile) if s == seat:
+            return f"You discarded {tile_name(tile)}."
+        case Declared(s, _, _) if s == seat:
+            return "🏆 You declared a winning hand!"
+        case GameDrawn():
+            return "The game is drawn."
+    return None
+
+
+def action_label(action: Action) -> str:
+    """A short button label for an action."""
+    match action:
+        case Take(tile):
+            return "Take" if tile is None else f"Take {tile}"
+        case Draw():
+            return "Draw"
+        case Discard(tile):
+            return f"Discard {tile}"
+        case Declare():
+            return "Declare"
+    raise AssertionError(f"unknown action {action!r}")
+
+
+def legal_text(view: View, legal: Sequence[Action]) -> str:
+    """What the seat may do now, in words (for his DM)."""
+    if view.result is not None:
+        return "The game is over."
+    if not view.my_turn:
+        return "It is not your turn: you will be told here when it is."
+    takes = [a.tile for a in legal if isinstance(a, Take) and a.tile is not None]
+    discards = [a.tile for a in legal if isinstance(a, Discard)]
+    options = []
+    if Declare() in legal:
+        options.append("**declare** your winning hand")
+    if takes:
+        options.append("**take** " + ", ".join(f"`{t}`" for t in takes))
+    if Draw() in legal:
+        options.append("**draw** from the wall")
+    if discards:
+        options.append("**discard** one of " + ", ".join(f"`{t}`" for t in discards))
+    return "**It is your turn.** You may " + ", or ".join(options) + "."
+
+
+def rules_summary(rules: RuleSet) -> str:
+    """One line: ``Culin rules · 2 players · 1 set · hand of 8``."""
+    sets = "1 set" if rules.sets == 1 else f"{rules.sets} sets"
+    name = _RULE_SET_TITLES.get(rules.rule_set_name, rules.rule_set_name)
+    return f"{name} rules · {rules.players} players · {sets} · hand of {rules.hand_size}"
+
+
+def rules_text(
+    rules: RuleSet,
+    *,
+    ante: int | None = None,
+    turn_seconds: int | None = None,
+) -> str:
+    """An explanation of the rules in force (collecting games), as bullet points."""
+    h = rules.hand_size
+    four_two = {
+        FourTwo.THREE: "4-2 counts 3",
+        FourTwo.SIX: "4-2 counts 6",
+        FourTwo.WILD: "4-2 and 2-1 count 3 or 6 (Gee Joon wild)",
+    }[rules.four_two_value]
+    lines = [
+        f"**{game_title(rules.game)}** — {rules_summary(rules)}",
+        f"• **Goal:** a hand of {h} tiles made of one *eye* (two identical tiles) and "
+        f"{rules.pairs} *ten-pairs* (two tiles whose values total 10 or 20); {four_two}.",
+    ]
+    if rules.military_eyes:
+        lines.append("• With several sets, two identical military tiles may form the eye.")
+    else:
+        lines.append("• Only civil tiles (the pairs: Heaven, Earth, Man …) can form the eye.")
+    if rules.offer is Offer.ANY:
+        take = "optionally **take any** face-up discard"
+        if rules.exclude_own_discards:
+            take += " (not your own)"
+    else:
+        take = "optionally **take the most recent** discard"
+    if rules.draw_after_take:
+        turn = (
+            f"{take} and, unless that wins, discard one; then **draw** from the wall and, "
+            "unless that wins, discard one."
+        )
+    else:
+        turn = (
+            "**either** take the most recent discard **or** draw from the wall; unless that "
+            "wins, discard one. A discard the next player does not take is dead."
+        )
+    lines.append(f"• **Your turn:** {turn}")
+    first = f"• **First turn:** the first player starts with {h} tiles and discards one"
+    first += ", then draws and discards again." if rules.first_turn_extra_draw else "."
+    lines.append(first)
+    how_first = (
+        "the thrower's four dice, counted around from his right"
+        if rules.first_player is FirstPlayer.FOUR_DICE
+        else "drawing lots"
+    )
+    lines.append(f"• **Who starts:** {how_first}.")
+    lines.append(
+        "• **Declare** on your turn whenever your hand wins; a false declaration is refused."
+    )
+    end = "the game is drawn and every ante is refunded"
+    if rules.pot_carries_over:
+        end = "the game is drawn and the pot stays on the table for the next game"
+    lines.append(f"• **Wall empty:** {end}. The game also ends after {rules.max_turns} turns.")
+    if rules.stall_guard:
+        lines.append(f"• After {rules.players} turns without a draw, the next player must draw.")
+    if ante is not None:
+        rake = f", minus a {rules.rake_percent}% house cut" if rules.rake_percent else ""
+        lines.append(f"• **Stakes:** everyone pays {ante} chips; the winner takes the pot{rake}.")
+    if turn_seconds is not None:
+        lines.append(
+            f"• **Turn timer:** {turn_seconds} s; then the computer plays that turn for you."
+        )
+    return "\n".join(lines)

@@ -1,0 +1,238 @@
+"""Server administration: ``/kapadmin grant|config|endtable|sync``.
+
+The group is registered with ``default_permissions(manage_guild=True)``: Discord hides it from
+members without Manage Server. A server's admins can override that in Server Settings →
+Integrations, so every command also checks Manage Server at run time: minting chips and ending
+games are powers the bot wants tied to the permission itself, whatever the integration settings.
+
+``sync`` has two levels. Copying the commands to *this* server (instant) or clearing those copies
+is a server matter, open to managers. Syncing the *global* command list changes the bot in every
+server, so only the bot's owners may (``KAPSHAP_OWNER_IDS``, or the application's owner or team as
+Discord reports it). The bot itself never syncs globally on start (``bot.app`` syncs only to the
+development guild when one is configured).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import KapBot, Services
+from bot.services.chips import MAX_AMOUNT
+from bot.services.errors import InvalidTarget, UserError, format_chips, mention
+from bot.services.guild_settings import LIMITS, GuildSettings
+from cogs.chips import NO_PINGS, guild_of, reply_private
+from cogs.common import guarded
+
+__all__ = ["TABLE_ENDED_EVENT", "AdminCog", "setup"]
+
+log = logging.getLogger(__name__)
+
+TABLE_ENDED_EVENT = "kap_table_ended"
+"""Dispatched as ``bot.dispatch(TABLE_ENDED_EVENT, table, admin_id)`` after ``/kapadmin endtable``.
+
+The tables cog owns the public table message; listening for ``on_kap_table_ended`` lets it redraw
+that message (no buttons, "ended by an admin") without this cog knowing how it is drawn.
+"""
+
+SyncScope = Literal["guild", "global", "clear"]
+
+# Slash option ranges = the service's limits, so the client refuses what the service would.
+_ANTE, _START, _DAILY, _TURN = (
+    LIMITS[name] for name in ("ante", "starting_chips", "daily_amount", "turn_seconds")
+)
+
+
+def _require_manager(interaction: discord.Interaction[Any]) -> None:
+    """Refuse members without Manage Server (see the module docstring for why at run time)."""
+    if not interaction.permissions.manage_guild:
+        raise UserError("You need the Manage Server permission to use `/kapadmin`.")
+
+
+def _settings_text(current: GuildSettings, changed: bool) -> str:
+    """The server's settings as a short list, marking those left at the bot's default."""
+
+    def line(name: str, value: str) -> str:
+        origin = " (bot default)" if current.is_default(name) else ""
+        return f"• **{LIMITS[name].label.capitalize()}**: {value}{origin}"
+
+    head = "Server settings updated:" if changed else "Server settings:"
+    return "\n".join(
+        [
+            head,
+            line("ante", format_chips(current.ante)),
+            line("starting_chips", format_chips(current.starting_chips)),
+            line(
+                "daily_amount",
+                format_chips(current.daily_amount) if current.daily_amount else "off",
+            ),
+            line("turn_seconds", f"{current.turn_seconds:,} seconds"),
+            "",
+            "New accounts and new tables use these; existing balances and open tables keep theirs.",
+        ]
+    )
+
+
+@app_commands.default_permissions(manage_guild=True)
+@app_commands.guild_only()
+class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
+    """Commands for server managers."""
+
+    def __init__(self, bot: KapBot) -> None:
+        """Commands for ``bot``."""
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def services(self) -> Services:
+        """The bot's services."""
+        return self.bot.services
+
+    @app_commands.command(name="grant", description="Add chips to a member, or remove some")
+    @app_commands.describe(
+        member="Whose chips to change",
+        amount="Chips to add; a negative number removes chips (never below zero)",
+    )
+    async def grant(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member,
+        amount: app_commands.Range[int, -MAX_AMOUNT, MAX_AMOUNT],
+    ) -> None:
+        """Mint or burn chips, recorded in the ledger with the admin's id."""
+        async with guarded(interaction, "/kapadmin grant"):
+            _require_manager(interaction)
+            guild_id = guild_of(interaction)
+            if member.bot:
+                raise InvalidTarget("Bots don't hold chips.")
+            grant = await self.services.chips.grant(
+                guild_id, interaction.user.id, member.id, amount, f"interaction:{interaction.id}"
+            )
+            verb = "granted" if amount > 0 else "removed"
+            # Public, so chips created or destroyed by staff are visible to the server.
+            await interaction.response.send_message(
+                f"🏦 {interaction.user.display_name} {verb} **{format_chips(abs(amount))}** "
+                f"{'to' if amount > 0 else 'from'} {member.mention}. "
+                f"{member.display_name} now has {format_chips(grant.balance)}.",
+                allowed_mentions=discord.AllowedMentions(users=[member], everyone=False),
+            )
+
+    @app_commands.command(name="config", description="Show or change this server's defaults")
+    @app_commands.describe(
+        ante="Default ante of new tables, in chips (0 = free tables)",
+        starting_chips="Chips a member's new account starts with",
+        daily_amount="Chips of the daily claim (0 turns it off)",
+        turn_seconds="Default turn timer of new tables, in seconds",
+        reset="Go back to the bot's defaults first (then apply any values given)",
+    )
+    async def config(
+        self,
+        interaction: discord.Interaction[Any],
+        ante: app_commands.Range[int, _ANTE.minimum, _ANTE.maximum] | None = None,
+        starting_chips: app_commands.Range[int, _START.minimum, _START.maximum] | None = None,
+        daily_amount: app_commands.Range[int, _DAILY.minimum, _DAILY.maximum] | None = None,
+        turn_seconds: app_commands.Range[int, _TURN.minimum, _TURN.maximum] | None = None,
+        reset: bool = False,
+    ) -> None:
+        """With no option, show the settings; otherwise change the ones given."""
+        async with guarded(interaction, "/kapadmin config"):
+            _require_manager(interaction)
+            guild_id = guild_of(interaction)
+            changed = reset or any(
+                v is not None for v in (ante, starting_chips, daily_amount, turn_seconds)
+            )
+            current = await self.services.guild_settings.update(
+                guild_id,
+                ante=ante,
+                starting_chips=starting_chips,
+                daily_amount=daily_amount,
+                turn_seconds=turn_seconds,
+                reset=reset,
+            )
+            if changed:
+                log.info(
+                    "guild %s settings changed by %s: %s", guild_id, interaction.user.id, current
+                )
+            await reply_private(interaction, _settings_text(current, changed))
+
+    @app_commands.command(
+        name="endtable", description="Abort the table in this channel and refund every ante"
+    )
+    async def endtable(self, interaction: discord.Interaction[Any]) -> None:
+        """End the lobby or game in this channel at once; every ante held goes back."""
+        async with guarded(interaction, "/kapadmin endtable"):
+            _require_manager(interaction)
+            guild_of(interaction)
+            channel_id = interaction.channel_id
+            services = self.services
+            table = services.tables.get(channel_id) if channel_id is not None else None
+            if table is None or channel_id is None:
+                raise UserError("There is no table in this channel.")
+            # Read the antes before the refund settles the pot: the message lists them.
+            pot = await services.chips.pot(table.id)
+            ended = await services.tables.cancel(channel_id, interaction.user.id, admin=True)
+            self.bot.dispatch(TABLE_ENDED_EVENT, ended, interaction.user.id)
+            refunds = dict(pot.antes) if pot is not None else {}
+            if refunds:
+                listed = ", ".join(
+                    f"{mention(user_id)} {format_chips(amount)}"
+                    for user_id, amount in refunds.items()
+                )
+                detail = f"Every ante was refunded: {listed}."
+            else:
+                detail = "No ante had been taken."
+            await interaction.response.send_message(
+                f"🛑 {interaction.user.display_name} ended the table `{ended.id}`. {detail}",
+                allowed_mentions=NO_PINGS,
+            )
+
+    @app_commands.command(name="sync", description="Publish the slash commands to Discord")
+    @app_commands.describe(
+        scope="guild: copy them to this server now; clear: remove those copies; "
+        "global: every server (bot owners only)"
+    )
+    async def sync(self, interaction: discord.Interaction[Any], scope: SyncScope = "guild") -> None:
+        """Sync the command tree; see the module docstring for who may do what."""
+        async with guarded(interaction, f"/kapadmin sync {scope}"):
+            _require_manager(interaction)
+            guild_id = guild_of(interaction)
+            if scope == "global" and not await self._is_owner(interaction.user):
+                raise UserError(
+                    "Only the bot's owners can sync commands globally. "
+                    "Use `/kapadmin sync scope:guild` to update this server."
+                )
+            # Syncing is an HTTP round trip per scope: answer within Discord's 3 seconds first.
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            tree = self.bot.tree
+            guild = discord.Object(guild_id)
+            if scope == "global":
+                synced = await tree.sync()
+                text = (
+                    f"Synced {len(synced)} global commands for every server. If this server "
+                    "also has its own copies, `/kapadmin sync scope:clear` removes the doubles."
+                )
+            elif scope == "guild":
+                tree.copy_global_to(guild=guild)
+                synced = await tree.sync(guild=guild)
+                text = f"Synced {len(synced)} commands to this server."
+            else:
+                tree.clear_commands(guild=guild)
+                await tree.sync(guild=guild)
+                text = "Removed this server's copies of the commands; the global ones remain."
+            log.info("commands synced (%s) by %s in guild %s", scope, interaction.user.id, guild_id)
+            await interaction.followup.send(text, ephemeral=True)
+
+    async def _is_owner(self, user: discord.abc.User) -> bool:
+        """A bot owner: listed in the settings, or the application's owner (or team)."""
+        return user.id in self.bot.settings.owner_ids or await self.bot.is_owner(user)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Register the cog."""
+    if not isinstance(bot, KapBot):  # pragma: no cover - loaded by KapBot only
+        raise TypeError("cogs.admin needs a KapBot")
+    await bot.add_cog(AdminCog(bot))

@@ -1,0 +1,436 @@
+"""Chips commands: ``/chips balance|daily|give|history`` and ``/leaderboard``.
+
+The cog only translates: interaction in, one :class:`~bot.services.chips.ChipsService` call,
+message out. Every rule (accounts opened with the server's starting chips, one daily claim per UTC
+day, balances never negative, idempotent gifts) lives in the service.
+
+Every handler body runs inside :func:`cogs.common.guarded`, the error policy shared by all cogs:
+a :class:`~bot.services.errors.UserError` becomes a short ephemeral explanation; anything else is
+logged with an incident id, and the member sees an apology quoting that id. Errors are handled
+inside the handler rather than in ``CommandTree.on_error`` because discord.py calls the tree's
+handler for *every* failed command, and a refusal ("not enough chips") is an answer, not a failure
+worth a traceback in the log.
+
+Members intent is off (no privileged intents): names come from ``interaction.user`` and from the
+``Member`` objects Discord resolves for slash options, never from the member cache; leaderboard
+lines use mentions, which the client renders as names without pinging anyone.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import KapBot, Services
+from bot.services.chips import MAX_AMOUNT, LeaderboardEntry, RankInfo
+from bot.services.errors import AlreadyClaimed, InvalidTarget, UserError, format_chips, mention
+from cogs.common import guarded, services_of
+
+__all__ = [
+    "HISTORY_SIZE",
+    "NO_PINGS",
+    "PAGE_SIZE",
+    "ChipsCog",
+    "LeaderboardButton",
+    "guild_of",
+    "leaderboard_message",
+    "reply_private",
+    "setup",
+]
+
+PAGE_SIZE = 10
+"""Leaderboard lines per page."""
+
+HISTORY_SIZE = 15
+"""Ledger entries shown by ``/chips history``."""
+
+# Nobody is pinged by a reply unless a message says so explicitly (gifts ping the recipient).
+NO_PINGS = discord.AllowedMentions.none()
+
+TimestampStyle = Literal["f", "F", "d", "D", "t", "T", "R"]
+
+
+# ------------------------------------------------------------------------------------ helpers
+
+
+def guild_of(interaction: discord.Interaction[Any]) -> int:
+    """The server the interaction comes from (chips are per server)."""
+    if interaction.guild_id is None:
+        # The commands are guild_only; this guards buttons and future commands.
+        raise UserError("Chips belong to a server: use this command in a server channel.")
+    return interaction.guild_id
+
+
+async def reply_private(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    embed: discord.Embed | None = None,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Answer ephemerally, whether or not the interaction was already responded to or deferred."""
+    kwargs: dict[str, Any] = {"ephemeral": True, "allowed_mentions": NO_PINGS}
+    if embed is not None:
+        kwargs["embed"] = embed
+    if view is not None:
+        kwargs["view"] = view
+    if interaction.response.is_done():
+        await interaction.followup.send(content or "", **kwargs)
+    else:
+        await interaction.response.send_message(content, **kwargs)
+
+
+def _timestamp(moment: datetime, style: TimestampStyle = "R") -> str:
+    """Discord timestamp markup: every client shows it in the reader's own time zone."""
+    return discord.utils.format_dt(moment, style=style)
+
+
+def _rank_text(info: RankInfo) -> str:
+    return f"#{info.rank:,} of {info.total:,} ({format_chips(info.balance)})"
+
+
+# -------------------------------------------------------------------------------- leaderboard
+
+
+class LeaderboardButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"lb:(?P<guild>[0-9]+):(?P<offset>[0-9]+):(?P<owner>[0-9]+)",
+):
+    """◀ / ▶ on a leaderboard page. The custom id carries everything, so it survives restarts.
+
+    ``lb:{guild}:{offset}:{owner}``: the page to show and the member the message was drawn for.
+    A click by that member turns the page in place. A click by anyone else answers with an
+    *ephemeral* copy of that page drawn for the clicker (his own rank in the footer, his own
+    buttons): editing the shared message would replace its owner's rank with the clicker's and
+    flip the page under everyone else reading it, so each member pages his own view instead.
+    """
+
+    def __init__(
+        self, guild_id: int, offset: int, owner_id: int, *, label: str, disabled: bool
+    ) -> None:
+        """A button that shows the page at ``offset`` of ``guild_id`` to ``owner_id``."""
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"lb:{guild_id}:{offset}:{owner_id}",
+            )
+        )
+        self.guild_id = guild_id
+        self.offset = offset
+        self.owner_id = owner_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> LeaderboardButton:
+        """Rebuild the button from its custom id (the label does not matter for a click)."""
+        return cls(
+            int(match["guild"]), int(match["offset"]), int(match["owner"]), label="", disabled=False
+        )
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Show the requested page to the clicker (see the class docstring for where)."""
+        async with guarded(interaction, "leaderboard button"):
+            guild_id = guild_of(interaction)
+            if guild_id != self.guild_id:  # a forged or copied custom id
+                raise UserError("This leaderboard belongs to another server.")
+            user = interaction.user
+            own = user.id == self.owner_id
+            embed, view = await leaderboard_message(
+                services_of(interaction),
+                guild_id,
+                self.offset,
+                viewer_id=user.id,
+                viewer_name=user.display_name,
+                public=own and not _is_ephemeral(interaction.message),
+            )
+            if own:
+                await interaction.response.edit_message(embed=embed, view=view)
+            else:
+                await reply_private(interaction, embed=embed, view=view)
+
+
+def _is_ephemeral(message: discord.Message | None) -> bool:
+    return message is not None and message.flags.ephemeral
+
+
+async def leaderboard_message(
+    services: Services,
+    guild_id: int,
+    offset: int,
+    *,
+    viewer_id: int,
+    viewer_name: str,
+    public: bool,
+) -> tuple[discord.Embed, discord.ui.View]:
+    """One leaderboard page for ``viewer_id``, with his rank in the footer, and its buttons.
+
+    Two indexed queries whatever the server's size (one page, one rank) plus the account counter;
+    no query loads the whole board. The viewer's account is opened first if he has none: looking
+    at the board is a use of the chips like any other, and it guarantees a rank to show.
+    """
+    chips = services.chips
+    await chips.balance(guild_id, viewer_id)
+    total = await chips.account_count(guild_id)
+    last_page = max(0, (total - 1) // PAGE_SIZE * PAGE_SIZE)
+    # A page id from an old message may point past the end or between pages: snap it to a page.
+    offset = min(max(0, offset // PAGE_SIZE * PAGE_SIZE), last_page)
+    entries = await chips.leaderboard(guild_id, offset, PAGE_SIZE)
+    info = await chips.rank(guild_id, viewer_id)
+
+    embed = discord.Embed(
+        title="🏆 Leaderboard",
+        description=_board_lines(entries, viewer_id) or "Nobody has chips yet.",
+        colour=discord.Colour.gold(),
+    )
+    pages = max(1, -(-total // PAGE_SIZE))
+    embed.set_author(name=f"Page {offset // PAGE_SIZE + 1:,} of {pages:,}")
+    rank = "no account" if info is None else _rank_text(info)
+    # On a public message everyone reads the footer, so say whose rank it is.
+    embed.set_footer(text=f"{viewer_name} · Your rank: {rank}" if public else f"Your rank: {rank}")
+
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        LeaderboardButton(
+            guild_id, max(0, offset - PAGE_SIZE), viewer_id, label="◀", disabled=offset == 0
+        )
+    )
+    view.add_item(
+        LeaderboardButton(
+            guild_id,
+            offset + PAGE_SIZE,
+            viewer_id,
+            label="▶",
+            disabled=offset + PAGE_SIZE >= total,
+        )
+    )
+    return embed, view
+
+
+def _board_lines(entries: list[LeaderboardEntry], viewer_id: int) -> str:
+    lines = []
+    for entry in entries:
+        you = " ← you" if entry.user_id == viewer_id else ""
+        lines.append(
+            f"**#{entry.rank:,}** {mention(entry.user_id)} — {format_chips(entry.balance)}{you}"
+        )
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------ history
+
+_NOTE_USER = re.compile(r"^(?:to|from) ([0-9]+)$")
+
+_KIND_LABELS = {
+    "start": "Starting chips",
+    "daily": "Daily claim",
+    "give_out": "Gift to",
+    "give_in": "Gift from",
+    "ante": "Ante",
+    "payout": "Pot won",
+    "refund": "Ante refunded",
+    "rake": "House rake",
+}
+
+
+def _history_line(
+    kind: str,
+    delta: int,
+    balance_after: int | None,
+    when: datetime,
+    game_id: str | None,
+    actor_id: int | None,
+    note: str | None,
+) -> str:
+    if kind == "grant":
+        label = "Granted" if delta > 0 else "Removed"
+        label += f" by {mention(actor_id)}" if actor_id is not None else " by an admin"
+    else:
+        label = _KIND_LABELS.get(kind, kind)
+    match = _NOTE_USER.match(note or "")
+    if match is not None:  # gifts record the other member as "to 123" / "from 123"
+        label += f" {mention(int(match[1]))}"
+    game = f" · game `{game_id}`" if game_id else ""
+    after = "" if balance_after is None else f" → {balance_after:,}"
+    return f"{_timestamp(when, 'd')} `{delta:+,}` **{label}**{game}{after}"
+
+
+# ------------------------------------------------------------------------------------ the cog
+
+
+class ChipsCog(commands.Cog, name="Chips"):
+    """Balances, the daily claim, gifts, history and the leaderboard."""
+
+    chips = app_commands.Group(
+        name="chips", description="Your chips in this server", guild_only=True
+    )
+
+    def __init__(self, bot: KapBot) -> None:
+        """Commands for ``bot``; services are looked up per call (they exist from setup_hook)."""
+        self.bot = bot
+
+    @property
+    def services(self) -> Services:
+        """The bot's services."""
+        return self.bot.services
+
+    @chips.command(name="balance", description="Show your chips, or another member's")
+    @app_commands.describe(member="Whose balance to show (default: yours)")
+    async def balance(
+        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+    ) -> None:
+        """Your balance (opening your account on first use) or another member's."""
+        async with guarded(interaction, "/chips balance"):
+            guild_id = guild_of(interaction)
+            chips = self.services.chips
+            user = interaction.user
+            if member is None or member.id == user.id:
+                await chips.balance(guild_id, user.id)
+                info = await chips.rank(guild_id, user.id)
+                if info is None:  # pragma: no cover - the account was just opened
+                    raise RuntimeError(f"no account for {user.id} right after opening it")
+                text = (
+                    f"You have **{format_chips(info.balance)}** "
+                    f"(rank #{info.rank:,} of {info.total:,})."
+                )
+            elif member.bot:
+                raise InvalidTarget("Bots don't hold chips.")
+            else:
+                # Only looking: another member's account is not opened on his behalf.
+                info = await chips.rank(guild_id, member.id)
+                if info is None:
+                    start = (await self.services.guild_settings.get(guild_id)).starting_chips
+                    text = (
+                        f"{member.display_name} has no chips account yet; it will open with "
+                        f"{format_chips(start)} the first time they play."
+                    )
+                else:
+                    text = (
+                        f"{member.display_name} has **{format_chips(info.balance)}** "
+                        f"(rank #{info.rank:,} of {info.total:,})."
+                    )
+            await reply_private(interaction, text)
+
+    @chips.command(name="daily", description="Claim your free chips (once per UTC day)")
+    async def daily(self, interaction: discord.Interaction[Any]) -> None:
+        """Claim the daily chips; a second claim the same UTC day says when the next one is."""
+        async with guarded(interaction, "/chips daily"):
+            guild_id = guild_of(interaction)
+            try:
+                claim = await self.services.chips.daily(guild_id, interaction.user.id)
+            except AlreadyClaimed as exc:
+                # The service's message gives a UTC time; a Discord timestamp shows the reader's
+                # local time and counts down by itself.
+                when = exc.next_claim_at
+                raise UserError(
+                    "You already claimed your daily chips today. "
+                    f"Next claim {_timestamp(when)} ({_timestamp(when, 'f')})."
+                ) from None
+            await reply_private(
+                interaction,
+                f"🎁 You claimed **{format_chips(claim.amount)}**. "
+                f"Balance: {format_chips(claim.balance)}. "
+                f"Next claim {_timestamp(claim.next_claim_at)}.",
+            )
+
+    @chips.command(name="give", description="Give some of your chips to another member")
+    @app_commands.describe(member="Who receives the chips", amount="How many chips to give")
+    async def give(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member,
+        amount: app_commands.Range[int, 1, MAX_AMOUNT],
+    ) -> None:
+        """Move chips to another member; the interaction id makes a retried gift a no-op."""
+        async with guarded(interaction, "/chips give"):
+            guild_id = guild_of(interaction)
+            giver = interaction.user
+            if member.bot:
+                raise InvalidTarget("Bots don't hold chips: give them to a member.")
+            if member.id == giver.id:
+                raise InvalidTarget("You can't give chips to yourself.")
+            gift = await self.services.chips.give(
+                guild_id, giver.id, member.id, amount, f"interaction:{interaction.id}"
+            )
+            await interaction.response.send_message(
+                f"💸 {giver.display_name} gave **{format_chips(gift.amount)}** to "
+                f"{member.mention}.\n"
+                f"{giver.display_name} now has {format_chips(gift.from_balance)}; "
+                f"{member.display_name} now has {format_chips(gift.to_balance)}.",
+                # Ping the recipient (he should know), nobody else.
+                allowed_mentions=discord.AllowedMentions(users=[member], everyone=False),
+            )
+
+    @chips.command(name="history", description="Your latest chip movements")
+    async def history(self, interaction: discord.Interaction[Any]) -> None:
+        """Your last ledger entries, newest first (only you see them)."""
+        async with guarded(interaction, "/chips history"):
+            guild_id = guild_of(interaction)
+            chips = self.services.chips
+            user_id = interaction.user.id
+            balance = await chips.balance(guild_id, user_id)  # first use opens the account
+            entries = await chips.history(guild_id, user_id, limit=HISTORY_SIZE)
+            lines = [
+                _history_line(
+                    str(e.kind),
+                    e.delta,
+                    e.balance_after,
+                    e.created_at,
+                    e.game_id,
+                    e.actor_id,
+                    e.note,
+                )
+                for e in entries
+            ]
+            embed = discord.Embed(
+                title="Your chip history",
+                description="\n".join(lines) or "No chip movements yet.",
+                colour=discord.Colour.blurple(),
+            )
+            embed.set_footer(
+                text=f"Balance: {format_chips(balance)} · last {len(lines)} entries, newest first"
+            )
+            await reply_private(interaction, embed=embed)
+
+    @app_commands.command(name="leaderboard", description="The richest members of this server")
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        """A public board, 10 per page, with ◀ ▶ buttons and the caller's rank in the footer."""
+        async with guarded(interaction, "/leaderboard"):
+            guild_id = guild_of(interaction)
+            user = interaction.user
+            embed, view = await leaderboard_message(
+                self.services,
+                guild_id,
+                0,
+                viewer_id=user.id,
+                viewer_name=user.display_name,
+                public=True,
+            )
+            await interaction.response.send_message(
+                embed=embed, view=view, allowed_mentions=NO_PINGS
+            )
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Register the persistent leaderboard buttons and the cog."""
+    if not isinstance(bot, KapBot):  # pragma: no cover - loaded by KapBot only
+        raise TypeError("cogs.chips needs a KapBot")
+    bot.add_dynamic_items(LeaderboardButton)
+    await bot.add_cog(ChipsCog(bot))
+
+
+async def teardown(bot: commands.Bot) -> None:
+    """Forget the leaderboard buttons when the extension is unloaded."""
+    bot.remove_dynamic_items(LeaderboardButton)

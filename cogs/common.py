@@ -1,0 +1,88 @@
+"""Shared plumbing of the game cogs: reaching the services, and answering errors.
+
+Every handler runs inside :func:`guarded`. A :class:`~bot.services.errors.UserError` (a player's
+mistake) becomes a short ephemeral reply with its message; anything else is a bug: it is logged
+with an incident id and the user gets an apology quoting that id, so a report can be matched to
+the log line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from typing import Any
+
+import discord
+
+from bot.app import KapBot, Services
+from bot.services.errors import UserError
+
+__all__ = [
+    "INCIDENT_LOGGER",
+    "bot_of",
+    "guarded",
+    "reply_ephemeral",
+    "report_incident",
+    "services_of",
+]
+
+INCIDENT_LOGGER = "kapshap.incident"
+log = logging.getLogger(INCIDENT_LOGGER)
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> KapBot:
+    """The bot an interaction arrived at."""
+    client = interaction.client
+    if not isinstance(client, KapBot):
+        raise TypeError(f"the game cogs need a KapBot, not {type(client).__name__}")
+    return client
+
+
+def services_of(interaction: discord.Interaction[Any]) -> Services:
+    """The services of the bot an interaction arrived at."""
+    return bot_of(interaction).services
+
+
+async def reply_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
+    """Answer ``text`` privately, whether or not the interaction was already answered."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        # The token may have expired (15 minutes) or the channel vanished: nothing to tell.
+        log.warning("could not answer interaction %s: %s", interaction.id, text)
+
+
+async def report_incident(
+    interaction: discord.Interaction[Any] | None, error: BaseException, what: str
+) -> str:
+    """Log an unexpected error with a fresh incident id; apologise to the user (if any)."""
+    incident = secrets.token_hex(4)
+    log.error(
+        "incident %s: %s failed (user %s, channel %s)",
+        incident,
+        what,
+        None if interaction is None else interaction.user.id,
+        None if interaction is None else interaction.channel_id,
+        exc_info=(type(error), error, error.__traceback__),
+    )
+    if interaction is not None:
+        await reply_ephemeral(
+            interaction, f"Sorry, something went wrong (incident `{incident}`). It has been logged."
+        )
+    return incident
+
+
+@contextlib.asynccontextmanager
+async def guarded(interaction: discord.Interaction[Any], what: str) -> AsyncIterator[None]:
+    """Run a handler body: player mistakes get their message, bugs get an incident id."""
+    try:
+        yield
+    except UserError as exc:
+        await reply_ephemeral(interaction, exc.message)
+    except Exception as exc:
+        await report_incident(interaction, exc, what)

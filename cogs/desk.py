@@ -1,0 +1,593 @@
+"""The table desk: every table and play handler, shared by slash commands and buttons.
+
+A slash command and the button that does the same thing call the same method here, so they
+behave the same. Each handler calls the table service (which commits the change before it
+returns), answers the interaction, then lets the :class:`~cogs.presenter.Presenter` bring the
+table message and the DMs up to date.
+
+Answering within Discord's three seconds: a service call that takes longer than
+:data:`ACK_AFTER` is acknowledged while it runs (:func:`acknowledged_if_slow`; a quick one is
+answered directly, which saves an API call); a short text reply goes out before anything slow;
+a click that must show a new hand picture is deferred first (the picture is drawn in a worker
+thread) and the clicked message is then edited in place. Player mistakes raise
+:class:`~bot.services.errors.UserError`, which :func:`cogs.common.guarded` turns into an
+ephemeral explanation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from collections.abc import Awaitable, Sequence
+from typing import Any, TypeVar
+
+import discord
+
+from bot.ai import AI_LEVELS
+from bot.app import KapBot
+from bot.engine import (
+    Action,
+    Declare,
+    Discard,
+    Draw,
+    EngineError,
+    Game,
+    Take,
+    Tile,
+    legal_actions,
+    make_rules,
+)
+from bot.render.text import legal_text, private_event_text, result_text, rules_text
+from bot.services.errors import UserError
+from bot.services.tables import Outcome, Table, TableService, TableStatus
+from cogs.common import guarded, report_incident
+from cogs.presenter import COLOUR, Presenter, jump_url, seat_labels
+from cogs.ui import CustomId, ai_level_view, register_handler
+
+__all__ = [
+    "ACK_AFTER",
+    "Desk",
+    "acknowledged_if_slow",
+    "ai_levels",
+    "default_ai_level",
+    "desk_for",
+]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+ACK_AFTER = 1.0
+"""Seconds a handler may work before it acknowledges the interaction (Discord allows 3)."""
+
+_desks: weakref.WeakKeyDictionary[KapBot, Desk] = weakref.WeakKeyDictionary()
+
+
+def desk_for(bot: KapBot) -> Desk:
+    """The desk of a bot (one per bot instance: a restarted bot gets a fresh one)."""
+    desk = _desks.get(bot)
+    if desk is None:
+        desk = Desk(bot)
+        _desks[bot] = desk
+    return desk
+
+
+def ai_levels() -> list[str]:
+    """The computer levels that exist now."""
+    return sorted(AI_LEVELS)
+
+
+def default_ai_level() -> str:
+    """``greedy`` once it exists, else ``random``."""
+    return "greedy" if "greedy" in AI_LEVELS else "random"
+
+
+def _parse_tile(text: str) -> Tile:
+    try:
+        return Tile.parse(text)
+    except EngineError as exc:
+        raise UserError(str(exc)[:1].upper() + str(exc)[1:] + ".") from None
+
+
+def _is_click(interaction: discord.Interaction[Any]) -> bool:
+    return interaction.type is discord.InteractionType.component
+
+
+async def acknowledged_if_slow(
+    interaction: discord.Interaction[Any], work: Awaitable[T], *, ephemeral: bool
+) -> T:
+    """Await ``work`` (a service call); if it takes longer than :data:`ACK_AFTER`, acknowledge
+    the interaction meanwhile, so a slow turn (many computer seats) never misses Discord's
+    three seconds. A quick call is answered directly, which saves an API call."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=ACK_AFTER)
+    if not done and not interaction.response.is_done():
+        if _is_click(interaction):
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    return await task
+
+
+class Desk:
+    """Handlers for tables and play; it owns the bot's :class:`Presenter`."""
+
+    def __init__(self, bot: KapBot) -> None:
+        """Serve ``bot``; clicks arriving at it are routed here."""
+        self.bot = bot
+        self.presenter = Presenter(bot)
+        self.restored: list[Table] = []
+        self._announced = False
+        register_handler(bot, self)
+
+    @property
+    def tables(self) -> TableService:
+        """The table service."""
+        return self.bot.services.tables
+
+    def find(self, table_id: str) -> Table | None:
+        """A table this process holds, by id."""
+        return next((t for t in self.tables.tables() if t.id == table_id), None)
+
+    def here(self, interaction: discord.Interaction[Any]) -> Table:
+        """The table of the channel an interaction came from."""
+        if interaction.channel_id is None:
+            raise UserError("There is no table here.")
+        return self.tables.require(interaction.channel_id)
+
+    def _shows_table(self, interaction: discord.Interaction[Any], table: Table) -> bool:
+        message = interaction.message
+        return _is_click(interaction) and message is not None and message.id == table.message_id
+
+    async def _table_changed(
+        self, interaction: discord.Interaction[Any], table: Table, text: str
+    ) -> None:
+        """Answer a lobby change: edit the clicked table message, or reply and edit it."""
+        if self._shows_table(interaction, table):
+            await interaction.response.edit_message(
+                embed=self.presenter.table_embed(table), view=self.presenter.table_view(table)
+            )
+            self.presenter.mark_edited(table)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+            await self.presenter.touch(table, now=True)
+
+    # ------------------------------------------------------------------------- lobby
+
+    async def new_table(
+        self,
+        interaction: discord.Interaction[Any],
+        *,
+        game: str,
+        rule_set: str | None,
+        ante: int | None,
+        seats: int | None,
+        sets: int | None,
+        timer: int | None,
+        thread: bool,
+    ) -> None:
+        """``/table new``: open a lobby here, or in a new thread of this channel."""
+        channel = interaction.channel
+        if interaction.guild_id is None or channel is None or interaction.channel_id is None:
+            raise UserError("Tables are opened in a server channel.")
+        existing = self.tables.get(interaction.channel_id)
+        if existing is not None and existing.status.is_open and not thread:
+            raise UserError(
+                f"There is already a table in this channel: {jump_url(existing)}. "
+                "Finish or cancel it first, or open one in a thread (`thread: True`)."
+            )
+        user = interaction.user
+        if ante is None or timer is None:
+            # The server's own defaults (set with /kapadmin config) fill what the host left out.
+            defaults = await self.bot.services.guild_settings.table_defaults(
+                interaction.guild_id, self.tables.defaults
+            )
+            ante = defaults.ante if ante is None else ante
+            timer = defaults.turn_seconds if timer is None else timer
+        options: dict[str, Any] = {
+            "guild_id": interaction.guild_id,
+            "host_id": user.id,
+            "host_name": user.display_name,
+            "game": game,
+            "rule_set": rule_set,
+            "ante": ante,
+            "seats": seats,
+            "sets": sets,
+            "turn_seconds": timer,
+        }
+        if not thread:
+            table = await self.tables.open_table(channel_id=interaction.channel_id, **options)
+            response = await interaction.response.send_message(
+                embed=self.presenter.lobby_embed(table), view=self.presenter.table_view(table)
+            )
+            message_id = response.message_id
+            if message_id is None:  # pragma: no cover - Discord always returns it
+                message_id = (await interaction.original_response()).id
+            await self.tables.set_message(table, message_id)
+            self.presenter.mark_edited(table)
+            return
+        if not isinstance(channel, discord.TextChannel):
+            raise UserError("A table thread can only be opened from a text channel.")
+        # Creating the thread and posting take a few calls: acknowledge first.
+        await interaction.response.defer(thinking=True)
+        made = await channel.create_thread(
+            name=f"{game.replace('-', ' ').title()} table",
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=1440,
+        )
+        try:
+            table = await self.tables.open_table(channel_id=made.id, **options)
+        except UserError:
+            await made.delete()
+            raise
+        message = await made.send(
+            embed=self.presenter.lobby_embed(table), view=self.presenter.table_view(table)
+        )
+        await self.tables.set_message(table, message.id)
+        self.presenter.mark_edited(table)
+        await interaction.followup.send(
+            f"{user.mention} opened a table in {made.mention}: join it there."
+        )
+
+    async def join(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """Join or the "Join" button."""
+        user = interaction.user
+        await self.tables.join(table.channel_id, user.id, user.display_name)
+        await self._table_changed(interaction, table, "You joined the table.")
+
+    async def leave(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """Leave or the "Leave" button."""
+        await self.tables.leave(table.channel_id, interaction.user.id)
+        await self._table_changed(interaction, table, "You left the table.")
+
+    async def ask_ai_level(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """The "Add AI" button: the host picks a level (added at once if there is only one)."""
+        if interaction.user.id != table.host_id:
+            raise UserError("Only the host can add a computer player.")
+        levels = ai_levels()
+        if len(levels) <= 1:
+            await self.add_ai(interaction, table, default_ai_level())
+            return
+        await interaction.response.send_message(
+            "Which level should the computer play?",
+            view=ai_level_view(table.id, levels, default_ai_level()),
+            ephemeral=True,
+        )
+
+    async def add_ai(
+        self, interaction: discord.Interaction[Any], table: Table, level: str | None
+    ) -> None:
+        """``/table addbot`` or the level chosen after "Add AI"."""
+        level = level or default_ai_level()
+        if level not in AI_LEVELS:
+            raise UserError(f"Unknown computer level '{level}': choose {', '.join(ai_levels())}.")
+        await self.tables.add_ai(table.channel_id, interaction.user.id, level)
+        text = f"Added a computer player ({level})."
+        message = interaction.message
+        if _is_click(interaction) and message is not None and message.flags.ephemeral:
+            # The level select sits on the host's private message: replace it by the answer.
+            await interaction.response.edit_message(content=text, view=None)
+            await self.presenter.touch(table, now=True)
+        else:
+            await self._table_changed(interaction, table, text)
+
+    async def start(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """``/table start`` or "Start": antes into escrow, the deal, the table message, DMs."""
+        outcome = await acknowledged_if_slow(
+            interaction,
+            self.tables.start(table.channel_id, interaction.user.id),
+            ephemeral=False,
+        )
+        answered = interaction.response.is_done()
+        if self._shows_table(interaction, table):
+            embed, view = self.presenter.table_embed(table), self.presenter.table_view(table)
+            if answered:
+                await interaction.edit_original_response(embed=embed, view=view)
+            else:
+                await interaction.response.edit_message(embed=embed, view=view)
+            self.presenter.mark_edited(table)
+        else:
+            opening = outcome.lines[0] if outcome.lines else "The game has started."
+            none = discord.AllowedMentions.none()
+            if answered:
+                await interaction.followup.send(opening, allowed_mentions=none)
+            else:
+                await interaction.response.send_message(opening, allowed_mentions=none)
+            await self.presenter.touch(table, now=True)
+        await self.present(outcome, table_shown=True)
+
+    async def cancel(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """``/table cancel`` or "Cancel" (the host closes his lobby)."""
+        await self.tables.cancel(table.channel_id, interaction.user.id)
+        embed = discord.Embed(
+            title="Table cancelled", description="The host closed this table.", colour=COLOUR
+        )
+        if self._shows_table(interaction, table):
+            await interaction.response.edit_message(embed=embed, view=None)
+        else:
+            await interaction.response.send_message("The table is cancelled.", ephemeral=True)
+            if table.message_id is not None:
+                channel = self.bot.get_partial_messageable(table.channel_id)
+                try:
+                    await channel.get_partial_message(table.message_id).edit(embed=embed, view=None)
+                except discord.HTTPException as exc:
+                    log.warning("table %s: could not close its message: %s", table.id, exc)
+        self.presenter.forget(table.id)
+
+    async def rematch(self, interaction: discord.Interaction[Any]) -> None:
+        """The "Rematch" button: a new lobby with the same seats."""
+        if interaction.channel_id is None:
+            raise UserError("There is no table here.")
+        current = self.tables.get(interaction.channel_id)
+        if current is not None and current.status.is_open:
+            raise UserError(f"A table is already open here: {jump_url(current)}.")
+        table = await self.tables.rematch(interaction.channel_id, interaction.user.id)
+        response = await interaction.response.send_message(
+            f"{interaction.user.mention} calls a rematch: same seats, same stakes.",
+            embed=self.presenter.lobby_embed(table),
+            view=self.presenter.table_view(table),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        if response.message_id is not None:
+            await self.tables.set_message(table, response.message_id)
+        self.presenter.mark_edited(table)
+
+    async def show(self, interaction: discord.Interaction[Any]) -> None:
+        """``/table show``: post the table message again, at the bottom of the channel."""
+        table = self.here(interaction)
+        old = table.message_id
+        response = await interaction.response.send_message(
+            embed=self.presenter.table_embed(table), view=self.presenter.table_view(table)
+        )
+        if response.message_id is None:  # pragma: no cover - Discord always returns it
+            return
+        await self.tables.set_message(table, response.message_id)
+        self.presenter.mark_edited(table)
+        if old is not None and old != response.message_id:
+            # The old copy would go stale: point it at the new one instead.
+            channel = self.bot.get_partial_messageable(table.channel_id)
+            with contextlib.suppress(discord.HTTPException):  # deleted already: nothing to do
+                await channel.get_partial_message(old).edit(
+                    content=f"This table's message moved: {jump_url(table)}", embed=None, view=None
+                )
+
+    async def rules(
+        self, interaction: discord.Interaction[Any], table: Table | None, game: str | None
+    ) -> None:
+        """``/table rules`` or "Rules": the rules in force here (or a game's defaults)."""
+        if table is not None and game is None:
+            embed = self.presenter.rules_embed(table)
+        else:
+            try:
+                rules = make_rules(Game(game or "kap-shap"))
+            except (ValueError, EngineError) as exc:
+                raise UserError(f"Unknown game: {exc}.") from None
+            embed = discord.Embed(title="Rules (defaults)", colour=COLOUR)
+            embed.description = rules_text(rules)[:4096]
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # ------------------------------------------------------------------------- play
+
+    async def act(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        action: Action | str,
+        *,
+        version: int | None = None,
+    ) -> None:
+        """A play verb (slash command, DM button or ephemeral hand button)."""
+        user = interaction.user
+        outcome = await acknowledged_if_slow(
+            interaction,
+            self.tables.act(table.channel_id, user.id, action, version=version),
+            ephemeral=True,
+        )
+        seat = table.seat_of(user.id)
+        names = [s.name for s in table.seats]
+        notes = [
+            text
+            for step in outcome.steps
+            if step.seat == seat and seat is not None
+            for event in step.events
+            if (text := private_event_text(event, seat, names)) is not None
+        ]
+        self.presenter.add_notes(table, user.id, notes)
+        skip: int | None = None
+        if _is_click(interaction):
+            # A new hand picture is drawn below: acknowledge the click first.
+            if not interaction.response.is_done():
+                await interaction.response.defer()
+            message = interaction.message
+            in_dm = interaction.guild_id is None and message is not None
+            previous = None
+            if in_dm and message is not None:
+                known = self.presenter.dm_signature(table, user.id)
+                if known is not None and message.id == self.presenter.dm_message_id(table, user.id):
+                    previous = known
+            payload = await self.presenter.hand_payload(table, user.id, previous=previous)
+            if payload is not None:
+                kwargs: dict[str, Any] = {"embed": payload.embed, "view": payload.view}
+                file = payload.file()
+                if file is not None:
+                    kwargs["attachments"] = [file]
+                await interaction.edit_original_response(**kwargs)
+                if in_dm and message is not None and interaction.channel_id is not None:
+                    self.presenter.record_dm(
+                        table, user.id, interaction.channel_id, message.id, payload.signature
+                    )
+                    skip = user.id
+        elif interaction.response.is_done():
+            await interaction.followup.send(self._after_text(table, user.id, notes), ephemeral=True)
+        else:
+            await interaction.response.send_message(
+                self._after_text(table, user.id, notes), ephemeral=True
+            )
+        await self.present(outcome, skip_dm=skip)
+
+    def _after_text(self, table: Table, user_id: int, notes: Sequence[str]) -> str:
+        """The private answer to a play command: what happened, and what comes next."""
+        lines = list(notes) or ["Done."]
+        seat_view = table.view_for(user_id)
+        if seat_view is not None and seat_view.result is not None:
+            lines.append(result_text(seat_view.result, seat_labels(table)))
+        elif seat_view is not None and seat_view.my_turn and table.state is not None:
+            lines.append(legal_text(seat_view, legal_actions(table.state)))
+        elif table.current_seat is not None:
+            lines.append(f"{table.current_seat.name} plays next.")
+        return "\n".join(lines)
+
+    async def show_hand(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """``/hand`` or "My hand": the caller's hand view, ephemerally (the DM fallback)."""
+        if table.seat_of(interaction.user.id) is None:
+            raise UserError("You are not playing at this table: only the players see a hand.")
+        if table.state is None:
+            raise UserError("The game has not started yet.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        payload = await self.presenter.hand_payload(table, interaction.user.id)
+        if payload is None:  # pragma: no cover - checked above
+            raise UserError("You are not playing at this table.")
+        kwargs: dict[str, Any] = {"embed": payload.embed, "ephemeral": True}
+        file = payload.file()
+        if file is not None:
+            kwargs["file"] = file
+        if payload.view is not None:
+            kwargs["view"] = payload.view
+        await interaction.followup.send(**kwargs)
+
+    async def present(
+        self, outcome: Outcome, *, skip_dm: int | None = None, table_shown: bool = False
+    ) -> None:
+        """Show what a service call changed: the table message, the DMs, the end."""
+        table = outcome.table
+        names = [s.name for s in table.seats]
+        for step in outcome.steps:
+            info = table.seats[step.seat]
+            if step.by_timeout and info.user_id is not None:
+                notes = [
+                    f"⏰ (played for you) {text}"
+                    for event in step.events
+                    if (text := private_event_text(event, step.seat, names)) is not None
+                ]
+                self.presenter.add_notes(table, info.user_id, notes)
+        if not table_shown:
+            await self.presenter.touch(table, now=outcome.finished)
+        await self.presenter.update_dms(table, skip=skip_dm)
+        if outcome.finished:
+            await self.presenter.announce_end(table, outcome.settlement)
+
+    # ------------------------------------------------------------------------- clicks
+
+    async def on_component(
+        self, interaction: discord.Interaction[Any], cid: CustomId, values: Sequence[str]
+    ) -> None:
+        """Route a click (see :mod:`cogs.ui` for the custom id scheme)."""
+        async with guarded(interaction, f"component {cid}"):
+            if cid.verb == "rematch":
+                await self.rematch(interaction)
+                return
+            table = self.find(cid.table_id)
+            if table is None:
+                raise UserError("This table is closed.")
+            await self._route(interaction, table, cid, values)
+
+    async def _route(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        cid: CustomId,
+        values: Sequence[str],
+    ) -> None:
+        verb = cid.verb
+        if verb == "join":
+            await self.join(interaction, table)
+        elif verb == "leave":
+            await self.leave(interaction, table)
+        elif verb == "addai":
+            await self.ask_ai_level(interaction, table)
+        elif verb == "choose-ai":
+            await self.add_ai(interaction, table, values[0] if values else None)
+        elif verb == "start":
+            await self.start(interaction, table)
+        elif verb == "cancel":
+            await self.cancel(interaction, table)
+        elif verb == "hand":
+            await self.show_hand(interaction, table)
+        elif verb == "rules":
+            await self.rules(interaction, table, None)
+        else:
+            await self.act(interaction, table, self._action_of(cid, values), version=cid.version)
+
+    @staticmethod
+    def _action_of(cid: CustomId, values: Sequence[str]) -> Action:
+        if cid.version is None:
+            raise UserError("That button is not valid any more.")
+        if cid.verb == "draw":
+            return Draw()
+        if cid.verb == "declare":
+            return Declare()
+        if cid.verb == "take":
+            return Take(None if cid.arg is None else _parse_tile(cid.arg))
+        if cid.verb == "choose-take" and values:
+            return Take(_parse_tile(values[0]))
+        if cid.verb == "discard" and cid.arg is not None:
+            return Discard(_parse_tile(cid.arg))
+        raise UserError("That button is not valid any more.")
+
+    async def table_ended(self, table: Table, admin_id: int) -> None:
+        """A server manager ended the table (``/kapadmin endtable``): close its message, take
+        the buttons off every player's DM."""
+        table.recent.append(f"🛑 Ended by <@{admin_id}>: every ante was refunded.")
+        await self.presenter.touch(table, now=True)
+        await self.presenter.update_dms(table)
+        self.presenter.forget(table.id)
+
+    # ------------------------------------------------------------------------- background
+
+    async def tick(self) -> None:
+        """The scheduler: expired turn timers (the computer plays), then due table edits."""
+        if not self.bot.is_ready():
+            return
+        try:
+            outcomes = await self.tables.expire_due()
+        except Exception as exc:
+            await report_incident(None, exc, "turn timers")
+            outcomes = []
+        for outcome in outcomes:
+            try:
+                if outcome.lines:
+                    await self.presenter.say(outcome.table, outcome.lines[0])
+                await self.present(outcome)
+            except Exception as exc:
+                await report_incident(None, exc, f"timeout at table {outcome.table.id}")
+        tables = self.tables.tables()
+        await self.presenter.flush_due(tables)
+        self.presenter.prune({t.id for t in tables})
+
+    async def announce_restored(self) -> None:
+        """After a restart: mark each restored table message, let computer seats play, and send
+        the player to act a fresh DM (the others get one when their view changes)."""
+        if self._announced:
+            return
+        self._announced = True
+        for table in self.restored:
+            try:
+                await self._announce_one(table)
+            except Exception as exc:
+                await report_incident(None, exc, f"restoring table {table.id}")
+
+    async def _announce_one(self, table: Table) -> None:
+        if table.status is TableStatus.LOBBY:
+            await self.presenter.touch(table, now=True)
+            return
+        outcome = await self.tables.resume_ai(table)
+        current = table.current_seat
+        for user_id in table.human_ids():
+            if current is None or user_id != current.user_id:
+                self.presenter.assume_dm(table, user_id)
+        await self.presenter.touch(table, now=True)
+        await self.presenter.update_dms(table)
+        if outcome.finished or (table.state is not None and table.state.result is not None):
+            await self.presenter.announce_end(table, outcome.settlement)

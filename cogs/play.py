@@ -1,0 +1,173 @@
+"""The play verbs (``/take``, ``/draw``, ``/discard``, ``/declare``, ``/hand``), the scheduler and
+the restore after a restart.
+
+Verbs act on the table of the channel they are used in. Their tile options autocomplete from the
+caller's legal actions (tiles he may discard, discards he may take) and are checked again by the
+engine when used.
+
+**One scheduler.** A single ``discord.ext.tasks`` loop ticks every second: it plays expired turns
+with the computer and flushes the coalesced table-message edits. There is no per-table task, so
+nothing waits on a queue and time comes only from the injected clock (virtual in tests).
+
+**Restart.** ``cog_load`` rebuilds every unfinished table from the database (before any click can
+arrive); on the first ``on_ready`` each table message is edited ("restored", fresh buttons), the
+computer seats whose turn it was play on, and turn timers run from their stored deadlines.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from bot.app import KapBot
+from bot.engine import Declare, Discard, Draw, Take, Tile, legal_actions
+from bot.services.tables import Table
+from cogs.common import guarded, report_incident
+from cogs.desk import Desk, desk_for
+from cogs.ui import KapButton, KapSelect
+
+__all__ = ["Play", "setup"]
+
+TICK_SECONDS = 1.0
+
+
+def _choice(tile: Tile, count: int = 1) -> app_commands.Choice[str]:
+    extra = f" ×{count}" if count > 1 else ""
+    return app_commands.Choice(name=f"{tile} {tile.english} {tile.chinese}{extra}", value=str(tile))
+
+
+def _matching(
+    choices: list[app_commands.Choice[str]], current: str
+) -> list[app_commands.Choice[str]]:
+    typed = current.strip().casefold()
+    return [c for c in choices if typed in c.name.casefold()][:25]
+
+
+@app_commands.guild_only()
+class Play(commands.Cog):
+    """Play verbs, the one scheduler loop, and the restore of tables after a restart."""
+
+    def __init__(self, bot: KapBot) -> None:
+        """Commands of ``bot``; they share its desk with the buttons."""
+        self.bot = bot
+        self.desk: Desk = desk_for(bot)
+
+    async def cog_load(self) -> None:
+        """Rebuild unfinished tables from the database, then start the scheduler."""
+        self.desk.restored = await self.desk.tables.restore()
+        self.scheduler.start()
+
+    async def cog_unload(self) -> None:
+        """Stop the scheduler (a restart starts a new one)."""
+        self.scheduler.cancel()
+
+    @tasks.loop(seconds=TICK_SECONDS)
+    async def scheduler(self) -> None:
+        """Every second: expired turns, then coalesced table edits."""
+        try:
+            await self.desk.tick()
+        except Exception as exc:
+            # An escaping exception would stop the loop, and with it every turn timer.
+            await report_incident(None, exc, "scheduler tick")
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Announce the tables restored at start-up (once)."""
+        await self.desk.announce_restored()
+
+    @commands.Cog.listener()
+    async def on_kap_table_ended(self, table: Table, admin_id: int) -> None:
+        """``/kapadmin endtable`` ended a table: redraw its message and the players' DMs."""
+        try:
+            await self.desk.table_ended(table, admin_id)
+        except Exception as exc:
+            await report_incident(None, exc, f"closing table {table.id}")
+
+    # ------------------------------------------------------------------------- verbs
+
+    @app_commands.command(name="take", description="Take a face-up discard")
+    @app_commands.describe(tile="Which discard (default: the most recent one you may take)")
+    async def take(self, interaction: discord.Interaction[Any], tile: str | None = None) -> None:
+        """Take a discard."""
+        async with guarded(interaction, "/take"):
+            await self.desk.act(
+                interaction, self.desk.here(interaction), "take" if tile is None else f"take {tile}"
+            )
+
+    @app_commands.command(name="draw", description="Draw a tile from the wall")
+    async def draw(self, interaction: discord.Interaction[Any]) -> None:
+        """Draw from the wall."""
+        async with guarded(interaction, "/draw"):
+            await self.desk.act(interaction, self.desk.here(interaction), Draw())
+
+    @app_commands.command(name="discard", description="Lay a tile from your hand face up")
+    @app_commands.describe(tile="The tile to discard, e.g. 6-5 or Axe")
+    async def discard(self, interaction: discord.Interaction[Any], tile: str) -> None:
+        """Discard a tile."""
+        async with guarded(interaction, "/discard"):
+            await self.desk.act(interaction, self.desk.here(interaction), f"discard {tile}")
+
+    @app_commands.command(name="declare", description="Declare your winning hand")
+    async def declare(self, interaction: discord.Interaction[Any]) -> None:
+        """Declare a win (the engine checks it)."""
+        async with guarded(interaction, "/declare"):
+            await self.desk.act(interaction, self.desk.here(interaction), Declare())
+
+    @app_commands.command(name="hand", description="See your hand and play (only you see it)")
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        """The hand view, ephemerally."""
+        async with guarded(interaction, "/hand"):
+            await self.desk.show_hand(interaction, self.desk.here(interaction))
+
+    # ------------------------------------------------------------------------- autocomplete
+
+    @discard.autocomplete("tile")
+    async def discard_tiles(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Tiles the caller may discard (on his turn), else the tiles in his hand."""
+        table = self.bot.services.tables.get(interaction.channel_id or 0)
+        seat_view = None if table is None else table.view_for(interaction.user.id)
+        if table is None or table.state is None or seat_view is None or seat_view.seat is None:
+            return []
+        counts = Counter(seat_view.hand)
+        if seat_view.my_turn:
+            tiles = [a.tile for a in legal_actions(table.state) if isinstance(a, Discard)]
+        else:
+            tiles = sorted(counts, key=lambda t: t.index)
+        return _matching([_choice(t, counts[t]) for t in tiles], current)
+
+    @take.autocomplete("tile")
+    async def take_tiles(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Discards the caller may take now (on his turn), else the live discards."""
+        table = self.bot.services.tables.get(interaction.channel_id or 0)
+        seat_view = None if table is None else table.view_for(interaction.user.id)
+        if table is None or table.state is None or seat_view is None or seat_view.seat is None:
+            return []
+        live = Counter(p.tile for p in seat_view.pool if not p.dead)
+        if seat_view.my_turn:
+            legal = legal_actions(table.state)
+            tiles = [a.tile for a in legal if isinstance(a, Take) and a.tile is not None]
+        else:
+            tiles = sorted(live, key=lambda t: t.index)
+        return _matching([_choice(t, live[t]) for t in tiles], current)
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Anything the handlers did not catch: log it with an incident id, apologise."""
+        await report_incident(interaction, getattr(error, "original", error), "play command")
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the cog and register the game's persistent buttons."""
+    if not isinstance(bot, KapBot):
+        raise TypeError("cogs.play needs a KapBot")
+    bot.add_dynamic_items(KapButton, KapSelect)
+    await bot.add_cog(Play(bot))

@@ -1,0 +1,486 @@
+"""What players see: the public table message, private hands by DM, the end-of-game reveal.
+
+**One table message per table**, edited as the game moves. Edits are coalesced: a change marks
+the table *dirty*; the message is edited at once if its last edit is at least
+:data:`EDIT_INTERVAL` old, otherwise by the bot's one scheduler tick (the play cog's
+``tasks.loop``), so a burst of changes makes one edit and a channel sees at most about one edit
+per second. Times come from the injected clock (virtual under simcord).
+
+**Private hands.** Every human player has one DM per game, edited when what it shows changes:
+his hand, whether it is his turn, and (on his turn) the buttons, which carry the table's version.
+Each DM's last *signature* is kept, so a change elsewhere at the table never touches it. A DM
+that cannot be delivered (closed DMs) is given up for that game and the player is told once in
+the channel to use ``/hand`` or the "My hand" button, which show the same view ephemerally.
+
+Only :meth:`Presenter.hand_payload` ever reads a hand, and only the requesting seat's, from
+``table.view_for(user_id)``; everything public is drawn from the spectator view
+``table.view_for(None)``, which holds no hand at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.app import KapBot
+from bot.engine import EngineError, RuleSet, legal_actions, make_rules
+from bot.render import render_hand, render_witness
+from bot.render.text import (
+    SeatLabel,
+    game_title,
+    hand_text,
+    legal_text,
+    pool_text,
+    recent_text,
+    result_text,
+    rules_summary,
+    rules_text,
+    seats_text,
+    turn_text,
+    witness_text,
+)
+from bot.services.tables import Table, TableStatus
+from cogs.ui import hand_view, lobby_view, table_view
+
+__all__ = ["EDIT_INTERVAL", "HandPayload", "Presenter", "jump_url"]
+
+log = logging.getLogger(__name__)
+
+EDIT_INTERVAL = 1.0
+"""Seconds between two edits of one table message."""
+
+HAND_FILE = "hand.png"
+WIN_FILE = "winning-hand.png"
+COLOUR = discord.Colour.from_rgb(28, 88, 60)  # the felt of the tile pictures
+
+
+def jump_url(table: Table) -> str:
+    """A link to the table message (or to the channel while there is none)."""
+    if table.message_id is None:
+        return f"<#{table.channel_id}>"
+    return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
+
+
+def field_text(text: str, limit: int = 1024) -> str:
+    """Text cut to fit an embed field (1024 characters), at a line end when it can be."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 2]
+    if "\n" in cut:
+        cut = cut[: cut.rindex("\n")]
+    return cut + "\n…"
+
+
+def seat_labels(table: Table) -> list[SeatLabel]:
+    """The seats as the text renderer writes them."""
+    return [SeatLabel(s.name, s.is_ai) for s in table.seats]
+
+
+def lobby_rules(table: Table) -> RuleSet | None:
+    """The rules the lobby would start with, given who sits now (None if it cannot start)."""
+    if table.rules is not None:
+        return table.rules
+    try:
+        return make_rules(table.game, max(2, len(table.seats)), table.rule_set, table.sets)
+    except EngineError:
+        return None
+
+
+@dataclass(slots=True)
+class HandPayload:
+    """A rendered hand view: embed, picture (when the hand changed) and action buttons."""
+
+    embed: discord.Embed
+    picture: bytes | None
+    view: discord.ui.View | None
+    signature: tuple[Any, ...]
+
+    def file(self) -> discord.File | None:
+        """A fresh upload of the picture (a File can be sent only once)."""
+        if self.picture is None:
+            return None
+        return discord.File(io.BytesIO(self.picture), filename=HAND_FILE)
+
+
+@dataclass(slots=True)
+class _MessageState:
+    dirty: bool = False
+    last_edit: float = float("-inf")
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+@dataclass(slots=True)
+class _DmState:
+    channel_id: int | None = None
+    message_id: int | None = None
+    signature: tuple[Any, ...] | None = None
+    closed: bool = False
+    notes: tuple[str, ...] = ()
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class Presenter:
+    """Renders tables and hands and keeps the table messages and DMs up to date."""
+
+    def __init__(self, bot: KapBot) -> None:
+        """Present for ``bot`` (its clock times the edits)."""
+        self.bot = bot
+        self._messages: dict[str, _MessageState] = {}
+        self._dms: dict[tuple[str, int], _DmState] = {}
+
+    def _now(self) -> float:
+        return self.bot.clock.now().timestamp()
+
+    # ------------------------------------------------------------------------- table message
+
+    def table_embed(self, table: Table) -> discord.Embed:
+        """The public embed of a table in any state (lobby, running, over)."""
+        if table.status is TableStatus.LOBBY:
+            return self.lobby_embed(table)
+        rules = table.rules
+        title = f"{game_title(table.game)} — table {table.id}"
+        embed = discord.Embed(title=title, colour=COLOUR)
+        public = table.view_for(None)  # the spectator's view: no hand in it
+        if public is None or rules is None:
+            embed.description = "This table was closed."
+            return embed
+        seats = seat_labels(table)
+        pot = table.ante * len(table.human_ids())
+        lines = [rules_summary(rules) + f" · ante {table.ante} · pot {pot}"]
+        if table.status is TableStatus.ABORTED:
+            lines.append("This game was ended before it finished: every ante was refunded.")
+        else:
+            lines.append(turn_text(public, seats, table.deadline if table.running else None))
+        embed.description = "\n".join(lines)
+        embed.add_field(name="Seats", value=field_text(seats_text(public, seats)), inline=True)
+        embed.add_field(name="Wall", value=f"{public.wall_size} tiles", inline=True)
+        embed.add_field(
+            name=f"Discards ({len(public.pool)})",
+            value=field_text(pool_text(public.pool)),
+            inline=False,
+        )
+        embed.add_field(name="Recent", value=field_text(recent_text(table.recent)), inline=False)
+        if table.running:
+            embed.set_footer(
+                text="Play with /take /draw /discard /declare here, or the buttons in your DM."
+            )
+        return embed
+
+    def lobby_embed(self, table: Table) -> discord.Embed:
+        """The lobby: seats, ante and the rules the game would start with."""
+        embed = discord.Embed(title=f"{game_title(table.game)} — new table", colour=COLOUR)
+        rules = lobby_rules(table)
+        seats = "\n".join(
+            f"{i + 1}. {s.name}"
+            + (" 🤖" if s.is_ai else "")
+            + (" (host)" if s.user_id == table.host_id else "")
+            for i, s in enumerate(table.seats)
+        )
+        embed.description = (
+            f"Host: <@{table.host_id}> · ante **{table.ante}** chips · "
+            f"turn timer {table.turn_seconds} s"
+        )
+        embed.add_field(
+            name=f"Seats ({len(table.seats)}/{table.max_seats})",
+            value=field_text(seats),
+            inline=False,
+        )
+        rules_line = rules_summary(rules) if rules is not None else "(needs more players)"
+        embed.add_field(name="Rules", value=rules_line, inline=False)
+        embed.set_footer(text="Join, add a computer player, then the host starts the game.")
+        return embed
+
+    def table_view(self, table: Table) -> discord.ui.View:
+        """The buttons under the table message in its current state (none once aborted)."""
+        if table.status is TableStatus.LOBBY:
+            return lobby_view(table.id)
+        if table.status is TableStatus.ABORTED:
+            return discord.ui.View(timeout=None)  # an empty view removes the buttons
+        return table_view(table.id, finished=not table.running)
+
+    def rules_embed(self, table: Table) -> discord.Embed:
+        """The rules in force at a table, explained."""
+        rules = lobby_rules(table)
+        embed = discord.Embed(title=f"Rules — {game_title(table.game)}", colour=COLOUR)
+        if rules is None:
+            embed.description = "These settings need more players before they make a game."
+        else:
+            embed.description = rules_text(rules, ante=table.ante, turn_seconds=table.turn_seconds)[
+                :4096
+            ]
+        return embed
+
+    def mark_edited(self, table: Table) -> None:
+        """The table message was just edited by an interaction response."""
+        state = self._messages.setdefault(table.id, _MessageState())
+        state.dirty = False
+        state.last_edit = self._now()
+
+    async def touch(self, table: Table, *, now: bool = False) -> None:
+        """The table changed: edit its message now if allowed, else at the next tick."""
+        state = self._messages.setdefault(table.id, _MessageState())
+        state.dirty = True
+        if now or self._now() - state.last_edit >= EDIT_INTERVAL:
+            await self.flush(table)
+
+    async def flush(self, table: Table) -> None:
+        """Edit the table message if it is dirty (the state is read at edit time)."""
+        state = self._messages.setdefault(table.id, _MessageState())
+        async with state.lock:
+            if not state.dirty:
+                return
+            state.dirty = False
+            state.last_edit = self._now()
+            await self._edit_table_message(table)
+
+    async def flush_due(self, tables: Sequence[Table]) -> None:
+        """The scheduler's tick: edit every dirty table message whose interval has passed."""
+        now = self._now()
+        for table in tables:
+            state = self._messages.get(table.id)
+            if state is not None and state.dirty and now - state.last_edit >= EDIT_INTERVAL:
+                await self.flush(table)
+
+    async def _edit_table_message(self, table: Table) -> None:
+        embed, view = self.table_embed(table), self.table_view(table)
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        if table.message_id is not None:
+            try:
+                await channel.get_partial_message(table.message_id).edit(embed=embed, view=view)
+                return
+            except discord.NotFound:
+                log.info("table %s: its message is gone; posting a new one", table.id)
+            except discord.HTTPException as exc:
+                log.warning("table %s: could not edit its message: %s", table.id, exc)
+                return
+        try:
+            message = await channel.send(embed=embed, view=view)
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not post its message: %s", table.id, exc)
+            return
+        await self.bot.services.tables.set_message(table, message.id)
+
+    async def say(self, table: Table, text: str, *, mention: int | None = None) -> None:
+        """A short line in the table's channel (a timeout, a DM problem)."""
+        mentions = (
+            discord.AllowedMentions(users=[discord.Object(mention)], everyone=False, roles=False)
+            if mention is not None
+            else discord.AllowedMentions.none()
+        )
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        try:
+            await channel.send(text, allowed_mentions=mentions)
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not post %r: %s", table.id, text, exc)
+
+    async def announce_end(self, table: Table, settlement: str | None) -> None:
+        """Reveal the winning hand (picture and arrangement) or the draw, with a rematch button."""
+        state = table.state
+        if state is None or state.result is None:
+            return
+        result = state.result
+        seats = seat_labels(table)
+        lines = [result_text(result, seats)]
+        file = None
+        if result.witness is not None and result.winner is not None:
+            lines.append(
+                f"Winning hand: {witness_text(result.witness, state.rules.four_two_value)}"
+            )
+            winner = table.seats[result.winner].name
+            picture = await asyncio.to_thread(
+                render_witness, result.witness, title=f"{winner} wins"
+            )
+            file = discord.File(io.BytesIO(picture), filename=WIN_FILE)
+        if settlement:
+            lines.append(settlement)
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        kwargs: dict[str, Any] = {
+            "content": "\n".join(lines),
+            "view": table_view(table.id, finished=True),
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+        if file is not None:
+            kwargs["file"] = file
+        try:
+            await channel.send(**kwargs)
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not announce the end: %s", table.id, exc)
+
+    # ------------------------------------------------------------------------- hands
+
+    def _dm(self, table: Table, user_id: int) -> _DmState:
+        return self._dms.setdefault((table.id, user_id), _DmState())
+
+    def dm_closed(self, table: Table, user_id: int) -> bool:
+        """Whether this player's DMs failed during this game."""
+        state = self._dms.get((table.id, user_id))
+        return state is not None and state.closed
+
+    def signature(self, table: Table, user_id: int) -> tuple[Any, ...] | None:
+        """What a player's hand view shows, in short: a DM is edited only when this changes."""
+        seat_view = table.view_for(user_id)
+        if seat_view is None or seat_view.seat is None:
+            return None
+        mine = seat_view.my_turn
+        return (
+            tuple(str(t) for t in seat_view.hand),
+            mine,
+            table.version if mine else None,
+            seat_view.phase if mine else None,
+            seat_view.result is not None,
+            table.status,
+        )
+
+    def add_notes(self, table: Table, user_id: int, notes: Sequence[str]) -> None:
+        """Remember a player's own last moves, told in his hand view."""
+        if notes:
+            self._dm(table, user_id).notes = tuple(notes)[-4:]
+
+    async def hand_payload(
+        self, table: Table, user_id: int, *, previous: tuple[Any, ...] | None = None
+    ) -> HandPayload | None:
+        """The hand view of one seated member; the picture is drawn only if the hand changed
+        since ``previous`` (the signature of what the message shows now)."""
+        seat_view = table.view_for(user_id)
+        signature = self.signature(table, user_id)
+        if seat_view is None or seat_view.seat is None or signature is None:
+            return None
+        state = table.state
+        assert state is not None
+        legal = legal_actions(state) if seat_view.my_turn else []
+        embed = discord.Embed(title=f"Your hand — {game_title(table.game)}", colour=COLOUR)
+        if seat_view.result is not None:
+            status = "The game is over. " + result_text(seat_view.result, seat_labels(table))
+        elif not table.running:
+            status = "This game was ended before it finished: every ante was refunded."
+        else:
+            status = legal_text(seat_view, legal)
+        embed.description = f"{status}\n\n{hand_text(seat_view.hand)}"[:4096]
+        embed.add_field(
+            name="Table",
+            value=(
+                f"<#{table.channel_id}> · turn {seat_view.turn} · "
+                f"wall {seat_view.wall_size} · {len(seat_view.pool)} discards"
+            ),
+            inline=False,
+        )
+        notes = self._dm(table, user_id).notes
+        if notes:
+            embed.add_field(name="Your last moves", value="\n".join(notes), inline=False)
+        if seat_view.my_turn and seat_view.pool:
+            embed.add_field(
+                name="Discards", value=field_text(pool_text(seat_view.pool)), inline=False
+            )
+        embed.set_image(url=f"attachment://{HAND_FILE}")
+        embed.set_footer(text=f"table {table.id}")
+        picture = None
+        if previous is None or previous[0] != signature[0]:
+            picture = await asyncio.to_thread(render_hand, seat_view.hand)
+        view = None
+        if table.running:
+            view = hand_view(table.id, table.version, seat_view, legal)
+        return HandPayload(embed, picture, view, signature)
+
+    def record_dm(
+        self, table: Table, user_id: int, channel_id: int, message_id: int, signature: Any
+    ) -> None:
+        """A DM of ours was just edited by an interaction response (a click in the DM)."""
+        state = self._dm(table, user_id)
+        state.channel_id, state.message_id, state.signature = channel_id, message_id, signature
+
+    def dm_signature(self, table: Table, user_id: int) -> tuple[Any, ...] | None:
+        """The signature of what the player's DM shows now (None if unknown)."""
+        state = self._dms.get((table.id, user_id))
+        return None if state is None else state.signature
+
+    def dm_message_id(self, table: Table, user_id: int) -> int | None:
+        """The id of the player's DM for this game, if one was sent."""
+        state = self._dms.get((table.id, user_id))
+        return None if state is None else state.message_id
+
+    def assume_dm(self, table: Table, user_id: int) -> None:
+        """After a restart: don't re-send this player's DM until it changes."""
+        self._dm(table, user_id).signature = self.signature(table, user_id)
+
+    async def update_dms(self, table: Table, *, skip: int | None = None) -> None:
+        """Send or edit the DM of every human whose view changed (all of them in parallel)."""
+        users = [u for u in table.human_ids() if u != skip]
+        changed = [u for u in users if self._dm(table, u).signature != self.signature(table, u)]
+        await asyncio.gather(*(self.update_dm(table, u) for u in changed))
+
+    async def update_dm(self, table: Table, user_id: int) -> None:
+        """Send or edit one player's DM if it changed (never raises for delivery problems)."""
+        state = self._dm(table, user_id)
+        async with state.lock:
+            if state.closed or state.signature == self.signature(table, user_id):
+                return
+            previous = state.signature if state.message_id is not None else None
+            try:
+                payload = await self.hand_payload(table, user_id, previous=previous)
+                if payload is None:
+                    return
+                if not await self._deliver(state, user_id, payload):
+                    # The old DM was deleted: send a new one, picture included.
+                    payload = await self.hand_payload(table, user_id)
+                    if payload is not None:
+                        await self._deliver(state, user_id, payload)
+            except discord.Forbidden:
+                state.closed = True
+                log.info("table %s: cannot DM %s (DMs closed)", table.id, user_id)
+                await self.say(
+                    table,
+                    f"<@{user_id}>, I can't DM you: use `/hand` here or the **My hand** button "
+                    "on the table message to see your hand and play.",
+                    mention=user_id,
+                )
+            except discord.HTTPException as exc:
+                log.warning("table %s: DM to %s failed: %s", table.id, user_id, exc)
+
+    async def _deliver(self, state: _DmState, user_id: int, payload: HandPayload) -> bool:
+        """Edit the DM, or send it; False when the DM to edit is gone and had no picture."""
+        if state.message_id is not None and state.channel_id is not None:
+            channel = self.bot.get_partial_messageable(
+                state.channel_id, type=discord.ChannelType.private
+            )
+            kwargs: dict[str, Any] = {"embed": payload.embed, "view": payload.view}
+            file = payload.file()
+            if file is not None:
+                kwargs["attachments"] = [file]
+            try:
+                await channel.get_partial_message(state.message_id).edit(**kwargs)
+                state.signature = payload.signature
+                return True
+            except discord.NotFound:
+                state.message_id = None  # the player deleted it: send a new one
+                if payload.picture is None:
+                    return False
+        dm = await self.bot.create_dm(discord.Object(user_id))
+        file = payload.file()
+        send: dict[str, Any] = {"embed": payload.embed}
+        if payload.view is not None:
+            send["view"] = payload.view
+        if file is not None:
+            send["file"] = file
+        message = await dm.send(**send)
+        state.channel_id, state.message_id = dm.id, message.id
+        state.signature = payload.signature
+        return True
+
+    def prune(self, live: set[str]) -> None:
+        """Drop what is kept for tables that are gone (replaced by a rematch or a new table)."""
+        for table_id in {k for k in self._messages if k not in live}:
+            self._messages.pop(table_id, None)
+        for key in [k for k in self._dms if k[0] not in live]:
+            del self._dms[key]
+
+    def forget(self, table_id: str) -> None:
+        """Drop what is kept for a table that is gone."""
+        self._messages.pop(table_id, None)
+        for key in [k for k in self._dms if k[0] == table_id]:
+            del self._dms[key]

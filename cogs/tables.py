@@ -1,0 +1,139 @@
+"""``/table …``: open a lobby, fill it, start, cancel, show the table, explain its rules.
+
+The lobby message's buttons (Join, Leave, Add AI, Start, Cancel) do the same as these commands:
+both call :class:`cogs.desk.Desk`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import KapBot
+from cogs.common import guarded, report_incident
+from cogs.desk import Desk, ai_levels, desk_for
+from cogs.ui import KapButton, KapSelect
+
+__all__ = ["Tables", "setup"]
+
+GAME_CHOICES = [
+    app_commands.Choice(name="Kap Shap (2 players)", value="kap-shap"),
+    app_commands.Choice(name="Kap Tai Shap (2-20 players)", value="kap-tai-shap"),
+]
+RULE_CHOICES = [
+    app_commands.Choice(name="Culin: take any discard, then draw", value="culin"),
+    app_commands.Choice(name="Classic: take the last discard or draw", value="classic"),
+    app_commands.Choice(name="Last + draw: take the last discard, then draw", value="last-draw"),
+]
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in ai_levels()]
+
+
+@app_commands.guild_only()
+class Tables(commands.GroupCog, group_name="table", group_description="Kap Shap tables"):
+    """The ``/table`` command group."""
+
+    def __init__(self, bot: KapBot) -> None:
+        """Commands of ``bot``; they share its desk with the buttons."""
+        self.bot = bot
+        self.desk: Desk = desk_for(bot)
+        super().__init__()
+
+    @app_commands.command(name="new", description="Open a table in this channel (or a thread)")
+    @app_commands.describe(
+        game="Which game (default Kap Shap)",
+        rules="Rule set (default: Culin; Classic for Kap Tai Shap with 5 or more)",
+        ante="Chips every player pays into the pot (default: the server's)",
+        seats="Most players who can sit (Kap Shap: 2)",
+        sets="Domino sets in play (Kap Tai Shap; default about 2 per 5 players)",
+        timer="Seconds per turn before the computer plays for an absent player",
+        thread="Open the table in a new thread of this channel",
+    )
+    @app_commands.choices(game=GAME_CHOICES, rules=RULE_CHOICES)
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str = "kap-shap",
+        rules: str | None = None,
+        ante: app_commands.Range[int, 0, 1_000_000] | None = None,
+        seats: app_commands.Range[int, 2, 28] | None = None,
+        sets: app_commands.Range[int, 1, 8] | None = None,
+        timer: app_commands.Range[int, 10, 86_400] | None = None,
+        thread: bool = False,
+    ) -> None:
+        """Open a lobby."""
+        async with guarded(interaction, "/table new"):
+            await self.desk.new_table(
+                interaction,
+                game=game,
+                rule_set=rules,
+                ante=ante,
+                seats=seats,
+                sets=sets,
+                timer=timer,
+                thread=thread,
+            )
+
+    @app_commands.command(name="join", description="Sit down at the table in this channel")
+    async def join(self, interaction: discord.Interaction[Any]) -> None:
+        """Join the lobby."""
+        async with guarded(interaction, "/table join"):
+            await self.desk.join(interaction, self.desk.here(interaction))
+
+    @app_commands.command(name="leave", description="Leave the table in this channel")
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        """Leave the lobby."""
+        async with guarded(interaction, "/table leave"):
+            await self.desk.leave(interaction, self.desk.here(interaction))
+
+    @app_commands.command(name="addbot", description="Add a computer player (host only)")
+    @app_commands.describe(level="How well it plays")
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def addbot(self, interaction: discord.Interaction[Any], level: str | None = None) -> None:
+        """Add an AI seat."""
+        async with guarded(interaction, "/table addbot"):
+            await self.desk.add_ai(interaction, self.desk.here(interaction), level)
+
+    @app_commands.command(name="start", description="Start the game (host only)")
+    async def start(self, interaction: discord.Interaction[Any]) -> None:
+        """Escrow the antes, deal, post the table."""
+        async with guarded(interaction, "/table start"):
+            await self.desk.start(interaction, self.desk.here(interaction))
+
+    @app_commands.command(name="cancel", description="Close the lobby (host only)")
+    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        """Cancel the lobby."""
+        async with guarded(interaction, "/table cancel"):
+            await self.desk.cancel(interaction, self.desk.here(interaction))
+
+    @app_commands.command(name="show", description="Post the table message again")
+    async def show(self, interaction: discord.Interaction[Any]) -> None:
+        """Repost the table message."""
+        async with guarded(interaction, "/table show"):
+            await self.desk.show(interaction)
+
+    @app_commands.command(name="rules", description="Explain the rules in force at this table")
+    @app_commands.describe(game="Explain a game's default rules instead")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
+        """Explain the rules."""
+        async with guarded(interaction, "/table rules"):
+            channel_id = interaction.channel_id
+            table = None if channel_id is None else self.desk.tables.get(channel_id)
+            await self.desk.rules(interaction, table, game)
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Anything the handlers did not catch: log it with an incident id, apologise."""
+        await report_incident(interaction, getattr(error, "original", error), "/table")
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the cog and register the game's persistent buttons."""
+    if not isinstance(bot, KapBot):
+        raise TypeError("cogs.tables needs a KapBot")
+    bot.add_dynamic_items(KapButton, KapSelect)
+    await bot.add_cog(Tables(bot))

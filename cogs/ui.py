@@ -1,0 +1,322 @@
+"""Buttons and selects of the game: custom ids, persistent ``DynamicItem``s and view builders.
+
+Custom id scheme (at most 100 characters, so it fits Discord's limit)::
+
+    kap:{table_id}:{version}:{verb}[:{arg}]
+
+* ``table_id`` is the game id (12 hex characters), so a click finds its table after a restart;
+* ``version`` is the table's state version the component was drawn for, or ``-`` for components
+  that stay valid whatever happens (lobby buttons, "My hand", "Rules", "Rematch"). A versioned
+  click is passed to the service, which refuses it as out of date if the table moved on: a stale
+  or doubled click never acts twice;
+* ``verb`` is the action (``join`` … ``declare``), ``arg`` its tile when it has one (``6-5``).
+
+Items are :class:`discord.ui.DynamicItem`s matched by regular expression, registered once with
+``bot.add_dynamic_items``; they hold no state, so clicks keep working after a restart. Their
+callbacks hand the parsed id to the :class:`ComponentHandler` registered for the bot.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import discord
+
+from bot.engine import Action, Declare, Discard, Draw, Take, Tile, View
+from bot.render.text import action_label
+
+__all__ = [
+    "BUTTON_VERBS",
+    "SELECT_VERBS",
+    "ComponentHandler",
+    "CustomId",
+    "KapButton",
+    "KapSelect",
+    "ai_level_view",
+    "hand_view",
+    "handler_for",
+    "lobby_view",
+    "parse_custom_id",
+    "register_handler",
+    "table_view",
+]
+
+PREFIX = "kap"
+VERSIONLESS = "-"
+BUTTON_VERBS = (
+    "join",
+    "leave",
+    "addai",
+    "start",
+    "cancel",
+    "hand",
+    "rules",
+    "rematch",
+    "draw",
+    "take",
+    "discard",
+    "declare",
+)
+SELECT_VERBS = ("choose-take", "choose-ai")
+TAKE_BUTTONS_MAX = 3  # more takeable kinds than this go into a select
+
+_ID = (
+    r"kap:(?P<table>[0-9a-f]{1,32}):(?P<version>\d{1,12}|-)"
+    r":(?P<verb>{verbs})(?::(?P<arg>[^:]{1,40}))?"
+)
+BUTTON_TEMPLATE = _ID.replace("{verbs}", "|".join(BUTTON_VERBS))
+SELECT_TEMPLATE = _ID.replace("{verbs}", "|".join(SELECT_VERBS))
+
+
+@dataclass(frozen=True, slots=True)
+class CustomId:
+    """A parsed component id."""
+
+    table_id: str
+    version: int | None
+    verb: str
+    arg: str | None = None
+
+    def __str__(self) -> str:
+        version = VERSIONLESS if self.version is None else str(self.version)
+        tail = "" if self.arg is None else f":{self.arg}"
+        return f"{PREFIX}:{self.table_id}:{version}:{self.verb}{tail}"
+
+
+def parse_custom_id(custom_id: str) -> CustomId | None:
+    """The parts of one of our custom ids, or None for anything else."""
+    match = re.fullmatch(BUTTON_TEMPLATE, custom_id) or re.fullmatch(SELECT_TEMPLATE, custom_id)
+    return None if match is None else _from_match(match)
+
+
+def _from_match(match: re.Match[str]) -> CustomId:
+    version = match["version"]
+    return CustomId(
+        table_id=match["table"],
+        version=None if version == VERSIONLESS else int(version),
+        verb=match["verb"],
+        arg=match["arg"],
+    )
+
+
+class ComponentHandler(Protocol):
+    """What a click is handed to (the table desk of the bot)."""
+
+    async def on_component(
+        self, interaction: discord.Interaction[Any], cid: CustomId, values: Sequence[str]
+    ) -> None:
+        """Handle a click (``values`` holds a select's choices)."""
+        ...
+
+
+_handlers: weakref.WeakKeyDictionary[discord.Client, ComponentHandler] = weakref.WeakKeyDictionary()
+
+
+def register_handler(client: discord.Client, handler: ComponentHandler) -> None:
+    """Route the clicks arriving at ``client`` to ``handler``."""
+    _handlers[client] = handler
+
+
+def handler_for(client: discord.Client) -> ComponentHandler | None:
+    """The handler registered for ``client``, if any."""
+    return _handlers.get(client)
+
+
+async def _dispatch(
+    interaction: discord.Interaction[Any], cid: CustomId, values: Sequence[str]
+) -> None:
+    handler = handler_for(interaction.client)
+    if handler is None:
+        # The cogs are not loaded (yet): say so rather than letting the click fail silently.
+        await interaction.response.send_message(
+            "The game is not available right now; try again in a moment.", ephemeral=True
+        )
+        return
+    await handler.on_component(interaction, cid, values)
+
+
+class KapButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+    """Any button of the game; what it does is in its custom id."""
+
+    def __init__(
+        self,
+        cid: CustomId,
+        *,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+        emoji: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=str(cid), row=row, emoji=emoji)
+        )
+        self.cid = cid
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> KapButton:
+        """Rebuild the button from a click (also after a restart)."""
+        if not isinstance(item, discord.ui.Button):
+            raise TypeError(f"{match.string} is not a button")
+        return cls(_from_match(match), label=item.label or "", style=item.style, row=item.row)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the click to the desk."""
+        await _dispatch(interaction, self.cid, ())
+
+
+class KapSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
+    """A select of the game (a discard to take, an AI level)."""
+
+    def __init__(
+        self,
+        cid: CustomId,
+        *,
+        options: Sequence[discord.SelectOption],
+        placeholder: str,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=str(cid),
+                options=list(options),
+                placeholder=placeholder,
+                min_values=1,
+                max_values=1,
+                row=row,
+            )
+        )
+        self.cid = cid
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> KapSelect:
+        """Rebuild the select from a choice (also after a restart)."""
+        if not isinstance(item, discord.ui.Select):
+            raise TypeError(f"{match.string} is not a select")
+        return cls(
+            _from_match(match),
+            options=item.options,
+            placeholder=item.placeholder or "",
+            row=item.row,
+        )
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the choice to the desk."""
+        await _dispatch(interaction, self.cid, list(self.item.values))
+
+
+def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    # timeout=None and only dynamic items: discord.py keeps no per-message state for it.
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+def lobby_view(table_id: str) -> discord.ui.View:
+    """Join, Leave, Add AI, Start and Cancel (valid whatever the lobby's version)."""
+
+    def button(verb: str, label: str, style: discord.ButtonStyle) -> KapButton:
+        return KapButton(CustomId(table_id, None, verb), label=label, style=style)
+
+    return _view(
+        button("join", "Join", discord.ButtonStyle.success),
+        button("leave", "Leave", discord.ButtonStyle.secondary),
+        button("addai", "Add AI", discord.ButtonStyle.primary),
+        button("start", "Start", discord.ButtonStyle.success),
+        button("cancel", "Cancel", discord.ButtonStyle.danger),
+    )
+
+
+def ai_level_view(table_id: str, levels: Sequence[str], default: str) -> discord.ui.View:
+    """A select of the computer levels, for the host."""
+    options = [
+        discord.SelectOption(
+            label=level,
+            value=level,
+            default=False,
+            description="default" if level == default else None,
+        )
+        for level in levels
+    ]
+    return _view(
+        KapSelect(
+            CustomId(table_id, None, "choose-ai"), options=options, placeholder="Computer level…"
+        )
+    )
+
+
+def table_view(table_id: str, *, finished: bool) -> discord.ui.View:
+    """The table message's buttons: My hand and Rules; Rematch once the game is over."""
+    if finished:
+        return _view(
+            KapButton(
+                CustomId(table_id, None, "rematch"),
+                label="Rematch",
+                style=discord.ButtonStyle.success,
+            ),
+            KapButton(CustomId(table_id, None, "rules"), label="Rules"),
+        )
+    return _view(
+        KapButton(
+            CustomId(table_id, None, "hand"), label="My hand", style=discord.ButtonStyle.primary
+        ),
+        KapButton(CustomId(table_id, None, "rules"), label="Rules"),
+    )
+
+
+def hand_view(
+    table_id: str, version: int, seat_view: View, legal: Sequence[Action]
+) -> discord.ui.View | None:
+    """Buttons (and a select) for the legal actions of the seat to act; None off-turn."""
+    if not seat_view.my_turn or not legal:
+        return None
+
+    def cid(verb: str, tile: Tile | None = None) -> CustomId:
+        return CustomId(table_id, version, verb, None if tile is None else str(tile))
+
+    items: list[discord.ui.Item[Any]] = []
+    if Declare() in legal:
+        items.append(
+            KapButton(cid("declare"), label="Declare", style=discord.ButtonStyle.success, row=0)
+        )
+    takes = [a.tile for a in legal if isinstance(a, Take) and a.tile is not None]
+    if Draw() in legal:
+        items.append(KapButton(cid("draw"), label="Draw", style=discord.ButtonStyle.primary, row=0))
+    if 0 < len(takes) <= TAKE_BUTTONS_MAX:
+        items += [
+            KapButton(
+                cid("take", t),
+                label=action_label(Take(t)),
+                style=discord.ButtonStyle.primary,
+                row=0,
+            )
+            for t in takes
+        ]
+    elif takes:
+        options = [
+            discord.SelectOption(label=f"{t} {t.english} {t.chinese}", value=str(t))
+            for t in takes[:25]
+        ]
+        items.append(
+            KapSelect(cid("choose-take"), options=options, placeholder="Take a discard…", row=3)
+        )
+    discards = [a.tile for a in legal if isinstance(a, Discard)]
+    for i, t in enumerate(discards[:10]):
+        items.append(KapButton(cid("discard", t), label=action_label(Discard(t)), row=1 + i // 5))
+    return _view(*items)
