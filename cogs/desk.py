@@ -26,9 +26,10 @@ from typing import Any, TypeVar
 import discord
 
 from bot.ai import AI_LEVELS
+from bot.ai.base import levels_for
 from bot.app import KapBot
 from bot.engine import (
-    Action,
+    AnyAction,
     Declare,
     Discard,
     Draw,
@@ -36,8 +37,8 @@ from bot.engine import (
     Game,
     Take,
     Tile,
-    legal_actions,
     make_rules,
+    parse_action,
 )
 from bot.render.text import legal_text, private_event_text, result_text, rules_text
 from bot.services.errors import UserError
@@ -79,9 +80,10 @@ def ai_levels() -> list[str]:
     return sorted(AI_LEVELS)
 
 
-def default_ai_level() -> str:
-    """``greedy`` once it exists, else ``random``."""
-    return "greedy" if "greedy" in AI_LEVELS else "random"
+def default_ai_level(game: Game | None = None) -> str:
+    """``greedy`` once it exists (for ``game``, when given), else ``random``."""
+    levels = ai_levels() if game is None else levels_for(game)
+    return "greedy" if "greedy" in levels else "random"
 
 
 def _parse_tile(text: str) -> Tile:
@@ -167,6 +169,7 @@ class Desk:
         sets: int | None,
         timer: int | None,
         thread: bool,
+        settlement: str | None = None,
     ) -> None:
         """``/table new``: open a lobby here, or in a new thread of this channel."""
         channel = interaction.channel
@@ -196,6 +199,7 @@ class Desk:
             "seats": seats,
             "sets": sets,
             "turn_seconds": timer,
+            "settlement": settlement,
         }
         if not thread:
             table = await self.tables.open_table(channel_id=interaction.channel_id, **options)
@@ -246,13 +250,13 @@ class Desk:
         """The "Add AI" button: the host picks a level (added at once if there is only one)."""
         if interaction.user.id != table.host_id:
             raise UserError("Only the host can add a computer player.")
-        levels = ai_levels()
+        levels = levels_for(table.game)
         if len(levels) <= 1:
-            await self.add_ai(interaction, table, default_ai_level())
+            await self.add_ai(interaction, table, default_ai_level(table.game))
             return
         await interaction.response.send_message(
             "Which level should the computer play?",
-            view=ai_level_view(table.id, levels, default_ai_level()),
+            view=ai_level_view(table.id, levels, default_ai_level(table.game)),
             ephemeral=True,
         )
 
@@ -260,9 +264,10 @@ class Desk:
         self, interaction: discord.Interaction[Any], table: Table, level: str | None
     ) -> None:
         """``/table addbot`` or the level chosen after "Add AI"."""
-        level = level or default_ai_level()
-        if level not in AI_LEVELS:
-            raise UserError(f"Unknown computer level '{level}': choose {', '.join(ai_levels())}.")
+        level = level or default_ai_level(table.game)
+        levels = levels_for(table.game)
+        if level not in levels:
+            raise UserError(f"Unknown computer level '{level}': choose {', '.join(levels)}.")
         await self.tables.add_ai(table.channel_id, interaction.user.id, level)
         text = f"Added a computer player ({level})."
         message = interaction.message
@@ -282,11 +287,11 @@ class Desk:
         )
         answered = interaction.response.is_done()
         if self._shows_table(interaction, table):
-            embed, view = self.presenter.table_embed(table), self.presenter.table_view(table)
+            edit = await self.presenter.table_message(table, edit=True)
             if answered:
-                await interaction.edit_original_response(embed=embed, view=view)
+                await interaction.edit_original_response(**edit)
             else:
-                await interaction.response.edit_message(embed=embed, view=view)
+                await interaction.response.edit_message(**edit)
             self.presenter.mark_edited(table)
         else:
             opening = outcome.lines[0] if outcome.lines else "The game has started."
@@ -339,7 +344,7 @@ class Desk:
         table = self.here(interaction)
         old = table.message_id
         response = await interaction.response.send_message(
-            embed=self.presenter.table_embed(table), view=self.presenter.table_view(table)
+            **await self.presenter.table_message(table, edit=False)
         )
         if response.message_id is None:  # pragma: no cover - Discord always returns it
             return
@@ -374,11 +379,12 @@ class Desk:
         self,
         interaction: discord.Interaction[Any],
         table: Table,
-        action: Action | str,
+        action: AnyAction | str,
         *,
         version: int | None = None,
     ) -> None:
-        """A play verb (slash command, DM button or ephemeral hand button)."""
+        """A play verb (slash command, DM button, ephemeral hand button, or a Tsung Shap
+        button on the table message)."""
         user = interaction.user
         outcome = await acknowledged_if_slow(
             interaction,
@@ -396,6 +402,18 @@ class Desk:
         ]
         self.presenter.add_notes(table, user.id, notes)
         skip: int | None = None
+        if _is_click(interaction) and table.fishing:
+            # Tsung Shap's buttons are on the table message: show the new table in it.
+            if not interaction.response.is_done():
+                await interaction.response.defer()
+            if self._shows_table(interaction, table):
+                edit = await self.presenter.table_message(table, edit=True)
+                await interaction.edit_original_response(**edit)
+                self.presenter.mark_edited(table)
+            else:
+                await self.presenter.touch(table, now=True)
+            await self.present(outcome, table_shown=not outcome.finished)
+            return
         if _is_click(interaction):
             # A new hand picture is drawn below: acknowledge the click first.
             if not interaction.response.is_done():
@@ -434,7 +452,7 @@ class Desk:
         if seat_view is not None and seat_view.result is not None:
             lines.append(result_text(seat_view.result, seat_labels(table)))
         elif seat_view is not None and seat_view.my_turn and table.state is not None:
-            lines.append(legal_text(seat_view, legal_actions(table.state)))
+            lines.append(legal_text(seat_view, table.legal()))
         elif table.current_seat is not None:
             lines.append(f"{table.current_seat.name} plays next.")
         return "\n".join(lines)
@@ -445,6 +463,12 @@ class Desk:
             raise UserError("You are not playing at this table: only the players see a hand.")
         if table.state is None:
             raise UserError("The game has not started yet.")
+        if table.fishing:
+            # No hand in Tsung Shap: say what the player may do (the table has the buttons).
+            text = self._after_text(table, interaction.user.id, [])
+            link = f"The table, with its buttons: {jump_url(table)}"
+            await interaction.response.send_message(f"{text}\n{link}", ephemeral=True)
+            return
         await interaction.response.defer(ephemeral=True, thinking=True)
         payload = await self.presenter.hand_payload(table, interaction.user.id)
         if payload is None:  # pragma: no cover - checked above
@@ -521,9 +545,14 @@ class Desk:
             await self.act(interaction, table, self._action_of(cid, values), version=cid.version)
 
     @staticmethod
-    def _action_of(cid: CustomId, values: Sequence[str]) -> Action:
+    def _action_of(cid: CustomId, values: Sequence[str]) -> AnyAction:
         if cid.version is None:
             raise UserError("That button is not valid any more.")
+        if cid.verb == "play" and cid.arg is not None:
+            try:
+                return parse_action(cid.arg.replace("-", " "), Game.TSUNG_SHAP)
+            except EngineError:
+                raise UserError("That button is not valid any more.") from None
         if cid.verb == "draw":
             return Draw()
         if cid.verb == "declare":

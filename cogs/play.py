@@ -5,6 +5,10 @@ Verbs act on the table of the channel they are used in. Their tile options autoc
 caller's legal actions (tiles he may discard, discards he may take) and are checked again by the
 engine when used.
 
+Tsung Shap uses the same verbs: ``/draw`` turns over the next tile, ``/take`` captures or
+claims (its ``tile`` option then autocompletes notations such as ``capture pair left``) and
+``/discard side:left|right`` places the turned tile at an end of the row.
+
 **One scheduler.** A single ``discord.ext.tasks`` loop ticks every second: it plays expired turns
 with the computer and flushes the coalesced table-message edits. There is no per-table task, so
 nothing waits on a queue and time comes only from the injected clock (virtual in tests).
@@ -24,7 +28,19 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.app import KapBot
-from bot.engine import Declare, Discard, Draw, Take, Tile, legal_actions
+from bot.engine import (
+    Capture,
+    Claim,
+    Declare,
+    Discard,
+    Draw,
+    FishingView,
+    Take,
+    Tile,
+    View,
+    legal_actions,
+)
+from bot.services.errors import UserError
 from bot.services.tables import Table
 from cogs.common import guarded, report_incident
 from cogs.desk import Desk, desk_for
@@ -38,6 +54,53 @@ TICK_SECONDS = 1.0
 def _choice(tile: Tile, count: int = 1) -> app_commands.Choice[str]:
     extra = f" ×{count}" if count > 1 else ""
     return app_commands.Choice(name=f"{tile} {tile.english} {tile.chinese}{extra}", value=str(tile))
+
+
+SIDE_CHOICES = [
+    app_commands.Choice(name="left end of the row", value="left"),
+    app_commands.Choice(name="right end of the row", value="right"),
+]
+
+
+def _fishing_take(table: Table, tile: str | None) -> str:
+    """The Tsung Shap action ``/take`` names: a capture or a claim, in notation.
+
+    ``capture pair left`` and ``claim triplet ends`` are used as given; a bare ``pair left``
+    is a claim before the tile is turned over, a capture after. Without an option the only
+    capture (or claim) on offer is taken; the engine checks the rest.
+    """
+    legal = [a for a in table.legal() if isinstance(a, Capture | Claim)]
+    if tile is None or not tile.strip():
+        if len(legal) == 1:
+            return str(legal[0])
+        if not legal:
+            raise UserError("There is nothing to capture or claim now.")
+        raise UserError("Which one? " + ", ".join(f"`{a}`" for a in legal) + ".")
+    text = " ".join(tile.strip().lower().split())
+    if text.startswith(("capture ", "claim ")):
+        return text
+    if text.startswith(("pair", "triplet", "sweep")):
+        verb = "claim" if any(isinstance(a, Claim) for a in legal) else "capture"
+        return f"{verb} {text.replace('sweep', 'triplet', 1)}"
+    raise UserError(
+        f"'{tile}' is not a capture: choose one of the suggestions, e.g. `capture pair left`."
+    )
+
+
+def _fishing_choices(table: Table, user_id: int) -> list[app_commands.Choice[str]]:
+    """The captures and claims ``user_id`` may make now, with what they score."""
+    seat_view = table.view_for(user_id)
+    if not isinstance(seat_view, FishingView) or not seat_view.my_turn:
+        return []
+    scores = {str(c.capture): c for c in seat_view.options}
+    scores |= {str(c.claim): c for c in seat_view.pending}
+    out = []
+    for action in table.legal():
+        if isinstance(action, Capture | Claim):
+            combo = scores.get(str(action))
+            tail = "" if combo is None else f" — {' + '.join(map(str, combo.tiles))}: {combo.score}"
+            out.append(app_commands.Choice(name=f"{action}{tail}", value=str(action)))
+    return out
 
 
 def _matching(
@@ -89,14 +152,19 @@ class Play(commands.Cog):
 
     # ------------------------------------------------------------------------- verbs
 
-    @app_commands.command(name="take", description="Take a face-up discard")
-    @app_commands.describe(tile="Which discard (default: the most recent one you may take)")
+    @app_commands.command(name="take", description="Take a face-up discard (Tsung Shap: capture)")
+    @app_commands.describe(
+        tile="Which discard (default: the most recent one you may take); Tsung Shap: "
+        "which capture or claim"
+    )
     async def take(self, interaction: discord.Interaction[Any], tile: str | None = None) -> None:
-        """Take a discard."""
+        """Take a discard; at a Tsung Shap table, capture or claim a missed capture."""
         async with guarded(interaction, "/take"):
-            await self.desk.act(
-                interaction, self.desk.here(interaction), "take" if tile is None else f"take {tile}"
-            )
+            table = self.desk.here(interaction)
+            if table.fishing:
+                await self.desk.act(interaction, table, _fishing_take(table, tile))
+                return
+            await self.desk.act(interaction, table, "take" if tile is None else f"take {tile}")
 
     @app_commands.command(name="draw", description="Draw a tile from the wall")
     async def draw(self, interaction: discord.Interaction[Any]) -> None:
@@ -104,12 +172,34 @@ class Play(commands.Cog):
         async with guarded(interaction, "/draw"):
             await self.desk.act(interaction, self.desk.here(interaction), Draw())
 
-    @app_commands.command(name="discard", description="Lay a tile from your hand face up")
-    @app_commands.describe(tile="The tile to discard, e.g. 6-5 or Axe")
-    async def discard(self, interaction: discord.Interaction[Any], tile: str) -> None:
-        """Discard a tile."""
+    @app_commands.command(
+        name="discard", description="Lay a tile from your hand face up (Tsung Shap: place it)"
+    )
+    @app_commands.describe(
+        tile="The tile to discard, e.g. 6-5 or Axe",
+        side="Tsung Shap: the end of the row to place your turned tile at",
+    )
+    @app_commands.choices(side=SIDE_CHOICES)
+    async def discard(
+        self,
+        interaction: discord.Interaction[Any],
+        tile: str | None = None,
+        side: str | None = None,
+    ) -> None:
+        """Discard a tile; at a Tsung Shap table, place the turned tile at ``side``."""
         async with guarded(interaction, "/discard"):
-            await self.desk.act(interaction, self.desk.here(interaction), f"discard {tile}")
+            table = self.desk.here(interaction)
+            if table.fishing:
+                end = side or (tile or "").strip().lower()
+                if end not in ("left", "right"):
+                    raise UserError("Place your tile at an end of the row: `/discard side:left`.")
+                await self.desk.act(interaction, table, f"place {end}")
+                return
+            if side is not None:
+                raise UserError("`side` is for Tsung Shap: name the tile to discard.")
+            if tile is None:
+                raise UserError("Name the tile to discard, e.g. `/discard tile:6-5`.")
+            await self.desk.act(interaction, table, f"discard {tile}")
 
     @app_commands.command(name="declare", description="Declare your winning hand")
     async def declare(self, interaction: discord.Interaction[Any]) -> None:
@@ -129,11 +219,14 @@ class Play(commands.Cog):
     async def discard_tiles(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        """Tiles the caller may discard (on his turn), else the tiles in his hand."""
+        """Tiles the caller may discard (on his turn), else the tiles in his hand (Tsung Shap:
+        the two ends of the row)."""
         table = self.bot.services.tables.get(interaction.channel_id or 0)
         seat_view = None if table is None else table.view_for(interaction.user.id)
         if table is None or table.state is None or seat_view is None or seat_view.seat is None:
             return []
+        if not isinstance(seat_view, View):
+            return _matching(SIDE_CHOICES, current)
         counts = Counter(seat_view.hand)
         if seat_view.my_turn:
             tiles = [a.tile for a in legal_actions(table.state) if isinstance(a, Discard)]
@@ -145,11 +238,14 @@ class Play(commands.Cog):
     async def take_tiles(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        """Discards the caller may take now (on his turn), else the live discards."""
+        """Discards the caller may take now (on his turn), else the live discards (Tsung Shap:
+        the captures and claims he may make now)."""
         table = self.bot.services.tables.get(interaction.channel_id or 0)
         seat_view = None if table is None else table.view_for(interaction.user.id)
         if table is None or table.state is None or seat_view is None or seat_view.seat is None:
             return []
+        if not isinstance(seat_view, View):
+            return _matching(_fishing_choices(table, interaction.user.id), current)
         live = Counter(p.tile for p in seat_view.pool if not p.dead)
         if seat_view.my_turn:
             legal = legal_actions(table.state)

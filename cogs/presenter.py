@@ -12,6 +12,10 @@ Each DM's last *signature* is kept, so a change elsewhere at the table never tou
 that cannot be delivered (closed DMs) is given up for that game and the player is told once in
 the channel to use ``/hand`` or the "My hand" button, which show the same view ephemerally.
 
+**Tsung Shap** has no hand: its table message shows everything (the row as a picture, scores,
+piles, the turned tile, missed captures) with the current player's action buttons, and a DM is
+only a short "it's your turn" notice, edited in place when his turn comes again.
+
 Only :meth:`Presenter.hand_payload` ever reads a hand, and only the requesting seat's, from
 ``table.view_for(user_id)``; everything public is drawn from the spectator view
 ``table.view_for(None)``, which holds no hand at all.
@@ -29,10 +33,25 @@ from typing import Any
 import discord
 
 from bot.app import KapBot
-from bot.engine import EngineError, RuleSet, legal_actions, make_rules
-from bot.render import render_hand, render_witness
+from bot.engine import (
+    AnyAction,
+    Capture,
+    Claim,
+    Declare,
+    Discard,
+    Draw,
+    EngineError,
+    FishingResult,
+    FishingView,
+    Place,
+    RuleSet,
+    Take,
+    make_rules,
+)
+from bot.render import render_hand, render_row, render_witness
 from bot.render.text import (
     SeatLabel,
+    fishing_fields,
     game_title,
     hand_text,
     legal_text,
@@ -46,7 +65,7 @@ from bot.render.text import (
     witness_text,
 )
 from bot.services.tables import Table, TableStatus
-from cogs.ui import hand_view, lobby_view, table_view
+from cogs.ui import fishing_table_view, hand_view, lobby_view, table_view
 
 __all__ = ["EDIT_INTERVAL", "HandPayload", "Presenter", "jump_url"]
 
@@ -56,6 +75,7 @@ EDIT_INTERVAL = 1.0
 """Seconds between two edits of one table message."""
 
 HAND_FILE = "hand.png"
+ROW_FILE = "row.png"
 WIN_FILE = "winning-hand.png"
 COLOUR = discord.Colour.from_rgb(28, 88, 60)  # the felt of the tile pictures
 
@@ -151,6 +171,8 @@ class Presenter:
             embed.description = "This table was closed."
             return embed
         seats = seat_labels(table)
+        if isinstance(public, FishingView):
+            return self._fishing_embed(table, public, embed)
         pot = table.ante * len(table.human_ids())
         lines = [rules_summary(rules) + f" · ante {table.ante} · pot {pot}"]
         if table.status is TableStatus.ABORTED:
@@ -171,6 +193,47 @@ class Presenter:
                 text="Play with /take /draw /discard /declare here, or the buttons in your DM."
             )
         return embed
+
+    def _fishing_embed(
+        self, table: Table, public: FishingView, embed: discord.Embed
+    ) -> discord.Embed:
+        """Tsung Shap's table: rules, turn, scores and piles, the row (as text and, attached,
+        as a picture), the turned tile, claimable misses and the recent events."""
+        rules = public.rules
+        seats = seat_labels(table)
+        pot = table.ante * len(table.human_ids())
+        lines = [rules_summary(rules) + f" · ante {table.ante} · pot {pot}"]
+        if table.status is TableStatus.ABORTED:
+            lines.append("This game was ended before it finished: every ante was refunded.")
+        else:
+            lines.append(turn_text(public, seats, table.deadline if table.running else None))
+        embed.description = "\n".join(lines)
+        for name, value in fishing_fields(public, seats):
+            embed.add_field(name=name, value=field_text(value), inline=False)
+        embed.add_field(name="Recent", value=field_text(recent_text(table.recent)), inline=False)
+        embed.set_image(url=f"attachment://{ROW_FILE}")
+        if table.running:
+            embed.set_footer(
+                text="Play with the buttons below, or /draw, /take and /discard side here."
+            )
+        return embed
+
+    async def table_files(self, table: Table) -> list[discord.File]:
+        """The pictures the table message carries: Tsung Shap's row (drawn in a thread)."""
+        public = table.view_for(None)
+        if table.status is TableStatus.LOBBY or not isinstance(public, FishingView):
+            return []
+        picture = await asyncio.to_thread(render_row, public.row)
+        return [discord.File(io.BytesIO(picture), filename=ROW_FILE)]
+
+    async def table_message(self, table: Table, *, edit: bool) -> dict[str, Any]:
+        """Keyword arguments that send (``edit=False``) or edit the table message: embed,
+        buttons and, for Tsung Shap, the row picture."""
+        kwargs: dict[str, Any] = {"embed": self.table_embed(table), "view": self.table_view(table)}
+        files = await self.table_files(table)
+        if files:
+            kwargs["attachments" if edit else "files"] = files
+        return kwargs
 
     def lobby_embed(self, table: Table) -> discord.Embed:
         """The lobby: seats, ante and the rules the game would start with."""
@@ -202,6 +265,9 @@ class Presenter:
             return lobby_view(table.id)
         if table.status is TableStatus.ABORTED:
             return discord.ui.View(timeout=None)  # an empty view removes the buttons
+        if table.fishing and table.running and isinstance(table.view_for(None), FishingView):
+            legal = [a for a in table.legal() if isinstance(a, Draw | Capture | Place | Claim)]
+            return fishing_table_view(table.id, table.version, legal)
         return table_view(table.id, finished=not table.running)
 
     def rules_embed(self, table: Table) -> discord.Embed:
@@ -248,11 +314,11 @@ class Presenter:
                 await self.flush(table)
 
     async def _edit_table_message(self, table: Table) -> None:
-        embed, view = self.table_embed(table), self.table_view(table)
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         if table.message_id is not None:
             try:
-                await channel.get_partial_message(table.message_id).edit(embed=embed, view=view)
+                edit = await self.table_message(table, edit=True)
+                await channel.get_partial_message(table.message_id).edit(**edit)
                 return
             except discord.NotFound:
                 log.info("table %s: its message is gone; posting a new one", table.id)
@@ -260,7 +326,7 @@ class Presenter:
                 log.warning("table %s: could not edit its message: %s", table.id, exc)
                 return
         try:
-            message = await channel.send(embed=embed, view=view)
+            message = await channel.send(**await self.table_message(table, edit=False))
         except discord.HTTPException as exc:
             log.warning("table %s: could not post its message: %s", table.id, exc)
             return
@@ -288,7 +354,9 @@ class Presenter:
         seats = seat_labels(table)
         lines = [result_text(result, seats)]
         file = None
-        if result.witness is not None and result.winner is not None:
+        if isinstance(result, FishingResult):
+            pass  # nothing hidden to reveal: the table message shows the final row and scores
+        elif result.witness is not None and result.winner is not None:
             lines.append(
                 f"Winning hand: {witness_text(result.witness, state.rules.four_two_value)}"
             )
@@ -327,6 +395,12 @@ class Presenter:
         seat_view = table.view_for(user_id)
         if seat_view is None or seat_view.seat is None:
             return None
+        if isinstance(seat_view, FishingView):
+            # Only "it's your turn" is ever DMed: the signature changes when a turn starts.
+            if seat_view.my_turn and table.running:
+                return ("turn", seat_view.turn)
+            known = self._dms.get((table.id, user_id))
+            return None if known is None else known.signature
         mine = seat_view.my_turn
         return (
             tuple(str(t) for t in seat_view.hand),
@@ -351,9 +425,9 @@ class Presenter:
         signature = self.signature(table, user_id)
         if seat_view is None or seat_view.seat is None or signature is None:
             return None
-        state = table.state
-        assert state is not None
-        legal = legal_actions(state) if seat_view.my_turn else []
+        legal = table.legal() if seat_view.my_turn else []
+        if isinstance(seat_view, FishingView):
+            return self._turn_notice(table, seat_view, legal, signature)
         embed = discord.Embed(title=f"Your hand — {game_title(table.game)}", colour=COLOUR)
         if seat_view.result is not None:
             status = "The game is over. " + result_text(seat_view.result, seat_labels(table))
@@ -384,8 +458,34 @@ class Presenter:
             picture = await asyncio.to_thread(render_hand, seat_view.hand)
         view = None
         if table.running:
-            view = hand_view(table.id, table.version, seat_view, legal)
+            hand_legal = [a for a in legal if isinstance(a, Take | Draw | Discard | Declare)]
+            view = hand_view(table.id, table.version, seat_view, hand_legal)
         return HandPayload(embed, picture, view, signature)
+
+    def _turn_notice(
+        self,
+        table: Table,
+        seat_view: FishingView,
+        legal: Sequence[AnyAction],
+        signature: tuple[Any, ...],
+    ) -> HandPayload:
+        """Tsung Shap's whole private view: a short notice (no hand, no buttons; the table
+        message carries the buttons)."""
+        embed = discord.Embed(title=f"{game_title(table.game)}", colour=COLOUR)
+        if seat_view.result is not None:
+            status = "The game is over. " + result_text(seat_view.result, seat_labels(table))
+        elif not table.running:
+            status = "This game was ended before it finished: every ante was refunded."
+        elif seat_view.my_turn:
+            status = (
+                f"🀄 **It's your turn** at <#{table.channel_id}> (turn {seat_view.turn}): "
+                f"{jump_url(table)}\n\n{legal_text(seat_view, legal)}"
+            )
+        else:
+            status = f"It is not your turn at <#{table.channel_id}> yet."
+        embed.description = status[:4096]
+        embed.set_footer(text=f"table {table.id}")
+        return HandPayload(embed, None, None, signature)
 
     def record_dm(
         self, table: Table, user_id: int, channel_id: int, message_id: int, signature: Any
@@ -433,12 +533,16 @@ class Presenter:
             except discord.Forbidden:
                 state.closed = True
                 log.info("table %s: cannot DM %s (DMs closed)", table.id, user_id)
-                await self.say(
-                    table,
+                text = (
                     f"<@{user_id}>, I can't DM you: use `/hand` here or the **My hand** button "
-                    "on the table message to see your hand and play.",
-                    mention=user_id,
+                    "on the table message to see your hand and play."
                 )
+                if table.fishing:
+                    text = (
+                        f"<@{user_id}>, I can't DM you when it is your turn: watch the table "
+                        f"message ({jump_url(table)}); its buttons play your turn."
+                    )
+                await self.say(table, text, mention=user_id)
             except discord.HTTPException as exc:
                 log.warning("table %s: DM to %s failed: %s", table.id, user_id, exc)
 

@@ -22,6 +22,13 @@ __all__ = ["Tables", "setup"]
 GAME_CHOICES = [
     app_commands.Choice(name="Kap Shap (2 players)", value="kap-shap"),
     app_commands.Choice(name="Kap Tai Shap (2-20 players)", value="kap-tai-shap"),
+    app_commands.Choice(name="Tsung Shap, the fishing game (2 players)", value="tsung-shap"),
+]
+SETTLEMENT_CHOICES = [
+    app_commands.Choice(name="Pot: the winner takes the pot", value="pot"),
+    app_commands.Choice(
+        name="Difference: the loser pays per point (Tsung Shap)", value="difference"
+    ),
 ]
 RULE_CHOICES = [
     app_commands.Choice(name="Culin: take any discard, then draw", value="culin"),
@@ -50,8 +57,9 @@ class Tables(commands.GroupCog, group_name="table", group_description="Kap Shap 
         sets="Domino sets in play (Kap Tai Shap; default about 2 per 5 players)",
         timer="Seconds per turn before the computer plays for an absent player",
         thread="Open the table in a new thread of this channel",
+        settlement="Tsung Shap: how the game is paid (default: the pot)",
     )
-    @app_commands.choices(game=GAME_CHOICES, rules=RULE_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, rules=RULE_CHOICES, settlement=SETTLEMENT_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -62,6 +70,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Kap Shap 
         sets: app_commands.Range[int, 1, 8] | None = None,
         timer: app_commands.Range[int, 10, 86_400] | None = None,
         thread: bool = False,
+        settlement: str | None = None,
     ) -> None:
         """Open a lobby."""
         async with guarded(interaction, "/table new"):
@@ -74,6 +83,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Kap Shap 
                 sets=sets,
                 timer=timer,
                 thread=thread,
+                settlement=settlement,
             )
 
     @app_commands.command(name="join", description="Sit down at the table in this channel")

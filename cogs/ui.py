@@ -9,7 +9,9 @@ Custom id scheme (at most 100 characters, so it fits Discord's limit)::
   that stay valid whatever happens (lobby buttons, "My hand", "Rules", "Rematch"). A versioned
   click is passed to the service, which refuses it as out of date if the table moved on: a stale
   or doubled click never acts twice;
-* ``verb`` is the action (``join`` … ``declare``), ``arg`` its tile when it has one (``6-5``).
+* ``verb`` is the action (``join`` … ``declare``), ``arg`` its tile when it has one (``6-5``);
+  Tsung Shap's action buttons use the verb ``play`` with the action's notation, words joined
+  by ``-``, as ``arg`` (``kap:…:play:capture-pair-left``).
 
 Items are :class:`discord.ui.DynamicItem`s matched by regular expression, registered once with
 ``bot.add_dynamic_items``; they hold no state, so clicks keep working after a restart. Their
@@ -26,7 +28,20 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.engine import Action, Declare, Discard, Draw, Take, Tile, View
+from bot.engine import (
+    Action,
+    AnyAction,
+    Capture,
+    Claim,
+    Declare,
+    Discard,
+    Draw,
+    FishingAction,
+    Place,
+    Take,
+    Tile,
+    View,
+)
 from bot.render.text import action_label
 
 __all__ = [
@@ -37,10 +52,12 @@ __all__ = [
     "KapButton",
     "KapSelect",
     "ai_level_view",
+    "fishing_table_view",
     "hand_view",
     "handler_for",
     "lobby_view",
     "parse_custom_id",
+    "play_arg",
     "register_handler",
     "table_view",
 ]
@@ -60,6 +77,7 @@ BUTTON_VERBS = (
     "take",
     "discard",
     "declare",
+    "play",
 )
 SELECT_VERBS = ("choose-take", "choose-ai")
 TAKE_BUTTONS_MAX = 3  # more takeable kinds than this go into a select
@@ -278,6 +296,33 @@ def table_view(table_id: str, *, finished: bool) -> discord.ui.View:
         ),
         KapButton(CustomId(table_id, None, "rules"), label="Rules"),
     )
+
+
+def play_arg(action: AnyAction) -> str:
+    """The ``arg`` of a ``play`` button: the notation with ``-`` for spaces."""
+    return str(action).replace(" ", "-")
+
+
+def fishing_table_view(
+    table_id: str, version: int, legal: Sequence[FishingAction]
+) -> discord.ui.View:
+    """The running Tsung Shap table message's buttons: the current player's actions (claims,
+    Draw, captures, Place left / Place right, each for this ``version``), then Rules."""
+
+    def button(action: FishingAction, style: discord.ButtonStyle, row: int) -> KapButton:
+        cid = CustomId(table_id, version, "play", play_arg(action))
+        return KapButton(cid, label=action_label(action), style=style, row=row)
+
+    items: list[discord.ui.Item[Any]] = []
+    claims = [a for a in legal if isinstance(a, Claim)][:5]
+    items += [button(a, discord.ButtonStyle.success, 0) for a in claims]
+    captures = [a for a in legal if isinstance(a, Capture)][:5]
+    items += [button(a, discord.ButtonStyle.success, 1) for a in captures]
+    if Draw() in legal:
+        items.append(button(Draw(), discord.ButtonStyle.primary, 2))
+    items += [button(a, discord.ButtonStyle.primary, 2) for a in legal if isinstance(a, Place)]
+    items.append(KapButton(CustomId(table_id, None, "rules"), label="Rules", row=3))
+    return _view(*items)
 
 
 def hand_view(

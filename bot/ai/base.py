@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
-from bot.engine import Action, Declare, View
+from bot.engine import Action, Declare, Game, View
 
-__all__ = ["AI_LEVELS", "Player", "RandomPlayer", "get_player", "register"]
+__all__ = [
+    "AI_LEVELS",
+    "AnyPlayer",
+    "Player",
+    "RandomPlayer",
+    "get_player",
+    "levels_for",
+    "player_for",
+    "register",
+]
 
 
 class Player(Protocol):
@@ -57,3 +66,34 @@ class RandomPlayer:
         if Declare() in legal:
             return Declare()
         return legal[rng.randrange(len(legal))]
+
+
+class AnyPlayer(Protocol):
+    """A computer player of any game: ``choose`` takes that game's view and legal actions."""
+
+    level: str
+
+    def choose(self, view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
+        """Return one element of ``legal``."""
+        ...
+
+
+def levels_for(game: Game | str) -> list[str]:
+    """The AI levels a game offers, weakest first."""
+    if Game(game) is Game.TSUNG_SHAP:
+        from bot.ai.fishing import FISHING_LEVELS
+
+        return list(FISHING_LEVELS)
+    import bot.ai  # noqa: F401  (importing the package registers every level)
+
+    order = {"random": 0, "greedy": 1, "expert": 2}
+    return sorted(AI_LEVELS, key=lambda level: (order.get(level, 9), level))
+
+
+def player_for(game: Game | str, level: str) -> AnyPlayer:
+    """A fresh player of ``level`` for ``game``; ValueError naming the levels if unknown."""
+    if Game(game) is Game.TSUNG_SHAP:
+        from bot.ai.fishing import fishing_player
+
+        return fishing_player(level)
+    return get_player(level)

@@ -14,27 +14,40 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.engine import (
-    Action,
+    AnyAction,
+    AnyEvent,
+    AnyView,
+    Capture,
+    Captured,
+    Claim,
+    Claimed,
     Declare,
     Declared,
     Discard,
     Discarded,
     Draw,
     Drew,
-    Event,
+    FishingPhase,
+    FishingResult,
+    FishingView,
     Game,
     GameDrawn,
+    MissedCapture,
     Phase,
+    Place,
+    Placed,
     PoolTile,
     Result,
     RuleSet,
+    Swept,
     Take,
     Tile,
+    TileTurned,
     Took,
-    View,
     Witness,
     sort_tiles,
 )
+from bot.engine.actions import End
 from bot.engine.hands import tile_values
 from bot.engine.rules import FirstPlayer, FourTwo, Offer
 
@@ -43,6 +56,7 @@ __all__ = [
     "SeatLabel",
     "action_label",
     "deadline_text",
+    "fishing_fields",
     "game_title",
     "hand_text",
     "legal_text",
@@ -52,6 +66,7 @@ __all__ = [
     "result_text",
     "rules_summary",
     "rules_text",
+    "scores_text",
     "seats_text",
     "tile_name",
     "turn_text",
@@ -135,8 +150,11 @@ def pool_text(pool: Sequence[PoolTile]) -> str:
     return "\n".join(lines)
 
 
-def seats_text(view: View, seats: Sequence[SeatLabel]) -> str:
-    """Seats in play order with hand sizes; the player to act is marked ▶."""
+def seats_text(view: AnyView, seats: Sequence[SeatLabel]) -> str:
+    """Seats in play order with hand sizes (Tsung Shap: score and pile); the player to act is
+    marked ▶."""
+    if isinstance(view, FishingView):
+        return scores_text(view, seats)
     lines = []
     for i, seat in enumerate(seats):
         marker = "▶" if view.result is None and i == view.current else "•"
@@ -148,16 +166,22 @@ def seats_text(view: View, seats: Sequence[SeatLabel]) -> str:
     return "\n".join(lines)
 
 
-def turn_text(view: View, seats: Sequence[SeatLabel], deadline: float | None) -> str:
+def turn_text(view: AnyView, seats: Sequence[SeatLabel], deadline: float | None) -> str:
     """Whose turn it is, what he is expected to do, and when his time runs out."""
     if view.result is not None:
         return result_text(view.result, seats)
     seat = seats[view.current]
-    step = {
+    steps: dict[str, str] = {
         Phase.TAKE_OR_DRAW: "take a discard or draw",
         Phase.DISCARD: "discard a tile or declare",
         Phase.DRAW: "draw from the wall",
-    }.get(view.phase, "play")
+        FishingPhase.TURN_OVER: "turn over a tile (`/draw`)",
+        FishingPhase.PLAY: "capture (`/take`) or place the tile (`/discard side`)",
+    }
+    if isinstance(view, FishingView) and view.phase is FishingPhase.TURN_OVER and view.pending:
+        step = "claim a missed capture (`/take`) or turn over a tile (`/draw`)"
+    else:
+        step = steps.get(str(view.phase), "play")
     text = f"Turn {view.turn}: **{seat.name}** to {step}."
     if deadline is not None and not seat.is_ai:
         text += f" Time runs out {deadline_text(deadline)}."
@@ -170,8 +194,13 @@ def recent_text(lines: Sequence[str], limit: int = 6) -> str:
     return "\n".join(shown) if shown else "*(nothing yet)*"
 
 
-def result_text(result: Result, seats: Sequence[SeatLabel]) -> str:
+def result_text(result: Result | FishingResult, seats: Sequence[SeatLabel]) -> str:
     """How the game ended, in one line."""
+    if isinstance(result, FishingResult):
+        scores = ", ".join(f"{seats[i].name} {p}" for i, p in enumerate(result.scores))
+        if result.winner is None:
+            return f"The game is drawn: equal scores ({scores})."
+        return f"🏆 **{seats[result.winner].name}** won on turn {result.turn}: {scores}."
     if result.winner is None:
         why = "the wall is exhausted" if result.reason.value == "wall" else "the turn limit"
         return f"The game is drawn: {why}."
@@ -196,10 +225,25 @@ def witness_text(witness: Witness, four_two: FourTwo = FourTwo.THREE) -> str:
     return " · ".join(parts)
 
 
-def private_event_text(event: Event, seat: int, names: Sequence[str]) -> str | None:
+def private_event_text(event: AnyEvent, seat: int, names: Sequence[str]) -> str | None:
     """One of ``seat``'s own moves told to him ("You drew 6-5 Axe 斧頭."); None for events
-    that are not his moves. Private: a drawn tile is named."""
+    that are not his moves. Private: a drawn tile is named (Tsung Shap hides nothing)."""
     match event:
+        case TileTurned(s, tile, pile_left, _relay) if s == seat:
+            return f"You turned over {tile_name(tile)} ({pile_left} left in your pile)."
+        case Placed(s, tile, end, _auto) if s == seat:
+            where = "to start a new row" if end is None else f"at the {end} end"
+            return f"You placed {tile_name(tile)} {where}."
+        case Captured(s, kind, _end, tiles, score, sweep) if s == seat:
+            what = "swept the row" if sweep else f"captured a {kind}"
+            return f"You {what}: {' + '.join(f'`{t}`' for t in tiles)}, {score} points."
+        case Swept(s) if s == seat:
+            return "A sweep: your next tile starts a new row."
+        case Claimed(s, _from, combo) if s == seat:
+            joined = " + ".join(f"`{t}`" for t in combo.tiles)
+            return f"You claimed the missed {combo.kind}: {joined}, {combo.score} points."
+        case MissedCapture(s, claimant, _missed) if s == seat:
+            return f"You could have captured: {names[claimant]} may claim it."
         case Took(s, tile, from_seat) if s == seat:
             return f"You took {tile_name(tile)} discarded by {names[from_seat]}."
         case Drew(s, tile, wall_left) if s == seat:
@@ -213,9 +257,15 @@ def private_event_text(event: Event, seat: int, names: Sequence[str]) -> str | N
     return None
 
 
-def action_label(action: Action) -> str:
+def action_label(action: AnyAction) -> str:
     """A short button label for an action."""
     match action:
+        case Capture(kind, end):
+            return f"Capture {kind} {end}"
+        case Claim(kind, end):
+            return f"Claim {kind} {end}"
+        case Place(end):
+            return f"Place {end}"
         case Take(tile):
             return "Take" if tile is None else f"Take {tile}"
         case Draw():
@@ -227,12 +277,14 @@ def action_label(action: Action) -> str:
     raise AssertionError(f"unknown action {action!r}")
 
 
-def legal_text(view: View, legal: Sequence[Action]) -> str:
+def legal_text(view: AnyView, legal: Sequence[AnyAction]) -> str:
     """What the seat may do now, in words (for his DM)."""
     if view.result is not None:
         return "The game is over."
     if not view.my_turn:
         return "It is not your turn: you will be told here when it is."
+    if isinstance(view, FishingView):
+        return _fishing_legal_text(view, legal)
     takes = [a.tile for a in legal if isinstance(a, Take) and a.tile is not None]
     discards = [a.tile for a in legal if isinstance(a, Discard)]
     options = []
@@ -247,8 +299,61 @@ def legal_text(view: View, legal: Sequence[Action]) -> str:
     return "**It is your turn.** You may " + ", or ".join(options) + "."
 
 
+def _fishing_legal_text(view: FishingView, legal: Sequence[AnyAction]) -> str:
+    options = []
+    claims = {str(c.claim): c for c in view.pending}
+    for action in legal:
+        if isinstance(action, Claim):
+            combo = claims.get(str(action))
+            score = f" ({combo.score} points)" if combo is not None else ""
+            options.append(f"`{action}`{score} with `/take`")
+    if Draw() in legal:
+        options.append("**turn over** your next tile with `/draw`")
+    captures = [c for c in view.options if c.capture in legal]
+    for combo in captures:
+        options.append(f"`{combo.capture}` ({combo.score} points) with `/take`")
+    if Place(End.LEFT) in legal:
+        options.append("**place** it at the left or right end with `/discard side`")
+    turned = f" You turned over {tile_name(view.turned)}." if view.turned is not None else ""
+    return f"**It is your turn.**{turned} You may " + ", or ".join(options) + "."
+
+
+def fishing_fields(view: FishingView, seats: Sequence[SeatLabel]) -> list[tuple[str, str]]:
+    """The Tsung Shap table message's fields (name, value): scores and piles, the row, the
+    tile in play and any missed capture that may be claimed."""
+    row = " ".join(f"`{t}`" for t in view.row) if view.row else "*(empty)*"
+    fields = [("Scores and piles", scores_text(view, seats)), ("Row (left → right)", row)]
+    if view.turned is not None and view.result is None:
+        fields.append(("Turned over", tile_name(view.turned)))
+    if view.pending and view.result is None:
+        missed = "\n".join(
+            f"`{c.claim}`: {' + '.join(f'`{t}`' for t in c.tiles)} = {c.score}"
+            for c in view.pending
+        )
+        fields.append(("Missed capture (may be claimed)", missed))
+    return fields
+
+
+def scores_text(view: FishingView, seats: Sequence[SeatLabel]) -> str:
+    """Tsung Shap seats: score, tiles left in the pile, tiles captured; ▶ marks the player to
+    act."""
+    lines = []
+    for i, seat in enumerate(seats):
+        marker = "▶" if view.result is None and i == view.current else "•"
+        who = f"**{seat.name}**" if marker == "▶" else seat.name
+        robot = " 🤖" if seat.is_ai else ""
+        score = view.scores[i] if i < len(view.scores) else 0
+        pile = view.pile_sizes[i] if i < len(view.pile_sizes) else 0
+        lines.append(f"{marker} {who}{robot} — **{score}** points · {pile} tiles left in the pile")
+    return "\n".join(lines)
+
+
 def rules_summary(rules: RuleSet) -> str:
     """One line: ``Culin rules · 2 players · 1 set · hand of 8``."""
+    if rules.game is Game.TSUNG_SHAP:
+        variants = rules.variants()
+        tail = (" · " + ", ".join(variants)) if variants else ""
+        return f"Standard rules · 2 players · 1 set · piles of {rules.pile_size}{tail}"
     sets = "1 set" if rules.sets == 1 else f"{rules.sets} sets"
     name = _RULE_SET_TITLES.get(rules.rule_set_name, rules.rule_set_name)
     return f"{name} rules · {rules.players} players · {sets} · hand of {rules.hand_size}"
@@ -260,7 +365,9 @@ def rules_text(
     ante: int | None = None,
     turn_seconds: int | None = None,
 ) -> str:
-    """An explanation of the rules in force (collecting games), as bullet points."""
+    """An explanation of the rules in force, as bullet points."""
+    if rules.game is Game.TSUNG_SHAP:
+        return _fishing_rules_text(rules, ante=ante, turn_seconds=turn_seconds)
     h = rules.hand_size
     four_two = {
         FourTwo.THREE: "4-2 counts 3",
@@ -314,6 +421,56 @@ def rules_text(
     if ante is not None:
         rake = f", minus a {rules.rake_percent}% house cut" if rules.rake_percent else ""
         lines.append(f"• **Stakes:** everyone pays {ante} chips; the winner takes the pot{rake}.")
+    if turn_seconds is not None:
+        lines.append(
+            f"• **Turn timer:** {turn_seconds} s; then the computer plays that turn for you."
+        )
+    return "\n".join(lines)
+
+
+def _fishing_rules_text(rules: RuleSet, *, ante: int | None, turn_seconds: int | None) -> str:
+    """Tsung Shap's rules in force (RULES.md §3), as bullet points."""
+    four_two = {
+        FourTwo.THREE: "4-2 counts 3",
+        FourTwo.SIX: "4-2 counts 6",
+        FourTwo.WILD: "4-2 and 2-1 count 3 or 6 (Gee Joon wild)",
+    }[rules.four_two_value]
+    triplet = (
+        "the turned tile with both end tiles"
+        if rules.triplet_both_ends_only
+        else "the turned tile with the two tiles at either end, or with both end tiles"
+    )
+    sweep = "40 + the pips" if rules.sweep_adds_pips else "a flat 40"
+    lines = [
+        f"**{game_title(rules.game)}** — {rules_summary(rules)}",
+        f"• **Setup:** each player has a face-down pile of {rules.pile_size} tiles; "
+        "nobody has a hand.",
+        "• **Your turn:** turn over your next tile (`/draw`); then capture with it (`/take`) "
+        "or place it at the left or right end of the row (`/discard side`).",
+        "• **Pair:** the same kind as an end tile; scores 10 × the pips of both.",
+        f"• **Triplet:** {triplet}, totalling 10, 20 or 30; scores the total ({four_two}).",
+        f"• **Sweep:** a triplet that empties a 2-tile row scores {sweep}; the sweeper's next "
+        "tile starts a new row.",
+    ]
+    if rules.auto_capture:
+        lines.append("• **Auto capture:** the best capture must be taken; nothing can be missed.")
+    else:
+        lines.append(
+            "• **Missed captures:** placing a tile that could have captured lets the opponent "
+            "claim one of those captures at the start of his next turn (`/take`)."
+        )
+    end = (
+        "both piles are laid out"
+        if rules.play_until_both_piles_empty
+        else "a player has laid out his whole pile"
+    )
+    lines.append(f"• **End:** when {end}; the higher score wins, equal scores draw.")
+    if ante is not None:
+        rake = f", minus a {rules.rake_percent}% house cut" if rules.rake_percent else ""
+        lines.append(
+            f"• **Stakes:** everyone pays {ante} chips; the winner takes the pot{rake}; "
+            "a draw refunds every ante."
+        )
     if turn_seconds is not None:
         lines.append(
             f"• **Turn timer:** {turn_seconds} s; then the computer plays that turn for you."

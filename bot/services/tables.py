@@ -20,19 +20,31 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.ai import AI_LEVELS, Player, get_player
+from bot.ai.base import AnyPlayer, levels_for, player_for
 from bot.engine import (
-    Action,
+    AnyAction,
+    AnyEvent,
+    AnyState,
+    AnyView,
+    Capture,
+    Claim,
     Deal,
+    Declare,
     Declared,
+    Discard,
+    Draw,
     EngineError,
-    Event,
+    FishingAction,
+    FishingState,
     Game,
     GameDrawn,
+    GameOver,
     GameState,
     IllegalAction,
+    Place,
     RuleSet,
-    View,
+    Take,
+    TurnStarted,
     apply,
     describe_event,
     legal_actions,
@@ -42,6 +54,7 @@ from bot.engine import (
     parse_action,
     view,
 )
+from bot.engine.actions import Action
 from bot.engine.rules import MAX_PLAYERS
 from bot.services.chips import ChipsService, Settlement
 from bot.services.clock import Clock
@@ -121,7 +134,7 @@ class Table:
     seats: list[SeatInfo]
     status: GameStatus = GameStatus.LOBBY
     version: int = 0
-    state: GameState | None = None
+    state: AnyState | None = None
     deadline: float | None = None
     message_id: int | None = None
     thrower: int = 0
@@ -145,12 +158,27 @@ class Table:
                 return i
         return None
 
-    def view_for(self, user_id: int | None) -> View | None:
-        """The engine view for a member (his seat's view, or a spectator's)."""
+    @property
+    def fishing(self) -> bool:
+        """True for a Tsung Shap table (no hands: everything is public)."""
+        return self.game.fishing
+
+    def view_for(self, user_id: int | None) -> AnyView | None:
+        """The engine view for a member (his seat's view, or a spectator's): a ``View`` for
+        the collecting games, a ``FishingView`` for Tsung Shap."""
         if self.state is None:
             return None
         seat = None if user_id is None else self.seat_of(user_id)
         return view(self.state, seat)
+
+    def legal(self) -> list[AnyAction]:
+        """The current player's legal actions (empty unless a game is being played)."""
+        state = self.state
+        if state is None or state.result is not None:
+            return []
+        if isinstance(state, FishingState):
+            return list(legal_actions(state))
+        return list(legal_actions(state))
 
     @property
     def current_seat(self) -> SeatInfo | None:
@@ -169,8 +197,8 @@ class Step:
     """One applied action and its events, for whoever shows them."""
 
     seat: int
-    action: Action
-    events: tuple[Event, ...]
+    action: AnyAction
+    events: tuple[AnyEvent, ...]
     by_timeout: bool = False
 
 
@@ -186,7 +214,11 @@ class Outcome:
     @property
     def finished(self) -> bool:
         """Whether the game ended during this call."""
-        return any(isinstance(e, Declared | GameDrawn) for step in self.steps for e in step.events)
+        return any(
+            isinstance(e, Declared | GameDrawn | GameOver)
+            for step in self.steps
+            for e in step.events
+        )
 
     def hands_changed(self) -> set[int]:
         """Seats whose hands changed."""
@@ -248,16 +280,21 @@ class TableService:
         seats: int | None = None,
         sets: int | None = None,
         turn_seconds: int | None = None,
+        settlement: str | None = None,
     ) -> Table:
         """Open a lobby in a channel with the host seated.
 
         Options are checked now (a bad combination is refused before anyone joins).
+        ``settlement`` is a Tsung Shap option: only ``pot`` (the winner takes the pot) is
+        offered for now; ``difference`` is refused with an explanation.
         """
         existing = self._tables.get(channel_id)
         if existing is not None and existing.status.is_open:
             raise UserError("There is already a table in this channel: finish or cancel it first.")
         game_enum = _parse_game(game)
-        max_seats = seats if seats is not None else (2 if game_enum is Game.KAP_SHAP else 4)
+        _check_settlement(game_enum, settlement)
+        two_player = game_enum in (Game.KAP_SHAP, Game.TSUNG_SHAP)
+        max_seats = seats if seats is not None else (2 if two_player else 4)
         ante = self.defaults.ante if ante is None else ante
         turn_seconds = self.defaults.turn_seconds if turn_seconds is None else turn_seconds
         if not 0 <= ante <= 1_000_000_000:
@@ -336,10 +373,9 @@ class TableService:
         async with table.lock:
             self._need_lobby(table)
             self._need_host(table, user_id)
-            if level not in AI_LEVELS:
-                get_player(level)  # registers the levels, or raises naming them
-            if level not in AI_LEVELS:
-                raise UserError(f"Unknown AI level '{level}'.")
+            levels = levels_for(table.game)
+            if level not in levels:
+                raise UserError(f"Unknown AI level '{level}': choose {', '.join(levels)}.")
             if len(table.seats) >= table.max_seats:
                 raise UserError(f"The table is full ({table.max_seats} seats).")
             number = 1 + sum(1 for s in table.seats if s.is_ai)
@@ -432,7 +468,7 @@ class TableService:
         self,
         channel_id: int,
         user_id: int,
-        action: Action | str,
+        action: AnyAction | str,
         *,
         version: int | None = None,
     ) -> Outcome:
@@ -452,7 +488,7 @@ class TableService:
                 raise UserError(f"It is {table.seats[state.current].name}'s turn, not yours.")
             if isinstance(action, str):
                 try:
-                    action = parse_action(action)
+                    action = parse_action(action, table.game)
                 except EngineError as exc:
                     raise UserError(str(exc)) from None
             outcome = Outcome(table)
@@ -479,7 +515,7 @@ class TableService:
                     f"⏰ {table.seats[seat].name} ran out of time: the computer plays this turn."
                 )
                 table.recent.append(outcome.lines[-1])
-                player = _ai_player(self.defaults.timeout_ai_level)
+                player = _ai_player(table.game, self.defaults.timeout_ai_level)
                 turn = state.turn
                 while (
                     table.state is not None
@@ -487,8 +523,7 @@ class TableService:
                     and table.state.current == seat
                     and table.state.turn == turn
                 ):
-                    st = table.state
-                    choice = player.choose(view(st, seat), legal_actions(st), self._ai_rng)
+                    choice = _ai_choice(player, table.state, seat, self._ai_rng)
                     await self._play(table, seat, choice, outcome, by_timeout=True)
                 await self._advance(table, outcome)
                 outcomes.append(outcome)
@@ -573,13 +608,13 @@ class TableService:
         table.sets = rules.sets
         table.thrower = int(settings.get("thrower", 0))
         assert record.deal_json is not None
-        state = new_game(
+        state: AnyState = new_game(
             rules, [s.name for s in seats], Deal.from_json(json.loads(record.deal_json))
         )
         for entry in await self._games.actions(record.id):
             if entry.seat != state.current:
                 raise EngineError(f"action {entry.seq} was logged for seat {entry.seat}")
-            state, _ = apply(state, parse_action(entry.notation))
+            state, _ = _apply(state, parse_action(entry.notation, table.game))
         table.state = state
         table.recent = ["♻️ Restored after a restart."]
         if state.result is not None:
@@ -602,13 +637,19 @@ class TableService:
     # ----------------------------------------------------------------------------- internals
 
     async def _play(
-        self, table: Table, seat: int, action: Action, outcome: Outcome, *, by_timeout: bool = False
+        self,
+        table: Table,
+        seat: int,
+        action: AnyAction,
+        outcome: Outcome,
+        *,
+        by_timeout: bool = False,
     ) -> None:
         """Apply one action and commit it (with the result, if it ends the game)."""
         state = table.state
         assert state is not None
         try:
-            new_state, events = apply(state, action)
+            new_state, events = _apply(state, action)
         except IllegalAction as exc:
             raise UserError(_sentence(str(exc))) from None
         end = None
@@ -638,7 +679,9 @@ class TableService:
         for event in events:
             line = describe_event(event, None, [s.name for s in table.seats])
             outcome.lines.append(line)
-            table.recent.append(line)
+            if not (table.fishing and isinstance(event, TurnStarted)):
+                # Tsung Shap's message says whose turn it is: keep its recent lines for play.
+                table.recent.append(line)
         del table.recent[:-MAX_RECENT]
         if end is not None:
             table.status = end.status
@@ -651,9 +694,8 @@ class TableService:
             info = table.seats[seat]
             if not info.is_ai:
                 return
-            player = _ai_player(info.ai_level or self.defaults.timeout_ai_level)
-            st = table.state
-            choice = player.choose(view(st, seat), legal_actions(st), self._ai_rng)
+            player = _ai_player(table.game, info.ai_level or self.defaults.timeout_ai_level)
+            choice = _ai_choice(player, table.state, seat, self._ai_rng)
             await self._play(table, seat, choice, outcome)
 
     async def _settle(self, table: Table, outcome: Outcome) -> None:
@@ -680,12 +722,12 @@ class TableService:
         outcome.lines.append(line)
         table.recent.append(line)
 
-    def _deadline_for(self, table: Table, state: GameState) -> float | None:
+    def _deadline_for(self, table: Table, state: AnyState) -> float | None:
         if state.result is not None or table.seats[state.current].is_ai:
             return None
         return self._clock.now().timestamp() + table.turn_seconds
 
-    def _deadline_after(self, table: Table, before: GameState, after: GameState) -> float | None:
+    def _deadline_after(self, table: Table, before: AnyState, after: AnyState) -> float | None:
         # The timer runs per turn: it is re-armed only when the turn passes to someone else.
         if after.result is not None or table.seats[after.current].is_ai:
             return None
@@ -723,7 +765,7 @@ class TableService:
             raise UserError("Only the host can do that.")
 
     @staticmethod
-    def _need_running(table: Table) -> GameState:
+    def _need_running(table: Table) -> AnyState:
         if table.status is not GameStatus.RUNNING or table.state is None:
             if table.status is GameStatus.LOBBY:
                 raise UserError("The game has not started yet.")
@@ -731,17 +773,56 @@ class TableService:
         return table.state
 
 
-def _ai_player(level: str) -> Player:
-    """A computer player of ``level``; the random player if that level does not exist (yet)."""
-    # A level can vanish between releases (or not be written yet, like "greedy" today); a turn
-    # must still be played, so a stored or configured level never stalls a game.
-    if level not in AI_LEVELS:
-        try:
-            return get_player(level)  # importing bot.ai may register it
-        except ValueError:
-            log.warning("AI level %r does not exist: the random player stands in", level)
-            return get_player("random")
-    return get_player(level)
+def _ai_player(game: Game, level: str) -> AnyPlayer:
+    """A computer player of ``game`` at ``level``; the random player if that level does not
+    exist (yet)."""
+    # A level can vanish between releases; a turn must still be played, so a stored or
+    # configured level never stalls a game.
+    try:
+        return player_for(game, level)
+    except ValueError:
+        log.warning("AI level %r does not exist for %s: the random player stands in", level, game)
+        return player_for(game, "random")
+
+
+def _ai_choice(player: AnyPlayer, state: AnyState, seat: int, rng: random.Random) -> AnyAction:
+    """What a computer player picks for ``seat`` from its view and the legal actions."""
+    if isinstance(state, FishingState):
+        fishing_legal: list[FishingAction] = legal_actions(state)
+        choice: AnyAction = player.choose(view(state, seat), fishing_legal, rng)
+        return choice
+    legal: list[Action] = legal_actions(state)
+    picked: AnyAction = player.choose(view(state, seat), legal, rng)
+    return picked
+
+
+def _apply(state: AnyState, action: AnyAction) -> tuple[AnyState, list[AnyEvent]]:
+    """The dispatching :func:`bot.engine.apply` for a state of either kind (mypy cannot pick
+    an overload for a union, so the kinds are told apart here)."""
+    if isinstance(state, FishingState):
+        if not isinstance(action, Draw | Capture | Place | Claim):
+            raise IllegalAction(f"'{action}' is not a Tsung Shap action")
+        fishing_state, fishing_events = apply(state, action)
+        return fishing_state, list(fishing_events)
+    if not isinstance(action, Take | Draw | Discard | Declare):
+        raise IllegalAction(f"'{action}' is not a {state.rules.game} action")
+    new_state, events = apply(state, action)
+    return new_state, list(events)
+
+
+def _check_settlement(game: Game, settlement: str | None) -> None:
+    """Only pot settlement is offered: ``difference`` needs a chips transfer the ledger does
+    not have yet."""
+    if settlement in (None, "pot"):
+        return
+    if settlement == "difference":
+        if game is not Game.TSUNG_SHAP:
+            raise UserError("Settlement by difference is a Tsung Shap option.")
+        raise UserError(
+            "Settlement by point difference is not available yet: Tsung Shap tables are "
+            "played for the pot (the winner takes it; a draw refunds every ante)."
+        )
+    raise UserError(f"Unknown settlement '{settlement}': choose pot.")
 
 
 def _parse_game(game: str) -> Game:
@@ -761,8 +842,11 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
-def _applied_notation(before: GameState, after: GameState, action: Action) -> str:
+def _applied_notation(before: AnyState, after: AnyState, action: AnyAction) -> str:
     # A bare `take` takes the most recent takeable discard; record which tile it was.
+    # (Tsung Shap's history holds moves, not notation: its actions are logged as given.)
+    if not isinstance(before, GameState) or not isinstance(after, GameState):
+        return str(action)
     if after.history and len(after.history) > len(before.history):
         return str(after.history[-1])
     return str(action)
