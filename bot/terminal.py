@@ -1,4 +1,4 @@
-"""``kapshap play``: Kap Shap or Kap Tai Shap against computer players, in a terminal.
+"""``kapshap play``: Kap Shap, Kap Tai Shap or Tsung Shap against computer players, in a terminal.
 
 The client drives the engine only through its public API (:func:`~bot.engine.new_game`,
 :func:`~bot.engine.legal_actions`, :func:`~bot.engine.apply`, :func:`~bot.engine.view` and
@@ -9,6 +9,11 @@ choose from their own views.
 Input is read line by line from ``stdin``, so a game can be scripted: every prompt shows the legal
 actions in notation (``take 6-5``, ``draw``, ``discard 3-1``, ``declare``), and bad input gets a
 one-line explanation and the prompt again, never a traceback.
+
+Tsung Shap (``--game tsung-shap``, two players) is played by :class:`_FishingTable`: every turn
+shows the row left to right with its L and R ends, both scores, the tiles left in each pile, a
+missed capture the player may claim, the tile he turned over and the legal actions (``draw``,
+``claim pair left``, ``capture triplet ends``, ``place right``...).
 """
 
 from __future__ import annotations
@@ -22,8 +27,10 @@ from dataclasses import dataclass
 from typing import NoReturn, TextIO
 
 from bot.ai import AI_LEVELS, Player, get_player
+from bot.ai.base import AnyPlayer, levels_for, player_for
 from bot.engine import (
     Action,
+    Combination,
     Deal,
     Declare,
     Discard,
@@ -32,14 +39,23 @@ from bot.engine import (
     EngineError,
     Event,
     FirstPlayer,
+    FishingAction,
+    FishingEvent,
+    FishingPhase,
+    FishingResult,
+    FishingState,
+    FishingView,
     FourTwo,
     Game,
+    GameOver,
     IllegalAction,
     NotationError,
     Offer,
     Phase,
+    Place,
     Result,
     RuleSet,
+    Settlement,
     Take,
     Tile,
     TurnStarted,
@@ -47,6 +63,7 @@ from bot.engine import (
     WinBy,
     apply,
     describe_event,
+    difference_payment,
     legal_actions,
     make_deal,
     make_rules,
@@ -57,6 +74,8 @@ from bot.engine import (
     view,
     with_flag,
 )
+from bot.engine.actions import Capture, End
+from bot.engine.fishing import tile_values
 
 __all__ = ["build_parser", "main", "run_game"]
 
@@ -102,7 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         add_help=False,
         description=(
-            "Play Kap Shap or Kap Tai Shap in the terminal against computer players. "
+            "Play Kap Shap, Kap Tai Shap or Tsung Shap in the terminal against computer "
+            "players. "
             "Type 'help' during the game for the notation and the rules in force."
         ),
     )
@@ -124,8 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         metavar="N",
-        help="number of computer players (default: 1 for Kap Shap, which is for 2 players; "
-        "3 for Kap Tai Shap)",
+        help="number of computer players (default: 1 for Kap Shap and Tsung Shap, which are "
+        "for 2 players; 3 for Kap Tai Shap)",
     )
     parser.add_argument(
         "--ai",
@@ -162,8 +182,16 @@ class _Config:
     seed: int | None
 
 
-def _default_level() -> str:
-    return "greedy" if "greedy" in AI_LEVELS else "random"
+def _default_level(game: Game = Game.KAP_SHAP) -> str:
+    levels = _known_levels(game)
+    return "greedy" if "greedy" in levels else levels[0]
+
+
+def _known_levels(game: Game) -> list[str]:
+    """The computer levels ``game`` offers, weakest first."""
+    if game is Game.TSUNG_SHAP:
+        return levels_for(game)
+    return sorted(AI_LEVELS)
 
 
 def _configure(args: argparse.Namespace) -> _Config:
@@ -178,8 +206,12 @@ def _configure(args: argparse.Namespace) -> _Config:
         if not sep or not name.strip():
             raise _UsageError(f"--rule expects NAME=VALUE, not '{spec}'")
         rules = with_flag(rules, name.strip().replace("-", "_"), value.strip())
-    level: str = args.ai or _default_level()
-    if level not in AI_LEVELS:
+    level: str = args.ai or _default_level(game)
+    if game is Game.TSUNG_SHAP:
+        if level not in levels_for(game):
+            known = ", ".join(levels_for(game))
+            raise _UsageError(f"unknown AI level '{level}' for tsung-shap: choose one of {known}")
+    elif level not in AI_LEVELS:
         get_player(level)  # raises ValueError naming the known levels
     seat: int = args.seat
     if not 0 <= seat < rules.players:
@@ -193,7 +225,7 @@ def _configure(args: argparse.Namespace) -> _Config:
 
 
 def _default_opponents(game: Game) -> int:
-    return 1 if game is Game.KAP_SHAP else 3
+    return 3 if game is Game.KAP_TAI_SHAP else 1
 
 
 def _bot_names(players: int) -> list[str]:
@@ -272,7 +304,7 @@ def run_game(
     *,
     names: Sequence[str],
     human: int,
-    ai_level: str | Mapping[int, Player],
+    ai_level: str | Mapping[int, AnyPlayer],
     rng: random.Random,
     stdin: TextIO,
     stdout: TextIO,
@@ -281,8 +313,22 @@ def run_game(
     """Play one game on an exact ``deal`` with the human at seat ``human``; returns 0.
 
     ``ai_level`` is a level name for every computer seat, or the players by seat. ``rng`` drives
-    the computer players. Tests pass a deal built with :func:`bot.engine.deal_from_tiles`.
+    the computer players. Tests pass a deal built with :func:`bot.engine.deal_from_tiles`, or
+    :func:`bot.engine.deal_from_piles` for Tsung Shap.
     """
+    if rules.game is Game.TSUNG_SHAP:
+        if isinstance(ai_level, str):
+            bots: dict[int, AnyPlayer] = {
+                seat: player_for(Game.TSUNG_SHAP, ai_level)
+                for seat in range(rules.players)
+                if seat != human
+            }
+            name = ai_level
+        else:
+            bots = dict(ai_level)
+            name = ", ".join(sorted({p.level for p in bots.values()}))
+        fishing = _FishingTable(rules, deal, list(names), human, bots, rng, stdin, stdout)
+        return fishing.play(name, seed)
     if isinstance(ai_level, str):
         players: dict[int, Player] = {
             seat: get_player(ai_level) for seat in range(rules.players) if seat != human
@@ -311,7 +357,7 @@ class _Setup:
     def run(self) -> bool:
         """Fill the namespace from the answers; False when input ends."""
         self.out.write("New game (press Enter to keep the default in brackets).\n")
-        aliases = {"ks": "kap-shap", "kts": "kap-tai-shap"}
+        aliases = {"ks": "kap-shap", "kts": "kap-tai-shap", "ts": "tsung-shap"}
         game = self._ask(
             "Game: kap-shap or kap-tai-shap",
             self.args.game,
@@ -320,6 +366,10 @@ class _Setup:
         if game is None:
             return False
         self.args.game = game
+        if Game(game) is Game.TSUNG_SHAP:
+            self.args.opponents = 1
+            self.args.rules = None
+            return self._ask_level(Game.TSUNG_SHAP)
         if Game(game) is Game.KAP_SHAP:
             self.args.opponents = 1
         else:
@@ -334,9 +384,18 @@ class _Setup:
         if rule_set is None:
             return False
         self.args.rules = rule_set
-        levels = ", ".join(sorted(AI_LEVELS))
+        return self._ask_level(Game(game))
+
+    def _ask_level(self, game: Game) -> bool:
+        known = _known_levels(game)
+
+        def check(text: str) -> str:
+            if text.lower() not in known:
+                raise ValueError(f"choose one of {', '.join(known)}")
+            return text.lower()
+
         level = self._ask(
-            f"Computer level: {levels}", self.args.ai or _default_level(), self._level
+            f"Computer level: {', '.join(known)}", self.args.ai or _default_level(game), check
         )
         if level is None:
             return False
@@ -353,12 +412,6 @@ class _Setup:
     def _rule_set(text: str) -> str:
         if text.lower() not in RULE_SETS:
             raise ValueError(f"choose one of {', '.join(RULE_SETS)}")
-        return text.lower()
-
-    @staticmethod
-    def _level(text: str) -> str:
-        if text.lower() not in AI_LEVELS:
-            raise ValueError(f"choose one of {', '.join(sorted(AI_LEVELS))}")
         return text.lower()
 
     def _ask(self, question: str, default: str, check: Callable[[str], str]) -> str | None:
@@ -754,6 +807,328 @@ class _Table:
         for a, b in pairs:
             x, y = _pair_values(a, b, self.rules.four_two_value)
             self.say(f"  pair  {a.label} + {b.label}  ({x} + {y} = {x + y})")
+
+
+# ---------------------------------------------------------------------------------------------
+# Tsung Shap
+
+# Words the Tsung Shap prompt understands besides actions.
+_FISHING_COMMANDS: dict[str, str] = {
+    "help": "help",
+    "h": "help",
+    "legal": "legal",
+    "?": "legal",
+    "moves": "legal",
+    "look": "look",
+    "status": "look",
+    "row": "look",
+    "quit": "quit",
+    "exit": "quit",
+    "q": "quit",
+}
+
+# Shortcuts for the Tsung Shap actions.
+_FISHING_SHORTCUTS: dict[str, FishingAction] = {
+    "d": Draw(),
+    "dr": Draw(),
+    "l": Place(End.LEFT),
+    "pl": Place(End.LEFT),
+    "r": Place(End.RIGHT),
+    "pr": Place(End.RIGHT),
+}
+
+
+class _FishingTable:
+    """One Tsung Shap game in progress, seen from the human seat (everything is public but the
+    order of the piles, which nobody knows)."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        deal: Deal,
+        names: list[str],
+        human: int,
+        players: Mapping[int, AnyPlayer],
+        rng: random.Random,
+        inp: TextIO,
+        out: TextIO,
+    ) -> None:
+        self.rules = rules
+        self.deal = deal
+        self.names = names
+        self.human = human
+        self.players = players
+        self.rng = rng
+        self.inp = inp
+        self.out = out
+        self.echo = not _isatty(inp)
+        self.state: FishingState = new_game(rules, names, deal)
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+
+    def error(self, text: str) -> None:
+        self.say(f"! {_one_line(text)}")
+
+    def other(self) -> int:
+        return 1 - self.human
+
+    # -- the game loop -----------------------------------------------------------------------
+
+    def play(self, level: str, seed: int | None) -> int:
+        """Play to the end (0), or until the player quits or input ends (0 as well)."""
+        self.announce(level, seed)
+        self.turn_header(self.deal.first_seat, 1)
+        while True:
+            seen = view(self.state, self.human)
+            if seen.result is not None:
+                self.game_over(seen, seen.result)
+                return 0
+            if seen.my_turn:
+                leave = self.human_step(seen)
+                if leave is not None:
+                    self.say(leave.message)
+                    return 0
+            else:
+                self.computer_step(seen.current)
+
+    def announce(self, level: str, seed: int | None) -> None:
+        rules = self.rules
+        self.say(f"Tsung Shap 爭十: {rules.describe()}.")
+        if seed is not None:
+            self.say(f"Seed {seed} (--seed {seed} deals this game again).")
+        seats = ", ".join(
+            f"{seat}: {name}" + ("" if seat == self.human else f" ({level} AI)")
+            for seat, name in enumerate(self.names)
+        )
+        self.say(f"Seats: {seats}.")
+        first = self.deal.first_seat
+        plays = "you play first" if first == self.human else f"{self.names[first]} plays first"
+        if self.deal.dice:
+            dice = " + ".join(str(d) for d in self.deal.dice)
+            self.say(f"The four dice show {dice} = {sum(self.deal.dice)}: {plays}.")
+        else:
+            self.say(f"{plays[0].upper()}{plays[1:]}.")
+        self.say(
+            f"Each player turns over a face-down pile of {rules.pile_size} tiles, one a turn, "
+            "and captures from the ends of the row."
+        )
+        self.say(
+            "Type a move as listed after 'Legal:' (e.g. 'draw', 'capture pair left', "
+            "'place right'), '?' for your legal moves, 'help' for the rules, 'quit' to leave."
+        )
+
+    def turn_header(self, seat: int, turn: int) -> None:
+        self.say()
+        if seat == self.human:
+            self.say(f"=== Turn {turn}: your turn ===")
+        else:
+            self.say(describe_event(TurnStarted(seat, turn), self.human, self.names))
+
+    def narrate(self, events: Sequence[FishingEvent]) -> None:
+        for event in events:
+            if isinstance(event, TurnStarted):
+                self.turn_header(event.seat, event.turn)
+            elif not isinstance(event, GameOver):  # game_over() prints the end
+                self.say(describe_event(event, self.human, self.names))
+
+    def computer_step(self, seat: int) -> None:
+        legal = legal_actions(self.state)
+        action = self.players[seat].choose(view(self.state, seat), legal, self.rng)
+        try:
+            self.state, events = apply(self.state, action)
+        except IllegalAction as error:
+            fallback = legal[0]
+            self.say(f"({self.names[seat]} tried '{action}': {error}; playing '{fallback}'.)")
+            self.state, events = apply(self.state, fallback)
+        self.narrate(events)
+
+    def human_step(self, seen: FishingView) -> _Leave | None:
+        """Prompt until one legal action is played (None) or the player leaves."""
+        legal = legal_actions(self.state)
+        self.show_status(seen, legal)
+        while True:
+            self.out.write(PROMPT)
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                self.say()
+                return _Leave("End of input: you leave the table and the game is abandoned.")
+            text = " ".join(line.split())
+            if self.echo:
+                self.say(text)
+            try:
+                reply = self.interpret(text, seen, legal)
+            except NotationError as error:
+                self.error(f"{error} (type 'help' for the notation)")
+                continue
+            if isinstance(reply, _Leave):
+                return reply
+            if isinstance(reply, str):
+                if reply:
+                    self.error(reply)
+                continue
+            try:
+                self.state, events = apply(self.state, reply)
+            except IllegalAction as error:
+                self.error(f"{error} (type '?' for your legal moves)")
+                continue
+            self.narrate(events)
+            return None
+
+    def interpret(
+        self, text: str, seen: FishingView, legal: Sequence[FishingAction]
+    ) -> FishingAction | str | _Leave:
+        """An action to play, a message to show ('' for none) or a request to leave.
+
+        Raises NotationError for an unreadable action.
+        """
+        lower = text.lower()
+        if not text:
+            if len(legal) == 1:
+                return legal[0]
+            return "type a move, or '?' for the legal moves"
+        command = _FISHING_COMMANDS.get(lower)
+        if command == "quit":
+            return _Leave("You leave the table; the game is abandoned.")
+        if command == "help":
+            self.show_help()
+            return ""
+        if command == "legal":
+            self.show_legal(legal)
+            return ""
+        if command == "look":
+            self.show_status(seen, legal)
+            return ""
+        if lower in _FISHING_SHORTCUTS:
+            return _FISHING_SHORTCUTS[lower]
+        if lower in ("c", "capture"):
+            captures = [a for a in legal if isinstance(a, Capture)]
+            if len(captures) == 1:
+                return captures[0]
+            if not captures:
+                return "your tile captures nothing now"
+            return "say which capture: " + ", ".join(f"'{a}'" for a in captures)
+        return parse_action(text, Game.TSUNG_SHAP)
+
+    # -- display -----------------------------------------------------------------------------
+
+    def show_status(self, seen: FishingView, legal: Sequence[FishingAction]) -> None:
+        """The row, the scores, the piles, a claimable miss, the turned tile, the legal list."""
+        self.show_row(seen)
+        you, them = self.human, self.other()
+        self.say(
+            f"Scores: {self.names[you]} {seen.scores[you]}, {self.names[them]} {seen.scores[them]}."
+        )
+        self.say(
+            f"Tiles left in the piles: {self.names[you]} {seen.pile_sizes[you]}, "
+            f"{self.names[them]} {seen.pile_sizes[them]}."
+        )
+        if seen.phase is FishingPhase.TURN_OVER:
+            if seen.pending and seen.missed_by is not None:
+                options = "; ".join(
+                    f"'{c.claim}' ({' + '.join(map(str, c.tiles))}: {c.score})"
+                    for c in seen.pending
+                )
+                self.say(
+                    f"{self.names[seen.missed_by]} missed a capture: you may claim one before "
+                    f"turning over: {options}."
+                )
+            self.say("Turn over your next tile with 'draw'.")
+        elif seen.turned is not None:
+            self.say(f"Your tile: {seen.turned.label}{self.value_note(seen.turned)}.")
+            if seen.options:
+                captures = "; ".join(f"'{c.capture}' ({self.combo_text(c)})" for c in seen.options)
+                self.say(f"It can capture: {captures}.")
+            else:
+                self.say("It captures nothing: place it at the left or right end of the row.")
+        self.show_legal(legal)
+
+    @staticmethod
+    def combo_text(combo: Combination) -> str:
+        sweep = " - a sweep" if combo.sweep else ""
+        return f"{' + '.join(map(str, combo.tiles))}: {combo.score}{sweep}"
+
+    def show_row(self, seen: FishingView) -> None:
+        """The row on one line, left to right, between its L and R ends."""
+        if not seen.row:
+            self.say("Row: empty.")
+            return
+        tiles = " | ".join(f"{t} {t.english}" for t in seen.row)
+        count = _tiles(len(seen.row))
+        self.say(f"Row ({count}, left to right):  L | {tiles} | R")
+
+    def value_note(self, tile: Tile) -> str:
+        values = tile_values(tile, self.rules.four_two_value)
+        if len(values) > 1:
+            return f" (counts {' or '.join(map(str, values))})"
+        return f" (counts {values[0]})"
+
+    def show_legal(self, legal: Sequence[FishingAction]) -> None:
+        self.say(LEGAL_PREFIX + ", ".join(str(a) for a in legal))
+
+    def show_help(self) -> None:
+        rules = self.rules
+        four_two = {
+            FourTwo.THREE: "4-2 counts 3",
+            FourTwo.SIX: "4-2 counts 6",
+            FourTwo.WILD: "4-2 and 2-1 each count 3 or 6",
+        }[rules.four_two_value]
+        sweep = "40 + the pips" if rules.sweep_adds_pips else "a flat 40"
+        triplets = (
+            "the turned tile with both end tiles"
+            if rules.triplet_both_ends_only
+            else "the turned tile with the two tiles at one end, or with both end tiles"
+        )
+        end = (
+            "when both piles are laid out"
+            if rules.play_until_both_piles_empty
+            else "as soon as a player has laid out his pile"
+        )
+        lines = [
+            f"Rules in force: {rules.describe()}.",
+            "  A turn: optionally claim a capture the opponent missed, then turn over your next "
+            "tile ('draw') and capture with it or place it at one end of the row.",
+            "  Pair: your tile is identical to an end tile; scores 10 x the values of both.",
+            f"  Triplet: {triplets}, totalling 10, 20 or 30; scores the total ({four_two}).",
+            f"  Sweep: a triplet that empties a 2-tile row scores {sweep}; you then start a "
+            "new row with your next tile.",
+            "  Placing a tile that could have captured lets the opponent claim the capture at "
+            "the start of his next turn"
+            + (" (auto_capture: you must take the best capture)." if rules.auto_capture else "."),
+            f"  The game ends {end}; the higher score wins.",
+            "Moves (the prompt lists the legal ones):",
+            "  draw | d                       turn over your next tile",
+            "  capture pair left|right        capture a pair at an end ('c' if only one)",
+            "  capture triplet left|right|ends  capture a triplet",
+            "  place left|right | l | r       place your tile at an end",
+            "  claim pair|triplet left|right|ends  claim the opponent's missed capture",
+            "Commands: ? or legal (legal moves), look (the table), help, quit.",
+        ]
+        for line in lines:
+            self.say(line)
+
+    def game_over(self, seen: FishingView, result: FishingResult) -> None:
+        self.say()
+        self.say("=== Game over ===")
+        you, them = self.human, self.other()
+        self.say(
+            f"Final scores: {self.names[you]} {result.scores[you]}, "
+            f"{self.names[them]} {result.scores[them]}."
+        )
+        if seen.row:
+            self.say(f"{_tiles(len(seen.row))} left on the row score nothing.")
+        if result.winner is None:
+            self.say("Equal scores: the game is drawn.")
+            return
+        margin = result.difference
+        if result.winner == self.human:
+            self.say(f"You win by {margin} points.")
+        else:
+            self.say(f"{self.names[result.winner]} wins by {margin} points.")
+        if self.rules.settlement is Settlement.DIFFERENCE:
+            chips = difference_payment(self.rules, result)
+            self.say(f"Settlement: {chips} chips ({self.rules.settle_rate} per point).")
 
 
 def _turn_rule(rules: RuleSet) -> str:

@@ -3,6 +3,9 @@
 Results go to stdout (a readable table, or one JSON object per configuration with ``--json``);
 the progress bar and error messages go to stderr. A bad option is one line on stderr and exit
 status 2, never a traceback.
+
+``--game tsung-shap`` reports scores instead of winning turns, and its ``--compare`` compares
+variants (flag sets, e.g. ``base,auto_capture,sweep_adds_pips``) rather than rule sets.
 """
 
 from __future__ import annotations
@@ -23,25 +26,33 @@ from bot.engine.rules import RULE_SET_NAMES, Game
 from bot.sim.oracle import OracleCheck, check_dealt_wins
 from bot.sim.runner import (
     ConfigResult,
+    FishingConfigResult,
     SimConfig,
     SimError,
     check_levels,
     default_workers,
     known_levels,
     run,
+    run_fishing,
 )
-from bot.sim.stats import Summary, relative_seat, summarize
+from bot.sim.stats import FishingSummary, Summary, relative_seat, summarize, summarize_fishing
 
 __all__ = [
     "CSV_COLUMNS",
     "DEFAULT_AI",
     "DEFAULT_GAMES",
+    "FISHING_CSV_COLUMNS",
+    "FISHING_VARIANT_FLAGS",
+    "FishingOutcome",
     "Outcome",
     "build_parser",
+    "fishing_to_json",
+    "format_fishing_report",
     "format_report",
     "main",
     "to_json",
     "write_csv",
+    "write_fishing_csv",
 ]
 
 PROG = "kapshap sim"
@@ -68,6 +79,41 @@ CSV_COLUMNS = (
     "takes",
     "take_pool_total",
 )
+
+
+FISHING_CSV_COLUMNS = (
+    "game",
+    "variant",
+    "ai",
+    "seed",
+    "index",
+    "first_seat",
+    "winner",
+    "winner_relative",
+    "score_seat0",
+    "score_seat1",
+    "score_first",
+    "score_second",
+    "difference",
+    "pairs",
+    "triplets",
+    "sweeps",
+    "missed",
+    "claimed",
+    "claimed_sweeps",
+    "turns",
+)
+
+FISHING_VARIANT_FLAGS = (
+    "auto_capture",
+    "triplet_both_ends_only",
+    "sweep_adds_pips",
+    "second_may_capture_opening",
+    "play_until_both_piles_empty",
+)
+"""The Tsung Shap flags ``--compare`` can switch on by name (``base`` switches none)."""
+
+BASE_VARIANT = "base"
 
 
 class UsageError(Exception):
@@ -116,7 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--game",
         choices=[g.value for g in Game],
         default=Game.KAP_SHAP.value,
-        help="which collecting game (default: %(default)s)",
+        help="which game (default: %(default)s)",
     )
     parser.add_argument(
         "--players",
@@ -145,7 +191,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--compare",
         metavar="A,B,...",
-        help="run several rule sets on the same deals, e.g. culin,classic,last-draw",
+        help=(
+            "run several rule sets on the same deals, e.g. culin,classic,last-draw; for "
+            "tsung-shap several variants: base or flag names switched on, + to combine, e.g. "
+            "base,auto_capture,sweep_adds_pips+auto_capture"
+        ),
     )
     parser.add_argument(
         "--ai",
@@ -182,7 +232,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--csv", metavar="FILE", help="write one row per game to FILE")
     parser.add_argument(
-        "--plot", metavar="FILE.png", help="write a histogram of the winning turn to FILE.png"
+        "--plot",
+        metavar="FILE.png",
+        help=(
+            "write a histogram of the winning turn (tsung-shap: of the first player's score "
+            "minus the second's) to FILE.png"
+        ),
     )
     parser.add_argument(
         "--no-progress", action="store_true", help="never show the progress bar on stderr"
@@ -229,7 +284,7 @@ def _rules(args: argparse.Namespace, name: str | None) -> RuleSet:
     return rules
 
 
-def _levels(texts: Sequence[str], players: int) -> tuple[str, ...]:
+def _levels(texts: Sequence[str], players: int, game: Game = Game.KAP_SHAP) -> tuple[str, ...]:
     every: str | None = None
     seats: dict[int, str] = {}
     for text in texts:
@@ -245,14 +300,14 @@ def _levels(texts: Sequence[str], players: int) -> tuple[str, ...]:
             raise UsageError(f"--ai: there is no seat {seat} (seats are 0 to {players - 1})")
         seats[seat] = level.strip()
     levels = tuple(seats.get(seat, every or DEFAULT_AI) for seat in range(players))
-    known = known_levels()
+    known = known_levels(game)
     if every is None and DEFAULT_AI in levels and DEFAULT_AI not in known:
         raise UsageError(
             f"the default AI level '{DEFAULT_AI}' is not available; choose one with --ai "
             f"(known levels: {', '.join(known)})"
         )
     try:
-        check_levels(levels)
+        check_levels(levels, game)
     except SimError as error:
         raise UsageError(str(error)) from None
     return levels
@@ -263,6 +318,57 @@ def _configs(args: argparse.Namespace) -> list[SimConfig]:
     for name in _rule_names(args):
         rules = _rules(args, name)
         configs.append(SimConfig(rules, _levels(args.ai, rules.players)))
+    return configs
+
+
+def _variant_flags(name: str) -> list[str]:
+    """The flags a ``--compare`` entry for Tsung Shap switches on (``base``: none)."""
+    if name == BASE_VARIANT:
+        return []
+    flags = []
+    for part in name.split("+"):
+        flag = part.strip().replace("-", "_")
+        if flag not in FISHING_VARIANT_FLAGS:
+            known = ", ".join((BASE_VARIANT, *FISHING_VARIANT_FLAGS))
+            raise UsageError(
+                f"--compare: '{part.strip()}' is not a Tsung Shap variant: choose from {known} "
+                "(join flags with + to switch several on)"
+            )
+        if flag in flags:
+            raise UsageError(f"--compare: '{name}' names {flag} twice")
+        flags.append(flag)
+    return flags
+
+
+def _fishing_configs(args: argparse.Namespace) -> list[tuple[str, SimConfig]]:
+    """The (variant name, configuration) pairs of a Tsung Shap run."""
+    if args.players is not None and args.players != 2:
+        raise UsageError(f"Tsung Shap is for exactly 2 players, not {args.players}")
+    if args.sets is not None and args.sets != 1:
+        raise UsageError(f"Tsung Shap is played with exactly one set, not {args.sets}")
+    if args.rules is not None:
+        raise UsageError(
+            "--rules does not apply to tsung-shap (it has one rule set): choose variants with "
+            "--rule NAME=VALUE or --compare base,auto_capture"
+        )
+    if args.compare is None:
+        names = [BASE_VARIANT]
+    else:
+        names = [n.strip() for n in str(args.compare).split(",") if n.strip()]
+        if not names:
+            raise UsageError("--compare needs variant names, e.g. base,auto_capture")
+        if len(set(names)) != len(names):
+            raise UsageError("--compare lists a variant twice")
+    base = make_rules(Game.TSUNG_SHAP)
+    for flag, value in _flag_overrides(args.rule):
+        base = with_flag(base, flag, value)
+    levels = _levels(args.ai, base.players, Game.TSUNG_SHAP)
+    configs = []
+    for name in names:
+        rules = base
+        for flag in _variant_flags(name):
+            rules = with_flag(rules, flag, "true")
+        configs.append((name, SimConfig(rules, levels)))
     return configs
 
 
@@ -477,6 +583,212 @@ def _plot(outcomes: Sequence[Outcome], path: Path) -> None:
     plot_turn_histograms(series, path, title)
 
 
+# ---------------------------------------------------------------------------------------------
+# Tsung Shap results
+
+
+@dataclass(frozen=True, slots=True)
+class FishingOutcome:
+    """One Tsung Shap configuration's games with their summary."""
+
+    result: FishingConfigResult
+    summary: FishingSummary
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set played."""
+        return self.result.config.rules
+
+    @property
+    def variant(self) -> str:
+        """The variant's name (``base`` or a ``--compare`` entry)."""
+        return self.result.variant
+
+
+def fishing_to_json(outcome: FishingOutcome, seed: int) -> dict[str, Any]:
+    """The JSON object of one Tsung Shap configuration (keys documented in
+    docs/simulator.md)."""
+    rules = outcome.rules
+    summary = outcome.summary.to_json()
+    head: dict[str, Any] = {
+        "game": rules.game.value,
+        "variant": outcome.variant,
+        "rules": rules.rule_set_name,
+        "players": rules.players,
+        "sets": rules.sets,
+        "games": summary.pop("games"),
+        "seed": seed,
+        "ai": list(outcome.result.config.levels),
+    }
+    return {
+        **head,
+        **summary,
+        "flags": rules.flags(),
+        "games_per_second": round(outcome.result.games_per_second, 1),
+    }
+
+
+def _pair(values: Sequence[float], digits: int) -> str:
+    return " / ".join(_num(v, digits) for v in values)
+
+
+def _fishing_rows(outcomes: Sequence[FishingOutcome]) -> list[tuple[str, list[str]]]:
+    s = [o.summary for o in outcomes]
+    rows: list[tuple[str, list[str]]] = [
+        ("games", [str(x.games) for x in s]),
+        ("score (first / second): mean", [_pair(x.mean_score, 1) for x in s]),
+        ("  median", [_pair(x.median_score, 1) for x in s]),
+        ("  p90", [_pair(x.p90_score, 1) for x in s]),
+        ("  max", [_pair(x.max_score, 0) for x in s]),
+        ("win share: seat 0 (first player)", [_pct(x.win_share[0], 1) for x in s]),
+        ("win share: seat 1", [_pct(x.win_share[1], 1) for x in s]),
+        ("drawn (equal scores)", [_pct(x.draw_rate, 1) for x in s]),
+        ("first-player advantage: win share", [_pct(x.win_share_advantage, 1) for x in s]),
+        ("  mean score difference", [_num(x.mean_score_difference, 1) for x in s]),
+        (
+            "  equal seats: chi2 (df) p",
+            [
+                "-"
+                if x.chi2.statistic is None or x.chi2.p_value is None
+                else f"{x.chi2.statistic:.2f} ({x.chi2.df}) p={x.chi2.p_value:.3g}"
+                for x in s
+            ],
+        ),
+        ("captures per game: pairs", [_num(x.captures_per_game["pair"]) for x in s]),
+        ("  triplets", [_num(x.captures_per_game["triplet"]) for x in s]),
+        ("  sweeps", [_num(x.captures_per_game["sweep"]) for x in s]),
+        ("sweeps per game (claims included)", [_num(x.sweeps_per_game) for x in s]),
+        ("missed captures per game", [_num(x.missed_per_game) for x in s]),
+        ("claimed captures per game", [_num(x.claimed_per_game) for x in s]),
+        ("turns per game", [_num(x.mean_turns, 1) for x in s]),
+        ("games per second", [f"{o.result.games_per_second:.0f}" for o in outcomes]),
+    ]
+    return rows
+
+
+def _table(headers: Sequence[str], rows: Sequence[tuple[str, list[str]]]) -> list[str]:
+    label_width = max(len(label) for label, _ in rows)
+    widths = [
+        max(len(headers[i]), *(len(values[i]) for _, values in rows)) for i in range(len(headers))
+    ]
+    lines = [
+        " " * label_width
+        + "  "
+        + "  ".join(h.rjust(w) for h, w in zip(headers, widths, strict=True))
+    ]
+    for label, values in rows:
+        cells = "  ".join(v.rjust(w) for v, w in zip(values, widths, strict=True))
+        lines.append(f"{label.ljust(label_width)}  {cells}")
+    return lines
+
+
+def format_fishing_report(outcomes: Sequence[FishingOutcome], seed: int) -> str:
+    """A readable table for Tsung Shap: one column per variant, one row per figure."""
+    first = outcomes[0]
+    chosen = first.result.config.levels
+    levels = f"{chosen[0]} (every seat)" if len(set(chosen)) == 1 else " / ".join(chosen)
+    lines = [
+        f"{first.rules.describe()}; {first.summary.games} games per variant, seed {seed}; "
+        f"AI by seat: {levels}",
+        "Seat 0 is the first player. Figures are over all games; the score difference is the "
+        "first player's score minus the second's.",
+        "",
+    ]
+    lines += _table([o.variant for o in outcomes], _fishing_rows(outcomes))
+    return "\n".join(lines)
+
+
+def write_fishing_csv(outcomes: Sequence[FishingOutcome], seed: int, path: Path) -> None:
+    """One row per Tsung Shap game (every variant, in game order), with a header row."""
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(FISHING_CSV_COLUMNS)
+        for outcome in outcomes:
+            config = [
+                outcome.rules.game.value,
+                outcome.variant,
+                "/".join(outcome.result.config.levels),
+                seed,
+            ]
+            for index, r in enumerate(outcome.result.records):
+                first, second = r.relative_scores
+                writer.writerow(
+                    [
+                        *config,
+                        index,
+                        r.first_seat,
+                        "" if r.winner is None else r.winner,
+                        "" if r.relative_winner is None else r.relative_winner,
+                        r.scores[0],
+                        r.scores[1],
+                        first,
+                        second,
+                        r.difference,
+                        r.pairs,
+                        r.triplets,
+                        r.sweeps,
+                        r.missed,
+                        r.claimed,
+                        r.claimed_sweeps,
+                        r.turns,
+                    ]
+                )
+
+
+def _plot_fishing(outcomes: Sequence[FishingOutcome], path: Path) -> None:
+    from bot.sim.plot import Series, plot_difference_histograms
+
+    series = [
+        Series(
+            label=f"{o.variant} (mean {_num(o.summary.mean_score_difference, 1)})",
+            histogram=o.summary.difference_histogram,
+            games=o.summary.games,
+        )
+        for o in outcomes
+    ]
+    title = (
+        f"tsung-shap: first player's score minus the second's "
+        f"({outcomes[0].summary.games} games per variant)"
+    )
+    plot_difference_histograms(series, path, title)
+
+
+def _main_fishing(
+    args: argparse.Namespace,
+    configs: Sequence[tuple[str, SimConfig]],
+    csv_path: Path | None,
+    plot_path: Path | None,
+) -> int:
+    workers = args.workers or default_workers()
+    bar = _Bar(not args.no_progress, sys.stderr)
+    try:
+        results = run_fishing(configs, args.games, args.seed, workers, bar)
+    except SimError as error:
+        return _fail(str(error))
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+    finally:
+        bar.close()
+    outcomes = [FishingOutcome(r, summarize_fishing(r.records)) for r in results]
+    try:
+        if args.json:
+            for outcome in outcomes:
+                print(json.dumps(fishing_to_json(outcome, args.seed)))
+        else:
+            print(format_fishing_report(outcomes, args.seed))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    try:
+        if csv_path is not None:
+            write_fishing_csv(outcomes, args.seed, csv_path)
+        if plot_path is not None:
+            _plot_fishing(outcomes, plot_path)
+    except OSError as error:
+        return _fail(f"cannot write {error.filename or 'the output file'}: {error.strerror}", 1)
+    return 0
+
+
 class _Bar:
     """The tqdm progress bar, created only when the run starts (after worker processes)."""
 
@@ -518,13 +830,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-        configs = _configs(args)
+        fishing = Game(args.game) is Game.TSUNG_SHAP
+        configs = [] if fishing else _configs(args)
+        fishing_configs = _fishing_configs(args) if fishing else []
         csv_path = _check_output(args.csv, "--csv")
         plot_path = _check_output(args.plot, "--plot", ".png")
     except SystemExit as exit_:  # --help
         return exit_.code if isinstance(exit_.code, int) else 0
     except (UsageError, RulesError) as error:
         return _fail(str(error))
+    if fishing:
+        return _main_fishing(args, fishing_configs, csv_path, plot_path)
     workers = args.workers or default_workers()
     bar = _Bar(not args.no_progress, sys.stderr)
     try:

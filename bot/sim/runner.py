@@ -10,7 +10,12 @@ versions and unaffected by ``PYTHONHASHSEED``.
 
 The deal of game ``i`` depends on the rule set only through the player count, the number of
 sets and how the first player is chosen, so the rule sets of a comparison (same players and sets)
-play exactly the same deals.
+play exactly the same deals. The same holds for Tsung Shap, whose variants (flag sets) all play
+the deals of the same seed.
+
+:func:`run` plays the collecting games (records are :class:`~bot.sim.record.GameRecord`);
+:func:`run_fishing` plays Tsung Shap (records are :class:`~bot.sim.fishing.FishingRecord`). Both
+share the seeding, the chunking and the worker pool.
 """
 
 from __future__ import annotations
@@ -20,16 +25,18 @@ import multiprocessing
 import os
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
-from bot.engine import Deal, RuleSet, make_deal
+from bot.engine import Deal, Game, RuleSet, make_deal
+from bot.sim.fishing import FishingRecord, play_fishing
 from bot.sim.play import play_game
 from bot.sim.record import GameRecord
 
 __all__ = [
     "ConfigResult",
+    "FishingConfigResult",
     "Progress",
     "SimConfig",
     "SimError",
@@ -39,9 +46,12 @@ __all__ = [
     "deal_rng",
     "default_workers",
     "known_levels",
+    "play_fishing_one",
+    "play_fishing_range",
     "play_one",
     "play_range",
     "run",
+    "run_fishing",
 ]
 
 # Upper bound on games per task: small enough for a smooth progress bar and a fair share of work
@@ -79,6 +89,25 @@ class ConfigResult:
         return len(self.records) / self.seconds if self.seconds > 0 else math.inf
 
 
+@dataclass(frozen=True, slots=True)
+class FishingConfigResult:
+    """The Tsung Shap games of one configuration, in game order, and the time they took.
+
+    ``variant`` names the configuration (``base``, or a ``--compare`` entry such as
+    ``auto_capture``).
+    """
+
+    config: SimConfig
+    variant: str
+    records: tuple[FishingRecord, ...]
+    seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        """Games played per second of wall-clock time (all workers together)."""
+        return len(self.records) / self.seconds if self.seconds > 0 else math.inf
+
+
 class Progress(Protocol):
     """What :func:`run` reports its progress to (the CLI shows a tqdm bar)."""
 
@@ -89,16 +118,20 @@ class Progress(Protocol):
         """Called whenever ``games`` more games are finished."""
 
 
-def known_levels() -> list[str]:
-    """The registered AI level names, sorted."""
+def known_levels(game: Game | str = Game.KAP_SHAP) -> list[str]:
+    """The AI level names ``game`` offers, sorted (the collecting games share theirs)."""
+    if Game(game) is Game.TSUNG_SHAP:
+        from bot.ai.base import levels_for
+
+        return sorted(levels_for(Game.TSUNG_SHAP))
     from bot.ai import AI_LEVELS  # importing the package registers every level
 
     return sorted(AI_LEVELS)
 
 
-def check_levels(levels: Sequence[str]) -> None:
-    """Raise :class:`SimError` naming the known levels if any level is not registered."""
-    known = known_levels()
+def check_levels(levels: Sequence[str], game: Game | str = Game.KAP_SHAP) -> None:
+    """Raise :class:`SimError` naming the known levels if ``game`` has no such level."""
+    known = known_levels(game)
     for level in levels:
         if level not in known:
             raise SimError(f"unknown AI level '{level}': choose one of {', '.join(known)}")
@@ -137,15 +170,84 @@ def play_range(config: SimConfig, seed: int, start: int, stop: int) -> list[Game
     return [play_one(config, seed, index) for index in range(start, stop)]
 
 
-def _play_task(task: tuple[SimConfig, int, int, int]) -> list[GameRecord]:
+def play_fishing_one(config: SimConfig, seed: int, index: int) -> FishingRecord:
+    """Play Tsung Shap game ``index`` of a run (the same deal for every variant)."""
+    deal = deal_for(config.rules, seed, index)
+    return play_fishing(config.rules, deal, config.levels, ai_rng(seed, index))
+
+
+def play_fishing_range(config: SimConfig, seed: int, start: int, stop: int) -> list[FishingRecord]:
+    """Play Tsung Shap games ``start .. stop-1`` of a run, in order."""
+    return [play_fishing_one(config, seed, index) for index in range(start, stop)]
+
+
+_Task = tuple[SimConfig, int, int, int]
+_R = TypeVar("_R")
+
+
+def _play_task(task: _Task) -> list[GameRecord]:
     # Module level so that it pickles by name under both fork and spawn.
     config, seed, start, stop = task
     return play_range(config, seed, start, stop)
 
 
+def _play_fishing_task(task: _Task) -> list[FishingRecord]:
+    config, seed, start, stop = task
+    return play_fishing_range(config, seed, start, stop)
+
+
 def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
     size = max(1, min(_MAX_CHUNK, math.ceil(games / (workers * 16))))
     return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+def _check_run(games: int, workers: int) -> None:
+    if games < 1:
+        raise SimError(f"the number of games must be at least 1, not {games}")
+    if workers < 1:
+        raise SimError(f"the number of workers must be at least 1, not {workers}")
+
+
+def _run_all(
+    configs: Sequence[SimConfig],
+    games: int,
+    seed: int,
+    workers: int,
+    progress: Progress | None,
+    task: Callable[[_Task], list[_R]],
+) -> list[tuple[tuple[_R, ...], float]]:
+    """Play every configuration with ``task`` (a module-level function, for pickling); the
+    records of each in game order, with the seconds they took."""
+    chunks = _chunks(games, workers)
+    workers = min(workers, len(chunks))
+    results: list[tuple[tuple[_R, ...], float]] = []
+    if workers == 1:
+        if progress is not None:
+            progress.start(games * len(configs))
+        for config in configs:
+            began = time.perf_counter()
+            records: list[_R] = []
+            for start, stop in chunks:
+                records += task((config, seed, start, stop))
+                if progress is not None:
+                    progress.advance(stop - start)
+            results.append((tuple(records), time.perf_counter() - began))
+        return results
+    # The pool is started before the progress bar so that no thread exists when workers fork.
+    with multiprocessing.get_context().Pool(workers) as pool:
+        if progress is not None:
+            progress.start(games * len(configs))
+        for config in configs:
+            began = time.perf_counter()
+            records = []
+            tasks = [(config, seed, start, stop) for start, stop in chunks]
+            # imap keeps task order: records come back in game order.
+            for chunk in pool.imap(task, tasks):
+                records += chunk
+                if progress is not None:
+                    progress.advance(len(chunk))
+            results.append((tuple(records), time.perf_counter() - began))
+    return results
 
 
 def run(
@@ -158,41 +260,37 @@ def run(
     """Play ``games`` games of every configuration (one after the other, on the same deals).
 
     ``workers == 1`` plays in this process; more start a process pool. Results are the same
-    for any ``workers``; only ``seconds`` differs.
+    for any ``workers``; only ``seconds`` differs. For Tsung Shap use :func:`run_fishing`.
     """
-    if games < 1:
-        raise SimError(f"the number of games must be at least 1, not {games}")
-    if workers < 1:
-        raise SimError(f"the number of workers must be at least 1, not {workers}")
+    _check_run(games, workers)
     for config in configs:
+        if config.rules.game is Game.TSUNG_SHAP:
+            raise SimError("Tsung Shap games are simulated with run_fishing")
         check_levels(config.levels)
-    chunks = _chunks(games, workers)
-    workers = min(workers, len(chunks))
-    results: list[ConfigResult] = []
-    if workers == 1:
-        if progress is not None:
-            progress.start(games * len(configs))
-        for config in configs:
-            began = time.perf_counter()
-            records: list[GameRecord] = []
-            for start, stop in chunks:
-                records += play_range(config, seed, start, stop)
-                if progress is not None:
-                    progress.advance(stop - start)
-            results.append(ConfigResult(config, tuple(records), time.perf_counter() - began))
-        return results
-    # The pool is started before the progress bar so that no thread exists when workers fork.
-    with multiprocessing.get_context().Pool(workers) as pool:
-        if progress is not None:
-            progress.start(games * len(configs))
-        for config in configs:
-            began = time.perf_counter()
-            records = []
-            tasks = [(config, seed, start, stop) for start, stop in chunks]
-            # imap keeps task order: records come back in game order.
-            for chunk in pool.imap(_play_task, tasks):
-                records += chunk
-                if progress is not None:
-                    progress.advance(len(chunk))
-            results.append(ConfigResult(config, tuple(records), time.perf_counter() - began))
-    return results
+    played = _run_all(configs, games, seed, workers, progress, _play_task)
+    return [
+        ConfigResult(config, records, seconds)
+        for config, (records, seconds) in zip(configs, played, strict=True)
+    ]
+
+
+def run_fishing(
+    configs: Sequence[tuple[str, SimConfig]],
+    games: int,
+    seed: int,
+    workers: int = 1,
+    progress: Progress | None = None,
+) -> list[FishingConfigResult]:
+    """Play ``games`` Tsung Shap games of every (variant name, configuration) on the same
+    deals; like :func:`run`, the figures do not depend on ``workers``."""
+    _check_run(games, workers)
+    for _variant, config in configs:
+        if config.rules.game is not Game.TSUNG_SHAP:
+            raise SimError(f"run_fishing plays Tsung Shap, not {config.rules.game}")
+        check_levels(config.levels, Game.TSUNG_SHAP)
+    plain = [config for _variant, config in configs]
+    played = _run_all(plain, games, seed, workers, progress, _play_fishing_task)
+    return [
+        FishingConfigResult(config, variant, records, seconds)
+        for (variant, config), (records, seconds) in zip(configs, played, strict=True)
+    ]

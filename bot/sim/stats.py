@@ -10,6 +10,10 @@ Definitions (docs/simulator.md lists them with the JSON keys):
 * Rates (win, draw, cap, round-1 wins) are over all games.
 * Percentiles interpolate linearly between order statistics (the common "type 7" definition, as
   numpy's default), so the median of 1, 2, 3, 4 is 2.5.
+
+Tsung Shap (:func:`summarize_fishing`, over :class:`~bot.sim.fishing.FishingRecord`) has scores
+instead of winning turns: score figures per seat (seat 0 = the first player), win shares and the
+draw rate over all games, and counts of captures, misses and claims per game.
 """
 
 from __future__ import annotations
@@ -19,11 +23,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from bot.sim.fishing import FishingRecord
 from bot.sim.record import GameRecord
 
 __all__ = [
     "WIN_BY",
     "Chi2Test",
+    "FishingSummary",
     "Summary",
     "chi2_equal_shares",
     "chi2_sf",
@@ -34,6 +40,7 @@ __all__ = [
     "relative_seat",
     "seat_wins",
     "summarize",
+    "summarize_fishing",
     "turn_histogram",
     "win_by_counts",
     "winning_turns",
@@ -291,4 +298,112 @@ def summarize(records: Sequence[GameRecord], players: int) -> Summary:
         takes_per_game=takes / games,
         mean_pool_at_take=_share(sum(r.take_pool_total for r in records), takes),
         dealt_wins_first_player=dealt_wins_by_first_player(records),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The summary of one Tsung Shap configuration
+
+
+@dataclass(frozen=True, slots=True)
+class FishingSummary:
+    """Every figure the simulator reports for one Tsung Shap configuration.
+
+    Per-seat lists have two entries: seat 0 is the first player, seat 1 the other. Shares and
+    per-game figures are over all games; ``difference_histogram`` counts games by the first
+    player's score minus the second's.
+    """
+
+    games: int
+    mean_score: list[float]
+    median_score: list[float]
+    p90_score: list[float]
+    max_score: list[int]
+    seat_wins: list[int]
+    win_share: list[float]
+    draw_rate: float
+    win_share_advantage: float
+    mean_score_difference: float
+    median_score_difference: float
+    captures_per_game: dict[str, float]
+    missed_per_game: float
+    claimed_per_game: float
+    sweeps_per_game: float
+    mean_turns: float
+    chi2: Chi2Test
+    difference_histogram: dict[int, int]
+
+    def to_json(self) -> dict[str, object]:
+        """JSON-friendly dict (histogram keys become strings, as JSON requires)."""
+        return {
+            "games": self.games,
+            "mean_score": list(self.mean_score),
+            "median_score": list(self.median_score),
+            "p90_score": list(self.p90_score),
+            "max_score": list(self.max_score),
+            "seat_wins": list(self.seat_wins),
+            "win_share": list(self.win_share),
+            "draw_rate": self.draw_rate,
+            "first_player_advantage": {
+                "win_share": self.win_share_advantage,
+                "mean_score_difference": self.mean_score_difference,
+                "median_score_difference": self.median_score_difference,
+            },
+            "chi2": {
+                "statistic": self.chi2.statistic,
+                "df": self.chi2.df,
+                "p_value": self.chi2.p_value,
+            },
+            "captures_per_game": dict(self.captures_per_game),
+            "missed_per_game": self.missed_per_game,
+            "claimed_per_game": self.claimed_per_game,
+            "sweeps_per_game": self.sweeps_per_game,
+            "mean_turns": self.mean_turns,
+            "difference_histogram": {str(diff): n for diff, n in self.difference_histogram.items()},
+        }
+
+
+def _fixed(value: float | None) -> float:
+    # Only called on non-empty data, where the helpers never return None.
+    assert value is not None
+    return value
+
+
+def summarize_fishing(records: Sequence[FishingRecord]) -> FishingSummary:
+    """All the figures of one Tsung Shap configuration from its records (in game order)."""
+    games = len(records)
+    if games == 0:
+        raise ValueError("no games to summarize")
+    by_seat = [sorted(r.relative_scores[seat] for r in records) for seat in (0, 1)]
+    wins = [0, 0]
+    for record in records:
+        seat = record.relative_winner
+        if seat is not None:
+            wins[seat] += 1
+    differences = [r.difference for r in records]
+    claimed_sweeps = sum(r.claimed_sweeps for r in records)
+    sweeps = sum(r.sweeps for r in records)
+    return FishingSummary(
+        games=games,
+        mean_score=[_fixed(mean(scores)) for scores in by_seat],
+        median_score=[_fixed(quantile(scores, 0.5)) for scores in by_seat],
+        p90_score=[_fixed(quantile(scores, 0.9)) for scores in by_seat],
+        max_score=[scores[-1] for scores in by_seat],
+        seat_wins=wins,
+        win_share=[w / games for w in wins],
+        draw_rate=(games - sum(wins)) / games,
+        win_share_advantage=(wins[0] - wins[1]) / games,
+        mean_score_difference=_fixed(mean(differences)),
+        median_score_difference=_fixed(quantile(sorted(differences), 0.5)),
+        captures_per_game={
+            "pair": sum(r.pairs for r in records) / games,
+            "triplet": sum(r.triplets for r in records) / games,
+            "sweep": sweeps / games,
+        },
+        missed_per_game=sum(r.missed for r in records) / games,
+        claimed_per_game=sum(r.claimed for r in records) / games,
+        sweeps_per_game=(sweeps + claimed_sweeps) / games,
+        mean_turns=sum(r.turns for r in records) / games,
+        chi2=chi2_equal_shares(wins),
+        difference_histogram=dict(sorted(Counter(differences).items())),
     )
