@@ -19,6 +19,7 @@ missed capture the player may claim, the tile he turned over and the legal actio
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from collections import Counter
@@ -265,6 +266,13 @@ def main(
     except KeyboardInterrupt:
         out.write("\nInterrupted: the game is abandoned.\n")
         return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `kapshap play | head`): stop quietly, like other CLI tools.
+        if out is sys.stdout:
+            # Python would report the failed flush of stdout at exit; point it at /dev/null.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 def _main(args: list[str], inp: TextIO, out: TextIO, err: TextIO) -> int:
