@@ -170,6 +170,7 @@ class Desk:
         timer: int | None,
         thread: bool,
         settlement: str | None = None,
+        settle_rate: int | None = None,
     ) -> None:
         """``/table new``: open a lobby here, or in a new thread of this channel."""
         channel = interaction.channel
@@ -200,6 +201,7 @@ class Desk:
             "sets": sets,
             "turn_seconds": timer,
             "settlement": settlement,
+            "settle_rate": settle_rate,
         }
         if not thread:
             table = await self.tables.open_table(channel_id=interaction.channel_id, **options)

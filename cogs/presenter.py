@@ -107,9 +107,28 @@ def lobby_rules(table: Table) -> RuleSet | None:
     if table.rules is not None:
         return table.rules
     try:
-        return make_rules(table.game, max(2, len(table.seats)), table.rule_set, table.sets)
+        extra: dict[str, Any] = (
+            {"settlement": table.settlement, "settle_rate": table.settle_rate}
+            if table.by_difference
+            else {}
+        )
+        return make_rules(table.game, max(2, len(table.seats)), table.rule_set, table.sets, **extra)
     except EngineError:
         return None
+
+
+def stakes_text(table: Table) -> str:
+    """What a game is played for, after the rules summary: the ante and pot, or the rate."""
+    if table.by_difference:
+        return f" · settled at {table.settle_rate} chips per point"
+    return f" · ante {table.ante} · pot {table.ante * len(table.human_ids())}"
+
+
+def aborted_text(table: Table) -> str:
+    """What an aborted game's message says about the chips."""
+    if table.by_difference:
+        return "This game was ended before it finished: nobody pays."
+    return "This game was ended before it finished: every ante was refunded."
 
 
 @dataclass(slots=True)
@@ -201,10 +220,9 @@ class Presenter:
         as a picture), the turned tile, claimable misses and the recent events."""
         rules = public.rules
         seats = seat_labels(table)
-        pot = table.ante * len(table.human_ids())
-        lines = [rules_summary(rules) + f" · ante {table.ante} · pot {pot}"]
+        lines = [rules_summary(rules) + stakes_text(table)]
         if table.status is TableStatus.ABORTED:
-            lines.append("This game was ended before it finished: every ante was refunded.")
+            lines.append(aborted_text(table))
         else:
             lines.append(turn_text(public, seats, table.deadline if table.running else None))
         embed.description = "\n".join(lines)
@@ -245,9 +263,13 @@ class Presenter:
             + (" (host)" if s.user_id == table.host_id else "")
             for i, s in enumerate(table.seats)
         )
+        stakes = (
+            f"settled at **{table.settle_rate}** chips per point"
+            if table.by_difference
+            else f"ante **{table.ante}** chips"
+        )
         embed.description = (
-            f"Host: <@{table.host_id}> · ante **{table.ante}** chips · "
-            f"turn timer {table.turn_seconds} s"
+            f"Host: <@{table.host_id}> · {stakes} · turn timer {table.turn_seconds} s"
         )
         embed.add_field(
             name=f"Seats ({len(table.seats)}/{table.max_seats})",
@@ -475,7 +497,7 @@ class Presenter:
         if seat_view.result is not None:
             status = "The game is over. " + result_text(seat_view.result, seat_labels(table))
         elif not table.running:
-            status = "This game was ended before it finished: every ante was refunded."
+            status = aborted_text(table)
         elif seat_view.my_turn:
             status = (
                 f"🀄 **It's your turn** at <#{table.channel_id}> (turn {seat_view.turn}): "

@@ -58,6 +58,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Kap Shap 
         timer="Seconds per turn before the computer plays for an absent player",
         thread="Open the table in a new thread of this channel",
         settlement="Tsung Shap: how the game is paid (default: the pot)",
+        rate="Tsung Shap, settlement by difference: chips per point (default 1)",
     )
     @app_commands.choices(game=GAME_CHOICES, rules=RULE_CHOICES, settlement=SETTLEMENT_CHOICES)
     async def new(
@@ -71,6 +72,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Kap Shap 
         timer: app_commands.Range[int, 10, 86_400] | None = None,
         thread: bool = False,
         settlement: str | None = None,
+        rate: app_commands.Range[int, 1, 1_000_000] | None = None,
     ) -> None:
         """Open a lobby."""
         async with guarded(interaction, "/table new"):
@@ -84,6 +86,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Kap Shap 
                 timer=timer,
                 thread=thread,
                 settlement=settlement,
+                settle_rate=rate,
             )
 
     @app_commands.command(name="join", description="Sit down at the table in this channel")

@@ -39,6 +39,7 @@ from bot.engine import (
     PoolTile,
     Result,
     RuleSet,
+    Settlement,
     Swept,
     Take,
     Tile,
@@ -465,7 +466,12 @@ def _fishing_rules_text(rules: RuleSet, *, ante: int | None, turn_seconds: int |
         else "a player has laid out his whole pile"
     )
     lines.append(f"• **End:** when {end}; the higher score wins, equal scores draw.")
-    if ante is not None:
+    if ante is not None and rules.settlement is Settlement.DIFFERENCE:
+        lines.append(
+            f"• **Stakes:** no ante; the loser pays the winner {rules.settle_rate} chips per "
+            "point of difference (at most what he has); a draw pays nothing."
+        )
+    elif ante is not None:
         rake = f", minus a {rules.rake_percent}% house cut" if rules.rake_percent else ""
         lines.append(
             f"• **Stakes:** everyone pays {ante} chips; the winner takes the pot{rake}; "

@@ -22,6 +22,8 @@ Rules this service keeps:
   - ``refund`` (+): ``refund:{game}:{user}``
   - ``house_win`` (-, burn, no member): ``house_win:{game}``
   - ``carry_out`` (-) and ``carry_in`` (+), no member: ``carry_out:{game}``, ``carry_in:{game}``
+  - ``settle_out`` (-) and ``settle_in`` (+): ``settle:{game}:out`` and ``settle:{game}:in``
+    (Tsung Shap's "rate × point difference": the loser pays the winner directly, a transfer)
 
   Caller keys (``interaction:{id}`` …) are prefixed with the operation so one interaction id can
   never collide with another operation's key or with the system keys above.
@@ -79,6 +81,7 @@ __all__ = [
     "ChipsDefaults",
     "ChipsService",
     "DailyClaim",
+    "DifferenceSettlement",
     "Gift",
     "Grant",
     "LeaderboardEntry",
@@ -200,6 +203,28 @@ class Settlement:
     rake: int = 0
     refunds: Mapping[int, int] = field(default_factory=dict)
     carried: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DifferenceSettlement:
+    """What a point-difference settlement did: ``paid`` chips moved from loser to winner.
+
+    ``owed`` is what the rules asked for; ``paid`` is less (``capped``) when the loser's
+    balance could not cover it. ``paid == 0`` moved nothing and wrote no ledger row.
+    """
+
+    game_id: str
+    winner_id: int
+    loser_id: int
+    owed: int
+    paid: int
+    loser_balance: int
+    winner_balance: int
+
+    @property
+    def capped(self) -> bool:
+        """Whether the loser paid less than he owed (his balance ran out)."""
+        return self.paid < self.owed
 
 
 def check_amount(amount: int, *, what: str = "Amount") -> int:
@@ -644,6 +669,90 @@ class ChipsService:
                     created_at=now,
                 )
         return amount
+
+    async def settle_difference(
+        self, game_id: str, guild_id: int, winner_id: int, loser_id: int, amount: int
+    ) -> DifferenceSettlement:
+        """The loser pays the winner ``amount`` chips, or his whole balance if that is less.
+
+        One transaction, two ledger rows (``settle_out`` on the loser, ``settle_in`` on the
+        winner, keys ``settle:{game}:out`` / ``settle:{game}:in``): chips change hands, none are
+        minted or burned. A second call for the same game moves nothing and returns the first
+        result. ``amount == 0`` (or a loser with no chips) moves nothing and writes nothing.
+        """
+        if type(amount) is not int or not 0 <= amount <= MAX_AMOUNT:
+            raise InvalidAmount(f"A settlement must be a whole number from 0 to {MAX_AMOUNT:,}.")
+        if winner_id == loser_id:
+            raise ValueError("the winner and the loser of a settlement must differ")
+        out_key, in_key = f"settle:{game_id}:out", f"settle:{game_id}:in"
+        now = self._clock.now()
+        async with self._db.transaction() as tx:
+            out_row = await self._repo.find_ledger(tx, out_key)
+            if out_row is not None:
+                in_row = await self._repo.find_ledger(tx, in_key)
+                if (
+                    out_row.kind is not LedgerKind.SETTLE_OUT
+                    or out_row.guild_id != guild_id
+                    or out_row.user_id != loser_id
+                    or out_row.balance_after is None
+                    or in_row is None
+                    or in_row.user_id != winner_id
+                    or in_row.balance_after is None
+                ):
+                    raise IdempotencyConflict(
+                        out_key, f"settlement of {amount} from {loser_id} to {winner_id}"
+                    )
+                return DifferenceSettlement(
+                    game_id,
+                    winner_id,
+                    loser_id,
+                    amount,
+                    -out_row.delta,
+                    out_row.balance_after,
+                    in_row.balance_after,
+                )
+            loser = await self._ensure_account(tx, guild_id, loser_id)
+            winner = await self._ensure_account(tx, guild_id, winner_id)
+            paid = min(amount, loser.balance)
+            if paid == 0:
+                return DifferenceSettlement(
+                    game_id, winner_id, loser_id, amount, 0, loser.balance, winner.balance
+                )
+            loser_balance = await self._repo.debit(tx, guild_id, loser_id, paid)
+            if loser_balance is None:  # pragma: no cover - paid <= the balance just read
+                raise RuntimeError(f"loser {loser_id} cannot pay {paid}")
+            # Uncapped like a payout: the chips already exist, they only change hands.
+            winner_balance = await self._repo.credit(tx, guild_id, winner_id, paid)
+            if winner_balance is None:  # pragma: no cover - the account was just ensured
+                raise RuntimeError(f"winner {winner_id} has no account")
+            note = f"{amount} owed" if paid < amount else None
+            await self._repo.add_ledger(
+                tx,
+                guild_id=guild_id,
+                user_id=loser_id,
+                delta=-paid,
+                balance_after=loser_balance,
+                kind=LedgerKind.SETTLE_OUT,
+                idem_key=out_key,
+                game_id=game_id,
+                note=f"to {winner_id}" + ("" if note is None else f"; {note}"),
+                created_at=now,
+            )
+            await self._repo.add_ledger(
+                tx,
+                guild_id=guild_id,
+                user_id=winner_id,
+                delta=paid,
+                balance_after=winner_balance,
+                kind=LedgerKind.SETTLE_IN,
+                idem_key=in_key,
+                game_id=game_id,
+                note=f"from {loser_id}",
+                created_at=now,
+            )
+        return DifferenceSettlement(
+            game_id, winner_id, loser_id, amount, paid, loser_balance, winner_balance
+        )
 
     async def carried_pot(self, guild_id: int, channel_id: int) -> int:
         """Chips waiting in a channel's carried pot."""

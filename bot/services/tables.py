@@ -47,6 +47,7 @@ from bot.engine import (
     TurnStarted,
     apply,
     describe_event,
+    difference_payment,
     legal_actions,
     make_deal,
     make_rules,
@@ -56,7 +57,7 @@ from bot.engine import (
 )
 from bot.engine.actions import Action
 from bot.engine.rules import MAX_PLAYERS
-from bot.services.chips import ChipsService, Settlement
+from bot.services.chips import ChipsService, DifferenceSettlement, Settlement
 from bot.services.clock import Clock
 from bot.services.errors import UserError
 from bot.storage.errors import ChannelBusyError, StaleVersionError
@@ -64,6 +65,7 @@ from bot.storage.games import GameEnd, GameRecord, GamesRepo, GameStatus
 
 __all__ = [
     "MAX_RECENT",
+    "MAX_SETTLE_RATE",
     "Outcome",
     "SeatInfo",
     "Table",
@@ -76,6 +78,12 @@ log = logging.getLogger(__name__)
 
 MAX_RECENT = 8
 """How many recent public events a table keeps for its message."""
+
+MAX_SETTLE_RATE = 1_000_000
+"""Largest ``settle_rate`` (chips per point) a table may use."""
+
+POT = "pot"
+DIFFERENCE = "difference"
 
 TableStatus = GameStatus
 
@@ -139,7 +147,14 @@ class Table:
     message_id: int | None = None
     thrower: int = 0
     recent: list[str] = field(default_factory=list)
+    settlement: str = POT
+    settle_rate: int = 1
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+
+    @property
+    def by_difference(self) -> bool:
+        """True when the loser pays ``settle_rate`` chips per point instead of a pot."""
+        return self.settlement == DIFFERENCE
 
     @property
     def rules(self) -> RuleSet | None:
@@ -281,18 +296,20 @@ class TableService:
         sets: int | None = None,
         turn_seconds: int | None = None,
         settlement: str | None = None,
+        settle_rate: int | None = None,
     ) -> Table:
         """Open a lobby in a channel with the host seated.
 
         Options are checked now (a bad combination is refused before anyone joins).
-        ``settlement`` is a Tsung Shap option: only ``pot`` (the winner takes the pot) is
-        offered for now; ``difference`` is refused with an explanation.
+        ``settlement`` is a Tsung Shap option: ``pot`` (the default: antes, the winner takes
+        the pot) or ``difference`` (no antes; the loser pays the winner ``settle_rate`` chips,
+        default 1, per point of difference, at most his balance; two members only).
         """
         existing = self._tables.get(channel_id)
         if existing is not None and existing.status.is_open:
             raise UserError("There is already a table in this channel: finish or cancel it first.")
         game_enum = _parse_game(game)
-        _check_settlement(game_enum, settlement)
+        mode, rate = _check_settlement(game_enum, settlement, settle_rate)
         two_player = game_enum in (Game.KAP_SHAP, Game.TSUNG_SHAP)
         max_seats = seats if seats is not None else (2 if two_player else 4)
         ante = self.defaults.ante if ante is None else ante
@@ -304,11 +321,18 @@ class TableService:
         if not 2 <= max_seats <= MAX_PLAYERS:
             raise UserError(f"A table seats 2 to {MAX_PLAYERS} players.")
         try:
-            make_rules(game_enum, max_seats, rule_set, sets)
+            make_rules(game_enum, max_seats, rule_set, sets, **_settle_flags(mode, rate))
         except EngineError as exc:
             raise UserError(f"Those settings don't work: {exc}.") from None
         seats_list = [SeatInfo(host_name, user_id=host_id)]
-        settings = {"rule_set": rule_set, "sets": sets, "max_seats": max_seats, "thrower": 0}
+        settings: dict[str, Any] = {
+            "rule_set": rule_set,
+            "sets": sets,
+            "max_seats": max_seats,
+            "thrower": 0,
+        }
+        if mode == DIFFERENCE:
+            settings.update(settlement=mode, settle_rate=rate)
         try:
             record = await self._games.create_lobby(
                 guild_id=guild_id,
@@ -336,6 +360,8 @@ class TableService:
             turn_seconds=turn_seconds,
             seats=seats_list,
             version=record.version,
+            settlement=mode,
+            settle_rate=rate,
         )
         self._tables[channel_id] = table
         log.info("table %s opened in channel %s by %s", table.id, channel_id, host_id)
@@ -423,17 +449,31 @@ class TableService:
             players = len(table.seats)
             if players < 2:
                 raise UserError("At least two players are needed: invite someone or add an AI.")
+            if table.by_difference and any(s.is_ai for s in table.seats):
+                raise UserError(
+                    "Settling by point difference needs two members: a computer player can't "
+                    "pay or be paid. Remove the AI or open a table settled by the pot."
+                )
             try:
-                rules = make_rules(table.game, players, table.rule_set, table.sets)
+                rules = make_rules(
+                    table.game,
+                    players,
+                    table.rule_set,
+                    table.sets,
+                    **_settle_flags(table.settlement, table.settle_rate),
+                )
             except EngineError as exc:
                 raise UserError(f"Can't start: {exc}.") from None
             antes = {s.user_id: table.ante for s in table.seats if s.user_id is not None}
-            if table.ante > 0 and antes:
+            # Settled by difference: no antes and no pot; the loser pays the winner at the end.
+            if table.ante > 0 and antes and not table.by_difference:
                 await self._chips.escrow_antes(
                     table.id, table.guild_id, antes, channel_id=table.channel_id
                 )
             carried = 0
-            if await self._chips.carried_pot(table.guild_id, table.channel_id):
+            if not table.by_difference and await self._chips.carried_pot(
+                table.guild_id, table.channel_id
+            ):
                 carried = await self._chips.collect_carried_pot(
                     table.id, table.guild_id, table.channel_id
                 )
@@ -556,6 +596,8 @@ class TableService:
             seats=old.max_seats,
             sets=old.sets,
             turn_seconds=old.turn_seconds,
+            settlement=old.settlement,
+            settle_rate=old.settle_rate if old.by_difference else None,
         )
         async with table.lock:
             table.thrower = winner if winner is not None else 0
@@ -602,10 +644,14 @@ class TableService:
             table.sets = settings.get("sets")
             table.max_seats = int(settings.get("max_seats", len(seats)))
             table.thrower = int(settings.get("thrower", 0))
+            table.settlement = str(settings.get("settlement", POT))
+            table.settle_rate = int(settings.get("settle_rate", 1))
             return table
         rules = RuleSet.from_flags(settings["flags"])
         table.rule_set = rules.rule_set_name
         table.sets = rules.sets
+        table.settlement = str(rules.settlement)
+        table.settle_rate = rules.settle_rate
         table.thrower = int(settings.get("thrower", 0))
         assert record.deal_json is not None
         state: AnyState = new_game(
@@ -704,6 +750,12 @@ class TableService:
         assert state is not None and state.result is not None
         table.status = GameStatus.FINISHED if state.result.winner is not None else GameStatus.DRAWN
         table.deadline = None
+        if table.by_difference and isinstance(state, FishingState):
+            line = await self._settle_difference(table, state)
+            outcome.settlement = line
+            outcome.lines.append(line)
+            table.recent.append(line)
+            return
         if await self._chips.pot(table.id) is None:
             return  # no ante was taken: nothing to settle
         winner = state.result.winner
@@ -721,6 +773,25 @@ class TableService:
         outcome.settlement = line
         outcome.lines.append(line)
         table.recent.append(line)
+
+    async def _settle_difference(self, table: Table, state: FishingState) -> str:
+        """The loser pays the winner ``rate × difference`` (capped at his balance); idempotent."""
+        result = state.result
+        assert result is not None
+        if result.winner is None:
+            return "A draw: nobody pays."
+        winner = table.seats[result.winner]
+        loser = table.seats[1 - result.winner]
+        if winner.user_id is None or loser.user_id is None:  # pragma: no cover - start refuses
+            raise RuntimeError(f"table {table.id}: difference settlement with a computer seat")
+        settled = await self._chips.settle_difference(
+            table.id,
+            table.guild_id,
+            winner.user_id,
+            loser.user_id,
+            difference_payment(state.rules, result),
+        )
+        return _difference_line(winner, loser, result.difference, settled)
 
     def _deadline_for(self, table: Table, state: AnyState) -> float | None:
         if state.result is not None or table.seats[state.current].is_ai:
@@ -742,6 +813,8 @@ class TableService:
             "max_seats": table.max_seats,
             "thrower": table.thrower,
         }
+        if table.by_difference:
+            settings.update(settlement=table.settlement, settle_rate=table.settle_rate)
         try:
             record = await self._games.update(
                 table.id,
@@ -810,19 +883,27 @@ def _apply(state: AnyState, action: AnyAction) -> tuple[AnyState, list[AnyEvent]
     return new_state, list(events)
 
 
-def _check_settlement(game: Game, settlement: str | None) -> None:
-    """Only pot settlement is offered: ``difference`` needs a chips transfer the ledger does
-    not have yet."""
-    if settlement in (None, "pot"):
-        return
-    if settlement == "difference":
-        if game is not Game.TSUNG_SHAP:
-            raise UserError("Settlement by difference is a Tsung Shap option.")
-        raise UserError(
-            "Settlement by point difference is not available yet: Tsung Shap tables are "
-            "played for the pot (the winner takes it; a draw refunds every ante)."
-        )
-    raise UserError(f"Unknown settlement '{settlement}': choose pot.")
+def _check_settlement(
+    game: Game, settlement: str | None, settle_rate: int | None
+) -> tuple[str, int]:
+    """The table's settlement mode and rate: ``pot`` (any game) or ``difference`` (Tsung
+    Shap only, ``settle_rate`` chips per point, default 1)."""
+    mode = POT if settlement is None else settlement
+    if mode not in (POT, DIFFERENCE):
+        raise UserError(f"Unknown settlement '{settlement}': choose pot or difference.")
+    if mode == DIFFERENCE and game is not Game.TSUNG_SHAP:
+        raise UserError("Settlement by difference is a Tsung Shap option.")
+    if settle_rate is not None and mode != DIFFERENCE:
+        raise UserError("A settle rate only applies to settlement by difference.")
+    rate = 1 if settle_rate is None else settle_rate
+    if type(rate) is not int or not 1 <= rate <= MAX_SETTLE_RATE:
+        raise UserError(f"The settle rate must be from 1 to {MAX_SETTLE_RATE:,} chips per point.")
+    return mode, rate
+
+
+def _settle_flags(mode: str, rate: int) -> dict[str, Any]:
+    """Rule overrides for the settlement (none for the pot, every game's default)."""
+    return {"settlement": mode, "settle_rate": rate} if mode == DIFFERENCE else {}
 
 
 def _parse_game(game: str) -> Game:
@@ -862,6 +943,28 @@ def _opening_line(table: Table, deal: Deal) -> str:
             f"{first} plays first."
         )
     return f"🎲 Lots were drawn: {first} plays first."
+
+
+def _difference_line(
+    winner: SeatInfo, loser: SeatInfo, difference: int, settled: DifferenceSettlement
+) -> str:
+    points = "point" if difference == 1 else "points"
+    if settled.paid == 0 and settled.owed == 0:
+        return f"{winner.name} won by {difference} {points}: nothing to pay."
+    if settled.paid == 0:
+        return (
+            f"{winner.name} won by {difference} {points}: {loser.name} owed "
+            f"{settled.owed} chips but has none to pay."
+        )
+    capped = (
+        f" (capped: {settled.owed} owed, {loser.name} had only {settled.paid})"
+        if settled.capped
+        else ""
+    )
+    return (
+        f"💰 {loser.name} pays {winner.name} {settled.paid} chips for {difference} "
+        f"{points}{capped}."
+    )
 
 
 def _payout_line(seat: SeatInfo, settled: Settlement) -> str:

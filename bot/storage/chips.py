@@ -44,6 +44,8 @@ class LedgerKind(StrEnum):
     HOUSE_WIN = "house_win"  # an AI seat won: the pot leaves circulation (burn, -, no member)
     CARRY_OUT = "carry_out"  # pot -> the channel's carried pot (-, no member)
     CARRY_IN = "carry_in"  # the channel's carried pot -> this game's pot (+, no member)
+    SETTLE_OUT = "settle_out"  # point-difference settlement, loser's side (-)
+    SETTLE_IN = "settle_in"  # point-difference settlement, winner's side (+)
 
 
 #: Kinds that create chips.

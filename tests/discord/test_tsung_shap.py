@@ -218,8 +218,8 @@ async def test_tsung_shap_survives_a_restart(world: World, deal: Deal, restart: 
 async def test_tsung_shap_options_and_timeouts(world: World, deal: Deal) -> None:
     ch = world.channel
     alice = world.members[0]
-    r = await alice.slash(ch, "table new", game="tsung-shap", settlement="difference")
-    assert r.ephemeral and "not available yet" in r.response.content
+    r = await alice.slash(ch, "table new", game="kap-shap", settlement="difference")
+    assert r.ephemeral and "a Tsung Shap option" in r.response.content
     r = await alice.slash(ch, "table new", game="tsung-shap", seats=3)
     assert r.ephemeral and "exactly 2 players" in r.response.content
     table = await start_game(world)

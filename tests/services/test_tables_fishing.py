@@ -101,13 +101,13 @@ async def test_computer_seats_and_timeouts_play_tsung_shap(db: Database) -> None
 
 async def test_options_of_other_games_are_refused(db: Database) -> None:
     service = make_service(db, ManualClock())
-    with pytest.raises(UserError, match="not available yet"):
+    with pytest.raises(UserError, match="a Tsung Shap option"):
         await service.open_table(
             guild_id=GUILD,
             channel_id=CHANNEL,
             host_id=ALICE,
             host_name="Alice",
-            game="tsung-shap",
+            game="kap-shap",
             settlement="difference",
         )
     with pytest.raises(UserError, match="exactly 2 players"):
