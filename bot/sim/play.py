@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from bot.ai import get_player
 from bot.engine import Deal, RuleSet, Take, apply, legal_actions, new_game, view
 from bot.engine.collecting import Phase
+from bot.sim.fast import FAST_LEVELS, play_fast
 from bot.sim.record import GameRecord
 
 __all__ = ["play_game", "play_reference"]
@@ -45,5 +46,11 @@ def play_reference(
 
 
 def play_game(rules: RuleSet, deal: Deal, levels: Sequence[str], rng: random.Random) -> GameRecord:
-    """Play one game for the simulator (the fastest path that plays exactly like the reference)."""
+    """Play one game for the simulator (the fastest path that plays exactly like the reference).
+
+    Levels the fast path knows (:data:`bot.sim.fast.FAST_LEVELS`) play there; a table with any
+    other level plays through the public engine API.
+    """
+    if all(level in FAST_LEVELS for level in levels):
+        return play_fast(rules, deal, levels, rng)
     return play_reference(rules, deal, levels, rng)
