@@ -77,6 +77,7 @@ from bot.engine import (
 )
 from bot.engine.actions import Capture, End
 from bot.engine.fishing import tile_values
+from bot.engine.hands import ten_pair_values
 
 __all__ = ["build_parser", "main", "run_game"]
 
@@ -1154,21 +1155,10 @@ def _turn_rule(rules: RuleSet) -> str:
     return text
 
 
-def _values(tile: Tile, four_two: FourTwo) -> tuple[int, ...]:
-    if four_two is FourTwo.WILD and tile in (_FOUR_TWO, _TWO_ONE):
-        return (3, 6)
-    if four_two is FourTwo.THREE and tile == _FOUR_TWO:
-        return (3,)
-    return (tile.pips,)
-
-
 def _pair_values(a: Tile, b: Tile, four_two: FourTwo) -> tuple[int, int]:
     """The values two tiles take to make 10 or 20 (their pips if they do not)."""
-    for x in _values(a, four_two):
-        for y in _values(b, four_two):
-            if x + y in (10, 20):
-                return x, y
-    return a.pips, b.pips
+    values = ten_pair_values(a, b, four_two)
+    return values if values is not None else (a.pips, b.pips)
 
 
 def _one_line(text: str) -> str:

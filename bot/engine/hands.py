@@ -24,6 +24,7 @@ __all__ = [
     "is_ten_pair",
     "is_winning",
     "is_winning_counts",
+    "ten_pair_values",
     "tile_values",
 ]
 
@@ -44,11 +45,21 @@ def tile_values(tile: Tile, four_two: FourTwo) -> tuple[int, ...]:
     return (tile.pips,)
 
 
+def ten_pair_values(a: Tile, b: Tile, four_two: FourTwo) -> tuple[int, int] | None:
+    """The values two tiles take to total 10 or 20, or None if they are not a ten-pair.
+
+    No pair can reach both 10 and 20, so the answer is unique.
+    """
+    for x in tile_values(a, four_two):
+        for y in tile_values(b, four_two):
+            if x + y in (10, 20):
+                return x, y
+    return None
+
+
 def is_ten_pair(a: Tile, b: Tile, four_two: FourTwo) -> bool:
     """Whether two tiles can total 10 or 20."""
-    return any(
-        (x + y) in (10, 20) for x in tile_values(a, four_two) for y in tile_values(b, four_two)
-    )
+    return ten_pair_values(a, b, four_two) is not None
 
 
 def counts_of(tiles: Iterable[Tile]) -> tuple[int, ...]:

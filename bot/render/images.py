@@ -23,7 +23,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.engine.collecting import PoolTile
-from bot.engine.hands import Witness, tile_values
+from bot.engine.hands import Witness, ten_pair_values
 from bot.engine.rules import FourTwo
 from bot.engine.tiles import Tile, sort_tiles
 from bot.render.tile_art import CIVIL_MARK, MILITARY_MARK, tile_image, tile_size
@@ -212,11 +212,8 @@ def pair_total(a: Tile, b: Tile) -> int:
     4-2 may count 3 (Culin), 6 (natural) or either; 2-1 may count 6 under Gee Joon wild. No pair
     reaches both 10 and 20, so the total is unique. A pair that makes neither returns its pips.
     """
-    for x in tile_values(a, FourTwo.WILD):
-        for y in tile_values(b, FourTwo.WILD):
-            if x + y in (10, 20):
-                return x + y
-    return a.pips + b.pips
+    values = ten_pair_values(a, b, FourTwo.WILD)
+    return sum(values) if values is not None else a.pips + b.pips
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,7 +49,7 @@ from bot.engine import (
     sort_tiles,
 )
 from bot.engine.actions import End
-from bot.engine.hands import tile_values
+from bot.engine.hands import ten_pair_values
 from bot.engine.rules import FirstPlayer, FourTwo, Offer
 
 __all__ = [
@@ -212,11 +212,8 @@ def result_text(result: Result | FishingResult, seats: Sequence[SeatLabel]) -> s
 
 
 def _pair_total(a: Tile, b: Tile, four_two: FourTwo) -> int:
-    for x in tile_values(a, four_two):
-        for y in tile_values(b, four_two):
-            if x + y in (10, 20):
-                return x + y
-    return a.pips + b.pips
+    values = ten_pair_values(a, b, four_two)
+    return sum(values) if values is not None else a.pips + b.pips
 
 
 def witness_text(witness: Witness, four_two: FourTwo = FourTwo.THREE) -> str:
