@@ -215,7 +215,14 @@ class RuleSet:
         unknown = set(flags) - known
         if unknown:
             raise RulesError(f"unknown rule flag(s): {', '.join(sorted(unknown))}")
-        base = make_rules(Game(flags["game"]), int(flags["players"]))
+        missing = [name for name in ("game", "players") if name not in flags]
+        if missing:
+            raise RulesError(f"stored rules lack {' and '.join(missing)}")
+        try:
+            players = int(flags["players"])
+        except (TypeError, ValueError):
+            raise RulesError(f"players must be a whole number, not '{flags['players']}'") from None
+        base = make_rules(flags["game"], players)
         values = {name: getattr(base, name) for name in known}
         values.update(flags)
         rules = cls(**_coerce_all(values))

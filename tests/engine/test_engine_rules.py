@@ -220,3 +220,19 @@ def test_from_flags_validates_again() -> None:
     # Flags left out take the defaults of the game and player count.
     partial = RuleSet.from_flags({"game": "kap-tai-shap", "players": 7})
     assert partial == make_rules("kap-tai-shap", 7)
+
+
+@pytest.mark.parametrize(
+    ("flags", "words"),
+    [
+        ({"players": 2}, "lack game"),
+        ({"game": "kap-shap"}, "lack players"),
+        ({"game": "mahjong", "players": 2}, "unknown game"),
+        ({"game": "kap-shap", "players": "two"}, "whole number"),
+    ],
+)
+def test_from_flags_refuses_incomplete_or_bad_records_with_a_rules_error(
+    flags: dict[str, object], words: str
+) -> None:
+    with pytest.raises(RulesError, match=words):
+        RuleSet.from_flags(flags)
