@@ -16,7 +16,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
@@ -770,23 +770,15 @@ def _main_fishing(
     finally:
         bar.close()
     outcomes = [FishingOutcome(r, summarize_fishing(r.records)) for r in results]
-    try:
-        if args.json:
-            for outcome in outcomes:
-                print(json.dumps(fishing_to_json(outcome, args.seed)))
-        else:
-            print(format_fishing_report(outcomes, args.seed))
-        sys.stdout.flush()
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    try:
-        if csv_path is not None:
-            write_fishing_csv(outcomes, args.seed, csv_path)
-        if plot_path is not None:
-            _plot_fishing(outcomes, plot_path)
-    except OSError as error:
-        return _fail(f"cannot write {error.filename or 'the output file'}: {error.strerror}", 1)
-    return 0
+    return _emit(
+        [json.dumps(fishing_to_json(o, args.seed)) for o in outcomes]
+        if args.json
+        else [format_fishing_report(outcomes, args.seed)],
+        lambda path: write_fishing_csv(outcomes, args.seed, path),
+        lambda path: _plot_fishing(outcomes, path),
+        csv_path,
+        plot_path,
+    )
 
 
 class _Bar:
@@ -858,12 +850,28 @@ def main(argv: list[str] | None = None) -> int:
             result.config.rules, summary.games, summary.dealt_wins_first_player
         )
         outcomes.append(Outcome(result, summary, oracle))
+    return _emit(
+        [json.dumps(to_json(o, args.seed)) for o in outcomes]
+        if args.json
+        else [format_report(outcomes, args.seed)],
+        lambda path: write_csv(outcomes, args.seed, path),
+        lambda path: _plot(outcomes, path),
+        csv_path,
+        plot_path,
+    )
+
+
+def _emit(
+    lines: list[str],
+    write_csv_file: Callable[[Path], object],
+    write_plot_file: Callable[[Path], object],
+    csv_path: Path | None,
+    plot_path: Path | None,
+) -> int:
+    """Print the results, then write the requested files; the exit status."""
     try:
-        if args.json:
-            for outcome in outcomes:
-                print(json.dumps(to_json(outcome, args.seed)))
-        else:
-            print(format_report(outcomes, args.seed))
+        for line in lines:
+            print(line)
         sys.stdout.flush()
     except BrokenPipeError:
         # The reader left (e.g. `| head`): not an error worth a traceback; the files still get
@@ -871,9 +879,9 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     try:
         if csv_path is not None:
-            write_csv(outcomes, args.seed, csv_path)
+            write_csv_file(csv_path)
         if plot_path is not None:
-            _plot(outcomes, plot_path)
+            write_plot_file(plot_path)
     except OSError as error:
         return _fail(f"cannot write {error.filename or 'the output file'}: {error.strerror}", 1)
     return 0
