@@ -452,7 +452,57 @@ class _Leave:
     message: str
 
 
-class _Table:
+class _Console:
+    """What every game's terminal table shares: the seats, the streams and the prompt."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        deal: Deal,
+        names: list[str],
+        human: int,
+        rng: random.Random,
+        inp: TextIO,
+        out: TextIO,
+    ) -> None:
+        self.rules = rules
+        self.deal = deal
+        self.names = names
+        self.human = human
+        self.rng = rng
+        self.inp = inp
+        self.out = out
+        self.echo = not _isatty(inp)
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+
+    def error(self, text: str) -> None:
+        self.say(f"! {_one_line(text)}")
+
+    def turn_header(self, seat: int, turn: int) -> None:
+        self.say()
+        if seat == self.human:
+            self.say(f"=== Turn {turn}: your turn ===")
+        else:
+            self.say(describe_event(TurnStarted(seat, turn), self.human, self.names))
+
+    def read(self) -> str | None:
+        """One line typed at the prompt, stripped (echoed when input is not a terminal);
+        None at the end of input."""
+        self.out.write(PROMPT)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.say()
+            return None
+        text = line.strip()
+        if self.echo:
+            self.say(text)
+        return text
+
+
+class _Table(_Console):
     """One game in progress, seen from the human seat."""
 
     def __init__(
@@ -466,24 +516,11 @@ class _Table:
         inp: TextIO,
         out: TextIO,
     ) -> None:
-        self.rules = rules
-        self.deal = deal
-        self.names = names
-        self.human = human
+        super().__init__(rules, deal, names, human, rng, inp, out)
         self.players = players
-        self.rng = rng
-        self.inp = inp
-        self.out = out
-        self.echo = not _isatty(inp)
         self.state = new_game(rules, names, deal)
 
     # -- output helpers ----------------------------------------------------------------------
-
-    def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
-
-    def error(self, text: str) -> None:
-        self.say(f"! {_one_line(text)}")
 
     def me(self, seat: int) -> bool:
         return seat == self.human
@@ -547,13 +584,6 @@ class _Table:
             "moves, 'help' for the rules, 'quit' to leave."
         )
 
-    def turn_header(self, seat: int, turn: int) -> None:
-        self.say()
-        if self.me(seat):
-            self.say(f"=== Turn {turn}: your turn ===")
-        else:
-            self.say(describe_event(TurnStarted(seat, turn), self.human, self.names))
-
     def narrate(self, events: Sequence[Event]) -> None:
         for event in events:
             if isinstance(event, TurnStarted):
@@ -598,18 +628,6 @@ class _Table:
                 continue
             self.narrate(events)
             return None
-
-    def read(self) -> str | None:
-        self.out.write(PROMPT)
-        self.out.flush()
-        line = self.inp.readline()
-        if not line:
-            self.say()
-            return None
-        text = line.strip()
-        if self.echo:
-            self.say(text)
-        return text
 
     # -- input -------------------------------------------------------------------------------
 
@@ -847,7 +865,7 @@ _FISHING_SHORTCUTS: dict[str, FishingAction] = {
 }
 
 
-class _FishingTable:
+class _FishingTable(_Console):
     """One Tsung Shap game in progress, seen from the human seat (everything is public but the
     order of the piles, which nobody knows)."""
 
@@ -862,22 +880,9 @@ class _FishingTable:
         inp: TextIO,
         out: TextIO,
     ) -> None:
-        self.rules = rules
-        self.deal = deal
-        self.names = names
-        self.human = human
+        super().__init__(rules, deal, names, human, rng, inp, out)
         self.players = players
-        self.rng = rng
-        self.inp = inp
-        self.out = out
-        self.echo = not _isatty(inp)
         self.state: FishingState = new_game(rules, names, deal)
-
-    def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
-
-    def error(self, text: str) -> None:
-        self.say(f"! {_one_line(text)}")
 
     def other(self) -> int:
         return 1 - self.human
@@ -927,13 +932,6 @@ class _FishingTable:
             "'place right'), '?' for your legal moves, 'help' for the rules, 'quit' to leave."
         )
 
-    def turn_header(self, seat: int, turn: int) -> None:
-        self.say()
-        if seat == self.human:
-            self.say(f"=== Turn {turn}: your turn ===")
-        else:
-            self.say(describe_event(TurnStarted(seat, turn), self.human, self.names))
-
     def narrate(self, events: Sequence[FishingEvent]) -> None:
         for event in events:
             if isinstance(event, TurnStarted):
@@ -957,15 +955,10 @@ class _FishingTable:
         legal = legal_actions(self.state)
         self.show_status(seen, legal)
         while True:
-            self.out.write(PROMPT)
-            self.out.flush()
-            line = self.inp.readline()
-            if not line:
-                self.say()
+            line = self.read()
+            if line is None:
                 return _Leave("End of input: you leave the table and the game is abandoned.")
             text = " ".join(line.split())
-            if self.echo:
-                self.say(text)
             try:
                 reply = self.interpret(text, seen, legal)
             except NotationError as error:
