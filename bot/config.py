@@ -8,7 +8,9 @@ Values come from, in order of precedence:
 3. the defaults below.
 
 An empty value (``KAPSHAP_TURN_SECONDS=``) means "use the default". An invalid value raises
-:class:`ConfigError` naming the variable and what was expected.
+:class:`ConfigError`, one line naming the variable and what was expected. Numbers are plain ASCII
+digits and must lie in the range the commands accept (``bot.limits``), so no value that loads
+can make a command fail later.
 
 This module imports only the standard library, so every entry point may use it.
 """
@@ -17,10 +19,14 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
+
+from bot import limits
+from bot.limits import quote_input
 
 __all__ = [
     "DEFAULTS",
@@ -166,32 +172,61 @@ def read_dotenv(path: Path) -> dict[str, str]:
 T = TypeVar("T")
 
 
-def _int(name: str, value: str, *, minimum: int, expected: str) -> int:
-    try:
-        number = int(value, 10)
-    except ValueError:
-        raise ConfigError(f"{name} must be {expected}, got {value!r}") from None
-    if number < minimum:
-        raise ConfigError(f"{name} must be {expected}, got {value!r}")
+# Plain ASCII digits only: Python's int() would also take "1_000" and "١٢٣" (Arabic-Indic
+# digits), which a reader of .env would not recognise as the number the bot uses.
+_DIGITS = re.compile(r"[0-9]+")
+
+#: The largest Discord id (a snowflake is an unsigned 64-bit number).
+_MAX_SNOWFLAKE = 2**64 - 1
+
+
+def _whole_number(value: str) -> int | None:
+    # Longer than any allowed value (ids are < 2^64, 20 digits): refuse before int(), which
+    # raises its own ValueError past 4,300 digits.
+    if len(value) > 24 or not _DIGITS.fullmatch(value):
+        return None
+    return int(value)
+
+
+def _int(name: str, value: str, *, minimum: int, maximum: int, expected: str) -> int:
+    number = _whole_number(value)
+    if number is None or not minimum <= number <= maximum:
+        raise ConfigError(f"{name} must be {expected}, got {quote_input(value)}")
     return number
 
 
-def _non_negative(name: str, value: str) -> int:
-    return _int(name, value, minimum=0, expected="a whole number ≥ 0")
+def _bounded(minimum: int, maximum: int, unit: str) -> Callable[[str, str], int]:
+    expected = f"a whole number from {minimum:,} to {maximum:,} ({unit}, digits only)"
+
+    def parse(name: str, value: str) -> int:
+        return _int(name, value, minimum=minimum, maximum=maximum, expected=expected)
+
+    return parse
 
 
-def _positive(name: str, value: str) -> int:
-    return _int(name, value, minimum=1, expected="a whole number ≥ 1")
+# The same bounds the commands and services enforce (bot.limits), so a value that loads can never
+# make a command fail: /table new uses the default ante and timer, /chips the amounts.
+_ante = _bounded(0, limits.MAX_ANTE, "chips")
+_amount = _bounded(0, limits.MAX_AMOUNT, "chips")
+_turn_seconds = _bounded(limits.MIN_TURN_SECONDS, limits.MAX_TURN_SECONDS, "seconds")
 
 
 def _snowflake(name: str, value: str) -> int:
-    return _int(name, value, minimum=1, expected="a Discord id (a positive whole number)")
+    return _int(
+        name,
+        value,
+        minimum=1,
+        maximum=_MAX_SNOWFLAKE,
+        expected="a Discord id (a positive whole number)",
+    )
 
 
 def _log_level(name: str, value: str) -> str:
     level = value.upper()
     if level not in LOG_LEVELS:
-        raise ConfigError(f"{name} must be one of {', '.join(LOG_LEVELS)}, got {value!r}")
+        raise ConfigError(
+            f"{name} must be one of {', '.join(LOG_LEVELS)}, got {quote_input(value)}"
+        )
     return level
 
 
@@ -201,14 +236,11 @@ def _owner_ids(name: str, value: str) -> frozenset[int]:
         part = part.strip()
         if not part:
             continue
-        try:
-            number = int(part, 10)
-        except ValueError:
-            number = 0
-        if number < 1:
+        number = _whole_number(part)
+        if number is None or not 1 <= number <= _MAX_SNOWFLAKE:
             raise ConfigError(
                 f"{name} must be a comma-separated list of Discord user ids "
-                f"(positive whole numbers), got {part!r} in {value!r}"
+                f"(positive whole numbers), got {quote_input(part)}"
             )
         ids.add(number)
     return frozenset(ids)
@@ -249,10 +281,10 @@ def load_settings(
         discord_token=get_optional("DISCORD_TOKEN", _token),
         db_path=get("KAPSHAP_DB_PATH", lambda _name, value: Path(value)),
         log_level=get("KAPSHAP_LOG_LEVEL", _log_level),
-        default_ante=get("KAPSHAP_DEFAULT_ANTE", _non_negative),
-        starting_chips=get("KAPSHAP_STARTING_CHIPS", _non_negative),
-        daily_amount=get("KAPSHAP_DAILY_AMOUNT", _non_negative),
-        turn_seconds=get("KAPSHAP_TURN_SECONDS", _positive),
+        default_ante=get("KAPSHAP_DEFAULT_ANTE", _ante),
+        starting_chips=get("KAPSHAP_STARTING_CHIPS", _amount),
+        daily_amount=get("KAPSHAP_DAILY_AMOUNT", _amount),
+        turn_seconds=get("KAPSHAP_TURN_SECONDS", _turn_seconds),
         dev_guild_id=get_optional("KAPSHAP_DEV_GUILD_ID", _snowflake),
         owner_ids=get("KAPSHAP_OWNER_IDS", _owner_ids),
     )

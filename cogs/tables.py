@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import KapBot
+from bot.limits import MAX_ANTE, MAX_SETTLE_RATE, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from cogs.common import guarded, report_incident
 from cogs.desk import Desk, ai_levels, desk_for
 from cogs.ui import KapButton, KapSelect
@@ -66,13 +67,13 @@ class Tables(commands.GroupCog, group_name="table", group_description="Kap Shap 
         interaction: discord.Interaction[Any],
         game: str = "kap-shap",
         rules: str | None = None,
-        ante: app_commands.Range[int, 0, 1_000_000] | None = None,
+        ante: app_commands.Range[int, 0, MAX_ANTE] | None = None,
         seats: app_commands.Range[int, 2, 28] | None = None,
         sets: app_commands.Range[int, 1, 8] | None = None,
-        timer: app_commands.Range[int, 10, 86_400] | None = None,
+        timer: app_commands.Range[int, MIN_TURN_SECONDS, MAX_TURN_SECONDS] | None = None,
         thread: bool = False,
         settlement: str | None = None,
-        rate: app_commands.Range[int, 1, 1_000_000] | None = None,
+        rate: app_commands.Range[int, 1, MAX_SETTLE_RATE] | None = None,
     ) -> None:
         """Open a lobby."""
         async with guarded(interaction, "/table new"):

@@ -51,6 +51,7 @@ LAYERS = (
     "bot.app",
     "bot.cli",
     "bot.config",
+    "bot.limits",
     "bot.__main__",
     "bot",
     "cogs",
@@ -66,19 +67,19 @@ RULES: dict[str, Rule] = {
     "bot.engine": Rule(
         "bot.engine -> standard library only; no asyncio, discord, clock (time) or "
         "module-level random functions (take a random.Random)",
-        internal=frozenset({"bot.engine"}),
+        internal=frozenset({"bot.engine", "bot.limits"}),
         forbidden=frozenset({"asyncio", "time", "sqlite3"}),
         engine_randomness=True,
     ),
     "bot.ai": Rule(
         "bot.ai -> standard library + bot.engine; no asyncio (the simulator uses it)",
-        internal=frozenset({"bot.engine", "bot.ai"}),
+        internal=frozenset({"bot.engine", "bot.ai", "bot.limits"}),
         forbidden=NO_ASYNC_NO_DB,
     ),
     "bot.sim": Rule(
         "bot.sim -> standard library + bot.engine + bot.ai + third-party tools "
         "(matplotlib, tqdm, numpy …); no asyncio, no database, no discord",
-        internal=frozenset({"bot.engine", "bot.ai", "bot.sim"}),
+        internal=frozenset({"bot.engine", "bot.ai", "bot.sim", "bot.limits"}),
         third_party=None,
         forbidden=NO_ASYNC_NO_DB | DISCORD,
     ),
@@ -89,16 +90,16 @@ RULES: dict[str, Rule] = {
     ),
     "bot.services": Rule(
         "bot.services -> standard library + bot.engine + bot.ai + bot.storage; no discord",
-        internal=frozenset({"bot.engine", "bot.ai", "bot.storage", "bot.services"}),
+        internal=frozenset({"bot.engine", "bot.ai", "bot.storage", "bot.services", "bot.limits"}),
     ),
     "bot.render": Rule(
         "bot.render -> standard library + bot.engine + Pillow",
-        internal=frozenset({"bot.engine", "bot.render"}),
+        internal=frozenset({"bot.engine", "bot.render", "bot.limits"}),
         third_party=frozenset({"PIL"}),
     ),
     "bot.terminal": Rule(
         "bot.terminal -> standard library + bot.engine + bot.ai",
-        internal=frozenset({"bot.engine", "bot.ai", "bot.terminal"}),
+        internal=frozenset({"bot.engine", "bot.ai", "bot.terminal", "bot.limits"}),
     ),
     "cogs": Rule(
         "cogs -> discord, bot.services, bot.render, bot.engine value types; "
@@ -109,7 +110,11 @@ RULES: dict[str, Rule] = {
     "bot.app": Rule("bot.app -> anything (composition root)", ALL_LAYERS, third_party=None),
     "bot.config": Rule(
         "bot.config -> standard library only (every entry point, bot.cli included, loads it)",
-        internal=frozenset({"bot.config"}),
+        internal=frozenset({"bot.config", "bot.limits"}),
+    ),
+    "bot.limits": Rule(
+        "bot.limits -> standard library only; every layer may import it (shared bounds)",
+        internal=frozenset({"bot.limits"}),
     ),
     "bot.cli": Rule(
         "bot.cli -> anything, but imported lazily inside the subcommand handlers: its "
@@ -127,7 +132,7 @@ RULES: dict[str, Rule] = {
     ),
 }
 # Module-level imports allowed to eager_stdlib_only layers, besides the standard library.
-EAGER_INTERNAL = frozenset({"bot.cli", "bot.config"})
+EAGER_INTERNAL = frozenset({"bot.cli", "bot.config", "bot.limits"})
 
 
 @dataclass(frozen=True)

@@ -405,13 +405,13 @@ def test_bad_input_gets_one_line_and_the_prompt_again() -> None:
     assert status == 0
     assert_clean(out)
     expected = {
-        "discard 9-9": "'9-9' is not a tile: pips run from 1 to 6",
+        "discard 9-9": "Not a tile: '9-9', pips run from 1 to 6",
         "discard 6-6": "you do not hold 6-6",
-        "foo": "unknown action 'foo'",
+        "foo": "Unknown action 'foo'",
         "declare": "your hand is not a winning hand",
         "take 3-1": "you hold a full hand: discard a tile (or declare)",
-        "99": "'99' is not a tile",
-        "draw 6-6": "'draw' takes no tile",
+        "99": "Not a tile: '99'",
+        "draw 6-6": "Draw takes no tile",
     }
     for command, message in expected.items():
         reply = errors_after(out, command)

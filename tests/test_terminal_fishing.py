@@ -220,7 +220,7 @@ def test_bad_input_gets_one_line_and_the_prompt_again() -> None:
     errors = [line for line in lines if line.startswith("! ")]
     assert len(errors) == 4
     assert "! turn over your next tile first ('draw')" in out
-    assert "! unknown action 'take'" in out
+    assert "! Unknown action 'take'" in out
     assert "! there is no missed capture to claim" in out
     assert "Traceback" not in out
     # The empty line with the single legal action plays it (the first draw).

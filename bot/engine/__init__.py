@@ -52,7 +52,7 @@ from bot.engine.collecting import (
     hand_tiles,
 )
 from bot.engine.deal import Deal, deal_from_tiles, make_deal
-from bot.engine.errors import EngineError, IllegalAction, NotationError, RulesError
+from bot.engine.errors import AmbiguousTile, EngineError, IllegalAction, NotationError, RulesError
 from bot.engine.fishing import (
     Captured,
     Claimed,
@@ -84,11 +84,20 @@ from bot.engine.rules import (
     make_rules,
     with_flag,
 )
-from bot.engine.tiles import KINDS, Tile, format_tiles, parse_tile, parse_tiles, sort_tiles
+from bot.engine.tiles import (
+    KINDS,
+    Tile,
+    format_tiles,
+    parse_tile,
+    parse_tiles,
+    sort_tiles,
+    tiles_named,
+)
 
 __all__ = [
     "KINDS",
     "Action",
+    "AmbiguousTile",
     "AnyAction",
     "AnyEvent",
     "AnyState",
@@ -166,6 +175,7 @@ __all__ = [
     "parse_tile",
     "parse_tiles",
     "sort_tiles",
+    "tiles_named",
     "view",
     "with_flag",
 ]

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from bot.engine.errors import NotationError
 from bot.engine.tiles import Tile, parse_tile
+from bot.limits import quote_input
 
 __all__ = [
     "Action",
@@ -81,20 +82,20 @@ def parse_action(text: str) -> Action:
     """Read an action in notation; raises :class:`NotationError` with what was wrong."""
     words = text.strip().split(maxsplit=1)
     if not words:
-        raise NotationError(f"empty action: write one of {_VERBS}")
+        raise NotationError(f"Empty action: write one of {_VERBS}")
     verb = words[0].lower()
     arg = words[1].strip() if len(words) > 1 else ""
     if verb == "take":
         return Take(parse_tile(arg) if arg else None)
     if verb == "discard":
         if not arg:
-            raise NotationError("discard needs a tile, e.g. 'discard 3-1'")
+            raise NotationError("Discard needs a tile, e.g. 'discard 3-1'")
         return Discard(parse_tile(arg))
     if verb in ("draw", "declare"):
         if arg:
-            raise NotationError(f"'{verb}' takes no tile")
+            raise NotationError(f"{verb.capitalize()} takes no tile: write just '{verb}'")
         return Draw() if verb == "draw" else Declare()
-    raise NotationError(f"unknown action '{words[0]}': write one of {_VERBS}")
+    raise NotationError(f"Unknown action {quote_input(words[0])}: write one of {_VERBS}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -140,7 +141,7 @@ class Place:
 
     def __post_init__(self) -> None:
         if self.end is End.ENDS:
-            raise NotationError("a tile is placed at the left or the right end, not at 'ends'")
+            raise NotationError("A tile is placed at the left or the right end, not at 'ends'")
 
     def __str__(self) -> str:
         return f"place {self.end}"
@@ -163,7 +164,7 @@ class Claim:
 
 def _check_combo(kind: ComboKind, end: End, verb: str) -> None:
     if kind is ComboKind.PAIR and end is End.ENDS:
-        raise NotationError(f"a pair is at the left or the right end: '{verb} pair left|right'")
+        raise NotationError(f"A pair is at the left or the right end: '{verb} pair left|right'")
 
 
 FishingAction = Draw | Capture | Place | Claim
@@ -182,7 +183,7 @@ def _word(options: type[enum.StrEnum], text: str, what: str, usage: str) -> str:
     for member in options:
         if member.value == text:
             return member.value
-    raise NotationError(f"'{text}' is not {what}: {usage}")
+    raise NotationError(f"Not {what}: {quote_input(text)}; {usage}")
 
 
 def parse_fishing_action(text: str) -> FishingAction:
@@ -190,25 +191,25 @@ def parse_fishing_action(text: str) -> FishingAction:
     wrong."""
     words = text.strip().lower().split()
     if not words:
-        raise NotationError(f"empty action: write one of {_FISHING_VERBS}")
+        raise NotationError(f"Empty action: write one of {_FISHING_VERBS}")
     verb, args = words[0], words[1:]
     if verb == "draw":
         if args:
-            raise NotationError("'draw' takes nothing after it")
+            raise NotationError("Draw takes nothing after it: write just 'draw'")
         return Draw()
     if verb == "place":
         if len(args) != 1:
-            raise NotationError("write 'place left' or 'place right'")
+            raise NotationError("Write 'place left' or 'place right'")
         end = End(_word(End, args[0], "an end", "write 'place left' or 'place right'"))
         return Place(end)
     if verb in ("capture", "claim"):
         usage = f"write '{verb} pair left|right' or '{verb} triplet left|right|ends'"
         if len(args) != 2:
-            raise NotationError(usage)
+            raise NotationError(usage[:1].upper() + usage[1:])
         kind = ComboKind(_word(ComboKind, args[0], "pair or triplet", usage))
         end = End(_word(End, args[1], "left, right or ends", usage))
         return Capture(kind, end) if verb == "capture" else Claim(kind, end)
-    raise NotationError(f"unknown action '{words[0]}': write one of {_FISHING_VERBS}")
+    raise NotationError(f"Unknown action {quote_input(words[0])}: write one of {_FISHING_VERBS}")
 
 
 def parse_any_action(text: str) -> AnyAction:

@@ -11,7 +11,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.engine.errors import NotationError
+from bot.engine.errors import AmbiguousTile, NotationError
+from bot.limits import quote_input
 
 __all__ = [
     "KINDS",
@@ -23,6 +24,7 @@ __all__ = [
     "parse_tile",
     "parse_tiles",
     "sort_tiles",
+    "tiles_named",
 ]
 
 
@@ -74,7 +76,7 @@ class Tile:
 
     def __post_init__(self) -> None:
         if (self.high, self.low) not in _INDEX_BY_PIPS:
-            raise NotationError(f"there is no {self.high}-{self.low} tile in the set")
+            raise NotationError(f"There is no {self.high}-{self.low} tile in the set")
 
     @property
     def index(self) -> int:
@@ -173,25 +175,39 @@ def parse_tile(text: str) -> Tile:
     """
     token = text.strip()
     if not token:
-        raise NotationError("empty tile: write a tile like 6-5, 65 or Axe")
+        raise NotationError("Empty tile: write a tile like 6-5, 65 or Axe")
+    # Only a short prefix of the input is quoted back: a reply must fit Discord's limits.
+    quoted = quote_input(token)
     match = _PIPS_RE.match(token)
     if match:
         a, b = int(match.group(1)), int(match.group(2))
         high, low = max(a, b), min(a, b)
         if low < 1 or high > 6:
-            raise NotationError(f"'{token}' is not a tile: pips run from 1 to 6")
+            raise NotationError(f"Not a tile: {quoted}, pips run from 1 to 6")
         if (high, low) not in _INDEX_BY_PIPS:
-            raise NotationError(f"'{token}' is not a tile: there is no {high}-{low} in the set")
+            raise NotationError(f"Not a tile: {quoted}, there is no {high}-{low} in the set")
         return KINDS[_INDEX_BY_PIPS[(high, low)]]
     found = _NAMES.get(_name_key(token))
     if found is None:
         raise NotationError(
-            f"'{token}' is not a tile: write it as pips (6-5, 65, [6:5]) or by name (Axe, 斧頭)"
+            f"Not a tile: {quoted}; write it as pips (6-5, 65, [6:5]) or by name (Axe, 斧頭)"
         )
     if len(found) > 1:
         options = " or ".join(str(t) for t in found)
-        raise NotationError(f"'{token}' names two tiles: write {options}")
+        raise AmbiguousTile(f"Two tiles are called {quoted}: write {options}", found)
     return found[0]
+
+
+def tiles_named(text: str) -> tuple[Tile, ...]:
+    """Every tile ``text`` may mean: one for pips or a unique name, two for a name shared by two
+    kinds (``Nine``: 6-3 and 5-4), none for anything else. Lets a caller resolve a shared name
+    against the tiles a player can actually use."""
+    try:
+        return (parse_tile(text),)
+    except AmbiguousTile as exc:
+        return exc.options
+    except NotationError:
+        return ()
 
 
 def parse_tiles(text: str) -> list[Tile]:

@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
 from enum import StrEnum
 
+from bot import limits
 from bot.services.clock import Clock
 from bot.services.errors import (
     AlreadyClaimed,
@@ -92,11 +93,11 @@ __all__ = [
     "check_amount",
 ]
 
-#: Largest amount of one operation (gift, grant, ante).
-MAX_AMOUNT = 10**12
+#: Largest amount of one operation (gift, grant, ante): shared with the settings (bot.limits).
+MAX_AMOUNT = limits.MAX_AMOUNT
 #: Largest balance a gift, grant or daily claim may produce. Keeps balances far from the 64-bit
 #: limit; winnings (payouts, refunds) are not capped, since they only return chips that exist.
-MAX_BALANCE = 10**15
+MAX_BALANCE = limits.MAX_BALANCE
 #: Longest idempotency key accepted from callers.
 MAX_KEY_LENGTH = 200
 #: Largest page of leaderboard or history.

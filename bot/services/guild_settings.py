@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from bot import limits
 from bot.services.chips import MAX_AMOUNT
 from bot.services.clock import Clock
 from bot.services.errors import UserError
@@ -68,10 +69,12 @@ class Limit:
 #: daily amount are minted by one ledger row each, so they share the bound of one chip operation;
 #: 0 is allowed (no starting chips; daily claims turned off).
 LIMITS: dict[str, Limit] = {
-    "ante": Limit("ante", 0, 1_000_000_000, "chips"),
+    "ante": Limit("ante", 0, limits.MAX_ANTE, "chips"),
     "starting_chips": Limit("starting chips", 0, MAX_AMOUNT, "chips"),
     "daily_amount": Limit("daily amount", 0, MAX_AMOUNT, "chips"),
-    "turn_seconds": Limit("turn timer", 10, 86_400, "seconds"),
+    "turn_seconds": Limit(
+        "turn timer", limits.MIN_TURN_SECONDS, limits.MAX_TURN_SECONDS, "seconds"
+    ),
 }
 
 

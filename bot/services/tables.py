@@ -20,8 +20,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot import limits
 from bot.ai.base import AnyPlayer, levels_for, player_for
 from bot.engine import (
+    AmbiguousTile,
     AnyAction,
     AnyEvent,
     AnyState,
@@ -57,6 +59,7 @@ from bot.engine import (
 )
 from bot.engine.actions import Action
 from bot.engine.rules import MAX_PLAYERS
+from bot.limits import format_duration
 from bot.services.chips import ChipsService, DifferenceSettlement, Settlement
 from bot.services.clock import Clock
 from bot.services.errors import UserError
@@ -79,7 +82,7 @@ log = logging.getLogger(__name__)
 MAX_RECENT = 8
 """How many recent public events a table keeps for its message."""
 
-MAX_SETTLE_RATE = 1_000_000
+MAX_SETTLE_RATE = limits.MAX_SETTLE_RATE
 """Largest ``settle_rate`` (chips per point) a table may use."""
 
 POT = "pot"
@@ -314,10 +317,13 @@ class TableService:
         max_seats = seats if seats is not None else (2 if two_player else 4)
         ante = self.defaults.ante if ante is None else ante
         turn_seconds = self.defaults.turn_seconds if turn_seconds is None else turn_seconds
-        if not 0 <= ante <= 1_000_000_000:
-            raise UserError("The ante must be between 0 and 1,000,000,000 chips.")
-        if not 10 <= turn_seconds <= 86_400:
-            raise UserError("The turn timer must be between 10 seconds and 24 hours.")
+        if not 0 <= ante <= limits.MAX_ANTE:
+            raise UserError(f"The ante must be between 0 and {limits.MAX_ANTE:,} chips.")
+        if not limits.MIN_TURN_SECONDS <= turn_seconds <= limits.MAX_TURN_SECONDS:
+            raise UserError(
+                f"The turn timer must be between {limits.MIN_TURN_SECONDS} seconds and "
+                f"{format_duration(limits.MAX_TURN_SECONDS)}."
+            )
         if not 2 <= max_seats <= MAX_PLAYERS:
             raise UserError(f"A table seats 2 to {MAX_PLAYERS} players.")
         try:
@@ -527,10 +533,7 @@ class TableService:
             if state.current != seat:
                 raise UserError(f"It is {table.seats[state.current].name}'s turn, not yours.")
             if isinstance(action, str):
-                try:
-                    action = parse_action(action, table.game)
-                except EngineError as exc:
-                    raise UserError(str(exc)) from None
+                action = _parse_for(state, action, table.game)
             outcome = Outcome(table)
             await self._play(table, seat, action, outcome)
             await self._advance(table, outcome)
@@ -916,6 +919,26 @@ def _parse_game(game: str) -> Game:
 
 def _seats_json(seats: Sequence[SeatInfo]) -> str:
     return json.dumps([s.to_json() for s in seats])
+
+
+def _parse_for(state: AnyState, text: str, game: Game) -> AnyAction:
+    """Read a player's action; a tile name shared by two kinds (``Nine``: 6-3 and 5-4) means the
+    one of them the player can use now, when only one of them is legal."""
+    try:
+        return parse_action(text, game)
+    except AmbiguousTile as exc:
+        verb = text.split(maxsplit=1)[0].lower()
+        legal = legal_actions(state)
+        usable: list[AnyAction] = []
+        for tile in exc.options:
+            candidate: AnyAction = Take(tile) if verb == "take" else Discard(tile)
+            if verb in ("take", "discard") and candidate in legal:
+                usable.append(candidate)
+        if len(usable) == 1:
+            return usable[0]
+        raise UserError(_sentence(str(exc))) from None
+    except EngineError as exc:
+        raise UserError(_sentence(str(exc))) from None
 
 
 def _sentence(text: str) -> str:

@@ -176,11 +176,11 @@ def test_illegal_action_objects_are_refused_too() -> None:
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        ("", ["empty action"]),
-        ("pass", ["unknown action", "pass", "draw"]),
-        ("discard", ["discard needs a tile"]),
-        ("draw 6-6", ["'draw' takes no tile"]),
-        ("declare now", ["'declare' takes no tile"]),
+        ("", ["Empty action"]),
+        ("pass", ["Unknown action", "pass", "draw"]),
+        ("discard", ["Discard needs a tile"]),
+        ("draw 6-6", ["Draw takes no tile"]),
+        ("declare now", ["Declare takes no tile"]),
         ("take 7-7", ["7-7"]),
         ("discard foo", ["foo"]),
     ],
@@ -190,6 +190,16 @@ def test_action_notation_errors_say_what_was_wrong(text: str, words: list[str]) 
         parse_action(text)
     for word in words:
         assert word in str(info.value)
+    assert str(info.value)[:1].isupper()
+
+
+def test_notation_errors_quote_only_a_short_prefix_of_the_input() -> None:
+    for text in ("discard " + "x" * 1900, "y" * 1900, "take " + "9" * 1900):
+        with pytest.raises(NotationError) as info:
+            parse_action(text)
+        message = str(info.value)
+        assert len(message) < 200 and message[:1].isupper(), message
+        assert "…'" in message
 
 
 def test_action_notation_round_trips() -> None:

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from bot.engine import KINDS, NotationError, Tile, format_tiles, parse_tile, parse_tiles, sort_tiles
-from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET, kind_of_piece
+from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET, kind_of_piece, tiles_named
 
 # RULES.md §1, row by row: (kind, civil, copies, pips, English names, Chinese names).
 TABLE = [
@@ -140,7 +140,7 @@ def test_a_bad_token_is_named_in_the_error(token: str, words: list[str]) -> None
 
 
 def test_an_empty_tile_is_refused() -> None:
-    with pytest.raises(NotationError, match="empty"):
+    with pytest.raises(NotationError, match="Empty tile"):
         parse_tile("   ")
 
 
@@ -182,3 +182,11 @@ def test_sorting_for_display_follows_the_traditional_rank() -> None:
     assert [str(t) for t in sort_tiles(reversed(KINDS))] == [row[0] for row in TABLE]
     assert format_tiles(shuffled[:3], sort=False) == "2-1 3-2 6-6"
     assert [t.index for t in KINDS] == list(range(21))
+
+
+def test_a_shared_name_names_both_tiles_and_tiles_named_lists_them() -> None:
+    with pytest.raises(NotationError, match="Two tiles are called 'Nine': write 6-3 or 5-4"):
+        parse_tile("Nine")
+    assert tiles_named("nine") == (Tile(6, 3), Tile(5, 4))
+    assert tiles_named("axe") == (Tile(6, 5),)
+    assert tiles_named("nothing") == ()

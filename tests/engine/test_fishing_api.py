@@ -214,23 +214,24 @@ def test_fishing_notation_examples() -> None:
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        ("", "empty action"),
+        ("", "Empty action"),
         ("capture", "capture pair left|right"),
         ("capture pair", "capture pair left|right"),
-        ("capture pair ends", "a pair is at the left or the right end"),
-        ("claim pair ends", "a pair is at the left or the right end"),
-        ("capture quad left", "not pair or triplet"),
-        ("capture triplet middle", "not left, right or ends"),
+        ("capture pair ends", "A pair is at the left or the right end"),
+        ("claim pair ends", "A pair is at the left or the right end"),
+        ("capture quad left", "Not pair or triplet"),
+        ("capture triplet middle", "Not left, right or ends"),
         ("place", "place left"),
         ("place ends", "left or the right end"),
-        ("place up", "not an end"),
+        ("place up", "Not an end"),
         ("draw 6-6", "takes nothing"),
-        ("discard 6-6", "unknown action 'discard'"),
+        ("discard 6-6", "Unknown action 'discard'"),
     ],
 )
 def test_fishing_notation_errors(text: str, words: str) -> None:
-    with pytest.raises(NotationError, match=words):
+    with pytest.raises(NotationError, match=words) as info:
         parse_fishing_action(text)
+    assert str(info.value)[:1].isupper()
 
 
 def test_parse_action_dispatches_on_the_game() -> None:
@@ -239,9 +240,9 @@ def test_parse_action_dispatches_on_the_game() -> None:
     assert parse_action("declare", "kap-tai-shap") == Declare()
     assert parse_action("draw", Game.TSUNG_SHAP) == Draw()
     assert parse_any_action("take 3-1") == Take(parse_tile("3-1"))
-    with pytest.raises(NotationError, match="unknown action 'capture'"):
+    with pytest.raises(NotationError, match="Unknown action 'capture'"):
         parse_action("capture pair left")  # the collecting notation, as before
-    with pytest.raises(NotationError, match="unknown action 'take'"):
+    with pytest.raises(NotationError, match="Unknown action 'take'"):
         parse_action("take", Game.TSUNG_SHAP)
     with pytest.raises(RulesError, match="unknown game"):
         parse_action("draw", "tsung-shop")
