@@ -12,9 +12,11 @@ import logging
 import random
 import sys
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -69,6 +71,47 @@ class DiscordClock:
         await asyncio.sleep(seconds)
 
 
+class SeenInteractions:
+    """The ids of the latest interactions received, to drop a second delivery of one.
+
+    Discord may deliver the same INTERACTION_CREATE twice (a gateway resume replays it). Chip
+    moves are idempotent by interaction id anyway, but a second run of a handler would answer an
+    interaction already answered (an error from Discord) or act twice on a table. Duplicates
+    arrive within seconds, so a bounded window of recent ids is enough: memory stays constant.
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        """Remember the last ``size`` interaction ids."""
+        self._size = size
+        self._ids: OrderedDict[str, None] = OrderedDict()
+
+    def first_time(self, interaction_id: str) -> bool:
+        """True the first time an id is seen (and remember it), False for a repeat."""
+        if interaction_id in self._ids:
+            return False
+        self._ids[interaction_id] = None
+        if len(self._ids) > self._size:
+            self._ids.popitem(last=False)
+        return True
+
+
+def drop_duplicate_interactions(bot: commands.Bot, seen: SeenInteractions) -> None:
+    """Wrap discord.py's INTERACTION_CREATE parser so a repeated delivery is logged (INFO) and
+    ignored before any handler runs: it is answered once, by the first delivery."""
+    # discord.py looks the parser up by event name on every event (the gateway and simcord alike).
+    parsers = bot._connection.parsers
+    parse = parsers["INTERACTION_CREATE"]
+
+    def parse_once(data: Any) -> None:
+        interaction_id = str(data.get("id"))
+        if not seen.first_time(interaction_id):
+            log.info("interaction %s delivered again: ignored (answered once)", interaction_id)
+            return
+        parse(data)
+
+    parsers["INTERACTION_CREATE"] = parse_once
+
+
 @dataclass(slots=True)
 class Services:
     """Everything the cogs use, built once per bot in ``setup_hook``."""
@@ -100,6 +143,7 @@ class KapBot(commands.Bot):
         self._rng = rng
         self._extensions = extensions
         self._services: Services | None = None
+        drop_duplicate_interactions(self, SeenInteractions())
 
     @property
     def services(self) -> Services:

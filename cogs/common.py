@@ -17,6 +17,7 @@ from typing import Any
 import discord
 
 from bot.app import KapBot, Services
+from bot.limits import fit_message, quote_input
 from bot.services.errors import UserError
 
 __all__ = [
@@ -29,6 +30,8 @@ __all__ = [
 ]
 
 INCIDENT_LOGGER = "kapshap.incident"
+#: Discord's error code for a second answer to one interaction.
+ALREADY_ACKNOWLEDGED = 40060
 log = logging.getLogger(INCIDENT_LOGGER)
 
 
@@ -46,15 +49,23 @@ def services_of(interaction: discord.Interaction[Any]) -> Services:
 
 
 async def reply_ephemeral(interaction: discord.Interaction[Any], text: str) -> None:
-    """Answer ``text`` privately, whether or not the interaction was already answered."""
+    """Answer ``text`` privately, whether or not the interaction was already answered.
+
+    ``text`` is cut to Discord's message limit: a refusal must reach the user whatever he typed.
+    """
+    text = fit_message(text)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
+    except discord.HTTPException as exc:
+        if exc.code == ALREADY_ACKNOWLEDGED:
+            # A second delivery of an interaction the first one answered: nothing went wrong.
+            log.info("interaction %s was already answered", interaction.id)
+            return
         # The token may have expired (15 minutes) or the channel vanished: nothing to tell.
-        log.warning("could not answer interaction %s: %s", interaction.id, text)
+        log.warning("could not answer interaction %s: %s", interaction.id, quote_input(text))
 
 
 async def report_incident(
@@ -84,5 +95,10 @@ async def guarded(interaction: discord.Interaction[Any], what: str) -> AsyncIter
         yield
     except UserError as exc:
         await reply_ephemeral(interaction, exc.message)
+    except discord.HTTPException as exc:
+        if exc.code == ALREADY_ACKNOWLEDGED:
+            log.info("%s: interaction %s was already answered", what, interaction.id)
+            return
+        await report_incident(interaction, exc, what)
     except Exception as exc:
         await report_incident(interaction, exc, what)

@@ -40,6 +40,7 @@ from bot.engine import (
     View,
     legal_actions,
 )
+from bot.limits import quote_input
 from bot.services.errors import UserError
 from bot.services.tables import Table
 from cogs.common import guarded, report_incident
@@ -83,7 +84,8 @@ def _fishing_take(table: Table, tile: str | None) -> str:
         verb = "claim" if any(isinstance(a, Claim) for a in legal) else "capture"
         return f"{verb} {text.replace('sweep', 'triplet', 1)}"
     raise UserError(
-        f"'{tile}' is not a capture: choose one of the suggestions, e.g. `capture pair left`."
+        f"Not a capture: {quote_input(tile)}. Choose one of the suggestions, "
+        "e.g. `capture pair left`."
     )
 
 
@@ -164,7 +166,8 @@ class Play(commands.Cog):
             if table.fishing:
                 await self.desk.act(interaction, table, _fishing_take(table, tile))
                 return
-            await self.desk.act(interaction, table, "take" if tile is None else f"take {tile}")
+            blank = tile is None or not tile.strip()
+            await self.desk.act(interaction, table, "take" if blank else f"take {tile}")
 
     @app_commands.command(name="draw", description="Draw a tile from the wall")
     async def draw(self, interaction: discord.Interaction[Any]) -> None:
@@ -197,7 +200,7 @@ class Play(commands.Cog):
                 return
             if side is not None:
                 raise UserError("`side` is for Tsung Shap: name the tile to discard.")
-            if tile is None:
+            if tile is None or not tile.strip():
                 raise UserError("Name the tile to discard, e.g. `/discard tile:6-5`.")
             await self.desk.act(interaction, table, f"discard {tile}")
 
