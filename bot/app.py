@@ -21,6 +21,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.ai.core import BOT_MEMO, set_memo_limits
 from bot.config import ConfigError, Settings, load_settings
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import Clock
@@ -155,6 +156,8 @@ class KapBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open the database (migrating it), build the services, load the cogs, sync commands."""
         settings = self.settings
+        # The bot's memory budget (docs/benchmarks.md): small AI memos, not the simulator's.
+        set_memo_limits(BOT_MEMO)
         db = await Database.open(Path(settings.db_path))
         chips = ChipsService(
             db,

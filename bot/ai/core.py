@@ -20,7 +20,9 @@ decision functions, which is why both paths play identical games.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from operator import getitem
 
@@ -28,6 +30,7 @@ from bot.engine.rules import FourTwo, RuleSet
 from bot.engine.tiles import KINDS
 
 __all__ = [
+    "BOT_MEMO",
     "DECLARE",
     "DOT_SHIFT",
     "DRAW",
@@ -36,13 +39,18 @@ __all__ = [
     "KEY_BYTES",
     "KIND_COUNT",
     "REVERSED_UNIT",
+    "SIMULATOR_MEMO",
     "UNIT",
     "HandEvaluator",
+    "MemoLimits",
     "count_of",
+    "evaluator_count",
     "evaluator_for",
     "forget_evaluators",
+    "memo_limits",
     "pack",
     "pack_tiles",
+    "set_memo_limits",
     "total_counts",
     "unpack",
     "weight",
@@ -229,11 +237,13 @@ class HandEvaluator:
         self._info: dict[int, tuple[int, int, tuple[int, ...]]] = {}
         self._table: dict[int, tuple[bool, _Rows]] = {}
         # Memo sizes (entries take a few hundred bytes). A memo that fills up is emptied and
-        # starts over (answers never change, so this only costs time), which bounds a simulator
-        # worker's memory; Kap Shap's 8-tile hands recur across games, so they get more room.
-        self.signature_limit = 400_000
-        self.hand_limit = 200_000
-        self.full_hand_limit = 400_000 if hand_size <= 8 else 100_000
+        # starts over (answers never change, so this only costs time), which bounds memory: a
+        # simulator worker's (SIMULATOR_MEMO) or the bot's (BOT_MEMO, see set_memo_limits).
+        # Kap Shap's 8-tile hands recur across games, so they get more room.
+        limits = _memo_limits
+        self.signature_limit = limits.signatures
+        self.hand_limit = limits.hands
+        self.full_hand_limit = limits.full_hands if hand_size <= 8 else limits.full_hands_large
 
     # -- pairs -------------------------------------------------------------------------------
 
@@ -288,6 +298,8 @@ class HandEvaluator:
             value = 2 * min(p, twos) + min(max(p - twos, 0), ones)
             if value > best:
                 best = value
+        if len(self._po) >= self.signature_limit:
+            self._po.clear()
         self._po[memo_key] = best
         return best
 
@@ -697,9 +709,58 @@ class HandEvaluator:
         }
 
 
-@lru_cache(maxsize=64)
+@dataclass(frozen=True, slots=True)
+class MemoLimits:
+    """How many entries the AI's memo tables may hold: the evaluators kept (one per hand
+    signature: hand size, sets, 4-2 value, eyes) and each evaluator's memos."""
+
+    evaluators: int
+    signatures: int
+    hands: int
+    full_hands: int  # 8-tile hands (Kap Shap)
+    full_hands_large: int  # longer hands (Kap Tai Shap)
+
+
+#: The simulator's limits: large memos, since a long run meets the same hands again and again
+#: (a full evaluator holds a few hundred MB; one simulator worker uses one or two).
+SIMULATOR_MEMO = MemoLimits(64, 400_000, 200_000, 400_000, 100_000)
+
+#: The bot's limits, set by ``bot.app``: a few decisions per turn need little memo, and a
+#: server may host tables of many rule signatures at once. About 15 MB per evaluator at most,
+#: 60 MB in all (the budget in docs/benchmarks.md).
+BOT_MEMO = MemoLimits(4, 20_000, 10_000, 20_000, 10_000)
+
+_memo_limits = SIMULATOR_MEMO
+_evaluators: OrderedDict[tuple[int, int, FourTwo, bool], HandEvaluator] = OrderedDict()
+
+
+def set_memo_limits(limits: MemoLimits) -> None:
+    """Bound the AI's memo tables from now on (drops the evaluators built so far)."""
+    global _memo_limits
+    _memo_limits = limits
+    forget_evaluators()
+
+
+def memo_limits() -> MemoLimits:
+    """The limits in force."""
+    return _memo_limits
+
+
+def evaluator_count() -> int:
+    """How many shared evaluators are alive (at most ``memo_limits().evaluators``)."""
+    return len(_evaluators)
+
+
 def _evaluator(hand_size: int, sets: int, four_two: FourTwo, military_eyes: bool) -> HandEvaluator:
-    return HandEvaluator(hand_size, sets, four_two, military_eyes)
+    key = (hand_size, sets, four_two, military_eyes)
+    found = _evaluators.get(key)
+    if found is not None:
+        _evaluators.move_to_end(key)
+        return found
+    made = _evaluators[key] = HandEvaluator(hand_size, sets, four_two, military_eyes)
+    while len(_evaluators) > _memo_limits.evaluators:
+        _evaluators.popitem(last=False)  # the least recently used signature
+    return made
 
 
 def evaluator_for(rules: RuleSet) -> HandEvaluator:
@@ -709,7 +770,7 @@ def evaluator_for(rules: RuleSet) -> HandEvaluator:
 
 def forget_evaluators() -> None:
     """Drop every shared evaluator and its memo tables (for benchmarks from a cold start)."""
-    _evaluator.cache_clear()
+    _evaluators.clear()
 
 
 def pack_tiles(kinds: Iterable[int]) -> int:

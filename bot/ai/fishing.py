@@ -176,9 +176,15 @@ class _Tables:
 _TABLES: dict[RuleSet, _Tables] = {}
 
 
+_MAX_TABLES = 16
+"""Rule sets whose capture tables are kept (~80 kB each): variants are few, but bounded anyway."""
+
+
 def _tables(rules: RuleSet) -> _Tables:
     tables = _TABLES.get(rules)
     if tables is None:
+        if len(_TABLES) >= _MAX_TABLES:
+            del _TABLES[next(iter(_TABLES))]  # the oldest
         tables = _TABLES[rules] = _Tables(rules)
     return tables
 
