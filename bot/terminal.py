@@ -292,19 +292,37 @@ def _main(args: list[str], inp: TextIO, out: TextIO, err: TextIO) -> int:
         err.write(f"{PROG}: error: {_one_line(str(error))}\n")
         return 2
     seed = config.seed if config.seed is not None else random.Random().randrange(1_000_000_000)
-    rng = random.Random(seed)
-    deal = make_deal(config.rules, rng, thrower=config.seat)
-    return run_game(
-        config.rules,
-        deal,
-        names=_seat_names(config.rules.players, config.seat, config.name),
-        human=config.seat,
-        ai_level=config.level,
-        rng=rng,
-        stdin=inp,
-        stdout=out,
-        seed=seed,
-    )
+    while True:
+        rng = random.Random(seed)
+        deal = make_deal(config.rules, rng, thrower=config.seat)
+        finished = _play(
+            config.rules,
+            deal,
+            names=_seat_names(config.rules.players, config.seat, config.name),
+            human=config.seat,
+            ai_level=config.level,
+            rng=rng,
+            stdin=inp,
+            stdout=out,
+            seed=seed,
+        )
+        if not finished or not _another_game(inp, out):
+            return 0
+        # The next game gets a fresh deal: a new seed (printed in its announcement).
+        seed = random.Random().randrange(1_000_000_000)
+
+
+def _another_game(inp: TextIO, out: TextIO) -> bool:
+    """Ask whether to play again with the same options; only 'y' or 'yes' says so."""
+    out.write("\nPlay another game with the same options? [y/N] ")
+    out.flush()
+    line = inp.readline()
+    answer = line.strip().lower()
+    if line and not _isatty(inp):
+        out.write(answer + "\n")
+    if not line:
+        out.write("\n")
+    return answer in ("y", "yes")
 
 
 def run_game(
@@ -325,6 +343,34 @@ def run_game(
     the computer players. Tests pass a deal built with :func:`bot.engine.deal_from_tiles`, or
     :func:`bot.engine.deal_from_piles` for Tsung Shap.
     """
+    _play(
+        rules,
+        deal,
+        names=names,
+        human=human,
+        ai_level=ai_level,
+        rng=rng,
+        stdin=stdin,
+        stdout=stdout,
+        seed=seed,
+    )
+    return 0
+
+
+def _play(
+    rules: RuleSet,
+    deal: Deal,
+    *,
+    names: Sequence[str],
+    human: int,
+    ai_level: str | Mapping[int, AnyPlayer],
+    rng: random.Random,
+    stdin: TextIO,
+    stdout: TextIO,
+    seed: int | None = None,
+) -> bool:
+    """Play one game (see :func:`run_game`); True when it reached its end, False when the
+    player left."""
     if rules.game is Game.TSUNG_SHAP:
         if isinstance(ai_level, str):
             bots: dict[int, AnyPlayer] = {
@@ -337,7 +383,8 @@ def run_game(
             bots = dict(ai_level)
             name = ", ".join(sorted({p.level for p in bots.values()}))
         fishing = _FishingTable(rules, deal, list(names), human, bots, rng, stdin, stdout)
-        return fishing.play(name, seed)
+        fishing.play(name, seed)
+        return fishing.finished
     if isinstance(ai_level, str):
         players: dict[int, Player] = {
             seat: get_player(ai_level) for seat in range(rules.players) if seat != human
@@ -347,7 +394,8 @@ def run_game(
         players = dict(ai_level)
         level = ", ".join(sorted({p.level for p in players.values()}))
     table = _Table(rules, deal, list(names), human, players, rng, stdin, stdout)
-    return table.play(level, seed)
+    table.play(level, seed)
+    return table.finished
 
 
 # ---------------------------------------------------------------------------------------------
@@ -368,7 +416,7 @@ class _Setup:
         self.out.write("New game (press Enter to keep the default in brackets).\n")
         aliases = {"ks": "kap-shap", "kts": "kap-tai-shap", "ts": "tsung-shap"}
         game = self._ask(
-            "Game: kap-shap or kap-tai-shap",
+            "Game: kap-shap, kap-tai-shap or tsung-shap",
             self.args.game,
             lambda text: Game(aliases.get(text.lower(), text.lower())).value,
         )
@@ -467,6 +515,7 @@ class _Console:
     ) -> None:
         self.rules = rules
         self.deal = deal
+        self.finished = False  # the game reached its end (not left)
         self.names = names
         self.human = human
         self.rng = rng
@@ -539,6 +588,7 @@ class _Table(_Console):
             seen = view(self.state, self.human)
             if seen.result is not None:
                 self.game_over(seen.result)
+                self.finished = True
                 return 0
             if seen.my_turn:
                 leave = self.human_step(seen)
@@ -561,6 +611,7 @@ class _Table(_Console):
         self.say(f"Seats in play order: {seats}.")
         first = self.deal.first_seat
         starter = self.names[first]
+        plays_first = "you play first" if self.me(first) else f"{starter} plays first"
         if self.deal.dice:
             thrower = self.deal.thrower
             total = sum(self.deal.dice)
@@ -568,20 +619,21 @@ class _Table(_Console):
             side = "your" if self.me(thrower) else f"{self.names[thrower]}'s"
             self.say(
                 f"{self.verb(thrower, 'throws', 'throw')} the four dice: {dice} = {total}; "
-                f"counting {total} round from {side} right, {starter} plays first."
+                f"counting {total} round from {side} right, {plays_first}."
             )
         elif rules.first_player is FirstPlayer.LOTS:
-            self.say(f"Lots are drawn: {starter} plays first.")
+            self.say(f"Lots are drawn: {plays_first}.")
         else:
-            self.say(f"{starter} plays first.")
+            self.say(f"{plays_first[0].upper()}{plays_first[1:]}.")
         wall = view(self.state, self.human).wall_size
+        dealt = "You are" if self.me(first) else f"{starter} is"
         self.say(
-            f"{starter} is dealt {rules.hand_size} tiles, everyone else {rules.hand_size - 1}; "
+            f"{dealt} dealt {rules.hand_size} tiles, everyone else {rules.hand_size - 1}; "
             f"{wall} tiles form the wall."
         )
         self.say(
-            "Type a move in notation (e.g. 'discard 3-1', or just '31'), '?' for your legal "
-            "moves, 'help' for the rules, 'quit' to leave."
+            "Type a move in notation (e.g. 'discard 3-1', 'd 31' or just '31'; 'dr' draws), "
+            "'?' for your legal moves, 'help' for the rules, 'quit' to leave."
         )
 
     def narrate(self, events: Sequence[Event]) -> None:
@@ -667,12 +719,11 @@ class _Table(_Console):
         verb = verb.lower()
         if verb in ("t", "tk"):
             return Take(parse_tile(rest) if rest else None)
+        # 'd' is always discard and 'dr' always draw: one letter never means two moves.
         if verb in ("d", "dis", "disc"):
             if rest:
                 return Discard(parse_tile(rest))
-            if seen.phase in (Phase.DRAW, Phase.TAKE_OR_DRAW):
-                return Draw()
-            return "write the tile to discard, e.g. 'd 31' or 'discard 3-1'"
+            return "'d' is short for discard: name the tile ('d 31'); to draw, type 'dr' or 'draw'"
         if verb in ("dr", "draw") and not rest:
             return Draw()
         if verb in ("win", "dec", "declare") and not rest:
@@ -793,7 +844,7 @@ class _Table(_Console):
         lines += [
             "Moves (the prompt lists the legal ones):",
             "  take 6-5 | t 65    take a face-up discard ('take' alone: the most recent)",
-            "  draw | d           draw from the wall",
+            "  draw | dr          draw from the wall",
             "  discard 3-1 | d 31 | 31    discard a tile (a bare tile discards it, or takes it",
             "                     when you may take or draw)",
             "  declare            declare your winning hand",
@@ -828,10 +879,8 @@ class _Table(_Console):
         self.say("Winning arrangement:")
         eye = result.witness.eye
         self.say(f"  eye   {eye[0].label} + {eye[1].label}")
-        pairs = sorted(
-            (sort_tiles(pair) for pair in result.witness.pairs), key=lambda p: p[0].index
-        )
-        for a, b in pairs:
+        # In the witness's own order: the same order as the "declared a winning hand" line.
+        for a, b in result.witness.pairs:
             x, y = _pair_values(a, b, self.rules.four_two_value)
             self.say(f"  pair  {a.label} + {b.label}  ({x} + {y} = {x + y})")
 
@@ -897,6 +946,7 @@ class _FishingTable(_Console):
             seen = view(self.state, self.human)
             if seen.result is not None:
                 self.game_over(seen, seen.result)
+                self.finished = True
                 return 0
             if seen.my_turn:
                 leave = self.human_step(seen)

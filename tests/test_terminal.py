@@ -354,14 +354,17 @@ def test_winning_dealt_hand_shows_the_arrangement() -> None:
     assert status == 0
     assert "Your hand wins: type 'declare'!" in out
     assert legal_moves(out)[0] == "declare"
-    assert "You declared a winning hand (dealt)" in out
+    # "(dealt)" / "(draw)" read like a drawn game: the line says how the hand was made.
+    declared = "You declared a winning hand as dealt: eye 6-6 6-6 | 5-5 6-4 | 6-3 6-5 | 4-4 1-1."
+    assert declared in out
     assert "You win on turn 1, with the hand as dealt." in out
     end = out.split("Winning arrangement:\n")[1].splitlines()
     assert end[0] == "  eye   6-6 Heaven 天 + 6-6 Heaven 天"
+    # The pairs in the order the declaration listed them.
     assert end[1:4] == [
-        "  pair  1-1 Earth 地 + 4-4 Man 人  (2 + 8 = 10)",
         "  pair  5-5 Plum flower 梅 + 6-4 Red-head ten 紅頭十  (10 + 10 = 20)",
-        "  pair  6-5 Axe 斧頭 + 6-3 Nine 雜九  (11 + 9 = 20)",
+        "  pair  6-3 Nine 雜九 + 6-5 Axe 斧頭  (9 + 11 = 20)",
+        "  pair  4-4 Man 人 + 1-1 Earth 地  (8 + 2 = 10)",
     ]
 
 
@@ -459,11 +462,15 @@ def test_shortcuts() -> None:
         wall=parse_tiles("6-6 6-4"),
         first_seat=0,
     )
-    status, out = play_deal(KS, deal, script("31", "d", "d 5-5", "quit"))
+    status, out = play_deal(KS, deal, script("31", "d", "dr", "d 5-5", "quit"))
     assert status == 0
     assert "You discarded 3-1 Harmony 和." in out
     assert "You drew 6-6 Heaven 天 (" in out
     assert "You discarded 5-5 Plum flower 梅." in out
+    # 'd' alone never draws: it is discard, and the reply says how to draw.
+    assert errors_after(out, "d") == [
+        "! 'd' is short for discard: name the tile ('d 31'); to draw, type 'dr' or 'draw'"
+    ]
 
 
 def test_take_shortcuts_and_pool_marks() -> None:
@@ -563,7 +570,7 @@ def test_setup_asks_with_defaults() -> None:
     answers = ["kts", "30", "2", "", "random", "quit"]
     status, out, err = play(["--setup", "--seed", "4"], answers)
     assert status == 0, err
-    assert "Game: kap-shap or kap-tai-shap [kap-shap]: kts" in out
+    assert "Game: kap-shap, kap-tai-shap or tsung-shap [kap-shap]: kts" in out
     assert "! answer a number from 1 to 27" in out
     assert "Rule set: culin, classic or last-draw [culin]: " in out
     assert "kap-tai-shap, 3 players, 2 sets, culin rules." in out
@@ -589,7 +596,7 @@ def test_interactive_terminal_without_options_asks_the_setup_questions() -> None
     stdin = TtyStdin("\nlast-draw\nrandom\nquit\n")
     assert main([], stdin=stdin, stdout=out) == 0
     text = out.getvalue()
-    assert "Game: kap-shap or kap-tai-shap [kap-shap]: Rule set" in text  # no echo on a tty
+    assert "Game: kap-shap, kap-tai-shap or tsung-shap [kap-shap]: Rule set" in text  # no echo on a tty
     assert "kap-shap, 2 players, 1 set, last-draw rules." in text
 
 
@@ -607,3 +614,32 @@ def test_kapshap_play_goes_through_the_cli(capsys: pytest.CaptureFixture[str]) -
     assert capsys.readouterr().out.startswith("usage: kapshap play")
     assert cli.main(["play", "--opponents", "3"]) == 2
     assert "Kap Shap is for exactly 2 players" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------------
+# Words
+
+
+def test_the_human_is_addressed_in_the_second_person() -> None:
+    status, out, _ = play(["--seed", "2"], ["quit"])
+    assert status == 0
+    assert "you play first." in out and "You are dealt 8 tiles, everyone else 7" in out
+    assert "You plays" not in out and "You is" not in out
+
+
+def test_after_a_finished_game_another_is_offered() -> None:
+    # Seed 1: the computer plays first and the one-turn limit ends the game before the human.
+    status, out, _ = play(["--seed", "1", "--rule", "max_turns=1"], ["y", "n"])
+    assert status == 0
+    assert out.count("Play another game with the same options? [y/N]") >= 1
+    assert out.count("Kap Shap 夾十:") == 2  # a second game was announced
+    # Leaving mid-game is not a finished game: nothing is offered.
+    status, out, _ = play(["--seed", "2"], ["quit"])
+    assert "Play another game" not in out
+
+
+def test_setup_offers_tsung_shap() -> None:
+    status, out, err = play(["--setup", "--seed", "3"], ["ts", "", "quit"])
+    assert status == 0, err
+    assert "Game: kap-shap, kap-tai-shap or tsung-shap" in out
+    assert "Tsung Shap 爭十" in out

@@ -170,6 +170,14 @@ class GameDrawn:
 Event = TurnStarted | Took | Drew | Discarded | Declared | GameDrawn
 
 
+# "(draw)" read like a drawn game: say where the winning tile came from.
+_WIN_BY_WORDS = {
+    WinBy.DEALT: "as dealt",
+    WinBy.TAKE: "by taking a discard",
+    WinBy.DRAW: "with a tile drawn from the wall",
+}
+
+
 def describe_event(event: Event, viewer: int | None, names: Sequence[str]) -> str:
     """One line for ``viewer`` (a seat, or None for a spectator); hides private tiles."""
     match event:
@@ -183,7 +191,8 @@ def describe_event(event: Event, viewer: int | None, names: Sequence[str]) -> st
         case Discarded(seat, tile):
             return f"{names[seat]} discarded {tile.label}."
         case Declared(seat, witness, win_by):
-            return f"{names[seat]} declared a winning hand ({win_by}): {witness}."
+            how = _WIN_BY_WORDS[win_by]
+            return f"{names[seat]} declared a winning hand {how}: {witness}."
         case GameDrawn(reason):
             why = "the wall is exhausted" if reason is EndReason.WALL else "the turn limit"
             return f"The game is drawn: {why}."
