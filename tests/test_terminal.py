@@ -596,7 +596,8 @@ def test_interactive_terminal_without_options_asks_the_setup_questions() -> None
     stdin = TtyStdin("\nlast-draw\nrandom\nquit\n")
     assert main([], stdin=stdin, stdout=out) == 0
     text = out.getvalue()
-    assert "Game: kap-shap, kap-tai-shap or tsung-shap [kap-shap]: Rule set" in text  # no echo on a tty
+    # No echo on a tty.
+    assert "Game: kap-shap, kap-tai-shap or tsung-shap [kap-shap]: Rule set" in text
     assert "kap-shap, 2 players, 1 set, last-draw rules." in text
 
 
