@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import KapBot, Services
+from bot.limits import format_duration
 from bot.services.chips import MAX_AMOUNT
 from bot.services.errors import InvalidTarget, UserError, format_chips, mention
 from bot.services.guild_settings import LIMITS, GuildSettings
@@ -70,7 +71,7 @@ def _settings_text(current: GuildSettings, changed: bool) -> str:
                 "daily_amount",
                 format_chips(current.daily_amount) if current.daily_amount else "off",
             ),
-            line("turn_seconds", f"{current.turn_seconds:,} seconds"),
+            line("turn_seconds", format_duration(current.turn_seconds)),
             "",
             "New accounts and new tables use these; existing balances and open tables keep theirs.",
         ]
@@ -192,8 +193,8 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
 
     @app_commands.command(name="sync", description="Publish the slash commands to Discord")
     @app_commands.describe(
-        scope="guild: copy them to this server now; clear: remove those copies; "
-        "global: every server (bot owners only)"
+        # Discord cuts a description at 100 characters.
+        scope="guild: this server now; clear: remove this server's copies; global: all (owners)"
     )
     async def sync(self, interaction: discord.Interaction[Any], scope: SyncScope = "guild") -> None:
         """Sync the command tree; see the module docstring for who may do what."""

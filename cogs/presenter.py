@@ -48,6 +48,7 @@ from bot.engine import (
     Take,
     make_rules,
 )
+from bot.limits import format_duration
 from bot.render import render_hand, render_row, render_witness
 from bot.render.text import (
     SeatLabel,
@@ -55,6 +56,7 @@ from bot.render.text import (
     game_title,
     hand_text,
     legal_text,
+    plural,
     pool_text,
     recent_text,
     result_text,
@@ -120,8 +122,9 @@ def lobby_rules(table: Table) -> RuleSet | None:
 def stakes_text(table: Table) -> str:
     """What a game is played for, after the rules summary: the ante and pot, or the rate."""
     if table.by_difference:
-        return f" · settled at {table.settle_rate} chips per point"
-    return f" · ante {table.ante} · pot {table.ante * len(table.human_ids())}"
+        return f" · settled at {plural(table.settle_rate, 'chip')} per point"
+    # The pot includes chips carried over from a drawn game.
+    return f" · ante {table.ante:,} · pot {table.pot:,}"
 
 
 def aborted_text(table: Table) -> str:
@@ -192,15 +195,14 @@ class Presenter:
         seats = seat_labels(table)
         if isinstance(public, FishingView):
             return self._fishing_embed(table, public, embed)
-        pot = table.ante * len(table.human_ids())
-        lines = [rules_summary(rules) + f" · ante {table.ante} · pot {pot}"]
+        lines = [rules_summary(rules) + stakes_text(table)]
         if table.status is TableStatus.ABORTED:
             lines.append("This game was ended before it finished: every ante was refunded.")
         else:
             lines.append(turn_text(public, seats, table.deadline if table.running else None))
         embed.description = "\n".join(lines)
         embed.add_field(name="Seats", value=field_text(seats_text(public, seats)), inline=True)
-        embed.add_field(name="Wall", value=f"{public.wall_size} tiles", inline=True)
+        embed.add_field(name="Wall", value=plural(public.wall_size, "tile"), inline=True)
         embed.add_field(
             name=f"Discards ({len(public.pool)})",
             value=field_text(pool_text(public.pool)),
@@ -264,12 +266,13 @@ class Presenter:
             for i, s in enumerate(table.seats)
         )
         stakes = (
-            f"settled at **{table.settle_rate}** chips per point"
+            f"settled at **{table.settle_rate:,}** chips per point"
             if table.by_difference
-            else f"ante **{table.ante}** chips"
+            else f"ante **{table.ante:,}** chips"
         )
         embed.description = (
-            f"Host: <@{table.host_id}> · {stakes} · turn timer {table.turn_seconds} s"
+            f"Host: <@{table.host_id}> · {stakes} · "
+            f"turn timer {format_duration(table.turn_seconds)}"
         )
         embed.add_field(
             name=f"Seats ({len(table.seats)}/{table.max_seats})",
@@ -452,7 +455,8 @@ class Presenter:
             return self._turn_notice(table, seat_view, legal, signature)
         embed = discord.Embed(title=f"Your hand — {game_title(table.game)}", colour=COLOUR)
         if seat_view.result is not None:
-            status = "The game is over. " + result_text(seat_view.result, seat_labels(table))
+            # result_text says it all ("🏆 … won", "The game is drawn"): no "The game is over."
+            status = result_text(seat_view.result, seat_labels(table))
         elif not table.running:
             status = "This game was ended before it finished: every ante was refunded."
         else:
@@ -495,7 +499,8 @@ class Presenter:
         message carries the buttons)."""
         embed = discord.Embed(title=f"{game_title(table.game)}", colour=COLOUR)
         if seat_view.result is not None:
-            status = "The game is over. " + result_text(seat_view.result, seat_labels(table))
+            # result_text says it all ("🏆 … won", "The game is drawn"): no "The game is over."
+            status = result_text(seat_view.result, seat_labels(table))
         elif not table.running:
             status = aborted_text(table)
         elif seat_view.my_turn:

@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ai.base import describe_level
 from bot.app import KapBot
 from bot.limits import MAX_ANTE, MAX_SETTLE_RATE, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from cogs.common import guarded, report_incident
@@ -36,11 +37,17 @@ RULE_CHOICES = [
     app_commands.Choice(name="Classic: take the last discard or draw", value="classic"),
     app_commands.Choice(name="Last + draw: take the last discard, then draw", value="last-draw"),
 ]
-LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in ai_levels()]
+LEVEL_CHOICES = [
+    app_commands.Choice(name=describe_level(level), value=level) for level in ai_levels()
+]
 
 
 @app_commands.guild_only()
-class Tables(commands.GroupCog, group_name="table", group_description="Kap Shap tables"):
+class Tables(
+    commands.GroupCog,
+    group_name="table",
+    group_description="Tables of Kap Shap, Kap Tai Shap and Tsung Shap",
+):
     """The ``/table`` command group."""
 
     def __init__(self, bot: KapBot) -> None:
@@ -103,7 +110,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Kap Shap 
             await self.desk.leave(interaction, self.desk.here(interaction))
 
     @app_commands.command(name="addbot", description="Add a computer player (host only)")
-    @app_commands.describe(level="How well it plays")
+    @app_commands.describe(level="How well it plays: random (beginner), greedy, expert (strong)")
     @app_commands.choices(level=LEVEL_CHOICES)
     async def addbot(self, interaction: discord.Interaction[Any], level: str | None = None) -> None:
         """Add an AI seat."""

@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.ai.base import LEVEL_WORDS
 from bot.engine import (
     Action,
     AnyAction,
@@ -261,6 +262,12 @@ def lobby_view(table_id: str) -> discord.ui.View:
     )
 
 
+def _level_words(level: str, default: str) -> str | None:
+    """What a level means, for its option (Discord allows 100 characters there)."""
+    words = LEVEL_WORDS.get(level, "") + (" (default)" if level == default else "")
+    return words.strip()[:100] or None
+
+
 def ai_level_view(table_id: str, levels: Sequence[str], default: str) -> discord.ui.View:
     """A select of the computer levels, for the host."""
     options = [
@@ -268,7 +275,7 @@ def ai_level_view(table_id: str, levels: Sequence[str], default: str) -> discord
             label=level,
             value=level,
             default=False,
-            description="default" if level == default else None,
+            description=_level_words(level, default),
         )
         for level in levels
     ]

@@ -10,9 +10,11 @@ from bot.engine import Action, Declare, Game, View
 
 __all__ = [
     "AI_LEVELS",
+    "LEVEL_WORDS",
     "AnyPlayer",
     "Player",
     "RandomPlayer",
+    "describe_level",
     "get_player",
     "levels_for",
     "player_for",
@@ -32,6 +34,21 @@ class Player(Protocol):
 
 AI_LEVELS: dict[str, Callable[[], Player]] = {}
 """Level name -> factory. Filled by the modules of this package when imported."""
+
+LEVEL_WORDS: dict[str, str] = {
+    "random": "beginner: plays any legal move",
+    "greedy": "steady: always plays the move that brings its hand (or score) closest",
+    "expert": "strong: also counts the discards and the tiles still unseen",
+}
+"""What each level means, for players choosing an opponent (≤ 80 characters each). A new level
+adds its line here; one without a line is shown by its name alone."""
+
+
+def describe_level(level: str) -> str:
+    """``"expert — strong: also counts …"``: a level's name with what it means (≤ 100
+    characters, Discord's limit for a choice's name)."""
+    words = LEVEL_WORDS.get(level)
+    return level if words is None else f"{level} — {words}"[:100]
 
 
 def register(level: str) -> Callable[[Callable[[], Player]], Callable[[], Player]]:

@@ -51,6 +51,7 @@ from bot.engine import (
 from bot.engine.actions import End
 from bot.engine.hands import ten_pair_values
 from bot.engine.rules import FirstPlayer, FourTwo, Offer
+from bot.limits import format_duration
 
 __all__ = [
     "GAME_TITLES",
@@ -61,6 +62,7 @@ __all__ = [
     "game_title",
     "hand_text",
     "legal_text",
+    "plural",
     "pool_text",
     "private_event_text",
     "recent_text",
@@ -163,7 +165,7 @@ def seats_text(view: AnyView, seats: Sequence[SeatLabel]) -> str:
         robot = " 🤖" if seat.is_ai else ""
         size = view.hand_sizes[i] if i < len(view.hand_sizes) else 0
         first = " (first)" if i == view.first_seat else ""
-        lines.append(f"{marker} {who}{robot} — {size} tiles{first}")
+        lines.append(f"{marker} {who}{robot} — {plural(size, 'tile')}{first}")
     return "\n".join(lines)
 
 
@@ -189,7 +191,12 @@ def turn_text(view: AnyView, seats: Sequence[SeatLabel], deadline: float | None)
     return text
 
 
-def recent_text(lines: Sequence[str], limit: int = 6) -> str:
+def plural(count: int, noun: str) -> str:
+    """``1 tile``, ``2 tiles``, ``1,000 chips``: a count with its noun, singular for one."""
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
+def recent_text(lines: Sequence[str], limit: int = 8) -> str:
     """The last few public events, oldest first."""
     shown = [line for line in lines if line][-limit:]
     return "\n".join(shown) if shown else "*(nothing yet)*"
@@ -342,7 +349,8 @@ def scores_text(view: FishingView, seats: Sequence[SeatLabel]) -> str:
         robot = " 🤖" if seat.is_ai else ""
         score = view.scores[i] if i < len(view.scores) else 0
         pile = view.pile_sizes[i] if i < len(view.pile_sizes) else 0
-        lines.append(f"{marker} {who}{robot} — **{score}** points · {pile} tiles left in the pile")
+        left = plural(pile, "tile")
+        lines.append(f"{marker} {who}{robot} — **{score}** points · {left} left in the pile")
     return "\n".join(lines)
 
 
@@ -414,14 +422,21 @@ def rules_text(
     if rules.pot_carries_over:
         end = "the game is drawn and the pot stays on the table for the next game"
     lines.append(f"• **Wall empty:** {end}. The game also ends after {rules.max_turns} turns.")
-    if rules.stall_guard:
-        lines.append(f"• After {rules.players} turns without a draw, the next player must draw.")
+    if rules.stall_guard and not rules.draw_after_take:
+        # With a draw after every take (Culin, Last + draw) no turn passes without a draw.
+        lines.append(
+            f"• After {rules.players} turns in a row of taking without drawing, the next player "
+            "must draw unless taking wins."
+        )
     if ante is not None:
         rake = f", minus a {rules.rake_percent}% house cut" if rules.rake_percent else ""
-        lines.append(f"• **Stakes:** everyone pays {ante} chips; the winner takes the pot{rake}.")
+        lines.append(
+            f"• **Stakes:** everyone pays {plural(ante, 'chip')}; the winner takes the pot{rake}."
+        )
     if turn_seconds is not None:
         lines.append(
-            f"• **Turn timer:** {turn_seconds} s; then the computer plays that turn for you."
+            f"• **Turn timer:** {format_duration(turn_seconds)}; then the computer plays that "
+            "turn for you."
         )
     return "\n".join(lines)
 
@@ -465,17 +480,19 @@ def _fishing_rules_text(rules: RuleSet, *, ante: int | None, turn_seconds: int |
     lines.append(f"• **End:** when {end}; the higher score wins, equal scores draw.")
     if ante is not None and rules.settlement is Settlement.DIFFERENCE:
         lines.append(
-            f"• **Stakes:** no ante; the loser pays the winner {rules.settle_rate} chips per "
-            "point of difference (at most what he has); a draw pays nothing."
+            "• **Stakes:** no ante; the loser pays the winner "
+            f"{plural(rules.settle_rate, 'chip')} per point of difference (at most what he "
+            "has); a draw pays nothing."
         )
     elif ante is not None:
         rake = f", minus a {rules.rake_percent}% house cut" if rules.rake_percent else ""
         lines.append(
-            f"• **Stakes:** everyone pays {ante} chips; the winner takes the pot{rake}; "
+            f"• **Stakes:** everyone pays {plural(ante, 'chip')}; the winner takes the pot{rake}; "
             "a draw refunds every ante."
         )
     if turn_seconds is not None:
         lines.append(
-            f"• **Turn timer:** {turn_seconds} s; then the computer plays that turn for you."
+            f"• **Turn timer:** {format_duration(turn_seconds)}; then the computer plays that "
+            "turn for you."
         )
     return "\n".join(lines)

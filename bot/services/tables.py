@@ -79,7 +79,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-MAX_RECENT = 8
+MAX_RECENT = 10
 """How many recent public events a table keeps for its message."""
 
 MAX_SETTLE_RATE = limits.MAX_SETTLE_RATE
@@ -152,12 +152,21 @@ class Table:
     recent: list[str] = field(default_factory=list)
     settlement: str = POT
     settle_rate: int = 1
+    carried: int = 0  # chips carried over from a drawn game into this game's pot
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
     @property
     def by_difference(self) -> bool:
         """True when the loser pays ``settle_rate`` chips per point instead of a pot."""
         return self.settlement == DIFFERENCE
+
+    @property
+    def pot(self) -> int:
+        """The chips played for: every member's ante plus a pot carried over from a drawn
+        game (0 when the game is settled by point difference)."""
+        if self.by_difference:
+            return 0
+        return self.ante * len(self.human_ids()) + self.carried
 
     @property
     def rules(self) -> RuleSet | None:
@@ -454,7 +463,9 @@ class TableService:
             self._need_host(table, user_id)
             players = len(table.seats)
             if players < 2:
-                raise UserError("At least two players are needed: invite someone or add an AI.")
+                raise UserError(
+                    "At least two players are needed: ask someone to join, or add an AI."
+                )
             if table.by_difference and any(s.is_ai for s in table.seats):
                 raise UserError(
                     "Settling by point difference needs two members: a computer player can't "
@@ -499,9 +510,10 @@ class TableService:
             table.status = GameStatus.RUNNING
             table.deadline = deadline
             table.recent = [_opening_line(table, deal)]
+            table.carried = carried
             if carried:
                 table.recent.append(
-                    f"💰 {carried} chips carried over from a drawn game join the pot."
+                    f"💰 {carried:,} chips carried over from a drawn game join the pot."
                 )
             outcome = Outcome(table, lines=list(table.recent))
             await self._advance(table, outcome)
@@ -665,6 +677,8 @@ class TableService:
                 raise EngineError(f"action {entry.seq} was logged for seat {entry.seat}")
             state, _ = _apply(state, parse_action(entry.notation, table.game))
         table.state = state
+        pot = await self._chips.pot(record.id)
+        table.carried = 0 if pot is None else pot.carried_in
         table.recent = ["♻️ Restored after a restart."]
         if state.result is not None:
             # The final action was saved but the settlement may not have been: finish now.
@@ -728,8 +742,9 @@ class TableService:
         for event in events:
             line = describe_event(event, None, [s.name for s in table.seats])
             outcome.lines.append(line)
-            if not (table.fishing and isinstance(event, TurnStarted)):
-                # Tsung Shap's message says whose turn it is: keep its recent lines for play.
+            if not isinstance(event, TurnStarted):
+                # The message says whose turn it is: "Turn N: X to play" lines would fill a
+                # third of "Recent" and leave barely one turn of play in it.
                 table.recent.append(line)
         del table.recent[:-MAX_RECENT]
         if end is not None:

@@ -117,7 +117,7 @@ async def test_config_without_options_shows_the_current_values(world: World) -> 
         "• **Ante**: 10 chips (bot default)",
         "• **Starting chips**: 1,000 chips (bot default)",
         "• **Daily amount**: 100 chips (bot default)",
-        "• **Turn timer**: 120 seconds (bot default)",
+        "• **Turn timer**: 2 min (bot default)",
     ]
 
 
@@ -135,7 +135,7 @@ async def test_config_changes_the_defaults_of_later_accounts_and_tables(world: W
         "• **Ante**: 25 chips",
         "• **Starting chips**: 250 chips",
         "• **Daily amount**: 100 chips (bot default)",
-        "• **Turn timer**: 60 seconds",
+        "• **Turn timer**: 1 min",
     ]
     assert "250 chips" in content(await bob.slash(world.channel, "chips balance"))
     assert await balance(world, alice) == 1000  # existing balances are untouched

@@ -127,7 +127,8 @@ async def test_five_players_with_buttons_to_a_win(world: World, deal: None) -> N
 
     # Everyone's DM says it is over; nobody has buttons left.
     for member in players:
-        assert "The game is over" in message_text(last_dm(member))
+        assert "🏆 **carol** won on turn" in message_text(last_dm(member))
+        assert "The game is over. The game" not in message_text(last_dm(member))
         assert custom_ids(last_dm(member)) == []
     assert await chips.balance(GUILD_ID, carol.id) == 1020
     assert await chips.balance(GUILD_ID, alice.id) == 990

@@ -151,7 +151,7 @@ async def test_player_mistakes_get_a_message_and_change_nothing(world: World, de
     assert await refused(bob, "draw") == "It is alice's turn, not yours."
     assert await refused(carol, "draw") == "You are not playing at this table."
     assert await refused(alice, "discard", tile="5-5") == "You do not hold 5-5."
-    assert "not a tile" in await refused(alice, "discard", tile="9-9")
+    assert "Not a tile" in await refused(alice, "discard", tile="9-9")
     assert await refused(alice, "declare") == (
         "Your hand is not a winning hand (an eye and ten-pairs)."
     )

@@ -29,7 +29,7 @@ async def test_lobby_buttons_join_leave_add_ai_and_start(
         f"kap:{table.id}:-:{verb}" for verb in ("join", "leave", "addai", "start", "cancel")
     ]
     text = message_text(lobby)
-    assert "ante **25** chips" in text and "turn timer 60 s" in text
+    assert "ante **25** chips" in text and "turn timer 1 min" in text
     assert "Seats (1/4)" in text and "1. alice (host)" in text
     assert "Culin rules · 2 players" in text  # the rules in force with the seats taken
 

@@ -92,7 +92,7 @@ async def test_wrong_player_stale_version_and_illegal_action_change_nothing(db: 
         await service.act(CHANNEL, current, "draw", version=version - 1)
     with pytest.raises(UserError, match="full hand"):
         await service.act(CHANNEL, current, "draw")  # the first player holds 8: discard first
-    with pytest.raises(UserError, match="not a tile"):
+    with pytest.raises(UserError, match="Not a tile"):
         await service.act(CHANNEL, current, "discard 9-9")
     with pytest.raises(UserError, match="not playing"):
         await service.act(CHANNEL, CAROL, "draw")
