@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import discord
@@ -171,6 +171,7 @@ class Desk:
         thread: bool,
         settlement: str | None = None,
         settle_rate: int | None = None,
+        variants: Mapping[str, str] | None = None,
     ) -> None:
         """``/table new``: open a lobby here, or in a new thread of this channel."""
         channel = interaction.channel
@@ -202,6 +203,7 @@ class Desk:
             "turn_seconds": timer,
             "settlement": settlement,
             "settle_rate": settle_rate,
+            "variants": variants,
         }
         if not thread:
             table = await self.tables.open_table(channel_id=interaction.channel_id, **options)

@@ -114,7 +114,10 @@ def lobby_rules(table: Table) -> RuleSet | None:
             if table.by_difference
             else {}
         )
-        return make_rules(table.game, max(2, len(table.seats)), table.rule_set, table.sets, **extra)
+        players = max(2, len(table.seats))
+        return make_rules(
+            table.game, players, table.rule_set, table.sets, **table.variants, **extra
+        )
     except EngineError:
         return None
 

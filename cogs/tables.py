@@ -14,7 +14,10 @@ from discord.ext import commands
 
 from bot.ai.base import describe_level
 from bot.app import KapBot
+from bot.engine import Game
 from bot.limits import MAX_ANTE, MAX_SETTLE_RATE, MAX_TURN_SECONDS, MIN_TURN_SECONDS
+from bot.services.errors import UserError
+from bot.services.variants import parse_variants, variant_suggestions
 from cogs.common import guarded, report_incident
 from cogs.desk import Desk, ai_levels, desk_for
 from cogs.ui import KapButton, KapSelect
@@ -42,6 +45,14 @@ LEVEL_CHOICES = [
 ]
 
 
+def game_of(value: str) -> Game:
+    """The game an option names (refused in words if it names none)."""
+    try:
+        return Game(value)
+    except ValueError:
+        raise UserError("Choose the game from the list.") from None
+
+
 @app_commands.guild_only()
 class Tables(
     commands.GroupCog,
@@ -67,6 +78,7 @@ class Tables(
         thread="Open the table in a new thread of this channel",
         settlement="Tsung Shap: how the game is paid (default: the pot)",
         rate="Tsung Shap, settlement by difference: chips per point (default 1)",
+        variant="Rule variants as flag=value, e.g. pot_carries_over=true four_two_value=wild",
     )
     @app_commands.choices(game=GAME_CHOICES, rules=RULE_CHOICES, settlement=SETTLEMENT_CHOICES)
     async def new(
@@ -81,6 +93,7 @@ class Tables(
         thread: bool = False,
         settlement: str | None = None,
         rate: app_commands.Range[int, 1, MAX_SETTLE_RATE] | None = None,
+        variant: str | None = None,
     ) -> None:
         """Open a lobby."""
         async with guarded(interaction, "/table new"):
@@ -95,7 +108,19 @@ class Tables(
                 thread=thread,
                 settlement=settlement,
                 settle_rate=rate,
+                variants=parse_variants(game_of(game), variant),
             )
+
+    @new.autocomplete("variant")
+    async def variant_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The variants of the game chosen so far (Kap Shap until one is)."""
+        chosen = getattr(interaction.namespace, "game", None) or "kap-shap"
+        return [
+            app_commands.Choice(name=label, value=value)
+            for label, value in variant_suggestions(game_of(chosen), current)
+        ]
 
     @app_commands.command(name="join", description="Sit down at the table in this channel")
     async def join(self, interaction: discord.Interaction[Any]) -> None:

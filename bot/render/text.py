@@ -51,6 +51,7 @@ from bot.engine import (
 from bot.engine.actions import End
 from bot.engine.hands import ten_pair_values
 from bot.engine.rules import FirstPlayer, FourTwo, Offer
+from bot.engine.variants import chosen_variants
 from bot.limits import format_duration
 
 __all__ = [
@@ -362,7 +363,10 @@ def rules_summary(rules: RuleSet) -> str:
         return f"Standard rules · 2 players · 1 set · piles of {rules.pile_size}{tail}"
     sets = "1 set" if rules.sets == 1 else f"{rules.sets} sets"
     name = _RULE_SET_TITLES.get(rules.rule_set_name, rules.rule_set_name)
-    return f"{name} rules · {rules.players} players · {sets} · hand of {rules.hand_size}"
+    chosen = chosen_variants(rules)
+    # The host's variants, as he typed them (/table new variant:…).
+    tail = (" · " + ", ".join(f"{k}={v}" for k, v in chosen.items())) if chosen else ""
+    return f"{name} rules · {rules.players} players · {sets} · hand of {rules.hand_size}{tail}"
 
 
 def rules_text(
@@ -428,6 +432,7 @@ def rules_text(
             f"• After {rules.players} turns in a row of taking without drawing, the next player "
             "must draw unless taking wins."
         )
+    lines += _variants_lines(rules)
     if ante is not None:
         rake = f", minus a {rules.rake_percent}% house cut" if rules.rake_percent else ""
         lines.append(
@@ -439,6 +444,14 @@ def rules_text(
             "turn for you."
         )
     return "\n".join(lines)
+
+
+def _variants_lines(rules: RuleSet) -> list[str]:
+    """The variants the host chose (``/table new variant:…``), as he typed them."""
+    chosen = chosen_variants(rules)
+    if not chosen:
+        return []
+    return ["• **Variants:** " + " · ".join(f"`{k}={v}`" for k, v in chosen.items())]
 
 
 def _fishing_rules_text(rules: RuleSet, *, ante: int | None, turn_seconds: int | None) -> str:
@@ -478,6 +491,7 @@ def _fishing_rules_text(rules: RuleSet, *, ante: int | None, turn_seconds: int |
         else "a player has laid out his whole pile"
     )
     lines.append(f"• **End:** when {end}; the higher score wins, equal scores draw.")
+    lines += _variants_lines(rules)
     if ante is not None and rules.settlement is Settlement.DIFFERENCE:
         lines.append(
             "• **Stakes:** no ante; the loser pays the winner "

@@ -16,7 +16,7 @@ import json
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +59,7 @@ from bot.engine import (
 )
 from bot.engine.actions import Action
 from bot.engine.rules import MAX_PLAYERS
+from bot.engine.variants import chosen_variants
 from bot.limits import format_duration
 from bot.services.chips import ChipsService, DifferenceSettlement, Settlement
 from bot.services.clock import Clock
@@ -153,6 +154,7 @@ class Table:
     settlement: str = POT
     settle_rate: int = 1
     carried: int = 0  # chips carried over from a drawn game into this game's pot
+    variants: dict[str, str] = field(default_factory=dict)  # flag -> value, as the host chose
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
     @property
@@ -309,6 +311,7 @@ class TableService:
         turn_seconds: int | None = None,
         settlement: str | None = None,
         settle_rate: int | None = None,
+        variants: Mapping[str, str] | None = None,
     ) -> Table:
         """Open a lobby in a channel with the host seated.
 
@@ -316,6 +319,8 @@ class TableService:
         ``settlement`` is a Tsung Shap option: ``pot`` (the default: antes, the winner takes
         the pot) or ``difference`` (no antes; the loser pays the winner ``settle_rate`` chips,
         default 1, per point of difference, at most his balance; two members only).
+        ``variants`` sets rule flags (``{"pot_carries_over": "true"}``, see
+        :mod:`bot.services.variants`); the engine refuses a combination that does not work.
         """
         existing = self._tables.get(channel_id)
         if existing is not None and existing.status.is_open:
@@ -335,8 +340,9 @@ class TableService:
             )
         if not 2 <= max_seats <= MAX_PLAYERS:
             raise UserError(f"A table seats 2 to {MAX_PLAYERS} players.")
+        chosen = dict(variants or {})
         try:
-            make_rules(game_enum, max_seats, rule_set, sets, **_settle_flags(mode, rate))
+            make_rules(game_enum, max_seats, rule_set, sets, **chosen, **_settle_flags(mode, rate))
         except EngineError as exc:
             raise UserError(f"Those settings don't work: {exc}.") from None
         seats_list = [SeatInfo(host_name, user_id=host_id)]
@@ -346,6 +352,8 @@ class TableService:
             "max_seats": max_seats,
             "thrower": 0,
         }
+        if chosen:
+            settings["variants"] = chosen
         if mode == DIFFERENCE:
             settings.update(settlement=mode, settle_rate=rate)
         try:
@@ -377,6 +385,7 @@ class TableService:
             version=record.version,
             settlement=mode,
             settle_rate=rate,
+            variants=chosen,
         )
         self._tables[channel_id] = table
         log.info("table %s opened in channel %s by %s", table.id, channel_id, host_id)
@@ -477,6 +486,7 @@ class TableService:
                     players,
                     table.rule_set,
                     table.sets,
+                    **table.variants,
                     **_settle_flags(table.settlement, table.settle_rate),
                 )
             except EngineError as exc:
@@ -613,6 +623,7 @@ class TableService:
             turn_seconds=old.turn_seconds,
             settlement=old.settlement,
             settle_rate=old.settle_rate if old.by_difference else None,
+            variants=old.variants,
         )
         async with table.lock:
             table.thrower = winner if winner is not None else 0
@@ -661,12 +672,14 @@ class TableService:
             table.thrower = int(settings.get("thrower", 0))
             table.settlement = str(settings.get("settlement", POT))
             table.settle_rate = int(settings.get("settle_rate", 1))
+            table.variants = {str(k): str(v) for k, v in settings.get("variants", {}).items()}
             return table
         rules = RuleSet.from_flags(settings["flags"])
         table.rule_set = rules.rule_set_name
         table.sets = rules.sets
         table.settlement = str(rules.settlement)
         table.settle_rate = rules.settle_rate
+        table.variants = chosen_variants(rules)
         table.thrower = int(settings.get("thrower", 0))
         assert record.deal_json is not None
         state: AnyState = new_game(
@@ -825,12 +838,14 @@ class TableService:
         return self._clock.now().timestamp() + table.turn_seconds
 
     async def _save_seats(self, table: Table, seats: Sequence[SeatInfo]) -> None:
-        settings = {
+        settings: dict[str, Any] = {
             "rule_set": table.rule_set,
             "sets": table.sets,
             "max_seats": table.max_seats,
             "thrower": table.thrower,
         }
+        if table.variants:
+            settings["variants"] = table.variants
         if table.by_difference:
             settings.update(settlement=table.settlement, settle_rate=table.settle_rate)
         try:

@@ -64,3 +64,50 @@ async def test_recent_lines_are_moves_not_turn_headers(world: World) -> None:
     [embed] = ch.history()[0].embeds
     [recent] = [f.value for f in embed.fields if f.name == "Recent"]
     assert "to play." not in recent
+
+
+async def test_variants_are_chosen_shown_refused_and_the_carried_pot_is_counted(
+    world: World,
+) -> None:
+    ch = world.channel
+    alice, bob = world.members[:2]
+    offered = await alice.autocomplete(ch, "table new", "variant", "pot")
+    assert "pot_carries_over=true" in [c["value"] for c in offered]
+    offered = await alice.autocomplete(ch, "table new", "variant", "", game="tsung-shap")
+    assert "auto_capture=true" in [c["value"] for c in offered]
+
+    # The engine's reason for a combination that does not work; unknown flags; own options.
+    r = await alice.slash(ch, "table new", rules="classic", variant="exclude_own_discards=true")
+    assert r.ephemeral and "exclude_own_discards applies only when any discard may be taken" in (
+        r.response.content
+    )
+    r = await alice.slash(ch, "table new", variant="colour=red")
+    assert r.ephemeral and r.response.content.startswith("No variant 'colour' for this game")
+    r = await alice.slash(ch, "table new", variant="sets=3")
+    assert r.ephemeral and "`sets` option" in r.response.content
+    r = await alice.slash(ch, "table new", variant="x" * 1900)
+    assert r.ephemeral and len(r.response.content) < 300
+
+    # Shown in the lobby and in /table rules.
+    r = await alice.slash(ch, "table new", ante=10, variant="pot_carries_over=true max_turns=1")
+    assert not r.ephemeral
+    assert "hand of 8 · pot_carries_over=true, max_turns=1" in message_text(r.response)
+    r = await bob.slash(ch, "table rules")
+    assert "**Variants:** `pot_carries_over=true` · `max_turns=1`" in message_text(r.response)
+    await bob.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    table = table_of(world)
+    assert table.rules is not None and table.rules.pot_carries_over
+    while table.running:  # the timer plays alice's single turn; the turn cap draws the game
+        await world.env.advance_time(table.turn_seconds + 1)
+    assert table.state is not None and table.state.result is not None
+    assert table.state.result.winner is None
+
+    # The next game at this table adds its antes to the 20 chips carried over.
+    await alice.slash(ch, "table new", ante=10, variant="pot_carries_over=true")
+    await bob.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    table = table_of(world)
+    assert table.pot == 40
+    await world.env.advance_time(1)
+    assert any("· ante 10 · pot 40" in message_text(m) for m in ch.history())
