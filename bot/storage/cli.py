@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+from bot.storage.backup import BackupError, backup_database
 from bot.storage.chips import ChipsRepo
 from bot.storage.db import Database
 
@@ -64,14 +65,33 @@ async def _check(path: Path) -> int:
     return 0 if totals.ok else 1
 
 
+def _backup(path: Path, target: Path | None) -> int:
+    if target is None:
+        print(
+            "kapshap db backup: name the backup file or folder: kapshap db backup PATH",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        made = backup_database(path, target)
+    except BackupError as exc:
+        print(f"kapshap db backup: {exc}", file=sys.stderr)
+        return 1
+    print(f"{made.target}: {made.size:,} bytes, schema version {made.schema_version}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``kapshap db migrate|info|check [--path FILE]``."""
+    """``kapshap db migrate|info|check [--path FILE]``, ``kapshap db backup PATH``."""
     parser = argparse.ArgumentParser(prog="kapshap db", description="Database maintenance.")
     parser.add_argument(
         "command",
-        choices=("migrate", "info", "check"),
-        help="migrate: apply pending migrations; info: counts; check: verify chip conservation",
+        choices=("migrate", "info", "check", "backup"),
+        help="migrate: apply pending migrations; info: counts; check: verify chip conservation; "
+        "backup PATH: copy the database to PATH (a file, or a folder for a dated file), safely "
+        "while the bot runs",
     )
+    parser.add_argument("target", nargs="?", type=Path, help="backup: where to write the copy")
     parser.add_argument(
         "--path",
         type=Path,
@@ -85,5 +105,7 @@ def main(argv: list[str] | None = None) -> int:
             f"kapshap db: {path} does not exist (run `kapshap db migrate` first)", file=sys.stderr
         )
         return 2
+    if args.command == "backup":
+        return _backup(path, args.target)
     runner = {"migrate": _migrate, "info": _info, "check": _check}[args.command]
     return asyncio.run(runner(path))
