@@ -236,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE.png",
         help=(
             "write a histogram of the winning turn (tsung-shap: of the first player's score "
-            "minus the second's) to FILE.png"
+            "minus the second's) to FILE.png (needs the sim extra: pip install 'kapshap-bot[sim]')"
         ),
     )
     parser.add_argument(
@@ -812,6 +812,20 @@ class _Bar:
 # Entry point
 
 
+PLOT_EXTRA_HELP = (
+    "--plot needs matplotlib, an optional part of the simulator: install it with "
+    "pip install 'kapshap-bot[sim]' (from a checkout: pip install -e '.[sim]')"
+)
+
+
+def _need_matplotlib() -> None:
+    """Refuse ``--plot`` before the simulation runs when matplotlib is not installed."""
+    try:
+        import matplotlib  # noqa: F401  (only whether it imports)
+    except ImportError:
+        raise UsageError(PLOT_EXTRA_HELP) from None
+
+
 def _fail(message: str, status: int = 2) -> int:
     print(f"{PROG}: error: {message}", file=sys.stderr)
     return status
@@ -827,6 +841,8 @@ def main(argv: list[str] | None = None) -> int:
         fishing_configs = _fishing_configs(args) if fishing else []
         csv_path = _check_output(args.csv, "--csv")
         plot_path = _check_output(args.plot, "--plot", ".png")
+        if plot_path is not None:
+            _need_matplotlib()
     except SystemExit as exit_:  # --help
         return exit_.code if isinstance(exit_.code, int) else 0
     except (UsageError, RulesError) as error:

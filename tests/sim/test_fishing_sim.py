@@ -237,6 +237,7 @@ def test_rule_flags_reach_every_variant(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_plot_and_csv_are_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")  # skipped only when the sim extra is truly absent
     png = tmp_path / "diff.png"
     table = tmp_path / "games.csv"
     argv = ["--game", "tsung-shap", "--games", "15", "--compare", "base,auto_capture"]

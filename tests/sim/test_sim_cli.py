@@ -251,6 +251,7 @@ def test_csv_rows(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
 
 
 def test_plot_writes_a_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")  # skipped only when the sim extra is truly absent
     path = tmp_path / "turns.png"
     status, out, _ = sim(
         capsys, "--games", "30", "--workers", "1", "--compare", "culin,classic",
@@ -260,6 +261,17 @@ def test_plot_writes_a_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     assert "culin" in out
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert path.stat().st_size > 5_000
+
+
+def test_plot_without_matplotlib_says_which_extra_to_install(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # `import matplotlib` now fails
+    path = tmp_path / "turns.png"
+    status, out, err = sim(capsys, "--games", "5", "--workers", "1", "--plot", str(path))
+    assert status == 2 and out == ""
+    assert "--plot needs matplotlib" in err and "kapshap-bot[sim]" in err
+    assert err.count("\n") == 1 and not path.exists()
 
 
 def test_text_report(capsys: pytest.CaptureFixture[str]) -> None:
