@@ -486,7 +486,8 @@ class _Setup:
             try:
                 return check(answer)
             except ValueError as error:
-                self.out.write(f"! {_one_line(str(error))}\n")
+                line = _one_line(str(error))
+                self.out.write(f"! {line[:1].upper()}{line[1:]}\n")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -527,7 +528,9 @@ class _Console:
         self.out.write(text + "\n")
 
     def error(self, text: str) -> None:
-        self.say(f"! {_one_line(text)}")
+        line = _one_line(text)
+        # Engine refusals are written lower case (to follow other words); a reply is a sentence.
+        self.say(f"! {line[:1].upper()}{line[1:]}")
 
     def turn_header(self, seat: int, turn: int) -> None:
         self.say()

@@ -40,6 +40,7 @@ from bot.engine import (
     make_rules,
     parse_action,
 )
+from bot.limits import quote_input
 from bot.render.text import legal_text, private_event_text, result_text, rules_text
 from bot.services.errors import UserError
 from bot.services.tables import Outcome, Table, TableService, TableStatus
@@ -271,7 +272,9 @@ class Desk:
         level = level or default_ai_level(table.game)
         levels = levels_for(table.game)
         if level not in levels:
-            raise UserError(f"Unknown computer level '{level}': choose {', '.join(levels)}.")
+            raise UserError(
+                f"Unknown computer level {quote_input(level)}: choose {', '.join(levels)}."
+            )
         await self.tables.add_ai(table.channel_id, interaction.user.id, level)
         text = f"Added a computer player ({level})."
         message = interaction.message

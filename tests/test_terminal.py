@@ -409,17 +409,17 @@ def test_bad_input_gets_one_line_and_the_prompt_again() -> None:
     assert_clean(out)
     expected = {
         "discard 9-9": "Not a tile: '9-9', pips run from 1 to 6",
-        "discard 6-6": "you do not hold 6-6",
+        "discard 6-6": "You do not hold 6-6",
         "foo": "Unknown action 'foo'",
-        "declare": "your hand is not a winning hand",
-        "take 3-1": "you hold a full hand: discard a tile (or declare)",
+        "declare": "Your hand is not a winning hand",
+        "take 3-1": "You hold a full hand: discard a tile (or declare)",
         "99": "Not a tile: '99'",
         "draw 6-6": "Draw takes no tile",
     }
     for command, message in expected.items():
         reply = errors_after(out, command)
         assert len(reply) == 1, (command, reply)
-        assert reply[0].startswith("! ")
+        assert reply[0].startswith("! ") and reply[0][2].isupper()
         assert message in reply[0]
     # Nothing was played: the state did not move.
     assert "You discarded" not in out
@@ -515,7 +515,7 @@ def test_own_discards_are_marked_when_they_may_not_be_taken_back() -> None:
     turn3 = out.split("=== Turn 3: your turn ===")[1]
     assert "  3-1 Harmony 和 - your own discard: you may not take it back" in turn3
     assert errors_after(out, "take 3-1") == [
-        "! you may not take back your own discard 3-1 (type '?' for your legal moves)"
+        "! You may not take back your own discard 3-1 (type '?' for your legal moves)"
     ]
 
 
@@ -571,7 +571,7 @@ def test_setup_asks_with_defaults() -> None:
     status, out, err = play(["--setup", "--seed", "4"], answers)
     assert status == 0, err
     assert "Game: kap-shap, kap-tai-shap or tsung-shap [kap-shap]: kts" in out
-    assert "! answer a number from 1 to 27" in out
+    assert "! Answer a number from 1 to 27" in out
     assert "Rule set: culin, classic or last-draw [culin]: " in out
     assert "kap-tai-shap, 3 players, 2 sets, culin rules." in out
     assert "(random AI)" in out

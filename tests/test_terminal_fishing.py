@@ -219,9 +219,9 @@ def test_bad_input_gets_one_line_and_the_prompt_again() -> None:
     lines = out.splitlines()
     errors = [line for line in lines if line.startswith("! ")]
     assert len(errors) == 4
-    assert "! turn over your next tile first ('draw')" in out
+    assert "! Turn over your next tile first ('draw')" in out
     assert "! Unknown action 'take'" in out
-    assert "! there is no missed capture to claim" in out
+    assert "! There is no missed capture to claim" in out
     assert "Traceback" not in out
     # The empty line with the single legal action plays it (the first draw).
     assert out.count("You turned over 6-6") == 2
@@ -235,7 +235,7 @@ def test_illegal_capture_explains_why() -> None:
 
 def test_commands_and_shortcuts() -> None:
     out = known_game(["help", "?", "look", "d", "d", "c", "capture pair left", "quit"])
-    assert "! say which capture: 'capture pair left', 'capture triplet ends'" in out
+    assert "! Say which capture: 'capture pair left', 'capture triplet ends'" in out
     assert "Rules in force: tsung-shap, 2 players, 1 set." in out
     assert "Pair: your tile is identical to an end tile" in out
     assert "You captured a pair at the left end" in out

@@ -60,7 +60,7 @@ from bot.engine import (
 from bot.engine.actions import Action
 from bot.engine.rules import MAX_PLAYERS
 from bot.engine.variants import chosen_variants
-from bot.limits import format_duration
+from bot.limits import format_duration, quote_input
 from bot.services.chips import ChipsService, DifferenceSettlement, Settlement
 from bot.services.clock import Clock
 from bot.services.errors import UserError
@@ -425,7 +425,9 @@ class TableService:
             self._need_host(table, user_id)
             levels = levels_for(table.game)
             if level not in levels:
-                raise UserError(f"Unknown AI level '{level}': choose {', '.join(levels)}.")
+                raise UserError(
+                    f"Unknown AI level {quote_input(level)}: choose {', '.join(levels)}."
+                )
             if len(table.seats) >= table.max_seats:
                 raise UserError(f"The table is full ({table.max_seats} seats).")
             number = 1 + sum(1 for s in table.seats if s.is_ai)
@@ -923,7 +925,7 @@ def _check_settlement(
     Shap only, ``settle_rate`` chips per point, default 1)."""
     mode = POT if settlement is None else settlement
     if mode not in (POT, DIFFERENCE):
-        raise UserError(f"Unknown settlement '{settlement}': choose pot or difference.")
+        raise UserError(f"Unknown settlement {quote_input(mode)}: choose pot or difference.")
     if mode == DIFFERENCE and game is not Game.TSUNG_SHAP:
         raise UserError("Settlement by difference is a Tsung Shap option.")
     if settle_rate is not None and mode != DIFFERENCE:
@@ -944,7 +946,7 @@ def _parse_game(game: str) -> Game:
         return Game(game)
     except ValueError:
         names = ", ".join(g.value for g in Game)
-        raise UserError(f"Unknown game '{game}': choose {names}.") from None
+        raise UserError(f"Unknown game {quote_input(game)}: choose {names}.") from None
 
 
 def _seats_json(seats: Sequence[SeatInfo]) -> str:
