@@ -840,9 +840,11 @@ class _Table(_Console):
         ]
         if rules.exclude_own_discards:
             lines.append("  You may not take back your own discards.")
-        if rules.stall_guard:
+        if rules.stall_guard and not rules.draw_after_take:
+            # With a draw after every take no turn passes without a draw: the guard cannot apply.
             lines.append(
-                f"  After {rules.players} turns in a row without a draw, the next player must draw."
+                f"  After {rules.players} turns in a row of taking without drawing, the next "
+                "player must draw unless taking wins."
             )
         lines += [
             "Moves (the prompt lists the legal ones):",

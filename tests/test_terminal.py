@@ -644,3 +644,12 @@ def test_setup_offers_tsung_shap() -> None:
     assert status == 0, err
     assert "Game: kap-shap, kap-tai-shap or tsung-shap" in out
     assert "Tsung Shap 爭十" in out
+
+
+def test_help_explains_the_stall_guard_only_under_classic() -> None:
+    status, out = play_deal(KS, human_first(LOSING), script("help", "quit"))
+    assert status == 0 and "without drawing" not in out  # Culin: a draw follows every take
+    classic = make_rules("kap-shap", rule_set="classic")
+    deal = deal_from_tiles(classic, [LOSING, parse_tiles("6-1 6-1 5-1 5-1 6-2 5-3 4-3")])
+    status, out = play_deal(classic, deal, script("help", "quit"))
+    assert "After 2 turns in a row of taking without drawing" in out
