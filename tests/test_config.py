@@ -224,3 +224,11 @@ def test_env_example_lists_every_setting_with_its_default() -> None:
     assert documented == DEFAULTS
     # The example, used as a .env file, gives the defaults.
     assert load(dotenv=ROOT / ".env.example") == Settings()
+
+
+def test_env_example_states_the_bounds_the_commands_use() -> None:
+    text = (ROOT / ".env.example").read_text(encoding="utf-8")
+    assert "from 0 to 1000000000," in text  # the ante: /table new's maximum
+    assert "from 0 to 1000000000000" in text  # starting chips and the daily amount
+    assert "from 10\n# to 86400" in text  # the turn timer
+    assert "≥ 1" not in text
