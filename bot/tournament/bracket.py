@@ -305,5 +305,5 @@ def placing(
             losses[r.loser] = losses.get(r.loser, 0) + 1
             if losses[r.loser] >= lives:
                 out_at[r.loser] = stage[node.id]
-    everyone = [p for p in (*out_at, winner)]
+    everyone = {p for r in state.values() for p in r.players if p is not None}
     return sorted(everyone, key=lambda p: (p != winner, -out_at.get(p, 10**6), seed_rank(p)))
