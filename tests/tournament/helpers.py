@@ -31,7 +31,9 @@ def play_open_matches(event: Event, rng: Random, *, draws: bool = True) -> None:
         games: list[GameRecord] = []
         if rnd.phase in ("tables", "final"):
             final = rnd.phase == "final"
-            while (result := table_result(event.settings, match.players, games, final=final)) is None:
+            while (
+                result := table_result(event.settings, match.players, games, final=final)
+            ) is None:
                 games.append(GameRecord(rng.choice([*match.players, None])))
         else:
             knockout = event.is_knockout(match.id)

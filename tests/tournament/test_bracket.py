@@ -11,9 +11,7 @@ from bot.tournament import TournamentError, double_elimination, seed_order, sing
 from bot.tournament.bracket import Bracket, Resolved, champion, placing, resolve
 
 
-def play_out(
-    bracket: Bracket, rng: Random | None
-) -> tuple[dict[str, Resolved], list[list[str]]]:
+def play_out(bracket: Bracket, rng: Random | None) -> tuple[dict[str, Resolved], list[list[str]]]:
     """Play the bracket stage by stage with random winners (``rng``) or the better seed always
     winning (None). Returns the final state and the node ids played in each round."""
     seeds = list(range(1, bracket.entrants + 1))
@@ -28,7 +26,7 @@ def play_out(
         for node_id in playable:
             a, b = state[node_id].players
             assert a is not None and b is not None
-            winners[node_id] = (rng.choice([a, b]) if rng else min(a, b))
+            winners[node_id] = rng.choice([a, b]) if rng else min(a, b)
 
 
 def test_seed_order() -> None:

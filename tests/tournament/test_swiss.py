@@ -98,7 +98,9 @@ def test_refuses_a_field_of_one_or_duplicates() -> None:
 
 
 @st.composite
-def small_rounds(draw: st.DrawFn) -> tuple[list[int], dict[int, int], dict[int, set[int]], set[int]]:
+def small_rounds(
+    draw: st.DrawFn,
+) -> tuple[list[int], dict[int, int], dict[int, set[int]], set[int]]:
     n = draw(st.integers(2, 9))
     players = list(range(1, n + 1))
     scores = {p: draw(st.integers(0, 6)) for p in players}
