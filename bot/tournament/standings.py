@@ -124,8 +124,9 @@ def pair_standings(
             j += 1
         group = order[i:j]
         if len(group) > 1:
+            members = set(group)
             for p in group:
-                h2h[p] = sum(taken.get((p, q), 0) for q in group if q != p)
+                h2h[p] = sum(taken[p, q] for q in set(opponents[p]) if q in members)
         i = j
     order.sort(key=lambda p: (-score[p], -median[p], -buchholz[p], -h2h[p], -games[p], seed_of[p]))
     return [
