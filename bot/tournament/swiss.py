@@ -10,13 +10,14 @@ constant minus a lexicographic cost:
 3. inside a score group, the Dutch rule: the top half meets the bottom half (1 v m+1, 2 v m+2…);
    across groups, the bottom of the upper group meets the top of the lower one.
 
-Blossom is cubic, so large events are split into **segments**: consecutive runs of the pairing
-order (score groups, each interleaved top half / bottom half), cut at score-group boundaries
-where possible, each at least ``2·d + 2`` players long where ``d`` is the most opponents anyone
-has met. In such a segment everyone may meet at least half of the others, so by Dirac's theorem
-it has a rematch-free perfect matching; each segment is matched exactly. Should a segment still
-fail, the whole round is matched in one graph. Small events (up to ~32 players) are always one
-segment, which is what the brute-force tests check.
+Blossom is cubic, so large events are split into **segments**: consecutive even runs of the
+pairing order (score groups, each interleaved top half / bottom half) of at least 16 players,
+cut at score-group boundaries where possible. Each segment is matched exactly; a segment without
+a rematch-free perfect matching is merged with its neighbour and matched again. Merging always
+ends: a run of ``2·d + 2`` players, where ``d`` is the most opponents anyone has met, has one by
+Dirac's theorem (everyone may meet at least half of the others), and merging everything is the
+whole round in one graph. Small events (up to 32 players) are always one graph, which is what
+the brute-force tests check.
 """
 
 from __future__ import annotations
@@ -153,25 +154,30 @@ def _pair_even(
         for i, p in enumerate(group):
             position[p] = (g, i, len(group))
     rank = {p: i for i, p in enumerate(players)}
-    max_met = max((len(met[p]) for p in players), default=0)
-    min_size = max(_MIN_SEGMENT, 2 * max_met + 2)
     order = pairing_order(players, scores)
-    if allow_rematch or len(players) <= 2 * min_size:
-        segments = [[p for group in order for p in group]]
+    if allow_rematch or len(players) <= 2 * _MIN_SEGMENT:
+        pending = [[p for group in order for p in group]]
     else:
-        segments = _segments(order, min_size)
-    pairs: list[tuple[PlayerId, PlayerId]] = []
-    for segment in segments:
-        matched = _match(segment, scores, met, position, allow_rematch)
-        if matched is None:
-            if len(segments) == 1:
-                return None
-            matched = _match(list(players), scores, met, position, allow_rematch)
-            if matched is None:
-                return None
-            pairs = matched
-            break
-        pairs.extend(matched)
+        pending = _segments(order, _MIN_SEGMENT)
+    # Match each segment; one without a rematch-free perfect matching is merged with its
+    # neighbour and matched again (a segment of 2d + 2 players always has one, so merging
+    # stops there at the latest; merging everything is the whole round in one graph).
+    done: list[list[tuple[PlayerId, PlayerId]]] = []
+    k = 0
+    while k < len(pending):
+        matched = _match(pending[k], scores, met, position, allow_rematch)
+        if matched is not None:
+            done.append(matched)
+            k += 1
+        elif len(pending) == 1:
+            return None
+        elif k + 1 < len(pending):
+            pending[k : k + 2] = [pending[k] + pending[k + 1]]
+        else:
+            pending[k - 1 : k + 1] = [pending[k - 1] + pending[k]]
+            done.pop()
+            k -= 1
+    pairs = [pair for matched in done for pair in matched]
     ordered = [(a, b) if rank[a] < rank[b] else (b, a) for a, b in pairs]
     ordered.sort(key=lambda ab: rank[ab[0]])
     return tuple(ordered)

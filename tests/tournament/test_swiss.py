@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.tournament import EventSettings, Format, TournamentError, pair_swiss
+from bot.tournament import swiss
 from bot.tournament.swiss import SwissPairing, pairing_order
 
 from .helpers import new_event, play_open_matches
@@ -204,3 +205,26 @@ def test_large_swiss_event_has_no_rematch_and_keeps_score_groups() -> None:
         play_open_matches(event, rng)
     opponents = [r.opponents for r in event.pair_standings()]
     assert all(len(set(o)) == len(o) == 7 for o in opponents)
+
+
+def test_a_segment_that_cannot_be_paired_is_merged_with_its_neighbour(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 40 players on one score: matched in segments of the pairing order (16, then 24). The
+    # first segment's players have all met each other, so it has no rematch-free matching.
+    ranked = list(range(40))
+    first = [p for group in pairing_order(ranked, dict.fromkeys(ranked, 0)) for p in group][:16]
+    met = {p: set(first) - {p} for p in first}
+    sizes: list[tuple[int, bool]] = []
+    real = swiss._match
+
+    def spy(segment: list[int], *args: object) -> object:
+        sizes.append((len(segment), args[-1] is True))
+        return real(segment, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(swiss, "_match", spy)
+    result = pair_swiss(ranked, dict.fromkeys(ranked, 0), met)
+    assert sizes == [(16, False), (40, False)], "the failed segment merged with the next one"
+    check_basic(ranked, result)
+    assert result.rematches == 0
+    assert all(not (a in first and b in first) for a, b in result.pairs)
