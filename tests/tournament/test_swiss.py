@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.tournament import EventSettings, Format, TournamentError, pair_swiss
-from bot.tournament import swiss
+from bot.tournament import EventSettings, Format, TournamentError, pair_swiss, swiss
 from bot.tournament.swiss import SwissPairing, pairing_order
 
 from .helpers import new_event, play_open_matches
