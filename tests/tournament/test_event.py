@@ -195,6 +195,16 @@ def test_random_events_end_and_conserve_chips(
         event = Event.from_dict(json.loads(json.dumps(event.to_dict())))
         if rnd is None:
             break
+        if rnd.phase == "tables":
+            sizes = [len(m.players) for m in rnd.matches]
+            assert max(sizes) - min(sizes) <= 1 and min(sizes) >= 2, "table sizes within one"
+            seated = sorted(p for m in rnd.matches for p in m.players)
+            assert seated == sorted(event.active), "every active player at one table"
+        elif rnd.phase in ("swiss", "round-robin"):
+            paired = [p for m in rnd.matches for p in m.players]
+            assert len(paired) == len(set(paired)), "nobody twice in a round"
+            if rnd.phase == "swiss":
+                assert sorted(paired) == sorted(event.active), "every active player once"
         if withdraw and rng.random() < 0.3 and len(event.active) > 2:
             who = rng.choice(event.active)
             for mid in event.withdraw(who, disqualify=rng.random() < 0.5):
