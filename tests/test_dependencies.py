@@ -44,6 +44,7 @@ LAYERS = (
     "bot.engine",
     "bot.ai",
     "bot.sim",
+    "bot.tournament",
     "bot.storage",
     "bot.services",
     "bot.render",
@@ -83,6 +84,15 @@ RULES: dict[str, Rule] = {
         third_party=None,
         forbidden=NO_ASYNC_NO_DB | DISCORD,
     ),
+    "bot.tournament": Rule(
+        "bot.tournament -> standard library + networkx (a graph library); no asyncio, no "
+        "database, no discord, no clock, no module-level random functions (take a "
+        "random.Random); results come in as plain values",
+        internal=frozenset({"bot.tournament"}),
+        third_party=frozenset({"networkx"}),
+        forbidden=NO_ASYNC_NO_DB | frozenset({"time"}),
+        engine_randomness=True,
+    ),
     "bot.storage": Rule(
         "bot.storage -> standard library + aiosqlite only (no engine, no discord)",
         internal=frozenset({"bot.storage"}),
@@ -93,8 +103,8 @@ RULES: dict[str, Rule] = {
         internal=frozenset({"bot.engine", "bot.ai", "bot.storage", "bot.services", "bot.limits"}),
     ),
     "bot.render": Rule(
-        "bot.render -> standard library + bot.engine + Pillow",
-        internal=frozenset({"bot.engine", "bot.render", "bot.limits"}),
+        "bot.render -> standard library + bot.engine + bot.tournament (pure values) + Pillow",
+        internal=frozenset({"bot.engine", "bot.tournament", "bot.render", "bot.limits"}),
         third_party=frozenset({"PIL"}),
     ),
     "bot.terminal": Rule(
@@ -415,6 +425,13 @@ def test_checker_catches_discord_in_the_engine() -> None:
         ),
         ("import random as r\nr.seed(1)\n", "bot.engine.deal"),
         ("import os\n", "bot.helpers"),
+        ("import asyncio\n", "bot.tournament.event"),
+        ("import aiosqlite\n", "bot.tournament.event"),
+        ("import discord\n", "bot.tournament.event"),
+        ("import PIL\n", "bot.tournament.event"),
+        ("from bot.engine import Tile\n", "bot.tournament.event"),
+        ("from bot.storage import db\n", "bot.tournament.event"),
+        ("import random\nrandom.shuffle([])\n", "bot.tournament.model"),
     ],
 )
 def test_checker_catches_violations(source: str, module: str) -> None:
@@ -438,6 +455,7 @@ def test_checker_catches_violations(source: str, module: str) -> None:
             "bot.services.t",
         ),
         ("from PIL import Image\nfrom bot.engine import Tile\n", "bot.render.tiles"),
+        ("import networkx as nx\nfrom random import Random\n", "bot.tournament.swiss"),
         ("import discord\nfrom bot.services import tables\nfrom bot.render import t\n", "cogs.t"),
         (
             "from bot.engine import Tile\nfrom bot.ai import greedy\nimport asyncio\n",

@@ -1,0 +1,453 @@
+"""An event from the first pairing to the final ranking and the prize money.
+
+:class:`Event` is the whole state of a running event as plain values — settings, players in seed
+order, the rounds with their matches and results, who withdrew — and every step is a method that
+changes it: :meth:`Event.next_round` pairs or seats the next round, :meth:`Event.record` takes a
+result in, :meth:`Event.withdraw` drops or disqualifies a player. :meth:`Event.to_dict` and
+:meth:`Event.from_dict` round-trip it through JSON-compatible values, so a service stores it
+after every step and carries on after a restart. Pairing is deterministic given the state; the
+only randomness (seeding players without a rating) happens in :meth:`Event.start`.
+
+Match ids: Swiss and round robin ``R{round}-{n}`` (``R{round}-bye`` for a bye); elimination
+and the Swiss playoff use the bracket's node ids (``W1-3``, ``L2-1``, ``GF``, ``GF2``); table
+rounds ``R{round}-T{n}`` and the final table ``F``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any
+
+from bot.tournament.bracket import (
+    Bracket,
+    Resolved,
+    double_elimination,
+    placing,
+    resolve,
+    single_elimination,
+)
+from bot.tournament.matches import bye_result, forfeit_result
+from bot.tournament.model import (
+    EventSettings,
+    Format,
+    How,
+    Match,
+    Player,
+    PlayerId,
+    Result,
+    Round,
+    TournamentError,
+    seed_players,
+)
+from bot.tournament.payout import payouts
+from bot.tournament.roundrobin import round_robin_schedule
+from bot.tournament.seating import seat_by_seed, seat_by_standings, table_sizes
+from bot.tournament.standings import (
+    PairStanding,
+    TableStanding,
+    met_counts,
+    opponents_met,
+    pair_standings,
+    table_points,
+    table_standings,
+)
+from bot.tournament.swiss import pair_swiss
+
+__all__ = ["DISQUALIFIED", "DROPPED", "MAX_ROUND_ROBIN", "STATE_VERSION", "Event"]
+
+STATE_VERSION = 1
+DROPPED = "dropped"
+DISQUALIFIED = "disqualified"
+MAX_ROUND_ROBIN = 24  # a round robin of N players takes N − 1 rounds: for small groups only
+KNOCKOUT_PHASES = frozenset({"bracket", "playoff"})
+
+
+@dataclass
+class Event:
+    """The state of one event (see the module docstring)."""
+
+    settings: EventSettings
+    players: list[Player]  # seed order: seed 1 first
+    rounds: list[Round] = field(default_factory=list)
+    withdrawn: dict[PlayerId, str] = field(default_factory=dict)
+    cut: list[PlayerId] = field(default_factory=list)  # Swiss playoff seeds, once it starts
+    finished: bool = False
+
+    # ---------------------------------------------------------------- creation and lookups
+
+    @classmethod
+    def start(cls, settings: EventSettings, entrants: Sequence[Player], rng: Random) -> Event:
+        """A new event for ``entrants``, seeded (ratings first, the rest at random by
+        ``rng``). Raises :class:`TournamentError` when the number of players does not fit."""
+        n = len(entrants)
+        if n < 2:
+            raise TournamentError("An event needs at least two players.")
+        if n > settings.seats_limit:
+            raise TournamentError(f"This event takes at most {settings.seats_limit} players.")
+        if settings.format is Format.TABLE_ROUNDS and n < settings.table_min:
+            raise TournamentError(f"Table rounds need at least {settings.table_min} players.")
+        if settings.format is Format.ROUND_ROBIN and n > MAX_ROUND_ROBIN:
+            raise TournamentError(
+                f"A round robin is for at most {MAX_ROUND_ROBIN} players; use Swiss."
+            )
+        if not any(not p.ai for p in entrants):
+            raise TournamentError("An event needs at least one human player.")
+        return cls(settings, seed_players(entrants, rng))
+
+    @property
+    def seeds(self) -> list[PlayerId]:
+        """Player ids in seed order."""
+        return [p.id for p in self.players]
+
+    def player(self, pid: PlayerId) -> Player:
+        """The entrant with this id."""
+        for p in self.players:
+            if p.id == pid:
+                return p
+        raise TournamentError("That player is not in this event.")
+
+    def seed_of(self, pid: PlayerId) -> int:
+        """The seed (1 = top) of a player."""
+        return self.seeds.index(pid) + 1
+
+    @property
+    def active(self) -> list[PlayerId]:
+        """Players still in the event (not dropped or disqualified), seed order."""
+        return [p for p in self.seeds if p not in self.withdrawn]
+
+    @property
+    def current_round(self) -> Round | None:
+        """The latest round, or None before the first."""
+        return self.rounds[-1] if self.rounds else None
+
+    def find(self, match_id: str) -> tuple[Round, Match]:
+        """The round and match with this id (searched from the latest round back)."""
+        for rnd in reversed(self.rounds):
+            for m in rnd.matches:
+                if m.id == match_id:
+                    return rnd, m
+        raise TournamentError(f"There is no match {match_id} in this event.")
+
+    def is_knockout(self, match_id: str) -> bool:
+        """Whether a match must produce a winner (elimination and playoff matches)."""
+        rnd, _ = self.find(match_id)
+        return rnd.phase in KNOCKOUT_PHASES
+
+    def open_matches(self) -> list[Match]:
+        """The matches of the current round still waiting for a result."""
+        rnd = self.current_round
+        return [] if rnd is None else [m for m in rnd.matches if not m.done]
+
+    # ---------------------------------------------------------------- results and withdrawals
+
+    def record(self, match_id: str, result: Result) -> None:
+        """Take in the result of a match of the current round."""
+        rnd = self.current_round
+        if rnd is None or all(m.id != match_id for m in rnd.matches):
+            raise TournamentError(f"Match {match_id} is not in the current round.")
+        _, match = self.find(match_id)
+        if match.done:
+            raise TournamentError(f"Match {match_id} already has its result.")
+        if set(result.games_won) - set(match.players):
+            raise TournamentError(f"The result of {match_id} names someone who did not play.")
+        if result.winner is not None and result.winner not in match.players:
+            raise TournamentError(f"The winner of {match_id} did not play in it.")
+        if rnd.phase in KNOCKOUT_PHASES and result.winner is None:
+            raise TournamentError(f"Match {match_id} is a knockout match: it needs a winner.")
+        if rnd.phase in ("tables", "final") and result.winner is not None:
+            raise TournamentError("A table has game winners, not a match winner.")
+        match.result = result
+
+    def withdraw(self, pid: PlayerId, *, disqualify: bool = False) -> list[str]:
+        """Drop (or disqualify) a player: no more pairings; results so far stand. His unfinished
+        two-player match of the current round is forfeited to the opponent; the ids of the
+        matches so decided are returned (a table plays on without him being re-seated)."""
+        self.player(pid)
+        if pid in self.withdrawn and not disqualify:
+            raise TournamentError("That player has already left the event.")
+        self.withdrawn[pid] = DISQUALIFIED if disqualify else DROPPED
+        decided = []
+        for m in self.open_matches():
+            if pid in m.players and len(m.players) == 2:
+                other = m.players[0] if m.players[1] == pid else m.players[1]
+                if other in self.withdrawn:
+                    rnd, _ = self.find(m.id)
+                    winner = (
+                        min(m.players, key=self.seed_of) if rnd.phase in KNOCKOUT_PHASES else None
+                    )
+                else:
+                    winner = other
+                m.result = forfeit_result(winner, m.players)
+                decided.append(m.id)
+        return decided
+
+    def unpair(self) -> Round:
+        """Take back the current round before it is played (to pair it again, e.g. after a
+        drop). Refused once a game result is in."""
+        rnd = self.current_round
+        if rnd is None:
+            raise TournamentError("No round has been paired yet.")
+        if any(
+            m.result is not None and m.result.how in (How.PLAYED, How.TIME) for m in rnd.matches
+        ):
+            raise TournamentError("The round has results already; it cannot be re-paired.")
+        self.rounds.pop()
+        if rnd.phase == "playoff" and not any(r.phase == "playoff" for r in self.rounds):
+            self.cut = []
+        self.finished = False
+        return rnd
+
+    # ---------------------------------------------------------------- pairing
+
+    def next_round(self) -> Round | None:
+        """Pair or seat the next round and return it; None (and ``finished``) when the event
+        is over. A round may come out already done (only byes and forfeits): ask again."""
+        if self.finished:
+            raise TournamentError("The event is over.")
+        rnd = self.current_round
+        if rnd is not None and not rnd.done:
+            raise TournamentError(f"Round {rnd.number} is not finished yet.")
+        fmt = self.settings.format
+        if fmt is Format.SWISS:
+            new = self._next_swiss()
+        elif fmt in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION):
+            new = self._next_bracket("bracket", self.seeds)
+        elif fmt is Format.ROUND_ROBIN:
+            new = self._next_round_robin()
+        else:
+            new = self._next_tables()
+        if new is None:
+            self.finished = True
+            return None
+        self.rounds.append(new)
+        return new
+
+    def _rounds(self, *phases: str) -> list[Round]:
+        return [r for r in self.rounds if r.phase in phases]
+
+    def _number(self) -> int:
+        return len(self.rounds) + 1
+
+    def _next_swiss(self) -> Round | None:
+        swiss = self._rounds("swiss")
+        total = self.settings.swiss_rounds(len(self.players))
+        if len(swiss) < total and len(self.active) >= 2 and not self.cut:
+            return self._pair_swiss_round()
+        if self.settings.top_cut:
+            if not self.cut:
+                ranked = [r.player for r in self.standings() if r.player not in self.withdrawn]
+                cut = ranked[: self.settings.top_cut]
+                if len(cut) < 2:
+                    return None
+                self.cut = cut
+            return self._next_bracket("playoff", self.cut)
+        return None
+
+    def _pair_swiss_round(self) -> Round:
+        n = self._number()
+        matches = [m for r in self._rounds("swiss") for m in r.matches]
+        rows = pair_standings(self.seeds, matches)
+        ranked = [r.player for r in rows if r.player not in self.withdrawn]
+        scores = {r.player: r.score for r in rows}
+        had_bye = {r.player for r in rows if r.byes}
+        pairing = pair_swiss(ranked, scores, opponents_met(matches), had_bye)
+        out = [Match(f"R{n}-{i}", pair) for i, pair in enumerate(pairing.pairs, start=1)]
+        if pairing.bye is not None:
+            out.append(Match(f"R{n}-bye", (pairing.bye,), bye_result(pairing.bye)))
+        return Round(n, "swiss", out)
+
+    def _next_round_robin(self) -> Round | None:
+        schedule = round_robin_schedule(self.seeds)
+        done = len(self._rounds("round-robin"))
+        if done >= len(schedule):
+            return None
+        n = self._number()
+        pairs, rest = schedule[done]
+        out = []
+        for i, (a, b) in enumerate(pairs, start=1):
+            match = Match(f"R{n}-{i}", (a, b))
+            self._forfeit_if_withdrawn(match, knockout=False)
+            out.append(match)
+        if rest is not None:
+            out.append(Match(f"R{n}-bye", (rest,), bye_result(rest)))
+        return Round(n, "round-robin", out)
+
+    def _forfeit_if_withdrawn(self, match: Match, *, knockout: bool) -> None:
+        gone = [p for p in match.players if p in self.withdrawn]
+        if not gone:
+            return
+        staying = [p for p in match.players if p not in self.withdrawn]
+        if staying:
+            winner: PlayerId | None = staying[0]
+        else:
+            winner = min(match.players, key=self.seed_of) if knockout else None
+        match.result = forfeit_result(winner, match.players)
+
+    # ---------------------------------------------------------------- brackets
+
+    def bracket(self) -> tuple[Bracket, list[PlayerId]] | None:
+        """The elimination bracket (or the Swiss playoff once it has started) and its seeds."""
+        fmt = self.settings.format
+        if fmt is Format.SINGLE_ELIMINATION:
+            return single_elimination(len(self.players)), self.seeds
+        if fmt is Format.DOUBLE_ELIMINATION:
+            bracket = double_elimination(len(self.players), reset=self.settings.grand_final_reset)
+            return bracket, self.seeds
+        if fmt is Format.SWISS and self.cut:
+            return single_elimination(len(self.cut)), list(self.cut)
+        return None
+
+    def bracket_state(self) -> dict[str, Resolved] | None:
+        """Every bracket node's state (who plays, who won), or None without a bracket."""
+        found = self.bracket()
+        if found is None:
+            return None
+        bracket, seeds = found
+        winners = {
+            m.id: m.result.winner
+            for r in self._rounds("bracket", "playoff")
+            for m in r.matches
+            if m.result is not None and m.result.winner is not None
+        }
+        return resolve(bracket, seeds, winners)
+
+    def _next_bracket(self, phase: str, seeds: list[PlayerId]) -> Round | None:
+        found = self.bracket()
+        assert found is not None
+        bracket, _ = found
+        state = self.bracket_state()
+        assert state is not None
+        scheduled = {m.id for r in self._rounds(phase) for m in r.matches}
+        out = []
+        for node in bracket.nodes:
+            s = state[node.id]
+            if s.playable and node.id not in scheduled:
+                a, b = s.players
+                assert a is not None and b is not None
+                pair = (a, b) if seeds.index(a) < seeds.index(b) else (b, a)
+                match = Match(node.id, pair)
+                self._forfeit_if_withdrawn(match, knockout=True)
+                out.append(match)
+        if not out:
+            return None
+        return Round(self._number(), phase, out)
+
+    # ---------------------------------------------------------------- table rounds
+
+    def _next_tables(self) -> Round | None:
+        played = self._rounds("tables")
+        active = self.active
+        s = self.settings
+        if len(played) < s.table_rounds() and len(active) >= 2:
+            n = self._number()
+            sizes = table_sizes(len(active), s.table_size, s.table_min)
+            if not played:
+                tables = seat_by_seed(active, sizes)
+            else:
+                ranked = [r.player for r in self.standings() if r.player not in self.withdrawn]
+                met = met_counts(m for r in played for m in r.matches)
+                tables = seat_by_standings(ranked, sizes, met)
+            return Round(
+                n,
+                "tables",
+                [Match(f"R{n}-T{i}", tuple(t)) for i, t in enumerate(tables, start=1)],
+            )
+        if s.final_table >= 2 and not self._rounds("final") and len(active) >= 2:
+            ranked = [r.player for r in self.standings() if r.player not in self.withdrawn]
+            return Round(self._number(), "final", [Match("F", tuple(ranked[: s.final_table]))])
+        return None
+
+    # ---------------------------------------------------------------- standings and prizes
+
+    def standings(self) -> list[PairStanding] | list[TableStanding]:
+        """Current standings (Swiss or round-robin rounds; the table rounds before the final
+        table; for elimination formats every match played so far)."""
+        if self.settings.format is Format.TABLE_ROUNDS:
+            return self.table_standings()
+        return self.pair_standings()
+
+    def pair_standings(self) -> list[PairStanding]:
+        """Two-player standings (see :mod:`bot.tournament.standings`)."""
+        phases = {
+            Format.SWISS: ("swiss",),
+            Format.ROUND_ROBIN: ("round-robin",),
+        }.get(self.settings.format, ("bracket",))
+        matches = [m for r in self._rounds(*phases) for m in r.matches]
+        return pair_standings(
+            self.seeds, matches, bye_scores=self.settings.format is not Format.ROUND_ROBIN
+        )
+
+    def table_standings(self) -> list[TableStanding]:
+        """Table-rounds standings, before the final table."""
+        return table_standings(self.seeds, [m for r in self._rounds("tables") for m in r.matches])
+
+    def ranking(self) -> list[PlayerId]:
+        """The final order of every player (or the current one while the event runs).
+        Disqualified players come last."""
+        fmt = self.settings.format
+        order: list[PlayerId]
+        if fmt in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION) and self.finished:
+            found, state = self.bracket(), self.bracket_state()
+            assert found is not None and state is not None
+            order = placing(found[0], state, self.seed_of)
+        else:
+            order = [r.player for r in self.standings()]
+            if fmt is Format.SWISS and self.cut and self.finished:
+                found, state = self.bracket(), self.bracket_state()
+                assert found is not None and state is not None
+                top = placing(found[0], state, self.cut.index)
+                order = top + [p for p in order if p not in top]
+            final = self._rounds("final")
+            if final and final[0].matches[0].result is not None:
+                table = final[0].matches[0]
+                assert table.result is not None
+                wins = table.result.games_won
+                place = {p: i for i, p in enumerate(order)}
+                top = sorted(
+                    table.players,
+                    key=lambda p: (-table_points(table, p), -wins.get(p, 0), place[p]),
+                )
+                order = top + [p for p in order if p not in top]
+        return [p for p in order if self.withdrawn.get(p) != DISQUALIFIED] + [
+            p for p in order if self.withdrawn.get(p) == DISQUALIFIED
+        ]
+
+    def eligible_for_prizes(self, pid: PlayerId) -> bool:
+        """Humans who were not disqualified (computer fillers never win prize money)."""
+        return not self.player(pid).ai and self.withdrawn.get(pid) != DISQUALIFIED
+
+    def payouts(self, pool: int) -> dict[PlayerId, int]:
+        """The prize money of the finished event (see :mod:`bot.tournament.payout`)."""
+        if not self.finished:
+            raise TournamentError("The event is not over yet.")
+        return payouts(pool, self.settings.prize_split, self.ranking(), self.eligible_for_prizes)
+
+    # ---------------------------------------------------------------- persistence
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-compatible values."""
+        return {
+            "version": STATE_VERSION,
+            "settings": self.settings.to_dict(),
+            "players": [p.to_dict() for p in self.players],
+            "rounds": [r.to_dict() for r in self.rounds],
+            "withdrawn": [[p, why] for p, why in self.withdrawn.items()],
+            "cut": list(self.cut),
+            "finished": self.finished,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Event:
+        """The event stored by :meth:`to_dict`."""
+        if data.get("version") != STATE_VERSION:
+            raise TournamentError("This event was stored by another version of the bot.")
+        return cls(
+            EventSettings.from_dict(data["settings"]),
+            [Player.from_dict(p) for p in data["players"]],
+            [Round.from_dict(r) for r in data["rounds"]],
+            {int(p): str(why) for p, why in data.get("withdrawn", [])},
+            [int(p) for p in data.get("cut", [])],
+            bool(data.get("finished", False)),
+        )
