@@ -11,7 +11,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bot.ai.base import player_for
+from bot.ai.core import evaluator_for
+from bot.ai.greedy import best_discard
+from bot.ai.knowledge import read_view
 from bot.engine import (
     Action,
     AnyAction,
@@ -22,7 +24,9 @@ from bot.engine import (
     Discard,
     Draw,
     FishingAction,
+    KINDS,
     FishingState,
+    GameState,
     Place,
     Take,
     legal_actions,
@@ -41,11 +45,19 @@ def passive_action(state: AnyState, seat: int, rng: random.Random) -> AnyAction:
         return Draw()
     discards = [a for a in legal if isinstance(a, Discard)]
     if discards:
-        greedy = player_for(state.rules.game, "greedy")
-        choice = greedy.choose(view(state, seat), discards, rng)
-        return choice if choice in discards else discards[0]
+        return _least_useful(state, seat, discards)
     # No draw and no discard left (an empty wall): anything but a win, if the rules allow it.
     return _not_winning(legal)
+
+
+def _least_useful(state: GameState, seat: int, discards: Sequence[Discard]) -> Discard:
+    """The discard that leaves the hand closest to a win (the greedy player's discard), even
+    from a winning hand, which the greedy player itself would declare instead."""
+    seen = read_view(view(state, seat), discards)
+    evaluator = evaluator_for(state.rules)
+    _, _, kind = best_discard(evaluator, seen.hand, seen.unseen(), seen.just_taken)
+    choice = Discard(KINDS[kind]) if kind >= 0 else discards[0]
+    return choice if choice in discards else discards[0]
 
 
 def _passive_fishing(state: FishingState, seat: int, rng: random.Random) -> AnyAction:

@@ -687,12 +687,11 @@ class TableService:
         assert state is not None
         name = table.seats[seat].name
         count = table.timeouts.get(seat, 0) + 1
-        table.timeouts[seat] = count
         limit = await self._timeout_limit(table.guild_id)
         if count >= limit:
+            table.timeouts[seat] = count
             await self._seat_out(table, seat, "forfeited", outcome)
             return
-        await self._save_seat(table, seat)
         line = f"⏰ {name} ran out of time ({count}/{limit}): the turn was played passively."
         outcome.lines.append(line)
         turn = state.turn
@@ -704,6 +703,9 @@ class TableService:
         ):
             action = passive_action(table.state, seat, self._ai_rng)
             await self._play(table, seat, action, outcome, by_timeout=True)
+        # Counted once the turn is played, so a failure cannot count a timeout twice.
+        table.timeouts[seat] = count
+        await self._save_seat(table, seat)
         table.recent.append(line)
         del table.recent[:-MAX_RECENT]
         await self._advance(table, outcome)
