@@ -739,7 +739,15 @@ class Presenter:
                 state.message_id = None  # the player deleted it: send a new one
                 if payload.picture is None and not table.fishing:
                     return False
-        dm = await self.bot.create_dm(discord.Object(user_id))
+        dm: discord.abc.Messageable
+        if state.channel_id is not None:
+            # The DM channel is known (a re-sent turn notice): no need to open it again, which
+            # would cost a request once discord.py's small cache of DM channels is full.
+            dm = self.bot.get_partial_messageable(
+                state.channel_id, type=discord.ChannelType.private
+            )
+        else:
+            dm = await self.bot.create_dm(discord.Object(user_id))
         file = payload.file()
         send: dict[str, Any] = {"embed": payload.embed}
         if payload.content is not None:
@@ -749,9 +757,12 @@ class Presenter:
         if file is not None:
             send["file"] = file
         message = await dm.send(**send)
-        state.channel_id, state.message_id = dm.id, message.id
+        channel_id = message.channel.id
+        state.channel_id, state.message_id = channel_id, message.id
         state.signature = payload.signature
-        await self.bot.services.server.keep_message(table.id, user_id, "hand", dm.id, message.id)
+        await self.bot.services.server.keep_message(
+            table.id, user_id, "hand", channel_id, message.id
+        )
         return True
 
     async def _sync_mention(
