@@ -15,6 +15,7 @@ from bot.ai.core import evaluator_for
 from bot.ai.greedy import best_discard
 from bot.ai.knowledge import read_view
 from bot.engine import (
+    KINDS,
     Action,
     AnyAction,
     AnyState,
@@ -24,7 +25,6 @@ from bot.engine import (
     Discard,
     Draw,
     FishingAction,
-    KINDS,
     FishingState,
     GameState,
     Place,
