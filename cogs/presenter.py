@@ -523,6 +523,16 @@ class Presenter:
             status = "This game was ended before it finished: every ante was refunded."
         elif seat_view.seat in table.out:
             status = "You are out of this game: your seat folded."
+        elif not seat_view.my_turn:
+            # Whose turn it is, truthfully. At two seats it is always the other player's while
+            # this DM stands; at a larger table the turn moves on without editing every DM.
+            if len(table.seats) == 2:
+                current = seat_labels(table)[seat_view.current].name
+                status = f"It is not your turn: **{current}** is playing turn {seat_view.turn}."
+            else:
+                status = (
+                    f"It is not your turn: the table message shows whose it is ({jump_url(table)})."
+                )
         else:
             status = legal_text(seat_view, legal)
         embed.description = f"{status}\n\n{hand_text(seat_view.hand)}"[:4096]
