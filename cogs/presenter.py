@@ -800,6 +800,10 @@ class Presenter:
         if table.deadline is not None:
             left = f" — {time_left(table.deadline - self._now())} left"
         text = f"<@{user_id}>, it's your turn{left}."
+        if table.fishing and not state.closed:
+            text += f" The table: {jump_url(table)}"
+        elif state.message_id is not None and state.channel_id is not None and not state.closed:
+            text += f" Your hand: https://discord.com/channels/@me/{state.channel_id}/{state.message_id}"
         if state.closed:
             how = (
                 "the buttons on the table message play your turn"

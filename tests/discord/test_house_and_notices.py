@@ -112,7 +112,11 @@ async def test_notices_off_and_channel_notices(world: World, deal: None) -> None
     await bob.slash(ch, "discard", tile="4-2")
     # alice's turn: a mention line in the channel, her DM edited in place.
     [mention] = [m for m in ch.history() if alice.mention in m.content]
-    assert mention.content == f"{alice.mention}, it's your turn — 2 min left."
+    [alice_dm] = alice.user.dm_channel.history()
+    hand_link = f"https://discord.com/channels/@me/{alice.user.dm_channel.id}/{alice_dm.id}"
+    assert (
+        mention.content == f"{alice.mention}, it's your turn — 2 min left. Your hand: {hand_link}"
+    )
     assert len(alice.user.dm_channel.history()) == 1
     await alice.slash(ch, "draw")
     assert [m.id for m in ch.history() if alice.mention in m.content] == [mention.id]
