@@ -860,6 +860,7 @@ class TableService:
 
     async def restore(self) -> list[Table]:
         """Rebuild every unfinished table from the database (after a start or a crash)."""
+        await self._settle_forfeits()
         restored = []
         for record in await self._games.list_unfinished():
             try:
@@ -870,6 +871,27 @@ class TableService:
             self._tables[table.channel_id] = table
             restored.append(table)
         return restored
+
+    async def _settle_forfeits(self) -> None:
+        """Pay the pot of a game that ended with a winner but whose pot is still open.
+
+        A resignation or forfeit finishes the game in the database, then pays its pot: after a
+        crash in between, the game record (``winner_seat``) still says who won, so the pot is
+        paid now (``payout`` is idempotent). Drawn games are left to their own settlement.
+        """
+        for pot in await self._chips.open_pots():
+            record = await self._games.get(pot.game_id)
+            if record is None or record.status is not GameStatus.FINISHED:
+                continue
+            settings = json.loads(record.rules_json)
+            if record.winner_seat is None or "flags" not in settings:
+                continue
+            seats = [SeatInfo.from_json(s) for s in json.loads(record.seats_json)]
+            winner = seats[record.winner_seat]
+            rules = RuleSet.from_flags(settings["flags"])
+            payee = HOUSE_ID if winner.user_id is None else winner.user_id
+            await self._chips.payout(record.id, payee, rules.rake_percent)
+            log.info("game %s: its pot was paid at start-up (seat %s)", record.id, winner.name)
 
     async def _rebuild(self, record: GameRecord) -> Table:
         settings = json.loads(record.rules_json)

@@ -4,9 +4,14 @@ folds); ``/table resign`` does the same at once; a lobby nobody starts closes by
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
 import pytest
 
+from bot.app import KapBot
 from bot.engine import Game
+from bot.services.chips import ChipsService
 from bot.services.tables import TableStatus
 from tests.discord.conftest import GUILD_ID, World
 from tests.discord.tables_kit import (
@@ -176,3 +181,28 @@ async def test_a_lobby_nobody_starts_closes_by_itself(world: World) -> None:
     await bob.slash(ch, "table new")
     await env.advance_time(121)
     assert world.bot.services.tables.get(ch.id) is None
+
+
+async def test_a_crash_between_a_forfeit_and_its_payout_is_paid_at_start_up(
+    world: World, winning_deal: None, restart: Callable[[], Awaitable[KapBot]]
+) -> None:
+    ch = world.channel
+    alice, bob = world.members[:2]
+    await start_two(world)
+    table = table_of(world)
+
+    async def crash(self: ChipsService, game_id: str, winner_id: int | None, rake: int = 0) -> Any:
+        raise RuntimeError("the process dies after the game is finished, before the payout")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ChipsService, "payout", crash)
+        with pytest.raises(RuntimeError):
+            await world.bot.services.tables.resign(ch.id, bob.id)
+    chips = world.bot.services.chips
+    pot = await chips.pot(table.id)
+    assert pot is not None and pot.total == 20 and await chips.open_pots() != []
+
+    bot = await restart()
+    assert await bot.services.chips.open_pots() == []
+    assert await bot.services.chips.balance(GUILD_ID, alice.id) == 1010
+    assert (await bot.services.chips.total_supply_check(GUILD_ID)).ok
