@@ -191,7 +191,12 @@ class KapBot(commands.Bot):
         current = command_tree_hash(self.tree)
         if await server.command_hash() == current:
             return False
-        await self.tree.sync()
+        try:
+            await self.tree.sync()
+        except discord.HTTPException as exc:
+            # The games still run; the next start tries again (the hash was not stored).
+            log.warning("could not publish the slash commands: %s", exc)
+            return False
         await server.set_command_hash(current)
         log.info("slash commands synced globally (Discord may take up to an hour to show them)")
         return True

@@ -56,10 +56,10 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
     ),
     (
         "Computer players",
-        "**random** plays any legal move (easy) · **greedy** keeps the tiles that bring it "
-        "closest to a win (fair) · **expert** also counts which tiles are still unseen "
-        "(strong). The house stakes their antes and collects when they win, so beating them "
-        "wins their antes.",
+        "**random** plays any legal move (easy) · **greedy** makes the move that looks best "
+        "now: the tiles closest to a winning hand, in Tsung Shap the biggest capture (fair) · "
+        "**expert** also reckons with the tiles nobody has seen yet (strong). The house stakes "
+        "their antes and collects when they win, so beating them wins their antes.",
     ),
     (
         "Your turn",

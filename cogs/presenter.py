@@ -300,6 +300,9 @@ class Presenter:
         embed.description = (
             f"Host: <@{table.host_id}> · {stakes} · turn timer {table.turn_seconds} s"
         )
+        if table.lobby_closes_at is not None:
+            # A lobby nobody starts closes by itself (the server's lobby time).
+            embed.description += f"\nCloses <t:{int(table.lobby_closes_at)}:R> unless started."
         embed.add_field(
             name=f"Seats ({len(table.seats)}/{table.max_seats})",
             value=field_text(seats),

@@ -169,6 +169,8 @@ async def test_a_lobby_nobody_starts_closes_by_itself(world: World) -> None:
     alice, bob = world.members[:2]
     await alice.slash(ch, "table new")
     lobby = ch.history()[0]
+    closes = int(env.now().timestamp()) + 15 * 60
+    assert f"Closes <t:{closes}:R> unless started." in message_text(lobby)
     await env.advance_time(14 * 60)
     assert table_of(world).status is TableStatus.LOBBY
     await env.advance_time(61)

@@ -164,3 +164,17 @@ async def test_help_explains_games_commands_buttons_and_levels(world: World) -> 
         assert words in text, words
     r = await world.members[0].user.slash("help")
     assert r.ephemeral and r.response.embeds
+
+
+async def test_a_failed_start_up_sync_does_not_stop_the_bot(
+    world: World, restart: Callable[[], Awaitable[KapBot]]
+) -> None:
+    env = world.env
+    [path] = command_syncs(env)
+    await world.bot.services.server.set_command_hash("an older tree")
+    env.inject_error("PUT", path, status=500, code=0, message="Discord is down", times=1)
+    bot = await restart()
+    # It started and plays; the hash was not stored, so the next start tries again.
+    assert await bot.services.server.command_hash() == "an older tree"
+    r = await world.members[0].slash(world.channel, "table new")
+    assert not r.ephemeral
