@@ -660,7 +660,10 @@ class Presenter:
         users = [u for u in table.human_ids() if u != skip]
         await asyncio.gather(*(self.update_dm(table, u, active=u == active) for u in users))
         if skip is not None:
-            await self._sync_mention(table, skip, self._dm(table, skip), None)
+            # His DM was just edited by his click: a mention line of this turn may stay.
+            state = self._dm(table, skip)
+            key = self.turn_key(table, skip)
+            await self._sync_mention(table, skip, state, key if state.mention_key == key else None)
 
     async def update_dm(self, table: Table, user_id: int, *, active: bool = False) -> None:
         """Send, edit or re-send one player's DM, and his mention line (never raises for
