@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
+import json
 import logging
 import random
 import sys
@@ -26,15 +28,30 @@ from bot.config import ConfigError, Settings, load_settings
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import Clock
 from bot.services.guild_settings import GuildDefaults, GuildSettingsService
+from bot.services.server import ServerService
 from bot.services.tables import TableDefaults, TableService
 from bot.storage.db import Database
 from bot.storage.games import GamesRepo
 
-__all__ = ["EXTENSIONS", "DiscordClock", "KapBot", "Services", "create_bot", "main"]
+__all__ = [
+    "EXTENSIONS",
+    "DiscordClock",
+    "KapBot",
+    "Services",
+    "command_tree_hash",
+    "create_bot",
+    "main",
+]
 
 log = logging.getLogger("kapshap")
 
-EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.play", "cogs.chips", "cogs.admin")
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.tables",
+    "cogs.play",
+    "cogs.chips",
+    "cogs.admin",
+    "cogs.help",
+)
 """Every cog module the bot loads, in order."""
 
 NO_TOKEN_HELP = """\
@@ -49,8 +66,9 @@ To run the bot on Discord:
   3. Put the token in the environment or in a `.env` file in this folder:
         DISCORD_TOKEN=your-token-here
      (copy .env.example to .env; it documents every other setting).
-  4. Optionally set KAPSHAP_DEV_GUILD_ID to your test server's id so the slash commands appear
-     there at once.
+  4. Start it: the slash commands are published to Discord on the first start (and again
+     whenever they change); Discord may take up to an hour to show them everywhere. Set
+     KAPSHAP_DEV_GUILD_ID to your test server's id to have them there at once.
 
 No token at hand? `kapshap play` plays Kap Shap against the computer offline.
 """
@@ -124,6 +142,7 @@ class Services:
     games: GamesRepo
     tables: TableService
     guild_settings: GuildSettingsService
+    server: ServerService
 
 
 class KapBot(commands.Bot):
@@ -136,13 +155,21 @@ class KapBot(commands.Bot):
         clock: Clock | None = None,
         rng: random.Random | None = None,
         extensions: tuple[str, ...] = EXTENSIONS,
+        auto_sync: bool = True,
     ) -> None:
-        """``clock`` and ``rng`` are injected by tests; production uses the defaults."""
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+        """``clock`` and ``rng`` are injected by tests; production uses the defaults.
+        ``auto_sync=False`` leaves publishing the commands to the caller (``kapshap sync``)."""
+        # Slash commands only: no text help (discord.py's default would answer "@bot help").
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+        )
         self.settings = settings
         self.clock: Clock = clock or DiscordClock()
         self._rng = rng
         self._extensions = extensions
+        self._auto_sync = auto_sync
         self._services: Services | None = None
         drop_duplicate_interactions(self, SeenInteractions())
 
@@ -167,12 +194,14 @@ class KapBot(commands.Bot):
             ),
         )
         games = GamesRepo(db)
+        server = ServerService(db)
         tables = TableService(
             games,
             chips,
             self.clock,
             TableDefaults(ante=settings.default_ante, turn_seconds=settings.turn_seconds),
             self._rng,
+            server,
         )
         # Per-server overrides of the same settings; ChipsService reads the chip ones itself.
         guild_settings = GuildSettingsService(
@@ -185,14 +214,56 @@ class KapBot(commands.Bot):
                 turn_seconds=settings.turn_seconds,
             ),
         )
-        self._services = Services(settings, self.clock, db, chips, games, tables, guild_settings)
+        self._services = Services(
+            settings, self.clock, db, chips, games, tables, guild_settings, server
+        )
         for extension in self._extensions:
             await self.load_extension(extension)
+        if not self._auto_sync:
+            return
         if settings.dev_guild_id is not None:
             guild = discord.Object(settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
             log.info("slash commands synced to the development guild %s", settings.dev_guild_id)
+        else:
+            await self.sync_if_changed()
+
+    async def sync_if_changed(self) -> bool:
+        """Publish the commands globally when they differ from the last global sync (a hash kept
+        in the database), so a first start makes them appear and an ordinary restart costs no
+        sync request. Returns whether it synced."""
+        server = self.services.server
+        current = command_tree_hash(self.tree)
+        if await server.command_hash() == current:
+            return False
+        try:
+            await self.tree.sync()
+        except discord.HTTPException as exc:
+            # The games still run; the next start tries again (the hash was not stored).
+            log.warning("could not publish the slash commands: %s", exc)
+            return False
+        await server.set_command_hash(current)
+        log.info("slash commands synced globally (Discord may take up to an hour to show them)")
+        return True
+
+    async def sync_by_hand(self, guild_id: int | None = None, *, clear: bool = False) -> int:
+        """``kapshap sync``: publish the commands globally or to one server (at once there),
+        or ``clear`` them; returns how many commands Discord now has in that scope."""
+        server = self.services.server
+        if guild_id is None:
+            if clear:
+                self.tree.clear_commands(guild=None)
+            synced = await self.tree.sync()
+            # Cleared: forget the hash, so the next start publishes the commands again.
+            await server.set_command_hash(None if clear else command_tree_hash(self.tree))
+            return len(synced)
+        guild = discord.Object(guild_id)
+        if clear:
+            self.tree.clear_commands(guild=guild)
+        else:
+            self.tree.copy_global_to(guild=guild)
+        return len(await self.tree.sync(guild=guild))
 
     async def close(self) -> None:
         """Close Discord first (cogs unload), then the database."""
@@ -201,11 +272,74 @@ class KapBot(commands.Bot):
             await self._services.db.close()
 
 
+def command_tree_hash(tree: discord.app_commands.CommandTree[Any]) -> str:
+    """A hash of the global command tree as Discord would receive it."""
+    payload = [command.to_dict(tree) for command in tree.get_commands()]
+    text = json.dumps(payload, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def create_bot(
-    settings: Settings, *, clock: Clock | None = None, rng: random.Random | None = None
+    settings: Settings,
+    *,
+    clock: Clock | None = None,
+    rng: random.Random | None = None,
+    auto_sync: bool = True,
 ) -> KapBot:
     """An unstarted bot with every cog; ``setup_hook`` builds the services when it logs in."""
-    return KapBot(settings, clock=clock, rng=rng)
+    return KapBot(settings, clock=clock, rng=rng, auto_sync=auto_sync)
+
+
+NO_TOKEN_SYNC = """kapshap sync: no bot token (DISCORD_TOKEN is not set).
+
+Publishing the slash commands goes through Discord's API as the bot, so it needs the bot's token
+in the environment or in .env (see `kapshap run` for how to get one). `kapshap run` also publishes
+them by itself on the first start and whenever they change.
+"""
+
+
+def sync_main(argv: list[str] | None = None) -> int:
+    """``kapshap sync [--guild ID] [--clear]``: publish (or clear) the slash commands by hand."""
+    parser = argparse.ArgumentParser(
+        prog="kapshap sync",
+        description=(
+            "Publish the slash commands to Discord: globally (every server; Discord may take up "
+            "to an hour to show them) or to one server with --guild (at once). Needs the bot's "
+            "token (DISCORD_TOKEN)."
+        ),
+    )
+    parser.add_argument("--guild", type=int, metavar="ID", help="only this server (at once)")
+    parser.add_argument(
+        "--clear", action="store_true", help="remove the commands from that scope instead"
+    )
+    parser.add_argument(
+        "--env-file", type=Path, default=Path(".env"), help="settings file (default: .env)"
+    )
+    args = parser.parse_args(argv)
+    try:
+        settings = load_settings(dotenv_path=args.env_file)
+    except ConfigError as exc:
+        print(f"kapshap sync: {exc}", file=sys.stderr)
+        return 2
+    token = settings.discord_token
+    if not token:
+        print(NO_TOKEN_SYNC, file=sys.stderr, end="")
+        return 2
+
+    async def run() -> int:
+        bot = create_bot(settings, auto_sync=False)
+        async with bot:
+            await bot.login(token)
+            return await bot.sync_by_hand(args.guild, clear=args.clear)
+
+    try:
+        count = asyncio.run(run())
+    except discord.LoginFailure:
+        print("kapshap sync: Discord refused the token (check DISCORD_TOKEN).", file=sys.stderr)
+        return 1
+    scope = "globally" if args.guild is None else f"to server {args.guild}"
+    print(f"kapshap sync: {count} command(s) now published {scope}.")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,4 +1,4 @@
-"""The ``kapshap`` command: ``run | play | sim | db``.
+"""The ``kapshap`` command: ``run | play | sim | db | sync``.
 
 Each subcommand is a thin dispatcher: everything after the subcommand's name is handed, unparsed,
 to the ``main(argv) -> int`` of the module that implements it, so ``kapshap sim --help`` shows the
@@ -28,6 +28,7 @@ class Command:
     name: str
     module: str
     summary: str
+    entry: str = "main"
 
 
 COMMANDS: tuple[Command, ...] = (
@@ -35,6 +36,12 @@ COMMANDS: tuple[Command, ...] = (
     Command("play", "bot.terminal", "play in the terminal against computer players"),
     Command("sim", "bot.sim.cli", "simulate many games and print statistics"),
     Command("db", "bot.storage.cli", "manage the database (migrations, backups)"),
+    Command(
+        "sync",
+        "bot.app",
+        "publish the slash commands to Discord (needs DISCORD_TOKEN)",
+        "sync_main",
+    ),
 )
 
 
@@ -89,9 +96,12 @@ def _load(command: Command) -> Callable[[list[str]], object] | None:
             file=sys.stderr,
         )
         return None
-    entry = getattr(module, "main", None)
+    entry = getattr(module, command.entry, None)
     if not callable(entry):
-        print(f"kapshap {command.name}: {command.module} has no main(argv)", file=sys.stderr)
+        print(
+            f"kapshap {command.name}: {command.module} has no {command.entry}(argv)",
+            file=sys.stderr,
+        )
         return None
     return entry  # type: ignore[no-any-return]
 

@@ -1,4 +1,4 @@
-"""Server administration: ``/kapadmin grant|config|endtable|sync``.
+"""Server administration: ``/kapadmin grant|config|house|endtable|sync``.
 
 The group is registered with ``default_permissions(manage_guild=True)``: Discord hides it from
 members without Manage Server. A server's admins can override that in Server Settings →
@@ -21,11 +21,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app import KapBot, Services
+from bot.app import KapBot, Services, command_tree_hash
 from bot.limits import format_duration
 from bot.services.chips import MAX_AMOUNT
 from bot.services.errors import InvalidTarget, UserError, format_chips, mention
 from bot.services.guild_settings import LIMITS, GuildSettings
+from bot.services.server import PlaySettings
 from cogs.chips import NO_PINGS, guild_of, reply_private
 from cogs.common import guarded
 
@@ -52,6 +53,25 @@ def _require_manager(interaction: discord.Interaction[Any]) -> None:
     """Refuse members without Manage Server (see the module docstring for why at run time)."""
     if not interaction.permissions.manage_guild:
         raise UserError("You need the Manage Server permission to use `/kapadmin`.")
+
+
+NOTICE_CHOICES = [
+    app_commands.Choice(name="DM: a new message in the player's DM", value="dm"),
+    app_commands.Choice(name="Channel: mention the player at the table", value="channel"),
+    app_commands.Choice(name="Both DM and channel mention", value="both"),
+]
+
+
+def _play_text(play: PlaySettings) -> str:
+    """The server's play settings, for ``/kapadmin config``."""
+    modes = {"dm": "by DM", "channel": "by a mention in the channel", "both": "by DM and mention"}
+    return "\n".join(
+        [
+            f"• **Turn notices**: {modes[play.notice_mode]} (closed DMs: a mention)",
+            f"• **Timeouts in a row before a player is out**: {play.timeout_limit}",
+            f"• **A lobby nobody starts closes after**: {play.lobby_minutes} min",
+        ]
+    )
 
 
 def _settings_text(current: GuildSettings, changed: bool) -> str:
@@ -128,8 +148,12 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
         starting_chips="Chips a member's new account starts with",
         daily_amount="Chips of the daily claim (0 turns it off)",
         turn_seconds="Default turn timer of new tables, in seconds",
+        notices="How players are told their turn has come",
+        timeouts="Turns in a row a player may time out before he is out (default 3)",
+        lobby_minutes="Minutes after which a lobby nobody starts closes (default 15)",
         reset="Go back to the bot's defaults first (then apply any values given)",
     )
+    @app_commands.choices(notices=NOTICE_CHOICES)
     async def config(
         self,
         interaction: discord.Interaction[Any],
@@ -137,6 +161,9 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
         starting_chips: app_commands.Range[int, _START.minimum, _START.maximum] | None = None,
         daily_amount: app_commands.Range[int, _DAILY.minimum, _DAILY.maximum] | None = None,
         turn_seconds: app_commands.Range[int, _TURN.minimum, _TURN.maximum] | None = None,
+        notices: str | None = None,
+        timeouts: app_commands.Range[int, 1, 20] | None = None,
+        lobby_minutes: app_commands.Range[int, 1, 1440] | None = None,
         reset: bool = False,
     ) -> None:
         """With no option, show the settings; otherwise change the ones given."""
@@ -144,7 +171,23 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
             _require_manager(interaction)
             guild_id = guild_of(interaction)
             changed = reset or any(
-                v is not None for v in (ante, starting_chips, daily_amount, turn_seconds)
+                v is not None
+                for v in (
+                    ante,
+                    starting_chips,
+                    daily_amount,
+                    turn_seconds,
+                    notices,
+                    timeouts,
+                    lobby_minutes,
+                )
+            )
+            play = await self.services.server.update_play_settings(
+                guild_id,
+                notice_mode=notices,
+                timeout_limit=timeouts,
+                lobby_minutes=lobby_minutes,
+                reset=reset,
             )
             current = await self.services.guild_settings.update(
                 guild_id,
@@ -158,7 +201,42 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
                 log.info(
                     "guild %s settings changed by %s: %s", guild_id, interaction.user.id, current
                 )
-            await reply_private(interaction, _settings_text(current, changed))
+            text = _settings_text(current, changed)
+            head, _, tail = text.rpartition("\n\n")
+            await reply_private(interaction, f"{head}\n{_play_text(play)}\n\n{tail}")
+
+    @app_commands.command(name="house", description="The house account: balance, or fund it")
+    @app_commands.describe(fund="Chips to add to the house (it stakes the computer players' antes)")
+    async def house(
+        self,
+        interaction: discord.Interaction[Any],
+        fund: app_commands.Range[int, 1, MAX_AMOUNT] | None = None,
+    ) -> None:
+        """Show the house balance; with ``fund``, mint chips into it (recorded)."""
+        async with guarded(interaction, "/kapadmin house"):
+            _require_manager(interaction)
+            guild_id = guild_of(interaction)
+            chips = self.services.chips
+            explain = (
+                "The house stakes every computer player's ante and collects the pot when a "
+                "computer player wins; a table with computer players can start only if the "
+                "house can stake them."
+            )
+            if fund is None:
+                balance = await chips.house_balance(guild_id)
+                await reply_private(
+                    interaction, f"🏦 The house has **{format_chips(balance)}**.\n{explain}"
+                )
+                return
+            grant = await chips.fund_house(
+                guild_id, interaction.user.id, fund, f"interaction:{interaction.id}"
+            )
+            # Public, like a grant: chips created by staff are visible to the server.
+            await interaction.response.send_message(
+                f"🏦 {interaction.user.display_name} funded the house with "
+                f"**{format_chips(fund)}**. The house now has {format_chips(grant.balance)}.",
+                allowed_mentions=NO_PINGS,
+            )
 
     @app_commands.command(
         name="endtable", description="Abort the table in this channel and refund every ante"
@@ -212,6 +290,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
             guild = discord.Object(guild_id)
             if scope == "global":
                 synced = await tree.sync()
+                await self.services.server.set_command_hash(command_tree_hash(tree))
                 text = (
                     f"Synced {len(synced)} global commands for every server. If this server "
                     "also has its own copies, `/kapadmin sync scope:clear` removes the doubles."

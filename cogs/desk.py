@@ -135,10 +135,35 @@ class Desk:
         return next((t for t in self.tables.tables() if t.id == table_id), None)
 
     def here(self, interaction: discord.Interaction[Any]) -> Table:
-        """The table of the channel an interaction came from."""
+        """The table of the channel an interaction came from; in the bot's DM, the one running
+        table the member is seated at."""
+        if interaction.guild_id is None:
+            return self.table_of_player(interaction.user.id)
         if interaction.channel_id is None:
             raise UserError("There is no table here.")
         return self.tables.require(interaction.channel_id)
+
+    def table_of_player(self, user_id: int) -> Table:
+        """The running table a member plays at (from his DM: where his hand is)."""
+        mine = [t for t in self.tables.tables() if t.running and t.seat_of(user_id) is not None]
+        if not mine:
+            raise UserError(
+                "You are not playing at any table. Open or join one in a server with `/table new`."
+            )
+        if len(mine) > 1:
+            links = ", ".join(jump_url(t) for t in mine)
+            raise UserError(
+                f"You are playing at {len(mine)} tables ({links}): use the command in the "
+                "table's channel."
+            )
+        return mine[0]
+
+    def find_here(self, interaction: discord.Interaction[Any]) -> Table | None:
+        """Like :meth:`here`, or None (for autocomplete, which cannot explain)."""
+        try:
+            return self.here(interaction)
+        except UserError:
+            return None
 
     def _shows_table(self, interaction: discord.Interaction[Any], table: Table) -> bool:
         message = interaction.message
@@ -219,6 +244,18 @@ class Desk:
             return
         if not isinstance(channel, discord.TextChannel):
             raise UserError("A table thread can only be opened from a text channel.")
+        # Settings that cannot make a game are refused privately, before a thread exists.
+        self.tables.check_options(
+            game=game,
+            rule_set=rule_set,
+            ante=ante,
+            seats=seats,
+            sets=sets,
+            turn_seconds=timer,
+            settlement=settlement,
+            settle_rate=settle_rate,
+            variants=variants,
+        )
         # Creating the thread and posting take a few calls: acknowledge first.
         await interaction.response.defer(thinking=True)
         made = await channel.create_thread(
@@ -328,14 +365,17 @@ class Desk:
                     log.warning("table %s: could not close its message: %s", table.id, exc)
         self.presenter.forget(table.id)
 
-    async def rematch(self, interaction: discord.Interaction[Any]) -> None:
-        """The "Rematch" button: a new lobby with the same seats."""
+    async def rematch(self, interaction: discord.Interaction[Any], table_id: str | None) -> None:
+        """The "Rematch" button: a new lobby with the same seats (also for a game that ended
+        before a restart: the button names its game)."""
         if interaction.channel_id is None:
             raise UserError("There is no table here.")
         current = self.tables.get(interaction.channel_id)
         if current is not None and current.status.is_open:
             raise UserError(f"A table is already open here: {jump_url(current)}.")
-        table = await self.tables.rematch(interaction.channel_id, interaction.user.id)
+        table = await self.tables.rematch(
+            interaction.channel_id, interaction.user.id, table_id=table_id
+        )
         response = await interaction.response.send_message(
             f"{interaction.user.mention} calls a rematch: same seats, same stakes.",
             embed=self.presenter.lobby_embed(table),
@@ -419,7 +459,7 @@ class Desk:
                 self.presenter.mark_edited(table)
             else:
                 await self.presenter.touch(table, now=True)
-            await self.present(outcome, table_shown=not outcome.finished)
+            await self.present(outcome, table_shown=not outcome.finished, active=user.id)
             return
         if _is_click(interaction):
             # A new hand picture is drawn below: acknowledge the click first.
@@ -435,6 +475,8 @@ class Desk:
             payload = await self.presenter.hand_payload(table, user.id, previous=previous)
             if payload is not None:
                 kwargs: dict[str, Any] = {"embed": payload.embed, "view": payload.view}
+                if in_dm:
+                    kwargs["content"] = payload.content
                 file = payload.file()
                 if file is not None:
                     kwargs["attachments"] = [file]
@@ -450,7 +492,7 @@ class Desk:
             await interaction.response.send_message(
                 self._after_text(table, user.id, notes), ephemeral=True
             )
-        await self.present(outcome, skip_dm=skip)
+        await self.present(outcome, skip_dm=skip, active=user.id)
 
     def _after_text(self, table: Table, user_id: int, notes: Sequence[str]) -> str:
         """The private answer to a play command: what happened, and what comes next."""
@@ -489,9 +531,15 @@ class Desk:
         await interaction.followup.send(**kwargs)
 
     async def present(
-        self, outcome: Outcome, *, skip_dm: int | None = None, table_shown: bool = False
+        self,
+        outcome: Outcome,
+        *,
+        skip_dm: int | None = None,
+        table_shown: bool = False,
+        active: int | None = None,
     ) -> None:
-        """Show what a service call changed: the table message, the DMs, the end."""
+        """Show what a service call changed: the table message, the DMs, the end.
+        ``active``: the member who acted (not notified of his own next turn)."""
         table = outcome.table
         names = [s.name for s in table.seats]
         for step in outcome.steps:
@@ -505,7 +553,7 @@ class Desk:
                 self.presenter.add_notes(table, info.user_id, notes)
         if not table_shown:
             await self.presenter.touch(table, now=outcome.finished)
-        await self.presenter.update_dms(table, skip=skip_dm)
+        await self.presenter.update_dms(table, skip=skip_dm, active=active)
         if outcome.finished:
             await self.presenter.announce_end(table, outcome.settlement)
 
@@ -517,7 +565,7 @@ class Desk:
         """Route a click (see :mod:`cogs.ui` for the custom id scheme)."""
         async with guarded(interaction, f"component {cid}"):
             if cid.verb == "rematch":
-                await self.rematch(interaction)
+                await self.rematch(interaction, cid.table_id)
                 return
             table = self.find(cid.table_id)
             if table is None:
@@ -593,14 +641,45 @@ class Desk:
             outcomes = []
         for outcome in outcomes:
             try:
-                if outcome.lines:
-                    await self.presenter.say(outcome.table, outcome.lines[0])
+                # The timeout is told in the table message's recent lines, not a new message.
                 await self.present(outcome)
             except Exception as exc:
                 await report_incident(None, exc, f"timeout at table {outcome.table.id}")
+        await self.close_expired_lobbies()
         tables = self.tables.tables()
         await self.presenter.flush_due(tables)
         self.presenter.prune({t.id for t in tables})
+
+    async def close_expired_lobbies(self) -> None:
+        """Lobbies nobody started in the server's time close themselves."""
+        try:
+            closed = await self.tables.expire_lobbies()
+        except Exception as exc:
+            await report_incident(None, exc, "closing lobbies")
+            return
+        for table in closed:
+            embed = discord.Embed(
+                title="Table closed",
+                description="Nobody started this table in time, so it closed by itself. "
+                "Open a new one with `/table new`.",
+                colour=COLOUR,
+            )
+            if table.message_id is not None:
+                channel = self.bot.get_partial_messageable(table.channel_id)
+                try:
+                    await channel.get_partial_message(table.message_id).edit(embed=embed, view=None)
+                except discord.HTTPException as exc:
+                    log.warning("table %s: could not close its message: %s", table.id, exc)
+            self.presenter.forget(table.id)
+
+    async def resign(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """``/table resign``: the player gives up this game."""
+        outcome = await self.tables.resign(table.channel_id, interaction.user.id)
+        text = outcome.lines[0] if outcome.lines else "You resigned."
+        await interaction.response.send_message(
+            f"You resigned. {text}", ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+        await self.present(outcome)
 
     async def announce_restored(self) -> None:
         """After a restart: mark each restored table message, let computer seats play, and send
@@ -618,11 +697,8 @@ class Desk:
         if table.status is TableStatus.LOBBY:
             await self.presenter.touch(table, now=True)
             return
+        await self.presenter.restore_dms(table)
         outcome = await self.tables.resume_ai(table)
-        current = table.current_seat
-        for user_id in table.human_ids():
-            if current is None or user_id != current.user_id:
-                self.presenter.assume_dm(table, user_id)
         await self.presenter.touch(table, now=True)
         await self.presenter.update_dms(table)
         if outcome.finished or (table.state is not None and table.state.result is not None):

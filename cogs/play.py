@@ -1,9 +1,11 @@
 """The play verbs (``/take``, ``/draw``, ``/discard``, ``/declare``, ``/hand``), the scheduler and
 the restore after a restart.
 
-Verbs act on the table of the channel they are used in. Their tile options autocomplete from the
-caller's legal actions (tiles he may discard, discards he may take) and are checked again by the
-engine when used.
+Verbs act on the table of the channel they are used in, or, in the bot's DM (where the hand
+is), on the one running table the member is seated at: these commands declare the guild and DM
+contexts (``allowed_contexts``), so Discord offers them in both. Their tile options
+autocomplete from the caller's legal actions (tiles he may discard, discards he may take) and
+are checked again by the engine when used.
 
 Tsung Shap uses the same verbs: ``/draw`` turns over the next tile, ``/take`` captures or
 claims (its ``tile`` option then autocompletes notations such as ``capture pair left``) and
@@ -112,7 +114,10 @@ def _matching(
     return [c for c in choices if typed in c.name.casefold()][:25]
 
 
-@app_commands.guild_only()
+# Discord reads contexts per top-level command: a decorator on a plain Cog class does nothing.
+IN_SERVERS_AND_DMS = app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+
+
 class Play(commands.Cog):
     """Play verbs, the one scheduler loop, and the restore of tables after a restart."""
 
@@ -154,6 +159,7 @@ class Play(commands.Cog):
 
     # ------------------------------------------------------------------------- verbs
 
+    @IN_SERVERS_AND_DMS
     @app_commands.command(name="take", description="Take a face-up discard (Tsung Shap: capture)")
     @app_commands.describe(
         tile="Which discard (default: the most recent one you may take); Tsung Shap: "
@@ -169,12 +175,14 @@ class Play(commands.Cog):
             blank = tile is None or not tile.strip()
             await self.desk.act(interaction, table, "take" if blank else f"take {tile}")
 
+    @IN_SERVERS_AND_DMS
     @app_commands.command(name="draw", description="Draw a tile from the wall")
     async def draw(self, interaction: discord.Interaction[Any]) -> None:
         """Draw from the wall."""
         async with guarded(interaction, "/draw"):
             await self.desk.act(interaction, self.desk.here(interaction), Draw())
 
+    @IN_SERVERS_AND_DMS
     @app_commands.command(
         name="discard", description="Lay a tile from your hand face up (Tsung Shap: place it)"
     )
@@ -204,12 +212,14 @@ class Play(commands.Cog):
                 raise UserError("Name the tile to discard, e.g. `/discard tile:6-5`.")
             await self.desk.act(interaction, table, f"discard {tile}")
 
+    @IN_SERVERS_AND_DMS
     @app_commands.command(name="declare", description="Declare your winning hand")
     async def declare(self, interaction: discord.Interaction[Any]) -> None:
         """Declare a win (the engine checks it)."""
         async with guarded(interaction, "/declare"):
             await self.desk.act(interaction, self.desk.here(interaction), Declare())
 
+    @IN_SERVERS_AND_DMS
     @app_commands.command(name="hand", description="See your hand and play (only you see it)")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         """The hand view, ephemerally."""
@@ -224,7 +234,7 @@ class Play(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """Tiles the caller may discard (on his turn), else the tiles in his hand (Tsung Shap:
         the two ends of the row)."""
-        table = self.bot.services.tables.get(interaction.channel_id or 0)
+        table = self.desk.find_here(interaction)
         seat_view = None if table is None else table.view_for(interaction.user.id)
         if table is None or table.state is None or seat_view is None or seat_view.seat is None:
             return []
@@ -243,7 +253,7 @@ class Play(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """Discards the caller may take now (on his turn), else the live discards (Tsung Shap:
         the captures and claims he may make now)."""
-        table = self.bot.services.tables.get(interaction.channel_id or 0)
+        table = self.desk.find_here(interaction)
         seat_view = None if table is None else table.view_for(interaction.user.id)
         if table is None or table.state is None or seat_view is None or seat_view.seat is None:
             return []

@@ -6,15 +6,22 @@ the table *dirty*; the message is edited at once if its last edit is at least
 ``tasks.loop``), so a burst of changes makes one edit and a channel sees at most about one edit
 per second. Times come from the injected clock (virtual under simcord).
 
-**Private hands.** Every human player has one DM per game, edited when what it shows changes:
-his hand, whether it is his turn, and (on his turn) the buttons, which carry the table's version.
-Each DM's last *signature* is kept, so a change elsewhere at the table never touches it. A DM
-that cannot be delivered (closed DMs) is given up for that game and the player is told once in
-the channel to use ``/hand`` or the "My hand" button, which show the same view ephemerally.
+**Private hands.** Every human player has one live DM per game, edited when what it shows
+changes: his hand, whether it is his turn, and (on his turn) the buttons, which carry the table's
+version. Each DM's last *signature* is kept, so a change elsewhere at the table never touches it.
+The DM's id is kept in the database, so after a restart the bot goes on editing the same message.
+
+**Turn notices.** Discord does not notify an edit, so when a player's turn starts his hand DM is
+sent again as a *new* message that starts with "🀄 Your turn at #channel — 2 min left" (which
+Discord notifies) and the previous one is deleted: his DMs hold exactly one message per game, at
+the bottom, and the notice line goes away when his turn ends. A player whose DMs are closed (or
+every player, when the server chose channel notices) is mentioned in the table's channel instead:
+one line, deleted when his turn ends. A member who turned notices off (``/settings``) gets his DM
+edited in place. The player who just acted is not notified of his own next turn.
 
 **Tsung Shap** has no hand: its table message shows everything (the row as a picture, scores,
-piles, the turned tile, missed captures) with the current player's action buttons, and a DM is
-only a short "it's your turn" notice, edited in place when his turn comes again.
+piles, the turned tile, missed captures) with the current player's action buttons, and the DM is
+a short status (your turn, not your turn, game over), with the same notices.
 
 Only :meth:`Presenter.hand_payload` ever reads a hand, and only the requesting seat's, from
 ``table.view_for(user_id)``; everything public is drawn from the spectator view
@@ -126,7 +133,8 @@ def stakes_text(table: Table) -> str:
     """What a game is played for, after the rules summary: the ante and pot, or the rate."""
     if table.by_difference:
         return f" · settled at {plural(table.settle_rate, 'chip')} per point"
-    # The pot includes chips carried over from a drawn game.
+    # Every seat antes (members from their balance, computer seats from the house); the pot
+    # also holds chips carried over from a drawn game.
     return f" · ante {table.ante:,} · pot {table.pot:,}"
 
 
@@ -139,12 +147,14 @@ def aborted_text(table: Table) -> str:
 
 @dataclass(slots=True)
 class HandPayload:
-    """A rendered hand view: embed, picture (when the hand changed) and action buttons."""
+    """A rendered hand view: embed, picture (when the hand changed) and action buttons;
+    ``content`` is the turn notice line while it is the player's turn."""
 
     embed: discord.Embed
     picture: bytes | None
     view: discord.ui.View | None
     signature: tuple[Any, ...]
+    content: str | None = None
 
     def file(self) -> discord.File | None:
         """A fresh upload of the picture (a File can be sent only once)."""
@@ -168,6 +178,21 @@ class _DmState:
     closed: bool = False
     notes: tuple[str, ...] = ()
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    notified: tuple[Any, ...] | None = None  # the turn the player was last told about
+    mention_id: int | None = None  # his turn's mention line in the channel
+    mention_key: tuple[Any, ...] | None = None
+
+
+def time_left(seconds: float) -> str:
+    """``125`` -> ``"2 min"``: the turn time left, for a notice."""
+    seconds = max(0, int(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min"
+    if seconds < 86_400:
+        return f"{seconds // 3600} h"
+    return f"{seconds // 86_400} day" + ("s" if seconds >= 2 * 86_400 else "")
 
 
 class Presenter:
@@ -201,6 +226,8 @@ class Presenter:
         lines = [rules_summary(rules) + stakes_text(table)]
         if table.status is TableStatus.ABORTED:
             lines.append("This game was ended before it finished: every ante was refunded.")
+        elif table.end_text is not None:
+            lines.append(f"🏁 Game over: {table.end_text}")
         else:
             lines.append(turn_text(public, seats, table.deadline if table.running else None))
         embed.description = "\n".join(lines)
@@ -228,6 +255,8 @@ class Presenter:
         lines = [rules_summary(rules) + stakes_text(table)]
         if table.status is TableStatus.ABORTED:
             lines.append(aborted_text(table))
+        elif table.end_text is not None:
+            lines.append(f"🏁 Game over: {table.end_text}")
         else:
             lines.append(turn_text(public, seats, table.deadline if table.running else None))
         embed.description = "\n".join(lines)
@@ -277,6 +306,9 @@ class Presenter:
             f"Host: <@{table.host_id}> · {stakes} · "
             f"turn timer {format_duration(table.turn_seconds)}"
         )
+        if table.lobby_closes_at is not None:
+            # A lobby nobody starts closes by itself (the server's lobby time).
+            embed.description += f"\nCloses <t:{int(table.lobby_closes_at)}:R> unless started."
         embed.add_field(
             name=f"Seats ({len(table.seats)}/{table.max_seats})",
             value=field_text(seats),
@@ -296,7 +328,8 @@ class Presenter:
         if table.fishing and table.running and isinstance(table.view_for(None), FishingView):
             legal = [a for a in table.legal() if isinstance(a, Draw | Capture | Place | Claim)]
             return fishing_table_view(table.id, table.version, legal)
-        return table_view(table.id, finished=not table.running)
+        # Once over, the Rematch button is on the end-of-game message (one is enough).
+        return table_view(table.id, finished=not table.running, rematch=False)
 
     def rules_embed(self, table: Table) -> discord.Embed:
         """The rules in force at a table, explained."""
@@ -376,7 +409,13 @@ class Presenter:
     async def announce_end(self, table: Table, settlement: str | None) -> None:
         """Reveal the winning hand (picture and arrangement) or the draw, with a rematch button."""
         state = table.state
-        if state is None or state.result is None:
+        if state is None:
+            return
+        if state.result is None:
+            if table.end_text is None:
+                return
+            lines = [f"🏁 {table.end_text}"] + ([settlement] if settlement else [])
+            await self._send_end(table, lines, None)
             return
         result = state.result
         seats = seat_labels(table)
@@ -395,6 +434,9 @@ class Presenter:
             file = discord.File(io.BytesIO(picture), filename=WIN_FILE)
         if settlement:
             lines.append(settlement)
+        await self._send_end(table, lines, file)
+
+    async def _send_end(self, table: Table, lines: list[str], file: discord.File | None) -> None:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         kwargs: dict[str, Any] = {
             "content": "\n".join(lines),
@@ -424,20 +466,45 @@ class Presenter:
         if seat_view is None or seat_view.seat is None:
             return None
         if isinstance(seat_view, FishingView):
-            # Only "it's your turn" is ever DMed: the signature changes when a turn starts.
-            if seat_view.my_turn and table.running:
-                return ("turn", seat_view.turn)
-            known = self._dms.get((table.id, user_id))
-            return None if known is None else known.signature
-        mine = seat_view.my_turn
+            # The status DM: whose turn it is, and whether the game is over.
+            return (
+                seat_view.my_turn and table.running,
+                seat_view.turn,
+                seat_view.current,
+                seat_view.result is not None or table.end_text is not None,
+                table.status,
+            )
+        mine = seat_view.my_turn and seat_view.seat not in table.out
         return (
             tuple(str(t) for t in seat_view.hand),
             mine,
             table.version if mine else None,
             seat_view.phase if mine else None,
-            seat_view.result is not None,
+            seat_view.result is not None or table.end_text is not None,
             table.status,
         )
+
+    def turn_key(self, table: Table, user_id: int) -> tuple[Any, ...] | None:
+        """Which turn of this player is running now (None unless it is his turn)."""
+        state = table.state
+        seat = table.seat_of(user_id)
+        if not table.running or state is None or state.result is not None or seat is None:
+            return None
+        if state.current != seat or seat in table.out:
+            return None
+        return (state.turn, seat)
+
+    def notice_line(self, table: Table, seat: int | None) -> str | None:
+        """The turn notice that opens a player's DM while it is his turn."""
+        state = table.state
+        if seat is None or state is None or not table.running or state.result is not None:
+            return None
+        if state.current != seat or seat in table.out:
+            return None
+        left = ""
+        if table.deadline is not None:
+            left = f" — {time_left(table.deadline - self._now())} left"
+        return f"🀄 Your turn at <#{table.channel_id}>{left}."
 
     def add_notes(self, table: Table, user_id: int, notes: Sequence[str]) -> None:
         """Remember a player's own last moves, told in his hand view."""
@@ -460,8 +527,22 @@ class Presenter:
         if seat_view.result is not None:
             # result_text says it all ("🏆 … won", "The game is drawn"): no "The game is over."
             status = result_text(seat_view.result, seat_labels(table))
+        elif table.end_text is not None:
+            status = f"🏁 Game over: {table.end_text}"
         elif not table.running:
             status = "This game was ended before it finished: every ante was refunded."
+        elif seat_view.seat in table.out:
+            status = "You are out of this game: your seat folded."
+        elif not seat_view.my_turn:
+            # Whose turn it is, truthfully. At two seats it is always the other player's while
+            # this DM stands; at a larger table the turn moves on without editing every DM.
+            if len(table.seats) == 2:
+                current = seat_labels(table)[seat_view.current].name
+                status = f"It is not your turn: **{current}** is playing turn {seat_view.turn}."
+            else:
+                status = (
+                    f"It is not your turn: the table message shows whose it is ({jump_url(table)})."
+                )
         else:
             status = legal_text(seat_view, legal)
         embed.description = f"{status}\n\n{hand_text(seat_view.hand)}"[:4096]
@@ -489,7 +570,7 @@ class Presenter:
         if table.running:
             hand_legal = [a for a in legal if isinstance(a, Take | Draw | Discard | Declare)]
             view = hand_view(table.id, table.version, seat_view, hand_legal)
-        return HandPayload(embed, picture, view, signature)
+        return HandPayload(embed, picture, view, signature, self.notice_line(table, seat_view.seat))
 
     def _turn_notice(
         self,
@@ -501,28 +582,36 @@ class Presenter:
         """Tsung Shap's whole private view: a short notice (no hand, no buttons; the table
         message carries the buttons)."""
         embed = discord.Embed(title=f"{game_title(table.game)}", colour=COLOUR)
+        seats = seat_labels(table)
         if seat_view.result is not None:
-            # result_text says it all ("🏆 … won", "The game is drawn"): no "The game is over."
-            status = result_text(seat_view.result, seat_labels(table))
+            status = f"🏁 Game over. {result_text(seat_view.result, seats)}"
+        elif table.end_text is not None:
+            status = f"🏁 Game over: {table.end_text}"
         elif not table.running:
             status = aborted_text(table)
+        elif seat_view.seat in table.out:
+            status = "You are out of this game: your seat folded."
         elif seat_view.my_turn:
-            status = (
-                f"🀄 **It's your turn** at <#{table.channel_id}> (turn {seat_view.turn}): "
-                f"{jump_url(table)}\n\n{legal_text(seat_view, legal)}"
-            )
+            # legal_text opens with "It is your turn": say it once.
+            status = f"Turn {seat_view.turn} at {jump_url(table)}\n\n{legal_text(seat_view, legal)}"
         else:
-            status = f"It is not your turn at <#{table.channel_id}> yet."
+            current = seats[seat_view.current].name
+            status = (
+                f"It is not your turn: **{current}** is playing turn {seat_view.turn} at "
+                f"<#{table.channel_id}>."
+            )
         embed.description = status[:4096]
         embed.set_footer(text=f"table {table.id}")
-        return HandPayload(embed, None, None, signature)
+        return HandPayload(embed, None, None, signature, self.notice_line(table, seat_view.seat))
 
     def record_dm(
         self, table: Table, user_id: int, channel_id: int, message_id: int, signature: Any
     ) -> None:
-        """A DM of ours was just edited by an interaction response (a click in the DM)."""
+        """A DM of ours was just edited by an interaction response (a click in the DM): the
+        player is right there, so his current turn counts as told."""
         state = self._dm(table, user_id)
         state.channel_id, state.message_id, state.signature = channel_id, message_id, signature
+        state.notified = self.turn_key(table, user_id) or state.notified
 
     def dm_signature(self, table: Table, user_id: int) -> tuple[Any, ...] | None:
         """The signature of what the player's DM shows now (None if unknown)."""
@@ -536,53 +625,132 @@ class Presenter:
 
     def assume_dm(self, table: Table, user_id: int) -> None:
         """After a restart: don't re-send this player's DM until it changes."""
-        self._dm(table, user_id).signature = self.signature(table, user_id)
+        state = self._dm(table, user_id)
+        state.signature = self.signature(table, user_id)
+        state.notified = self.turn_key(table, user_id)
 
-    async def update_dms(self, table: Table, *, skip: int | None = None) -> None:
-        """Send or edit the DM of every human whose view changed (all of them in parallel)."""
+    async def restore_dms(self, table: Table) -> None:
+        """After a restart: take over the DMs and mention lines sent before it (their ids are
+        in the database), so each player keeps exactly one live hand DM. A player without a
+        kept DM (a database from before ids were kept) who is to act gets a fresh one."""
+        kept = await self.bot.services.server.messages(table.id)
+        hands = {m.user_id: m for m in kept if m.kind == "hand"}
+        for message in kept:
+            state = self._dm(table, message.user_id)
+            if message.kind == "mention":
+                state.mention_id = message.message_id
+                state.mention_key = ("before a restart",)  # deleted or kept at the next update
+        current = table.current_seat
+        for user_id in table.human_ids():
+            hand = hands.get(user_id)
+            if hand is not None:
+                state = self._dm(table, user_id)
+                state.channel_id, state.message_id = hand.channel_id, hand.message_id
+                self.assume_dm(table, user_id)
+            elif current is None or user_id != current.user_id:
+                self.assume_dm(table, user_id)
+
+    async def _notices(self, table: Table, user_id: int) -> tuple[bool, bool]:
+        """Whether this player's turns are told by DM and by a channel mention."""
+        server = self.bot.services.server
+        if not await server.notices_on(user_id):
+            return False, False
+        settings = await server.play_settings(table.guild_id)
+        return settings.dm_notices, settings.channel_notices
+
+    async def update_dms(
+        self, table: Table, *, skip: int | None = None, active: int | None = None
+    ) -> None:
+        """Bring every human's DM (and turn notice) up to date, all of them in parallel.
+        ``skip``: a player whose DM an interaction just edited; ``active``: the player who just
+        acted (not notified of his own next turn)."""
         users = [u for u in table.human_ids() if u != skip]
-        changed = [u for u in users if self._dm(table, u).signature != self.signature(table, u)]
-        await asyncio.gather(*(self.update_dm(table, u) for u in changed))
+        await asyncio.gather(*(self.update_dm(table, u, active=u == active) for u in users))
+        if skip is not None:
+            # His DM was just edited by his click: a mention line of this turn may stay.
+            state = self._dm(table, skip)
+            key = self.turn_key(table, skip)
+            await self._sync_mention(table, skip, state, key if state.mention_key == key else None)
 
-    async def update_dm(self, table: Table, user_id: int) -> None:
-        """Send or edit one player's DM if it changed (never raises for delivery problems)."""
+    async def update_dm(self, table: Table, user_id: int, *, active: bool = False) -> None:
+        """Send, edit or re-send one player's DM, and his mention line (never raises for
+        delivery problems)."""
         state = self._dm(table, user_id)
         async with state.lock:
-            if state.closed or state.signature == self.signature(table, user_id):
+            key = self.turn_key(table, user_id)
+            by_dm, by_channel = await self._notices(table, user_id)
+            if active and key is not None:
+                state.notified = key  # he is here: no need to call him
+            mention = key if (by_channel or (state.closed and (by_dm or by_channel))) else None
+            if active and mention != state.mention_key:
+                mention = None  # he is here: no new call, but a line of this turn may stay
+            await self._sync_mention(table, user_id, state, mention)
+            if state.closed:
                 return
-            previous = state.signature if state.message_id is not None else None
+            notify = (
+                by_dm and key is not None and key != state.notified and state.message_id is not None
+            )
+            if not notify and state.signature == self.signature(table, user_id):
+                return
             try:
-                payload = await self.hand_payload(table, user_id, previous=previous)
-                if payload is None:
-                    return
-                if not await self._deliver(state, user_id, payload):
-                    # The old DM was deleted: send a new one, picture included.
+                if notify:
                     payload = await self.hand_payload(table, user_id)
                     if payload is not None:
-                        await self._deliver(state, user_id, payload)
+                        await self._resend(table, state, user_id, payload)
+                else:
+                    await self._refresh(table, state, user_id)
+                if key is not None:
+                    state.notified = key
             except discord.Forbidden:
                 state.closed = True
                 log.info("table %s: cannot DM %s (DMs closed)", table.id, user_id)
-                text = (
-                    f"<@{user_id}>, I can't DM you: use `/hand` here or the **My hand** button "
-                    "on the table message to see your hand and play."
-                )
-                if table.fishing:
-                    text = (
-                        f"<@{user_id}>, I can't DM you when it is your turn: watch the table "
-                        f"message ({jump_url(table)}); its buttons play your turn."
-                    )
-                await self.say(table, text, mention=user_id)
+                if by_dm or by_channel:
+                    await self._sync_mention(table, user_id, state, key)
             except discord.HTTPException as exc:
                 log.warning("table %s: DM to %s failed: %s", table.id, user_id, exc)
 
-    async def _deliver(self, state: _DmState, user_id: int, payload: HandPayload) -> bool:
+    async def _refresh(self, table: Table, state: _DmState, user_id: int) -> None:
+        """Edit the DM in place (or send the first one)."""
+        previous = state.signature if state.message_id is not None else None
+        payload = await self.hand_payload(table, user_id, previous=previous)
+        if payload is None:
+            return
+        if not await self._deliver(table, state, user_id, payload):
+            # The old DM was deleted: send a new one, picture included.
+            payload = await self.hand_payload(table, user_id)
+            if payload is not None:
+                await self._deliver(table, state, user_id, payload)
+
+    async def _resend(
+        self, table: Table, state: _DmState, user_id: int, payload: HandPayload
+    ) -> None:
+        """A turn starts: the DM is sent again as a new message (Discord notifies it) and the
+        old one is deleted, so the player's DMs hold one message for this game."""
+        old_channel, old_message = state.channel_id, state.message_id
+        state.message_id = None
+        await self._deliver(table, state, user_id, payload)
+        if old_message is not None and old_channel is not None:
+            channel = self.bot.get_partial_messageable(
+                old_channel, type=discord.ChannelType.private
+            )
+            try:
+                await channel.get_partial_message(old_message).delete()
+            except discord.HTTPException as exc:  # already deleted by the player: fine
+                log.info("table %s: old DM of %s not deleted: %s", table.id, user_id, exc)
+
+    async def _deliver(
+        self, table: Table, state: _DmState, user_id: int, payload: HandPayload
+    ) -> bool:
         """Edit the DM, or send it; False when the DM to edit is gone and had no picture."""
         if state.message_id is not None and state.channel_id is not None:
             channel = self.bot.get_partial_messageable(
                 state.channel_id, type=discord.ChannelType.private
             )
-            kwargs: dict[str, Any] = {"embed": payload.embed, "view": payload.view}
+            kwargs: dict[str, Any] = {
+                "content": payload.content,
+                "embed": payload.embed,
+                "view": payload.view,
+            }
             file = payload.file()
             if file is not None:
                 kwargs["attachments"] = [file]
@@ -592,19 +760,80 @@ class Presenter:
                 return True
             except discord.NotFound:
                 state.message_id = None  # the player deleted it: send a new one
-                if payload.picture is None:
+                if payload.picture is None and not table.fishing:
                     return False
-        dm = await self.bot.create_dm(discord.Object(user_id))
+        dm: discord.abc.Messageable
+        if state.channel_id is not None:
+            # The DM channel is known (a re-sent turn notice): no need to open it again, which
+            # would cost a request once discord.py's small cache of DM channels is full.
+            dm = self.bot.get_partial_messageable(
+                state.channel_id, type=discord.ChannelType.private
+            )
+        else:
+            dm = await self.bot.create_dm(discord.Object(user_id))
         file = payload.file()
         send: dict[str, Any] = {"embed": payload.embed}
+        if payload.content is not None:
+            send["content"] = payload.content
         if payload.view is not None:
             send["view"] = payload.view
         if file is not None:
             send["file"] = file
         message = await dm.send(**send)
-        state.channel_id, state.message_id = dm.id, message.id
+        channel_id = message.channel.id
+        state.channel_id, state.message_id = channel_id, message.id
         state.signature = payload.signature
+        await self.bot.services.server.keep_message(
+            table.id, user_id, "hand", channel_id, message.id
+        )
         return True
+
+    async def _sync_mention(
+        self, table: Table, user_id: int, state: _DmState, key: tuple[Any, ...] | None
+    ) -> None:
+        """One channel line mentioning the player while it is his turn (``key``), deleted when
+        his turn ends."""
+        if key is not None and state.mention_id is not None and state.mention_key == key:
+            return
+        if key is None and state.mention_id is None:
+            return
+        channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        server = self.bot.services.server
+        if state.mention_id is not None:
+            try:
+                await channel.get_partial_message(state.mention_id).delete()
+            except discord.HTTPException as exc:
+                log.info("table %s: mention of %s not deleted: %s", table.id, user_id, exc)
+            state.mention_id = state.mention_key = None
+            if key is None:
+                await server.forget_message(table.id, user_id, "mention")
+        if key is None:
+            return
+        left = ""
+        if table.deadline is not None:
+            left = f" — {time_left(table.deadline - self._now())} left"
+        text = f"<@{user_id}>, it's your turn{left}."
+        if table.fishing and not state.closed:
+            text += f" The table: {jump_url(table)}"
+        elif state.message_id is not None and state.channel_id is not None and not state.closed:
+            text += f" Your hand: https://discord.com/channels/@me/{state.channel_id}/{state.message_id}"
+        if state.closed:
+            how = (
+                "the buttons on the table message play your turn"
+                if table.fishing
+                else "use `/hand` here or the **My hand** button to see your hand and play"
+            )
+            text += f" I can't DM you: {how}."
+        mentions = discord.AllowedMentions(
+            users=[discord.Object(user_id)], everyone=False, roles=False
+        )
+        try:
+            message = await channel.send(text, allowed_mentions=mentions)
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not mention %s: %s", table.id, user_id, exc)
+            return
+        state.mention_id, state.mention_key = message.id, key
+        await server.keep_message(table.id, user_id, "mention", table.channel_id, message.id)
 
     def prune(self, live: set[str]) -> None:
         """Drop what is kept for tables that are gone (replaced by a rematch or a new table)."""

@@ -1,4 +1,4 @@
-"""``/table …``: open a lobby, fill it, start, cancel, show the table, explain its rules.
+"""``/table …``: open a lobby, fill it, start, cancel, resign, show the table, explain its rules.
 
 The lobby message's buttons (Join, Leave, Add AI, Start, Cancel) do the same as these commands:
 both call :class:`cogs.desk.Desk`.
@@ -153,6 +153,12 @@ class Tables(
         """Cancel the lobby."""
         async with guarded(interaction, "/table cancel"):
             await self.desk.cancel(interaction, self.desk.here(interaction))
+
+    @app_commands.command(name="resign", description="Give up the game you are playing here")
+    async def resign(self, interaction: discord.Interaction[Any]) -> None:
+        """Resign: at two seats the opponent wins; at a larger table the seat folds."""
+        async with guarded(interaction, "/table resign"):
+            await self.desk.resign(interaction, self.desk.here(interaction))
 
     @app_commands.command(name="show", description="Post the table message again")
     async def show(self, interaction: discord.Interaction[Any]) -> None:

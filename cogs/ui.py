@@ -286,8 +286,11 @@ def ai_level_view(table_id: str, levels: Sequence[str], default: str) -> discord
     )
 
 
-def table_view(table_id: str, *, finished: bool) -> discord.ui.View:
-    """The table message's buttons: My hand and Rules; Rematch once the game is over."""
+def table_view(table_id: str, *, finished: bool, rematch: bool = True) -> discord.ui.View:
+    """The table message's buttons: My hand and Rules; Rematch once the game is over (unless
+    ``rematch=False``: the end-of-game message carries it)."""
+    if finished and not rematch:
+        return _view(KapButton(CustomId(table_id, None, "rules"), label="Rules"))
     if finished:
         return _view(
             KapButton(

@@ -33,8 +33,16 @@ def test_no_command_prints_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main([]) == 2
     err = capsys.readouterr().err
     assert "usage: kapshap" in err
-    for command in ("run", "play", "sim", "db"):
+    for command in ("run", "play", "sim", "db", "sync"):
         assert command in err
+
+
+def test_sync_runs_the_apps_sync_main(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake, calls = fake_module("bot.app", result=4)
+    fake.sync_main = fake.main  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bot.app", fake)
+    assert cli.main(["sync", "--guild", "5", "--clear"]) == 4
+    assert calls == [["--guild", "5", "--clear"]]
 
 
 def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

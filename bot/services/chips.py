@@ -33,12 +33,16 @@ Rules this service keeps:
   ``house_win`` rows. Also, each balance equals the sum of its member's ledger deltas.
   :meth:`ChipsService.total_supply_check` computes both.
 
-**When an AI seat wins** (``payout(game, None)``) the pot goes to the house: the human antes
-leave circulation, recorded as one ``house_win`` burn. AI seats never ante, so there is nobody to
-pay; refunding instead would let a player who is losing to another human steer the game to a bot
-and get his ante back, and minting chips for beating bots would let players farm easy bots.
-Losing to a bot therefore costs what losing to a human costs, and beating humans at a table with
-bots pays exactly the humans' antes.
+**The house.** Each server has a house account: the account of the reserved member id
+:data:`HOUSE_ID` (0, never a Discord user). Tables stake every computer seat's ante from it
+(an ordinary ``ante`` row on the house account, key ``ante:{game}:0``) and, when a computer seat
+wins, pay the pot to it (an ordinary ``payout``), so beating the computer wins its antes and
+losing to it costs what losing to a member costs. Because the house is an account, conservation
+holds with nothing special: its balance is counted with the members'. The house opens with
+:data:`HOUSE_START_FACTOR` times the server's starting chips (a ``start`` mint) and a server
+manager funds it with :meth:`ChipsService.fund_house` (a ``grant`` mint). It never appears on the
+leaderboard. ``payout(game, None)`` (the pot leaves circulation as a ``house_win`` burn) remains
+for pots without a winning member and no house stake.
 """
 
 from __future__ import annotations
@@ -77,6 +81,8 @@ from bot.storage.errors import IdempotencyConflict
 from bot.storage.guild_config import GuildConfigRepo
 
 __all__ = [
+    "HOUSE_ID",
+    "HOUSE_START_FACTOR",
     "MAX_AMOUNT",
     "MAX_BALANCE",
     "ChipsDefaults",
@@ -102,6 +108,10 @@ MAX_BALANCE = limits.MAX_BALANCE
 MAX_KEY_LENGTH = 200
 #: Largest page of leaderboard or history.
 MAX_PAGE = 100
+#: The member id of each server's house account (Discord ids are never 0).
+HOUSE_ID = 0
+#: The house opens with this many times the server's starting chips.
+HOUSE_START_FACTOR = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,6 +418,15 @@ class ChipsService:
                 created_at=now,
             )
         return Grant(admin_id, member_id, amount, balance)
+
+    async def house_balance(self, guild_id: int) -> int:
+        """The server's house account balance (opened on first use)."""
+        return await self.balance(guild_id, HOUSE_ID)
+
+    async def fund_house(self, guild_id: int, admin_id: int, amount: int, idem_key: str) -> Grant:
+        """A server manager adds chips to the house (a recorded mint, like a grant)."""
+        check_amount(amount)
+        return await self.grant(guild_id, admin_id, HOUSE_ID, amount, f"house:{idem_key}")
 
     async def history(
         self, guild_id: int, user_id: int, limit: int = 20, before_id: int | None = None
@@ -790,6 +809,8 @@ class ChipsService:
             if config.starting_chips is None
             else config.starting_chips
         )
+        if user_id == HOUSE_ID:
+            starting *= HOUSE_START_FACTOR
         now = self._clock.now()
         account = await self._repo.create_account(tx, guild_id, user_id, starting, now)
         if starting:  # a zero start is no movement of chips, so no ledger row

@@ -116,7 +116,9 @@ class UnpaidAntes(InsufficientChips):
     def __init__(self, shortfalls: Sequence[Shortfall]) -> None:
         self.shortfalls = tuple(shortfalls)
         names = ", ".join(
-            f"{mention(s.user_id)} has {format_chips(s.balance)} (needs {s.needed:,})"
+            # user 0 is the server's house account, which stakes the computer seats' antes
+            f"{'the house' if s.user_id == 0 else mention(s.user_id)} has "
+            f"{format_chips(s.balance)} (needs {s.needed:,})"
             for s in self.shortfalls
         )
         first = self.shortfalls[0]

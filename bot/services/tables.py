@@ -61,9 +61,11 @@ from bot.engine.actions import Action
 from bot.engine.rules import MAX_PLAYERS
 from bot.engine.variants import chosen_variants
 from bot.limits import format_duration, quote_input
-from bot.services.chips import ChipsService, DifferenceSettlement, Settlement
+from bot.services.absence import passive_action
+from bot.services.chips import HOUSE_ID, ChipsService, DifferenceSettlement, Settlement
 from bot.services.clock import Clock
 from bot.services.errors import UserError
+from bot.services.server import ServerService
 from bot.storage.errors import ChannelBusyError, StaleVersionError
 from bot.storage.games import GameEnd, GameRecord, GamesRepo, GameStatus
 
@@ -156,6 +158,16 @@ class Table:
     carried: int = 0  # chips carried over from a drawn game into this game's pot
     variants: dict[str, str] = field(default_factory=dict)  # flag -> value, as the host chose
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    timeouts: dict[int, int] = field(default_factory=dict)
+    """Consecutive timed-out turns per seat (reset when the player acts himself)."""
+    out: dict[int, str] = field(default_factory=dict)
+    """Seats out of the game (``folded`` or ``resigned``): their turns pass passively."""
+    end_text: str | None = None
+    """How a game ended that the engine did not end (a resignation or forfeit), for its DMs."""
+    lobby_closes_at: float | None = None
+    """When a lobby nobody starts closes itself (epoch seconds)."""
+    winner_seat: int | None = None
+    """The winning seat of a game that ended by a resignation or forfeit (or before a restart)."""
 
     @property
     def by_difference(self) -> bool:
@@ -164,11 +176,11 @@ class Table:
 
     @property
     def pot(self) -> int:
-        """The chips played for: every member's ante plus a pot carried over from a drawn
-        game (0 when the game is settled by point difference)."""
+        """The chips played for: every seat's ante (a computer seat's is staked by the house)
+        plus a pot carried over from a drawn game (0 when settled by point difference)."""
         if self.by_difference:
             return 0
-        return self.ante * len(self.human_ids()) + self.carried
+        return self.ante * len(self.seats) + self.carried
 
     @property
     def rules(self) -> RuleSet | None:
@@ -239,11 +251,12 @@ class Outcome:
     steps: list[Step] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     settlement: str | None = None
+    forfeit: bool = False
 
     @property
     def finished(self) -> bool:
-        """Whether the game ended during this call."""
-        return any(
+        """Whether the game ended during this call (by its rules, or a resignation/forfeit)."""
+        return self.forfeit or any(
             isinstance(e, Declared | GameDrawn | GameOver)
             for step in self.steps
             for e in step.events
@@ -267,10 +280,13 @@ class TableService:
         clock: Clock,
         defaults: TableDefaults | None = None,
         rng: random.Random | None = None,
+        server: ServerService | None = None,
     ) -> None:
-        """``rng`` shuffles deals (tests pass a seeded one; production uses system entropy)."""
+        """``rng`` shuffles deals (tests pass a seeded one; production uses system entropy);
+        ``server`` holds the per-server play settings and seat states (defaults without it)."""
         self._games = games
         self._chips = chips
+        self._server = server
         self._clock = clock
         self.defaults = defaults or TableDefaults()
         self._rng = rng or random.Random(secrets.randbits(64))
@@ -325,26 +341,18 @@ class TableService:
         existing = self._tables.get(channel_id)
         if existing is not None and existing.status.is_open:
             raise UserError("There is already a table in this channel: finish or cancel it first.")
-        game_enum = _parse_game(game)
-        mode, rate = _check_settlement(game_enum, settlement, settle_rate)
-        two_player = game_enum in (Game.KAP_SHAP, Game.TSUNG_SHAP)
-        max_seats = seats if seats is not None else (2 if two_player else 4)
-        ante = self.defaults.ante if ante is None else ante
-        turn_seconds = self.defaults.turn_seconds if turn_seconds is None else turn_seconds
-        if not 0 <= ante <= limits.MAX_ANTE:
-            raise UserError(f"The ante must be between 0 and {limits.MAX_ANTE:,} chips.")
-        if not limits.MIN_TURN_SECONDS <= turn_seconds <= limits.MAX_TURN_SECONDS:
-            raise UserError(
-                f"The turn timer must be between {limits.MIN_TURN_SECONDS} seconds and "
-                f"{format_duration(limits.MAX_TURN_SECONDS)}."
-            )
-        if not 2 <= max_seats <= MAX_PLAYERS:
-            raise UserError(f"A table seats 2 to {MAX_PLAYERS} players.")
         chosen = dict(variants or {})
-        try:
-            make_rules(game_enum, max_seats, rule_set, sets, **chosen, **_settle_flags(mode, rate))
-        except EngineError as exc:
-            raise UserError(f"Those settings don't work: {exc}.") from None
+        game_enum, mode, rate, max_seats, ante, turn_seconds = self.check_options(
+            game=game,
+            rule_set=rule_set,
+            ante=ante,
+            seats=seats,
+            sets=sets,
+            turn_seconds=turn_seconds,
+            settlement=settlement,
+            settle_rate=settle_rate,
+            variants=chosen,
+        )
         seats_list = [SeatInfo(host_name, user_id=host_id)]
         settings: dict[str, Any] = {
             "rule_set": rule_set,
@@ -387,9 +395,55 @@ class TableService:
             settle_rate=rate,
             variants=chosen,
         )
+        table.lobby_closes_at = await self._lobby_close_time(
+            guild_id, self._clock.now().timestamp()
+        )
         self._tables[channel_id] = table
         log.info("table %s opened in channel %s by %s", table.id, channel_id, host_id)
         return table
+
+    def check_options(
+        self,
+        *,
+        game: str = "kap-shap",
+        rule_set: str | None = None,
+        ante: int | None = None,
+        seats: int | None = None,
+        sets: int | None = None,
+        turn_seconds: int | None = None,
+        settlement: str | None = None,
+        settle_rate: int | None = None,
+        variants: Mapping[str, str] | None = None,
+    ) -> tuple[Game, str, int, int, int, int]:
+        """Check a new table's options without opening anything (a :class:`UserError` says
+        what is wrong); returns the game, settlement mode and rate, seats, ante and timer."""
+        game_enum = _parse_game(game)
+        mode, rate = _check_settlement(game_enum, settlement, settle_rate)
+        two_player = game_enum in (Game.KAP_SHAP, Game.TSUNG_SHAP)
+        max_seats = seats if seats is not None else (2 if two_player else 4)
+        ante = self.defaults.ante if ante is None else ante
+        turn_seconds = self.defaults.turn_seconds if turn_seconds is None else turn_seconds
+        if not 0 <= ante <= limits.MAX_ANTE:
+            raise UserError(f"The ante must be between 0 and {limits.MAX_ANTE:,} chips.")
+        if not limits.MIN_TURN_SECONDS <= turn_seconds <= limits.MAX_TURN_SECONDS:
+            raise UserError(
+                f"The turn timer must be between {limits.MIN_TURN_SECONDS} seconds and "
+                f"{format_duration(limits.MAX_TURN_SECONDS)}."
+            )
+        if not 2 <= max_seats <= MAX_PLAYERS:
+            raise UserError(f"A table seats 2 to {MAX_PLAYERS} players.")
+        try:
+            make_rules(
+                game_enum,
+                max_seats,
+                rule_set,
+                sets,
+                **dict(variants or {}),
+                **_settle_flags(mode, rate),
+            )
+        except EngineError as exc:
+            raise UserError(f"Those settings don't work: {exc}.") from None
+        return game_enum, mode, rate, max_seats, ante, turn_seconds
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Table:
         """Seat a member in the lobby."""
@@ -494,6 +548,19 @@ class TableService:
             except EngineError as exc:
                 raise UserError(f"Can't start: {exc}.") from None
             antes = {s.user_id: table.ante for s in table.seats if s.user_id is not None}
+            # The house stakes every computer seat's ante (one escrow row for all of them).
+            ai_seats = sum(1 for s in table.seats if s.is_ai)
+            if ai_seats and table.ante > 0 and not table.by_difference:
+                stake = table.ante * ai_seats
+                house = await self._chips.house_balance(table.guild_id)
+                if house < stake:
+                    raise UserError(
+                        f"The house can't stake the computer players: {ai_seats} ante(s) need "
+                        f"{stake:,} chips and the house has {house:,}. A server manager can fund "
+                        "it with `/kapadmin house`, or play with fewer computer players or a "
+                        "smaller ante."
+                    )
+                antes[HOUSE_ID] = stake
             # Settled by difference: no antes and no pot; the loser pays the winner at the end.
             if table.ante > 0 and antes and not table.by_difference:
                 await self._chips.escrow_antes(
@@ -521,6 +588,7 @@ class TableService:
             table.state = state
             table.status = GameStatus.RUNNING
             table.deadline = deadline
+            table.lobby_closes_at = None
             table.recent = [_opening_line(table, deal)]
             table.carried = carried
             if carried:
@@ -560,6 +628,10 @@ class TableService:
                 action = _parse_for(state, action, table.game)
             outcome = Outcome(table)
             await self._play(table, seat, action, outcome)
+            if table.timeouts.get(seat):
+                # He is back: only timeouts in a row count toward being out.
+                table.timeouts[seat] = 0
+                await self._save_seat(table, seat)
             await self._advance(table, outcome)
         return outcome
 
@@ -576,39 +648,35 @@ class TableService:
                     continue
                 if table.deadline > now:
                     continue
-                seat = state.current
                 outcome = Outcome(table)
-                outcome.lines.append(
-                    f"⏰ {table.seats[seat].name} ran out of time: the computer plays this turn."
-                )
-                table.recent.append(outcome.lines[-1])
-                player = _ai_player(table.game, self.defaults.timeout_ai_level)
-                turn = state.turn
-                while (
-                    table.state is not None
-                    and table.state.result is None
-                    and table.state.current == seat
-                    and table.state.turn == turn
-                ):
-                    choice = _ai_choice(player, table.state, seat, self._ai_rng)
-                    await self._play(table, seat, choice, outcome, by_timeout=True)
-                await self._advance(table, outcome)
+                await self._timed_out(table, state.current, outcome)
                 outcomes.append(outcome)
         return outcomes
 
     def next_deadline(self) -> float | None:
-        """The earliest turn deadline of any table (epoch seconds)."""
+        """The earliest turn deadline or lobby closing time of any table (epoch seconds)."""
         deadlines = [t.deadline for t in self._tables.values() if t.deadline is not None]
+        deadlines += [
+            t.lobby_closes_at
+            for t in self._tables.values()
+            if t.lobby_closes_at is not None and t.status is GameStatus.LOBBY
+        ]
         return min(deadlines) if deadlines else None
 
-    async def rematch(self, channel_id: int, user_id: int) -> Table:
-        """A new lobby with the same seats; the previous winner throws the dice."""
+    async def rematch(self, channel_id: int, user_id: int, table_id: str | None = None) -> Table:
+        """A new lobby with the same seats; the previous winner throws the dice.
+
+        ``table_id`` (the game the Rematch button belongs to) finds a game that ended before a
+        restart, which this process does not hold.
+        """
         old = self._tables.get(channel_id)
+        if table_id is not None and (old is None or old.id != table_id):
+            old = await self._finished_table(table_id, channel_id)
         if old is None or old.status.is_open:
             raise UserError("There is no finished game here to replay.")
         if old.seat_of(user_id) is None:
             raise UserError("Only a player of the last game can call a rematch.")
-        winner = None
+        winner = old.winner_seat
         if old.state is not None and old.state.result is not None:
             winner = old.state.result.winner
         host = old.seats[old.seat_of(old.host_id) or 0]
@@ -632,10 +700,204 @@ class TableService:
             await self._save_seats(table, list(old.seats))
         return table
 
+    # ----------------------------------------------------------------------------- absence
+
+    async def resign(self, channel_id: int, user_id: int) -> Outcome:
+        """A player gives up: at two seats his opponent wins; at a larger table his seat folds
+        (his ante stays in the pot and his turns pass passively)."""
+        table = self.require(channel_id)
+        async with table.lock:
+            self._need_running(table)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise UserError("You are not playing at this table.")
+            if seat in table.out:
+                raise UserError("You are already out of this game.")
+            outcome = Outcome(table)
+            await self._seat_out(table, seat, "resigned", outcome)
+        return outcome
+
+    async def _timed_out(self, table: Table, seat: int, outcome: Outcome) -> None:
+        """A human's turn timer ran out: count it; at the server's limit he is out, otherwise
+        his turn is played passively (see :mod:`bot.services.absence`)."""
+        state = table.state
+        assert state is not None
+        name = table.seats[seat].name
+        count = table.timeouts.get(seat, 0) + 1
+        limit = await self._timeout_limit(table.guild_id)
+        if count >= limit:
+            table.timeouts[seat] = count
+            await self._seat_out(table, seat, "forfeited", outcome)
+            return
+        line = f"⏰ {name} ran out of time ({count}/{limit}): the turn was played passively."
+        outcome.lines.append(line)
+        turn = state.turn
+        while (
+            table.state is not None
+            and table.state.result is None
+            and table.state.current == seat
+            and table.state.turn == turn
+        ):
+            action = passive_action(table.state, seat, self._ai_rng)
+            await self._play(table, seat, action, outcome, by_timeout=True)
+        # Counted once the turn is played, so a failure cannot count a timeout twice.
+        table.timeouts[seat] = count
+        await self._save_seat(table, seat)
+        table.recent.append(line)
+        del table.recent[:-MAX_RECENT]
+        await self._advance(table, outcome)
+
+    async def _seat_out(self, table: Table, seat: int, how: str, outcome: Outcome) -> None:
+        """Take a seat out of the game (``resigned`` or ``forfeited``): if one seat is left it
+        wins; otherwise the seat folds and the game goes on without it."""
+        table.out[seat] = "folded" if how != "resigned" else how
+        await self._save_seat(table, seat)
+        name = table.seats[seat].name
+        why = "resigned" if how == "resigned" else "timed out too many turns in a row"
+        remaining = [i for i in range(len(table.seats)) if i not in table.out]
+        if len(remaining) == 1:
+            await self._end_by_forfeit(table, remaining[0], f"{name} {why}", outcome)
+            return
+        line = f"🏳️ {name} {why}: the seat folds (its ante stays in the pot)."
+        outcome.lines.append(line)
+        table.recent.append(line)
+        del table.recent[:-MAX_RECENT]
+        await self._advance(table, outcome)
+
+    async def _end_by_forfeit(self, table: Table, winner: int, why: str, outcome: Outcome) -> None:
+        """End the game with ``winner`` as the only seat left, and settle it."""
+        state = table.state
+        assert state is not None
+        record = await self._games.finish(
+            table.id,
+            GameEnd(GameStatus.FINISHED, self._clock.now(), winner),
+            expected_version=None,
+        )
+        table.version = record.version
+        table.status = GameStatus.FINISHED
+        table.deadline = None
+        table.winner_seat = winner
+        seat = table.seats[winner]
+        text = f"{why}: {seat.name} wins."
+        table.end_text = text
+        outcome.forfeit = True
+        outcome.lines.append(f"🏳️ {text}")
+        table.recent.append(f"🏳️ {text}")
+        line: str | None = None
+        if table.by_difference and isinstance(state, FishingState):
+            line = await self._forfeit_difference(table, state, winner)
+        elif await self._chips.pot(table.id) is not None:
+            payee = HOUSE_ID if seat.user_id is None else seat.user_id
+            settled = await self._chips.payout(table.id, payee, state.rules.rake_percent)
+            line = _payout_line(seat, settled)
+        if line is not None:
+            outcome.settlement = line
+            outcome.lines.append(line)
+            table.recent.append(line)
+        del table.recent[:-MAX_RECENT]
+        log.info("table %s ended by forfeit: seat %s wins", table.id, winner)
+
+    async def _forfeit_difference(self, table: Table, state: FishingState, winner: int) -> str:
+        """Settled by difference: the player who gave up pays for the points he is behind."""
+        loser = 1 - winner
+        scores = view(state, None).scores
+        difference = max(0, scores[winner] - scores[loser])
+        win_info, lose_info = table.seats[winner], table.seats[loser]
+        if win_info.user_id is None or lose_info.user_id is None:  # pragma: no cover
+            raise RuntimeError(f"table {table.id}: difference settlement with a computer seat")
+        settled = await self._chips.settle_difference(
+            table.id,
+            table.guild_id,
+            win_info.user_id,
+            lose_info.user_id,
+            difference * table.settle_rate,
+        )
+        return _difference_line(win_info, lose_info, difference, settled)
+
+    async def expire_lobbies(self) -> list[Table]:
+        """Close every lobby nobody started in time (refunding any ante held)."""
+        now = self._clock.now().timestamp()
+        closed = []
+        for table in list(self._tables.values()):
+            due = table.lobby_closes_at
+            if table.status is not GameStatus.LOBBY or due is None or due > now:
+                continue
+            async with table.lock:
+                if table.status is not GameStatus.LOBBY:
+                    continue
+                if await self._chips.pot(table.id) is not None:
+                    await self._chips.refund(table.id)
+                await self._games.finish(
+                    table.id, GameEnd(GameStatus.ABORTED, self._clock.now()), expected_version=None
+                )
+                table.status = GameStatus.ABORTED
+                table.lobby_closes_at = None
+                self._tables.pop(table.channel_id, None)
+                closed.append(table)
+                log.info("table %s: lobby closed after its time ran out", table.id)
+        return closed
+
+    async def _finished_table(self, table_id: str, channel_id: int) -> Table | None:
+        """A game that ended before this process started (for a rematch), or None."""
+        record = await self._games.get(table_id)
+        if record is None or record.channel_id != channel_id or record.status.is_open:
+            return None
+        settings = json.loads(record.rules_json)
+        if "flags" not in settings:
+            return None  # a lobby that never started: nothing to replay
+        rules = RuleSet.from_flags(settings["flags"])
+        seats = [SeatInfo.from_json(s) for s in json.loads(record.seats_json)]
+        return Table(
+            id=record.id,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            host_id=record.host_id,
+            game=Game(record.game),
+            rule_set=rules.rule_set_name,
+            sets=rules.sets,
+            ante=record.ante,
+            max_seats=len(seats),
+            turn_seconds=record.turn_seconds,
+            seats=seats,
+            status=record.status,
+            version=record.version,
+            settlement=str(rules.settlement),
+            settle_rate=rules.settle_rate,
+            winner_seat=record.winner_seat,
+        )
+
+    async def _timeout_limit(self, guild_id: int) -> int:
+        if self._server is None:
+            return 3
+        return (await self._server.play_settings(guild_id)).timeout_limit
+
+    async def _lobby_close_time(self, guild_id: int, opened: float) -> float:
+        minutes = (
+            15
+            if self._server is None
+            else (await self._server.play_settings(guild_id)).lobby_minutes
+        )
+        return opened + minutes * 60
+
+    async def _save_seat(self, table: Table, seat: int) -> None:
+        if self._server is not None:
+            await self._server.save_seat(
+                table.id, seat, table.timeouts.get(seat, 0), table.out.get(seat)
+            )
+
+    async def _load_seats(self, table: Table) -> None:
+        if self._server is None:
+            return
+        for record in await self._server.seat_states(table.id):
+            table.timeouts[record.seat] = record.timeouts
+            if record.out is not None:
+                table.out[record.seat] = record.out
+
     # ----------------------------------------------------------------------------- restore
 
     async def restore(self) -> list[Table]:
         """Rebuild every unfinished table from the database (after a start or a crash)."""
+        await self._settle_forfeits()
         restored = []
         for record in await self._games.list_unfinished():
             try:
@@ -646,6 +908,27 @@ class TableService:
             self._tables[table.channel_id] = table
             restored.append(table)
         return restored
+
+    async def _settle_forfeits(self) -> None:
+        """Pay the pot of a game that ended with a winner but whose pot is still open.
+
+        A resignation or forfeit finishes the game in the database, then pays its pot: after a
+        crash in between, the game record (``winner_seat``) still says who won, so the pot is
+        paid now (``payout`` is idempotent). Drawn games are left to their own settlement.
+        """
+        for pot in await self._chips.open_pots():
+            record = await self._games.get(pot.game_id)
+            if record is None or record.status is not GameStatus.FINISHED:
+                continue
+            settings = json.loads(record.rules_json)
+            if record.winner_seat is None or "flags" not in settings:
+                continue
+            seats = [SeatInfo.from_json(s) for s in json.loads(record.seats_json)]
+            winner = seats[record.winner_seat]
+            rules = RuleSet.from_flags(settings["flags"])
+            payee = HOUSE_ID if winner.user_id is None else winner.user_id
+            await self._chips.payout(record.id, payee, rules.rake_percent)
+            log.info("game %s: its pot was paid at start-up (seat %s)", record.id, winner.name)
 
     async def _rebuild(self, record: GameRecord) -> Table:
         settings = json.loads(record.rules_json)
@@ -668,6 +951,9 @@ class TableService:
             message_id=record.message_id,
         )
         if record.status is GameStatus.LOBBY:
+            table.lobby_closes_at = await self._lobby_close_time(
+                record.guild_id, record.created_at.timestamp()
+            )
             table.rule_set = settings.get("rule_set")
             table.sets = settings.get("sets")
             table.max_seats = int(settings.get("max_seats", len(seats)))
@@ -694,6 +980,7 @@ class TableService:
         table.state = state
         pot = await self._chips.pot(record.id)
         table.carried = 0 if pot is None else pot.carried_in
+        await self._load_seats(table)
         table.recent = ["♻️ Restored after a restart."]
         if state.result is not None:
             # The final action was saved but the settlement may not have been: finish now.
@@ -771,6 +1058,12 @@ class TableService:
         while table.state is not None and table.state.result is None:
             seat = table.state.current
             info = table.seats[seat]
+            if seat in table.out:
+                # A folded seat plays no more: its turns pass passively (it can never win).
+                await self._play(
+                    table, seat, passive_action(table.state, seat, self._ai_rng), outcome
+                )
+                continue
             if not info.is_ai:
                 return
             player = _ai_player(table.game, info.ai_level or self.defaults.timeout_ai_level)
@@ -801,7 +1094,8 @@ class TableService:
                 line = "Every ante was refunded."
         else:
             seat = table.seats[winner]
-            settled = await self._chips.payout(table.id, seat.user_id, state.rules.rake_percent)
+            payee = HOUSE_ID if seat.user_id is None else seat.user_id
+            settled = await self._chips.payout(table.id, payee, state.rules.rake_percent)
             line = _payout_line(seat, settled)
         outcome.settlement = line
         outcome.lines.append(line)
@@ -1024,6 +1318,6 @@ def _difference_line(
 
 def _payout_line(seat: SeatInfo, settled: Settlement) -> str:
     if seat.is_ai:
-        return f"{seat.name} won: the pot of {settled.pot} chips goes to the house."
+        return f"{seat.name} won: the pot of {settled.pot:,} chips goes to the house."
     rake = f" ({settled.rake} to the house)" if settled.rake else ""
     return f"💰 {seat.name} takes the pot: {settled.paid} chips{rake}."

@@ -142,9 +142,10 @@ _POT_COLUMNS = (
     "created_at, settled_at"
 )
 
-#: One leaderboard page: a walk down ``accounts_by_balance`` (no sort, no table access).
+#: One leaderboard page: a walk down ``accounts_by_balance`` (no sort, no table access). The
+#: house account (user 0) is not a member and never ranks.
 LEADERBOARD_SQL = (
-    "SELECT user_id, balance FROM accounts WHERE guild_id = :guild "
+    "SELECT user_id, balance FROM accounts WHERE guild_id = :guild AND user_id <> 0 "
     "ORDER BY balance DESC, user_id ASC LIMIT :limit OFFSET :offset"
 )
 
@@ -153,9 +154,10 @@ LEADERBOARD_SQL = (
 #: in one COUNT could make the planner fall back to scanning the guild's whole index range.
 RANK_SQL = (
     "SELECT 1"
-    " + (SELECT COUNT(*) FROM accounts WHERE guild_id = :guild AND balance > :balance)"
     " + (SELECT COUNT(*) FROM accounts"
-    "    WHERE guild_id = :guild AND balance = :balance AND user_id < :user)"
+    "    WHERE guild_id = :guild AND balance > :balance AND user_id <> 0)"
+    " + (SELECT COUNT(*) FROM accounts"
+    "    WHERE guild_id = :guild AND balance = :balance AND user_id < :user AND user_id <> 0)"
 )
 
 
@@ -300,7 +302,11 @@ class ChipsRepo:
         value = await tx.scalar(
             "SELECT accounts FROM account_counts WHERE guild_id = ?", (guild_id,)
         )
-        return 0 if value is None else int(value)
+        # The house account (user 0, see bot.services.chips) is not a member: not counted.
+        house = await tx.scalar(
+            "SELECT 1 FROM accounts WHERE guild_id = ? AND user_id = 0", (guild_id,)
+        )
+        return 0 if value is None else int(value) - (1 if house else 0)
 
     # --- ledger -----------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.resources
+import itertools
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
@@ -56,10 +57,10 @@ class Migration:
 def load_migrations(
     package: str = "bot.storage", folder: str = "migrations"
 ) -> tuple[Migration, ...]:
-    """Load ``NNNN_name.sql`` files from a package folder, sorted and checked for gaps.
+    """Load ``NNNN_name.sql`` files from a package folder, sorted and checked for duplicates.
 
-    Numbering must run 1, 2, 3 … without gaps or duplicates: ``user_version`` records only the
-    last number applied, so a gap or a duplicate would make "what has been applied" ambiguous.
+    ``user_version`` records the last number applied, so two files with one number would make
+    "what has been applied" ambiguous; a gap (a reserved number not merged yet) is allowed.
     """
     root = importlib.resources.files(package).joinpath(folder)
     found: list[Migration] = []
@@ -71,11 +72,12 @@ def load_migrations(
             raise MigrationError(f"migration file {entry.name!r} is not named NNNN_name.sql")
         found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
     found.sort(key=lambda m: m.version)
-    for expected, migration in enumerate(found, start=1):
-        if migration.version != expected:
+    # Numbers are reserved per line of work and merged in order, so a branch may hold a later
+    # number before an earlier one lands (a gap); two files with one number stay ambiguous.
+    for before, after in itertools.pairwise(found):
+        if before.version == after.version:
             raise MigrationError(
-                f"migrations must be numbered 1..N without gaps: expected {expected:04d}, "
-                f"found {migration.version:04d}_{migration.name}"
+                f"two migrations are numbered {after.version:04d}: {before.name} and {after.name}"
             )
     return tuple(found)
 

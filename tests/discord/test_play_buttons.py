@@ -123,15 +123,17 @@ async def test_five_players_with_buttons_to_a_win(world: World, deal: None) -> N
     reveal = ch.history()[-1]
     assert "🏆 **carol** won on turn 4 by drawing" in reveal.content
     assert [a.filename for a in reveal.attachments] == ["winning-hand.png"]
-    assert "carol takes the pot: 30 chips" in reveal.content
+    # Every seat anted 10: three members, and the house for the two computer players.
+    assert "carol takes the pot: 50 chips" in reveal.content
 
     # Everyone's DM says it is over; nobody has buttons left.
     for member in players:
         assert "🏆 **carol** won on turn" in message_text(last_dm(member))
         assert "The game is over. The game" not in message_text(last_dm(member))
         assert custom_ids(last_dm(member)) == []
-    assert await chips.balance(GUILD_ID, carol.id) == 1020
+    assert await chips.balance(GUILD_ID, carol.id) == 1040
     assert await chips.balance(GUILD_ID, alice.id) == 990
+    assert await chips.house_balance(GUILD_ID) == 10 * 1000 - 20
     assert (await chips.total_supply_check(GUILD_ID)).ok
     # Nobody else's hand was ever public; the spectator saw none.
     for member in (alice, bob):
@@ -167,19 +169,24 @@ async def test_closed_dms_fall_back_to_the_hand_command(world: World, deal: None
         times=None,
     )
     await open_five(world)
-    notices = [m for m in ch.history() if "I can't DM you" in m.content]
-    assert [m.content.split(",")[0] for m in notices] == [bob.mention]
     assert bob.user.dm_channel.history() == []
+    assert not [m for m in ch.history() if "I can't DM you" in m.content]  # not his turn yet
 
     await alice.user.click(last_dm(alice), label="Discard 6-5")  # bob's turn: still no DM
+    # He is mentioned in the channel instead: one line.
+    notices = [m for m in ch.history() if "I can't DM you" in m.content]
+    assert [m.content.split(",")[0] for m in notices] == [bob.mention]
+    assert "it's your turn — 2 min left" in notices[0].content
     r = await bob.click(ch.history()[0], label="My hand")
     assert r.ephemeral and hand_text(tiles(BOB)) in message_text(r.response.message)
     assert "It is your turn" in message_text(r.response.message)
     r = await bob.click(r.response, label="Draw")  # he plays from the ephemeral view
     assert "You drew `5-5`" in message_text(r.response.message)
+    assert len([m for m in ch.history() if "I can't DM you" in m.content]) == 1
     await bob.click(r.response, label="Discard 6-5")
     r = await bob.slash(ch, "hand")
     assert "not your turn" in message_text(r.response.message)
-    # He was told once, and the game went on.
-    assert len([m for m in ch.history() if "I can't DM you" in m.content]) == 1
+    # His turn is over: the mention line is gone, and the game went on.
+    assert [m for m in ch.history() if "I can't DM you" in m.content] == []
+    assert bob.user.dm_channel.history() == []
     simcord.assert_no_errors(env)

@@ -35,7 +35,7 @@ def deal(monkeypatch: pytest.MonkeyPatch) -> None:
     exact_deal(monkeypatch, Game.KAP_SHAP, [ALICE, BOB], WALL, dice=(1, 1, 2, 2))
 
 
-async def test_an_expired_turn_is_played_by_the_computer(world: World, deal: None) -> None:
+async def test_an_expired_turn_is_played_passively(world: World, deal: None) -> None:
     env, ch = world.env, world.channel
     alice, bob = world.members[:2]
     await alice.slash(ch, "table new", timer=30)
@@ -43,18 +43,22 @@ async def test_an_expired_turn_is_played_by_the_computer(world: World, deal: Non
     await alice.slash(ch, "table start")
     table = table_of(world)
     assert table.state is not None and table.state.current == 0
+    channel_lines = len(ch.history())
 
     await env.advance_time(29)
     assert table.state.current == 0 and len(hand_of(world, alice)) == 8
     await env.advance_time(2)
-    assert table.state is not None and table.state.current == 1  # the computer played for alice
-    assert ch.history()[-1].content == "⏰ alice ran out of time: the computer plays this turn."
+    assert table.state is not None and table.state.current == 1  # alice's turn was played
+    # Told in the table message, not by a new line in the channel.
+    assert len(ch.history()) == channel_lines
+    await env.advance_time(1)
+    text = message_text(ch.history()[0])
+    assert "⏰ alice ran out of time (1/3): the turn was played passively." in text
     assert len(hand_of(world, alice)) == 7 and table.state.turn == 2
     dm = message_text(last_dm(alice))
     assert "⏰ (played for you) You discarded" in dm and "not your turn" in dm
     assert custom_ids(last_dm(bob))  # bob's turn: his DM has buttons
-    await env.advance_time(1)
-    assert "Turn 2: **bob** to take a discard or draw" in message_text(ch.history()[0])
+    assert "Turn 2: **bob** to take a discard or draw" in text
 
     # Bob plays his turn; alice plays hers herself again.
     await bob.slash(ch, "draw")
@@ -107,23 +111,27 @@ async def test_a_restart_mid_game_resumes_every_tile_and_chip(
     assert await chips.balance(GUILD_ID, bob.id) == 990
     pot = await chips.pot(after.id)
     assert pot is not None and pot.total == 20
-    # The table message says so, with its buttons; alice, to play, gets a fresh DM.
+    # The table message says so, with its buttons. Each player still has exactly one DM: the
+    # one sent before the restart, which stays live (its id is kept in the database).
     table_message = ch.history()[0]
     assert "♻️ Restored after a restart." in message_text(table_message)
     assert custom_ids(table_message) == [f"kap:{after.id}:-:hand", f"kap:{after.id}:-:rules"]
-    assert len(alice.user.dm_channel.history()) == 2 and len(bob.user.dm_channel.history()) == 1
-    assert custom_ids(last_dm(alice)) == old_buttons
+    assert len(alice.user.dm_channel.history()) == 1 and len(bob.user.dm_channel.history()) == 1
+    assert last_dm(alice).id == old_dm.id and custom_ids(last_dm(alice)) == old_buttons
 
     # The DM sent before the restart still works (same version), and is edited in place.
     r = await alice.user.click(old_dm, label="Discard 2-2")
     assert r.response.id == old_dm.id
     assert format_tiles(hand_of(world, alice)) == "6-6 6-6 1-1 4-4 3-1 3-3 6-5"
+    # Bob's turn: his DM is sent again (notified) and the old one deleted.
+    [bob_dm] = bob.user.dm_channel.history()
+    assert custom_ids(bob_dm) and bob_dm.content.startswith("🀄 Your turn at")
     # The turn timer runs on: bob's turn is played for him when it expires.
     assert after.state is not None and after.state.current == 1
     assert after.deadline is not None
     await env.advance_time(after.deadline - env.now().timestamp() + 1)
     assert after.state is not None and after.state.current == 0 and after.state.turn == 3
-    assert "bob ran out of time" in ch.history()[-1].content
+    assert "bob ran out of time" in message_text(ch.history()[0])
     assert after.status is TableStatus.RUNNING
     assert (await chips.total_supply_check(GUILD_ID)).ok
 
@@ -164,7 +172,7 @@ async def test_a_burst_of_computer_turns_makes_one_edit(
     assert edits_of(calls, ch.id, lobby.id) == 0  # nothing was left to flush
 
 
-async def test_quick_actions_share_an_edit_and_cost_at_most_four_calls(
+async def test_quick_actions_share_an_edit_and_cost_four_calls_on_average(
     world: World, deal: None
 ) -> None:
     env, ch = world.env, world.channel
@@ -188,16 +196,24 @@ async def test_quick_actions_share_an_edit_and_cost_at_most_four_calls(
         await env.advance_time(1)
     assert [c.method for c in calls] == ["PATCH"]
     assert edits_of(calls, ch.id, table.message_id) == 1
-    # The turn passes: answer, alice's DM, the table message, bob's DM (now his turn).
+    # The turn passes: answer, alice's DM, the table message, and bob's turn notice: his DM
+    # sent again as a new message (Discord notifies it) and the old one deleted.
     await env.advance_time(1)
+    old_bob_dm = last_dm(bob)
     with api_calls(env) as calls:
         await alice.slash(ch, "discard", tile="2-2")
-    assert len(calls) == 4 and edits_of(calls, ch.id, table.message_id) == 1
+    assert len(calls) == 5 and edits_of(calls, ch.id, table.message_id) == 1
+    dm_path = f"/channels/{bob.user.dm_channel.id}/messages"
+    assert [(c.method, c.path) for c in calls if c.path.startswith(dm_path)] == [
+        ("POST", dm_path),
+        ("DELETE", f"{dm_path}/{old_bob_dm.id}"),
+    ]
     # A click in the DM: the click's answer edits the DM itself (no separate DM edit).
     await env.advance_time(1)
     with api_calls(env) as calls:
         await bob.user.click(last_dm(bob), label="Take 5-2")
     assert len(calls) == 3, calls  # defer, the DM edited in place, the table message
+    # Over these five actions: 3 + 2 + 1 (the flush) + 5 + 3 = 14 calls, under 4 on average.
     assert custom_ids(last_dm(bob))[0] == f"kap:{table.id}:{table.version}:discard:5-5"
 
 

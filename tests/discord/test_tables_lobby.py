@@ -60,9 +60,10 @@ async def test_lobby_buttons_join_leave_add_ai_and_start(
     text = message_text(ch.history()[0])
     assert "🎲 alice threw" in text and "Seats" in text
     assert custom_ids(ch.history()[0]) == [f"kap:{table.id}:-:hand", f"kap:{table.id}:-:rules"]
-    # Only humans pay: two antes of 25.
+    # Members pay their antes, the house stakes the computer's: three antes of 25.
     assert await world.bot.services.chips.balance(GUILD_ID, carol.id) == 975
-    assert "pot 50" in text
+    assert await world.bot.services.chips.house_balance(GUILD_ID) == 10 * 1000 - 25
+    assert "pot 75" in text
 
 
 async def test_a_full_table_and_a_second_table_in_the_channel(world: World) -> None:

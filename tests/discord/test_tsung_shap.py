@@ -20,6 +20,7 @@ from bot.services.tables import Table, TableStatus
 from tests.discord.conftest import GUILD_ID, World
 from tests.discord.tables_kit import (
     custom_ids,
+    last_dm,
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
     table_of,
@@ -112,17 +113,27 @@ async def test_two_members_play_tsung_shap_with_a_sweep_and_a_claimed_miss(
     r = await carol.slash(ch, "table rules", game="tsung-shap")
     assert "face-down pile of 16 tiles" in message_text(r.response.message)
 
-    # Only a turn notice is DMed: alice has one, bob none yet.
+    # Each player's DM is a short status: alice is told it is her turn (once), bob that it
+    # is not his.
     [notice] = alice.user.dm_channel.history()
-    assert "It's your turn" in message_text(notice) and f"<#{ch.id}>" in message_text(notice)
+    assert notice.content == f"🀄 Your turn at <#{ch.id}> — 2 min left."
+    assert message_text(notice).lower().count("your turn") == 2  # the notice, then the status
+    assert "It is not your turn" not in message_text(notice)
     assert notice.attachments == [] and notice.components == []
-    assert bob.user.dm_channel.history() == []
+    [waiting] = bob.user.dm_channel.history()
+    assert "It is not your turn: **alice** is playing turn 1" in message_text(waiting)
+    assert waiting.content == ""
 
     # Turns 1-2: the first two tiles are laid out.
     r = await alice.slash(ch, "draw")
     assert "You turned over `1-1` Earth" in r.response.content
     assert "bob plays next" in r.response.content
     assert "bob turned over `3-1`" not in r.response.content
+    # The turn passed: alice's DM now says so; bob got a new DM (notified), the old one gone.
+    assert "It is not your turn: **bob** is playing turn 2" in message_text(last_dm(alice))
+    assert alice.user.dm_channel.history()[0].content == ""
+    [notice] = bob.user.dm_channel.history()
+    assert notice.id != waiting.id and notice.content.startswith("🀄 Your turn at")
     await bob.slash(ch, "draw")
 
     # Turn 3: alice turns over 2-2; /take offers the sweep and makes it.
@@ -186,10 +197,12 @@ async def test_two_members_play_tsung_shap_with_a_sweep_and_a_claimed_miss(
     assert await chips.balance(GUILD_ID, bob.id) == 990
     assert (await chips.total_supply_check(GUILD_ID)).ok
 
-    # One DM each, edited when a turn came round again: never a picture, never a button.
+    # One DM each, saying the game is over and how: never a picture, never a button.
     for member in (alice, bob):
         [dm] = member.user.dm_channel.history()
-        assert dm.attachments == [] and dm.components == []
+        assert dm.attachments == [] and dm.components == [] and dm.content == ""
+        assert "🏁 Game over. 🏆 **alice** won on turn" in message_text(dm)
+        assert "your turn" not in message_text(dm).lower()
     assert carol.user.dm_channel.history() == []
 
     # Rematch: a new Tsung Shap lobby with the same seats.
@@ -226,7 +239,8 @@ async def test_tsung_shap_options_and_timeouts(world: World, deal: Deal) -> None
     # alice lets her time run out: the computer turns her tile over for her.
     await world.env.advance_time(table.turn_seconds + 2)
     assert table.state is not None and table.state.current == 1
-    assert any("ran out of time" in m.content for m in ch.history())
+    assert "alice ran out of time (1/3)" in message_text(await table_message(world, table))
+    assert not any("ran out of time" in m.content for m in ch.history())
     assert table.deadline is not None
 
 
@@ -248,7 +262,8 @@ async def test_tsung_shap_against_the_computer_and_closed_dms(
     await alice.select(r.response, ["greedy"], custom_id=custom_id)
     await alice.slash(ch, "table start")
     table = table_of(world)
-    assert any("I can't DM you when it is your turn" in m.content for m in ch.history())
+    [mention] = [m for m in ch.history() if "I can't DM you" in m.content]
+    assert "the buttons on the table message play your turn" in mention.content
     by_id = {alice.id: alice}
     while table.running:
         current = table.current_seat

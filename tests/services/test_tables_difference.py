@@ -195,3 +195,29 @@ async def test_a_finished_but_unsettled_game_is_settled_on_restore(db: Database)
     stored = await games.get(table.id)
     assert stored is not None
     assert json.loads(stored.rules_json)["flags"]["settle_rate"] == 5
+
+
+# Seeds 1 and 2 leave alice ahead (bob pays), seed 3 leaves bob ahead (nobody pays).
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_resigning_pays_for_the_points_behind(db: Database, seed: int) -> None:
+    service = make_service(db, ManualClock(), seed=seed)
+    table = await open_difference(service, rate=5)
+    await service.start(CHANNEL, ALICE)
+    rng = random.Random(seed)
+    for _ in range(14):  # some turns, so the scores may differ
+        seat = table.current_seat
+        assert seat is not None and seat.user_id is not None
+        await service.act(CHANNEL, seat.user_id, rng.choice(table.legal()))
+        if not table.running:
+            return  # the game ended by itself (rare): nothing to resign
+    state = table.state
+    assert isinstance(state, FishingState)
+    alice_score, bob_score = state.scores
+    outcome = await service.resign(CHANNEL, BOB)
+    assert outcome.finished and table.status is GameStatus.FINISHED and table.winner_seat == 0
+    paid = 5 * max(0, alice_score - bob_score)
+    chips = service._chips
+    assert await chips.balance(GUILD, ALICE) == 1000 + paid
+    assert await chips.balance(GUILD, BOB) == 1000 - paid
+    assert outcome.settlement is not None
+    assert (await chips.total_supply_check(GUILD)).ok

@@ -91,11 +91,23 @@ async def test_computer_seats_and_timeouts_play_tsung_shap(db: Database) -> None
     await open_two(service, ai="expert")
     outcome = await service.start(CHANNEL, ALICE)
     table = outcome.table
+    lines: list[str] = []
     while table.running:
         clock.advance(61)
         for done in await service.expire_due():
-            assert done.lines[0].startswith("⏰ Alice ran out of time")
-    assert table.status in (GameStatus.FINISHED, GameStatus.DRAWN)
+            lines.append(done.lines[0])
+            # Played passively: turned over and placed, never a capture or a claim.
+            for step in done.steps:
+                if step.by_timeout:
+                    assert str(step.action).split()[0] in ("draw", "place"), step.action
+    # Two timeouts are played for her; the third in a row puts her out: the computer wins.
+    assert lines[0].startswith("⏰ Alice ran out of time (1/3)")
+    assert lines[1].startswith("⏰ Alice ran out of time (2/3)")
+    assert lines[2] == "🏳️ Alice timed out too many turns in a row: AI 1 (expert) wins."
+    assert table.status is GameStatus.FINISHED and table.winner_seat == 1
+    # The house staked the computer's ante and collects the pot.
+    assert await service._chips.house_balance(GUILD) == 10 * 1000 + 10
+    assert await service._chips.balance(GUILD, ALICE) == 990
     assert (await service._chips.total_supply_check(GUILD)).ok
 
 

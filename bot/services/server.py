@@ -1,0 +1,204 @@
+"""What running on a real server needs besides the games: per-server play settings, members'
+own preferences, the messages the bot keeps per game, seat states, and the hash of the slash
+commands last synced.
+
+* **Play settings** (``/kapadmin config``): how turn notices reach players (``dm``, ``channel``
+  mention, or ``both``; a player whose DMs are closed is mentioned in the channel whatever the
+  mode), how many turns in a row a player may time out before he is out (default 3), and after
+  how many minutes a lobby nobody starts closes itself (default 15).
+* **Member preferences** (``/settings``): a member may turn his turn notices off.
+* **Kept messages**: the live hand DM, the current turn notice and the channel mention of each
+  member in each game, by id, so that after a restart the bot edits or deletes the very messages
+  it sent before instead of sending copies.
+* **Seat states**: consecutive timed-out turns and whether a seat is out (folded, resigned or
+  forfeited), so a restart keeps counting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from bot.services.errors import UserError
+from bot.storage.db import Database
+from bot.storage.server import GameMessage, PlayConfigRecord, SeatStateRecord, ServerRepo
+
+__all__ = [
+    "COMMAND_HASH_KEY",
+    "NOTICE_MODES",
+    "GameMessage",
+    "PlaySettings",
+    "SeatStateRecord",
+    "ServerService",
+]
+
+COMMAND_HASH_KEY = "command_tree_hash"
+NOTICE_MODES = ("dm", "channel", "both")
+DEFAULT_TIMEOUT_LIMIT = 3
+DEFAULT_LOBBY_MINUTES = 15
+TIMEOUT_LIMIT_RANGE = (1, 20)
+LOBBY_MINUTES_RANGE = (1, 1440)
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySettings:
+    """A server's effective play settings."""
+
+    guild_id: int
+    notice_mode: str = "dm"
+    timeout_limit: int = DEFAULT_TIMEOUT_LIMIT
+    lobby_minutes: int = DEFAULT_LOBBY_MINUTES
+
+    @property
+    def dm_notices(self) -> bool:
+        """Whether turn notices go by DM."""
+        return self.notice_mode in ("dm", "both")
+
+    @property
+    def channel_notices(self) -> bool:
+        """Whether turn notices mention the player in the table's channel."""
+        return self.notice_mode in ("channel", "both")
+
+
+def _check_range(name: str, value: int, bounds: tuple[int, int]) -> int:
+    low, high = bounds
+    if type(value) is not int or not low <= value <= high:
+        raise UserError(f"The {name} must be a whole number from {low:,} to {high:,}.")
+    return value
+
+
+class ServerService:
+    """Play settings, member preferences, kept messages, seat states and the command hash."""
+
+    def __init__(self, db: Database) -> None:
+        """Keep everything in ``db``."""
+        self._db = db
+        self._repo = ServerRepo()
+        # Read on every turn change: cached, and written through.
+        self._settings: dict[int, PlaySettings] = {}
+        self._notices: dict[int, bool] = {}
+
+    # --- command tree hash --------------------------------------------------------------------
+
+    async def command_hash(self) -> str | None:
+        """The hash of the command tree last synced globally (None: never)."""
+        async with self._db.read() as tx:
+            return await self._repo.get_state(tx, COMMAND_HASH_KEY)
+
+    async def set_command_hash(self, value: str | None) -> None:
+        """Record the hash just synced (None: forget it, so the next start syncs)."""
+        async with self._db.transaction() as tx:
+            if value is None:
+                await self._repo.delete_state(tx, COMMAND_HASH_KEY)
+            else:
+                await self._repo.set_state(tx, COMMAND_HASH_KEY, value)
+
+    # --- play settings ------------------------------------------------------------------------
+
+    async def play_settings(self, guild_id: int) -> PlaySettings:
+        """The server's effective play settings."""
+        cached = self._settings.get(guild_id)
+        if cached is not None:
+            return cached
+        async with self._db.read() as tx:
+            record = await self._repo.get_play_config(tx, guild_id)
+        settings = _effective(record)
+        self._settings[guild_id] = settings
+        return settings
+
+    async def update_play_settings(
+        self,
+        guild_id: int,
+        *,
+        notice_mode: str | None = None,
+        timeout_limit: int | None = None,
+        lobby_minutes: int | None = None,
+        reset: bool = False,
+    ) -> PlaySettings:
+        """Change some play settings (``None``: unchanged; ``reset``: back to the defaults
+        first). Every value is checked before anything is written."""
+        if notice_mode is not None and notice_mode not in NOTICE_MODES:
+            raise UserError(f"Turn notices go by {', '.join(NOTICE_MODES)}.")
+        if timeout_limit is not None:
+            _check_range("timeout limit", timeout_limit, TIMEOUT_LIMIT_RANGE)
+        if lobby_minutes is not None:
+            _check_range("lobby time", lobby_minutes, LOBBY_MINUTES_RANGE)
+        given = [v for v in (notice_mode, timeout_limit, lobby_minutes) if v is not None]
+        if not given and not reset:
+            return await self.play_settings(guild_id)
+        async with self._db.transaction() as tx:
+            record = (
+                PlayConfigRecord(guild_id)
+                if reset
+                else await self._repo.get_play_config(tx, guild_id)
+            )
+            record = replace(
+                record,
+                notice_mode=record.notice_mode if notice_mode is None else notice_mode,
+                timeout_limit=record.timeout_limit if timeout_limit is None else timeout_limit,
+                lobby_minutes=record.lobby_minutes if lobby_minutes is None else lobby_minutes,
+            )
+            await self._repo.put_play_config(tx, record)
+        settings = _effective(record)
+        self._settings[guild_id] = settings
+        return settings
+
+    # --- member preferences -------------------------------------------------------------------
+
+    async def notices_on(self, user_id: int) -> bool:
+        """Whether a member wants turn notices (yes unless he turned them off)."""
+        cached = self._notices.get(user_id)
+        if cached is not None:
+            return cached
+        async with self._db.read() as tx:
+            value = await self._repo.get_notices(tx, user_id)
+        on = True if value is None else value
+        self._notices[user_id] = on
+        return on
+
+    async def set_notices(self, user_id: int, on: bool) -> None:
+        """A member turns his turn notices on or off."""
+        async with self._db.transaction() as tx:
+            await self._repo.set_notices(tx, user_id, on)
+        self._notices[user_id] = on
+
+    # --- kept messages ------------------------------------------------------------------------
+
+    async def messages(self, game_id: str) -> list[GameMessage]:
+        """The messages kept for a game."""
+        async with self._db.read() as tx:
+            return await self._repo.messages(tx, game_id)
+
+    async def keep_message(
+        self, game_id: str, user_id: int, kind: str, channel_id: int, message_id: int
+    ) -> None:
+        """Remember the message of one kind for a member in a game."""
+        async with self._db.transaction() as tx:
+            await self._repo.put_message(
+                tx, GameMessage(game_id, user_id, kind, channel_id, message_id)
+            )
+
+    async def forget_message(self, game_id: str, user_id: int, kind: str) -> None:
+        """Forget a kept message (it was deleted)."""
+        async with self._db.transaction() as tx:
+            await self._repo.delete_message(tx, game_id, user_id, kind)
+
+    # --- seat states --------------------------------------------------------------------------
+
+    async def seat_states(self, game_id: str) -> list[SeatStateRecord]:
+        """The stored seat states of a game."""
+        async with self._db.read() as tx:
+            return await self._repo.seats(tx, game_id)
+
+    async def save_seat(self, game_id: str, seat: int, timeouts: int, out: str | None) -> None:
+        """Store a seat's consecutive timeouts and status."""
+        async with self._db.transaction() as tx:
+            await self._repo.put_seat(tx, SeatStateRecord(game_id, seat, timeouts, out))
+
+
+def _effective(record: PlayConfigRecord) -> PlaySettings:
+    return PlaySettings(
+        guild_id=record.guild_id,
+        notice_mode=record.notice_mode or "dm",
+        timeout_limit=record.timeout_limit or DEFAULT_TIMEOUT_LIMIT,
+        lobby_minutes=record.lobby_minutes or DEFAULT_LOBBY_MINUTES,
+    )
