@@ -58,8 +58,10 @@ from bot.engine import (
 from bot.engine.actions import Action
 from bot.engine.rules import MAX_PLAYERS
 from bot.services.chips import ChipsService, DifferenceSettlement, Settlement
+from bot.services.chips import Outcome as ChipsOutcome
 from bot.services.clock import Clock
 from bot.services.errors import UserError
+from bot.storage.db import Tx
 from bot.storage.errors import ChannelBusyError, StaleVersionError
 from bot.storage.games import GameEnd, GameRecord, GamesRepo, GameStatus
 
@@ -422,11 +424,18 @@ class TableService:
                         "The game is under way: only a server manager can end it "
                         "(`/kapadmin endtable`)."
                     )
-            if table.running and await self._chips.pot(table.id) is not None:
-                await self._chips.refund(table.id)
-            await self._games.finish(
-                table.id, GameEnd(GameStatus.ABORTED, self._clock.now()), expected_version=None
-            )
+            # The refund and the end commit together, so an interrupted `endtable` can never
+            # bring back a game whose pot is already refunded. A lobby normally holds no antes
+            # (they are taken with the start); any it holds are refunded all the same.
+            async with self._games.transaction() as tx:
+                await self._chips.refund(table.id, tx=tx)
+                await self._games.finish(
+                    table.id,
+                    GameEnd(GameStatus.ABORTED, self._clock.now()),
+                    expected_version=None,
+                    settled=True,
+                    tx=tx,
+                )
             table.status = GameStatus.ABORTED
             table.deadline = None
             self._tables.pop(channel_id, None)
@@ -465,29 +474,36 @@ class TableService:
             except EngineError as exc:
                 raise UserError(f"Can't start: {exc}.") from None
             antes = {s.user_id: table.ante for s in table.seats if s.user_id is not None}
-            # Settled by difference: no antes and no pot; the loser pays the winner at the end.
-            if table.ante > 0 and antes and not table.by_difference:
-                await self._chips.escrow_antes(
-                    table.id, table.guild_id, antes, channel_id=table.channel_id
-                )
-            carried = 0
-            if not table.by_difference and await self._chips.carried_pot(
-                table.guild_id, table.channel_id
-            ):
-                carried = await self._chips.collect_carried_pot(
-                    table.id, table.guild_id, table.channel_id
-                )
             deal = make_deal(rules, self._rng, thrower=table.thrower)
             state = new_game(rules, [s.name for s in table.seats], deal)
             deadline = self._deadline_for(table, state)
-            record = await self._games.start(
-                table.id,
-                expected_version=table.version,
-                deal_json=json.dumps(deal.to_json()),
-                rules_json=json.dumps({"flags": rules.flags(), "thrower": table.thrower}),
-                seats_json=_seats_json(table.seats),
-                deadline=deadline,
-            )
+            carried = 0
+            # The antes, the carried pot and the start commit together: a crash can never leave
+            # a lobby holding antes (nor a running game without them).
+            try:
+                async with self._games.transaction() as tx:
+                    # Settled by difference: no antes and no pot; the loser pays at the end.
+                    if table.ante > 0 and antes and not table.by_difference:
+                        await self._chips.escrow_antes(
+                            table.id, table.guild_id, antes, channel_id=table.channel_id, tx=tx
+                        )
+                    if not table.by_difference and await self._chips.carried_pot(
+                        table.guild_id, table.channel_id, tx=tx
+                    ):
+                        carried = await self._chips.collect_carried_pot(
+                            table.id, table.guild_id, table.channel_id, tx=tx
+                        )
+                    record = await self._games.start(
+                        table.id,
+                        expected_version=table.version,
+                        deal_json=json.dumps(deal.to_json()),
+                        rules_json=json.dumps({"flags": rules.flags(), "thrower": table.thrower}),
+                        seats_json=_seats_json(table.seats),
+                        deadline=deadline,
+                        tx=tx,
+                    )
+            except StaleVersionError:
+                raise UserError("That action is out of date: the table has moved on.") from None
             table.version = record.version
             table.state = state
             table.status = GameStatus.RUNNING
@@ -706,16 +722,33 @@ class TableService:
         deadline = None if end is not None else self._deadline_after(table, state, new_state)
         # The engine normalises `take` to a tile; log the action as it was applied.
         logged = _applied_notation(state, new_state, action)
+        settled_line: str | None = None
         try:
-            record, _ = await self._games.append_action(
-                table.id,
-                expected_version=table.version,
-                seat=seat,
-                notation=logged,
-                created_at=self._clock.now(),
-                deadline=deadline,
-                end=end,
-            )
+            if end is None:
+                record, _ = await self._games.append_action(
+                    table.id,
+                    expected_version=table.version,
+                    seat=seat,
+                    notation=logged,
+                    created_at=self._clock.now(),
+                    deadline=deadline,
+                )
+            else:
+                # The final action and its settlement commit together: a crash or a busy
+                # database leaves both or neither (the move is then simply played again).
+                async with self._games.transaction() as tx:
+                    record, _ = await self._games.append_action(
+                        table.id,
+                        expected_version=table.version,
+                        seat=seat,
+                        notation=logged,
+                        created_at=self._clock.now(),
+                        deadline=deadline,
+                        end=end,
+                        tx=tx,
+                    )
+                    settled_line = await self._settle_chips(table, new_state, tx)
+                    await self._games.mark_settled(table.id, tx=tx)
         except StaleVersionError:
             raise UserError("That action is out of date: the table has moved on.") from None
         table.version = record.version
@@ -731,7 +764,8 @@ class TableService:
         del table.recent[:-MAX_RECENT]
         if end is not None:
             table.status = end.status
-            await self._settle(table, outcome)
+            table.deadline = None
+            _record_settlement(table, outcome, settled_line)
 
     async def _advance(self, table: Table, outcome: Outcome) -> None:
         """Computer seats play until a human must act or the game ends."""
@@ -745,36 +779,36 @@ class TableService:
             await self._play(table, seat, choice, outcome)
 
     async def _settle(self, table: Table, outcome: Outcome) -> None:
-        """Pay the pot to the winner, or refund every ante on a draw (idempotent)."""
+        """Settle a game whose final action is saved (idempotent), in its own transaction."""
         state = table.state
         assert state is not None and state.result is not None
+        async with self._games.transaction() as tx:
+            line = await self._settle_chips(table, state, tx)
+            await self._games.mark_settled(table.id, tx=tx)
         table.status = GameStatus.FINISHED if state.result.winner is not None else GameStatus.DRAWN
         table.deadline = None
+        _record_settlement(table, outcome, line)
+
+    async def _settle_chips(self, table: Table, state: AnyState, tx: Tx) -> str | None:
+        """Pay the pot to the winner, or refund (or carry) every ante on a draw, inside ``tx``;
+        the line that says so, or None when there was nothing to settle (idempotent)."""
+        assert state.result is not None
         if table.by_difference and isinstance(state, FishingState):
-            line = await self._settle_difference(table, state)
-            outcome.settlement = line
-            outcome.lines.append(line)
-            table.recent.append(line)
-            return
-        if await self._chips.pot(table.id) is None:
-            return  # no ante was taken: nothing to settle
+            return await self._settle_difference(table, state, tx)
         winner = state.result.winner
         if winner is None:
             if state.rules.pot_carries_over:
-                settled = await self._chips.carry_over(table.id, table.channel_id)
-                line = f"The pot of {settled.carried} chips stays on the table for the next game."
+                settled = await self._chips.carry_over(table.id, table.channel_id, tx=tx)
             else:
-                settled = await self._chips.refund(table.id)
-                line = "Every ante was refunded."
+                settled = await self._chips.refund(table.id, tx=tx)
         else:
             seat = table.seats[winner]
-            settled = await self._chips.payout(table.id, seat.user_id, state.rules.rake_percent)
-            line = _payout_line(seat, settled)
-        outcome.settlement = line
-        outcome.lines.append(line)
-        table.recent.append(line)
+            settled = await self._chips.payout(
+                table.id, seat.user_id, state.rules.rake_percent, tx=tx
+            )
+        return _settlement_line(table, settled, winner)
 
-    async def _settle_difference(self, table: Table, state: FishingState) -> str:
+    async def _settle_difference(self, table: Table, state: FishingState, tx: Tx) -> str:
         """The loser pays the winner ``rate × difference`` (capped at his balance); idempotent."""
         result = state.result
         assert result is not None
@@ -790,6 +824,7 @@ class TableService:
             winner.user_id,
             loser.user_id,
             difference_payment(state.rules, result),
+            tx=tx,
         )
         return _difference_line(winner, loser, result.difference, settled)
 
@@ -965,6 +1000,30 @@ def _difference_line(
         f"💰 {loser.name} pays {winner.name} {settled.paid} chips for {difference} "
         f"{points}{capped}."
     )
+
+
+def _record_settlement(table: Table, outcome: Outcome, line: str | None) -> None:
+    """Show the settlement line (if any) in the outcome and the table's recent events."""
+    if line is None:
+        return
+    outcome.settlement = line
+    outcome.lines.append(line)
+    table.recent.append(line)
+    del table.recent[:-MAX_RECENT]
+
+
+def _settlement_line(table: Table, settled: Settlement, winner: int | None) -> str | None:
+    """What a settlement did, in words: from what was actually settled, so a pot that an
+    earlier call (or a repair) had already refunded is never announced as a payout."""
+    if settled.outcome is ChipsOutcome.NO_POT:
+        return None
+    if settled.outcome is ChipsOutcome.REFUNDED:
+        return "Every ante was refunded."
+    if settled.outcome is ChipsOutcome.CARRIED:
+        return f"The pot of {settled.carried} chips stays on the table for the next game."
+    if winner is None:  # pragma: no cover - a payout always names its winner
+        return None
+    return _payout_line(table.seats[winner], settled)
 
 
 def _payout_line(seat: SeatInfo, settled: Settlement) -> str:
