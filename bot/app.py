@@ -25,7 +25,9 @@ from bot.services.clock import Clock
 from bot.services.guild_settings import GuildDefaults, GuildSettingsService
 from bot.services.tables import TableDefaults, TableService
 from bot.storage.db import Database
+from bot.storage.errors import StorageError
 from bot.storage.games import GamesRepo
+from bot.storage.lock import ProcessLock
 
 __all__ = ["EXTENSIONS", "DiscordClock", "KapBot", "Services", "create_bot", "main"]
 
@@ -100,6 +102,11 @@ class KapBot(commands.Bot):
         self._rng = rng
         self._extensions = extensions
         self._services: Services | None = None
+        self._lock: ProcessLock | None = None
+
+    def hold_lock(self, lock: ProcessLock) -> None:
+        """Keep a process lock taken before the start (released when the bot closes)."""
+        self._lock = lock
 
     @property
     def services(self) -> Services:
@@ -111,6 +118,9 @@ class KapBot(commands.Bot):
     async def setup_hook(self) -> None:
         """Open the database (migrating it), build the services, load the cogs, sync commands."""
         settings = self.settings
+        # One process per database: a second bot on the same file refuses to start here.
+        if self._lock is None or not self._lock.held:
+            self._lock = ProcessLock.acquire(settings.db_path)
         db = await Database.open(Path(settings.db_path))
         chips = ChipsService(
             db,
@@ -152,6 +162,8 @@ class KapBot(commands.Bot):
         await super().close()
         if self._services is not None:
             await self._services.db.close()
+        if self._lock is not None:
+            self._lock.release()
 
 
 def create_bot(
@@ -159,6 +171,12 @@ def create_bot(
 ) -> KapBot:
     """An unstarted bot with every cog; ``setup_hook`` builds the services when it logs in."""
     return KapBot(settings, clock=clock, rng=rng)
+
+
+async def _check_database(path: str | Path) -> None:
+    """Open (and migrate) the database once, so a bad path fails before the bot starts."""
+    db = await Database.open(Path(path))
+    await db.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -180,7 +198,20 @@ def main(argv: list[str] | None = None) -> int:
         level=settings.log_level_number,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    try:
+        # Before connecting to Discord: a database path that cannot be used, or a database
+        # another bot process holds, is one line here rather than a traceback later.
+        lock = ProcessLock.acquire(settings.db_path)
+        try:
+            asyncio.run(_check_database(settings.db_path))
+        except BaseException:
+            lock.release()
+            raise
+    except StorageError as exc:
+        print(f"kapshap run: {exc}", file=sys.stderr)
+        return 2
     bot = create_bot(settings)
+    bot.hold_lock(lock)
     try:
         bot.run(settings.discord_token, log_handler=None)
     except discord.LoginFailure:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
@@ -63,12 +64,13 @@ from bot.services.clock import Clock
 from bot.services.errors import UserError
 from bot.storage.db import Tx
 from bot.storage.errors import ChannelBusyError, StaleVersionError
-from bot.storage.games import GameEnd, GameRecord, GamesRepo, GameStatus
+from bot.storage.games import GameEnd, GameRecord, GamesRepo, GameStatus, new_game_id
 
 __all__ = [
     "MAX_RECENT",
     "MAX_SETTLE_RATE",
     "Outcome",
+    "Quarantined",
     "SeatInfo",
     "Table",
     "TableDefaults",
@@ -83,6 +85,24 @@ MAX_RECENT = 8
 
 MAX_SETTLE_RATE = 1_000_000
 """Largest ``settle_rate`` (chips per point) a table may use."""
+
+EXPIRY_CONCURRENCY = 16
+"""How many tables' expired turns are played at once (the rest wait their turn)."""
+
+FAILURE_LIMIT = 3
+"""A table whose turn timer fails this many times in a row is quarantined."""
+
+RETRY_SECONDS = 5.0
+"""How long a table whose timer failed waits before the next attempt."""
+
+QUARANTINE_NOTICE = (
+    "⚠️ This table ran into an error it could not recover from and was closed. "
+    "Every ante was refunded; open a new table with `/table new`."
+)
+"""What the cogs post in the channel of a quarantined table."""
+
+RESTORE_FLOOR_SECONDS = 30
+"""After a restart a human to play gets back at least this long (down time does not count)."""
 
 POT = "pot"
 DIFFERENCE = "difference"
@@ -227,6 +247,7 @@ class Outcome:
     steps: list[Step] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     settlement: str | None = None
+    quarantined: bool = False
 
     @property
     def finished(self) -> bool:
@@ -243,6 +264,22 @@ class Outcome:
 
 
 Listener = Callable[[Outcome], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Quarantined:
+    """A game closed because it could not go on: where it was and why."""
+
+    game_id: str
+    guild_id: int
+    channel_id: int
+    reason: str
+
+
+def _reason(exc: BaseException) -> str:
+    """A short, one-line reason for an operator log and the database."""
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return text[:300]
 
 
 class TableService:
@@ -263,6 +300,12 @@ class TableService:
         self.defaults = defaults or TableDefaults()
         self._rng = rng or random.Random(secrets.randbits(64))
         self._tables: dict[int, Table] = {}
+        self._failures: dict[str, int] = {}
+        self._retry_at: dict[str, float] = {}
+        self.quarantined: list[Quarantined] = []
+        """Games quarantined by :meth:`restore` (for the cogs to post a notice in each channel)."""
+        self.repairs: list[str] = []
+        """What :meth:`restore`'s repair pass did, in words."""
         self._ai_rng = random.Random(self._rng.getrandbits(64))
 
     # ----------------------------------------------------------------------------- lookups
@@ -553,42 +596,108 @@ class TableService:
         return outcome
 
     async def expire_due(self) -> list[Outcome]:
-        """Play, with the AI, every human turn whose deadline has passed."""
+        """Play, with the AI, every human turn whose deadline has passed (and any computer turn
+        left waiting by a failure).
+
+        Each due table runs in its own task, at most :data:`EXPIRY_CONCURRENCY` at once, so a
+        burst of expiries does not run one after another and one slow or failing table never
+        delays another. A failure is logged with the table's id and retried
+        :data:`RETRY_SECONDS` later; a table that fails :data:`FAILURE_LIMIT` times in a row is
+        quarantined (its outcome has ``quarantined`` set, for the cogs to say so).
+        """
         now = self._clock.now().timestamp()
-        outcomes = []
-        for table in list(self._tables.values()):
-            if table.deadline is None or table.deadline > now or not table.running:
-                continue
-            async with table.lock:
-                state = table.state
-                if state is None or state.result is not None or table.deadline is None:
-                    continue
-                if table.deadline > now:
-                    continue
-                seat = state.current
+        due = [t for t in list(self._tables.values()) if self._due_at(t) <= now]
+        if not due:
+            return []
+        limit = asyncio.Semaphore(EXPIRY_CONCURRENCY)
+
+        async def one(table: Table) -> Outcome | None:
+            async with limit:
+                try:
+                    outcome = await self._expire(table, now)
+                except Exception as exc:
+                    return await self._timer_failed(table, exc)
+                self._failures.pop(table.id, None)
+                self._retry_at.pop(table.id, None)
+                return outcome
+
+        results = await asyncio.gather(*(one(t) for t in due))
+        return [o for o in results if o is not None]
+
+    async def _expire(self, table: Table, now: float) -> Outcome | None:
+        """One due table: the computer plays the expired human turn, then any computer seats."""
+        async with table.lock:
+            state = table.state
+            if state is None or state.result is not None or not table.running:
+                return None
+            if table.seats[state.current].is_ai:
+                # A computer turn left waiting (a failure after the human's move committed).
                 outcome = Outcome(table)
-                outcome.lines.append(
-                    f"⏰ {table.seats[seat].name} ran out of time: the computer plays this turn."
-                )
-                table.recent.append(outcome.lines[-1])
-                player = _ai_player(table.game, self.defaults.timeout_ai_level)
-                turn = state.turn
-                while (
-                    table.state is not None
-                    and table.state.result is None
-                    and table.state.current == seat
-                    and table.state.turn == turn
-                ):
-                    choice = _ai_choice(player, table.state, seat, self._ai_rng)
-                    await self._play(table, seat, choice, outcome, by_timeout=True)
                 await self._advance(table, outcome)
-                outcomes.append(outcome)
-        return outcomes
+                return outcome
+            if table.deadline is None or table.deadline > now:
+                return None
+            seat = state.current
+            outcome = Outcome(table)
+            outcome.lines.append(
+                f"⏰ {table.seats[seat].name} ran out of time: the computer plays this turn."
+            )
+            table.recent.append(outcome.lines[-1])
+            player = _ai_player(table.game, self.defaults.timeout_ai_level)
+            turn = state.turn
+            while (
+                table.state is not None
+                and table.state.result is None
+                and table.state.current == seat
+                and table.state.turn == turn
+            ):
+                choice = _ai_choice(player, table.state, seat, self._ai_rng)
+                await self._play(table, seat, choice, outcome, by_timeout=True)
+            await self._advance(table, outcome)
+            return outcome
+
+    async def _timer_failed(self, table: Table, exc: Exception) -> Outcome | None:
+        failures = self._failures.get(table.id, 0) + 1
+        self._failures[table.id] = failures
+        log.error(
+            "table %s: turn timer failed (%d of %d): %s",
+            table.id,
+            failures,
+            FAILURE_LIMIT,
+            _reason(exc),
+            exc_info=exc,
+        )
+        if failures < FAILURE_LIMIT:
+            self._retry_at[table.id] = self._clock.now().timestamp() + RETRY_SECONDS
+            return None
+        self._failures.pop(table.id, None)
+        self._retry_at.pop(table.id, None)
+        try:
+            await self.quarantine(table, f"turn timer failed {failures} times: {_reason(exc)}")
+        except Exception:
+            log.exception("table %s: could not be quarantined", table.id)
+            self._retry_at[table.id] = self._clock.now().timestamp() + RETRY_SECONDS
+            return None
+        return Outcome(table, lines=[QUARANTINE_NOTICE], quarantined=True)
+
+    def _due_at(self, table: Table) -> float:
+        """When the scheduler must next look at a table (infinity: never)."""
+        state = table.state
+        if not table.running or state is None or state.result is not None:
+            return math.inf
+        retry = self._retry_at.get(table.id)
+        if table.seats[state.current].is_ai:
+            # Only a computer turn nobody is playing is due (an action in progress holds the
+            # lock and plays the computer seats itself).
+            return math.inf if table.lock.locked() else (retry or 0.0)
+        if table.deadline is None:
+            return math.inf
+        return table.deadline if retry is None else max(table.deadline, retry)
 
     def next_deadline(self) -> float | None:
-        """The earliest turn deadline of any table (epoch seconds)."""
-        deadlines = [t.deadline for t in self._tables.values() if t.deadline is not None]
-        return min(deadlines) if deadlines else None
+        """The earliest moment (epoch seconds) the scheduler must run :meth:`expire_due`."""
+        due = min((self._due_at(t) for t in self._tables.values()), default=math.inf)
+        return None if due == math.inf else due
 
     async def rematch(self, channel_id: int, user_id: int) -> Table:
         """A new lobby with the same seats; the previous winner throws the dice."""
@@ -623,19 +732,124 @@ class TableService:
     # ----------------------------------------------------------------------------- restore
 
     async def restore(self) -> list[Table]:
-        """Rebuild every unfinished table from the database (after a start or a crash)."""
+        """Rebuild every unfinished table from the database (after a start or a crash).
+
+        First :meth:`repair` finishes whatever a crash left half-done, so the database holds the
+        invariant (docs/architecture.md, "Crash points"); then every lobby and running game is
+        rebuilt by replaying its log. A game that cannot be rebuilt is quarantined
+        (:meth:`quarantine_record`) instead of blocking its channel; :attr:`quarantined` lists
+        them for the cogs to announce.
+        """
+        self.repairs = await self.repair()
+        for line in self.repairs:
+            log.warning("start-up repair: %s", line)
+        last = await self._games.last_activity()
+        last_seen = None if last is None else last.timestamp()
         restored = []
         for record in await self._games.list_unfinished():
             try:
-                table = await self._rebuild(record)
-            except Exception:
-                log.exception("table %s could not be restored; it stays in the database", record.id)
+                table = await self._rebuild(record, last_seen)
+            except Exception as exc:
+                log.debug("table %s failed to rebuild", record.id, exc_info=True)
+                self.quarantined.append(await self.quarantine_record(record, _reason(exc)))
                 continue
             self._tables[table.channel_id] = table
             restored.append(table)
         return restored
 
-    async def _rebuild(self, record: GameRecord) -> Table:
+    async def stopping(self) -> None:
+        """The bot is stopping cleanly: record the moment (turn timers resume from it)."""
+        await self._games.heartbeat(self._clock.now())
+
+    async def repair(self) -> list[str]:
+        """Finish whatever a crash left half-done; say what was done, one sentence per repair.
+
+        * an ended game whose chips were never settled: its pot is paid, refunded or carried
+          (or its point difference paid) exactly as at the end of play, replaying its log;
+        * an open pot of a lobby (a start interrupted, before the start became one
+          transaction): the antes are refunded and the lobby gets a fresh id, so it can start
+          again with fresh ante keys;
+        * an open pot of no game at all: refunded.
+
+        Every repair is the ordinary settlement with its ordinary idempotency keys
+        (``payout:{game}``, ``refund:{game}:{user}`` …), so running it twice changes nothing.
+        ``kapshap db repair`` runs the same code.
+        """
+        done: list[str] = []
+        for ended in await self._games.list_unsettled():
+            done.append(await self._repair_ended(ended))
+        for pot in await self._chips.open_pots():
+            record = await self._games.get(pot.game_id)
+            if record is not None and record.status is GameStatus.RUNNING:
+                continue
+            if record is None:
+                settled = await self._chips.refund(pot.game_id)
+                done.append(
+                    f"Game {pot.game_id}: its pot belonged to no game; "
+                    f"refunded {settled.pot} chips."
+                )
+            elif record.status is GameStatus.LOBBY:
+                new_id = new_game_id()
+                async with self._games.transaction() as tx:
+                    settled = await self._chips.refund(record.id, tx=tx)
+                    await self._games.rekey_lobby(record.id, new_id, tx=tx)
+                done.append(
+                    f"Lobby {record.id} in channel {record.channel_id}: its start was interrupted "
+                    f"with {settled.pot} chips of antes held; refunded them (the lobby is now "
+                    f"{new_id})."
+                )
+            else:
+                done.append(await self._repair_ended(record))
+        return done
+
+    async def _repair_ended(self, record: GameRecord) -> str:
+        """Settle one ended game's chips (idempotent); the sentence saying what was done."""
+        what = f"Game {record.id} ({record.status})"
+        if record.status in (GameStatus.FINISHED, GameStatus.DRAWN):
+            try:
+                table = await self._replay(record)
+            except Exception as exc:
+                log.error("game %s: cannot replay to settle it (%s); refunding", record.id, exc)
+            else:
+                if table.state is not None and table.state.result is not None:
+                    outcome = Outcome(table)
+                    await self._settle(table, outcome)
+                    return f"{what}: settled after a crash: {outcome.settlement or 'no chips'}"
+        async with self._games.transaction() as tx:
+            settled = await self._chips.refund(record.id, tx=tx)
+            await self._games.mark_settled(record.id, tx=tx)
+        return f"{what}: refunded {settled.pot} chips of antes after a crash."
+
+    async def quarantine_record(self, record: GameRecord, reason: str) -> Quarantined:
+        """Close a game that cannot go on (its log no longer replays, or it keeps failing):
+        status ``broken``, every ante refunded, its channel freed, and an operator log line."""
+        async with self._games.transaction() as tx:
+            settled = await self._chips.refund(record.id, tx=tx)
+            await self._games.quarantine(record.id, reason, self._clock.now(), tx=tx)
+        table = self._tables.get(record.channel_id)
+        if table is not None and table.id == record.id:
+            del self._tables[record.channel_id]
+            table.status = GameStatus.BROKEN
+            table.deadline = None
+        log.error(
+            "game %s in channel %s quarantined (marked broken, %s chips of antes refunded): %s",
+            record.id,
+            record.channel_id,
+            settled.pot,
+            reason,
+        )
+        return Quarantined(record.id, record.guild_id, record.channel_id, reason)
+
+    async def quarantine(self, table: Table, reason: str) -> Quarantined:
+        """:meth:`quarantine_record` for a table this process holds."""
+        async with table.lock:
+            record = await self._games.require(table.id)
+            if not record.status.is_open:
+                return Quarantined(table.id, table.guild_id, table.channel_id, reason)
+            return await self.quarantine_record(record, reason)
+
+    async def _replay(self, record: GameRecord) -> Table:
+        """The table of a stored game, its state rebuilt by replaying its log (no writes)."""
         settings = json.loads(record.rules_json)
         seats = [SeatInfo.from_json(s) for s in json.loads(record.seats_json)]
         table = Table(
@@ -679,14 +893,35 @@ class TableService:
             state, _ = _apply(state, parse_action(entry.notation, table.game))
         table.state = state
         table.recent = ["♻️ Restored after a restart."]
+        return table
+
+    async def _rebuild(self, record: GameRecord, last_seen: float | None) -> Table:
+        """Replay a stored unfinished table and re-arm its timer (down time does not count)."""
+        table = await self._replay(record)
+        state = table.state
+        if state is None:
+            return table
         if state.result is not None:
             # The final action was saved but the settlement may not have been: finish now.
-            outcome = Outcome(table)
-            await self._settle(table, outcome)
-        elif table.deadline is None and not table.seats[state.current].is_ai:
-            table.deadline = self._deadline_for(table, state)
-            await self._games.set_deadline(table.id, table.deadline)
+            await self._settle(table, Outcome(table))
+        elif not table.seats[state.current].is_ai:
+            deadline = self._restored_deadline(table, state, last_seen)
+            if deadline != table.deadline:
+                table.deadline = deadline
+                await self._games.set_deadline(table.id, deadline)
         return table
+
+    def _restored_deadline(
+        self, table: Table, state: AnyState, last_seen: float | None
+    ) -> float | None:
+        """A human's deadline after a restart: he gets back at least the time he had left when
+        the bot was last seen alive (never less than :data:`RESTORE_FLOOR_SECONDS`)."""
+        now = self._clock.now().timestamp()
+        if table.deadline is None:
+            return self._deadline_for(table, state)
+        seen = now if last_seen is None else min(last_seen, now)
+        left = max(float(RESTORE_FLOOR_SECONDS), table.deadline - seen)
+        return max(table.deadline, now + left)
 
     async def resume_ai(self, table: Table) -> Outcome:
         """After a restore: let computer seats play if it is their turn."""

@@ -459,6 +459,15 @@ class GamesRepo:
             )
         return [_game(r) for r in rows]
 
+    async def heartbeat(self, seen_at: datetime) -> None:
+        """Record that the process is alive now (written when the bot stops)."""
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO heartbeat (id, seen_at) VALUES (1, ?) "
+                "ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at",
+                (to_db_time(seen_at),),
+            )
+
     async def list_broken(self) -> list[GameRecord]:
         """Quarantined games, oldest first."""
         async with self._db.read() as tx:
@@ -473,7 +482,8 @@ class GamesRepo:
             value = await tx.scalar(
                 "SELECT MAX(t) FROM (SELECT MAX(created_at) AS t FROM game_actions "
                 "UNION ALL SELECT MAX(created_at) FROM ledger "
-                "UNION ALL SELECT MAX(created_at) FROM games)"
+                "UNION ALL SELECT MAX(created_at) FROM games "
+                "UNION ALL SELECT MAX(seen_at) FROM heartbeat)"
             )
         return None if value is None else from_db_time(str(value))
 

@@ -61,3 +61,10 @@ CREATE INDEX games_unfinished ON games (created_at) WHERE status IN ('lobby', 'r
 CREATE INDEX games_by_guild ON games (guild_id, created_at);
 -- Start-up repair: ended games whose chips are not done with yet.
 CREATE INDEX games_unsettled ON games (id) WHERE settled = 0 AND status NOT IN ('lobby', 'running');
+
+-- When the bot last stopped cleanly (or last wrote its heartbeat): after a restart, a human whose
+-- turn it was gets back at least the time he had left then (down time does not count).
+CREATE TABLE heartbeat (
+    id      INTEGER PRIMARY KEY CHECK (id = 1),
+    seen_at TEXT    NOT NULL
+) STRICT;
