@@ -33,6 +33,12 @@ async def _repair(path: Path) -> int:
             chips = ChipsService(db, clock, ChipsDefaults())
             tables = TableService(GamesRepo(db), chips, clock)
             done = await tables.repair()
+            for record, reason in await tables.unreplayable():
+                await tables.quarantine_record(record, reason)
+                done.append(
+                    f"Game {record.id} in channel {record.channel_id} cannot be rebuilt "
+                    f"({reason}): marked broken, its antes refunded, its channel freed."
+                )
         finally:
             await db.close()
     finally:
@@ -47,7 +53,25 @@ async def _repair(path: Path) -> int:
 
 
 async def _check_after(path: Path) -> int:
-    return await storage_cli.COMMANDS["check"](path)
+    return await _check(path)
+
+
+async def _check(path: Path) -> int:
+    """The storage check of the invariant, plus: every unfinished game must replay."""
+    status = await storage_cli.COMMANDS["check"](path)
+    db = await Database.open(path)
+    try:
+        clock = SystemClock()
+        tables = TableService(GamesRepo(db), ChipsService(db, clock, ChipsDefaults()), clock)
+        broken = await tables.unreplayable()
+    finally:
+        await db.close()
+    for record, reason in broken:
+        print(
+            f"  - Game {record.id} in channel {record.channel_id} cannot be rebuilt from its "
+            f"saved moves ({reason}); `kapshap db repair` quarantines it."
+        )
+    return 1 if broken else status
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     args = storage_cli.parse_args(argv, (*storage_cli.COMMANDS, "repair"))
     if args.command == "repair":
         return storage_cli.run_command("repair", _repair, args.path)
+    if args.command == "check":
+        return storage_cli.run_command("check", _check, args.path)
     return storage_cli.main(argv)
 
 

@@ -769,7 +769,10 @@ class TableService:
         * an open pot of a lobby (a start interrupted, before the start became one
           transaction): the antes are refunded and the lobby gets a fresh id, so it can start
           again with fresh ante keys;
-        * an open pot of no game at all: refunded.
+        * an open pot of no game at all: refunded;
+        * an unfinished game whose pot is already refunded (``/kapadmin endtable`` cut short by
+          a crash, before the end became one transaction): closed as aborted, so it never comes
+          back to announce a pot of 0 chips.
 
         Every repair is the ordinary settlement with its ordinary idempotency keys
         (``payout:{game}``, ``refund:{game}:{user}`` …), so running it twice changes nothing.
@@ -778,6 +781,19 @@ class TableService:
         done: list[str] = []
         for ended in await self._games.list_unsettled():
             done.append(await self._repair_ended(ended))
+        for interrupted in await self._games.list_ended_pots():
+            async with self._games.transaction() as tx:
+                await self._games.finish(
+                    interrupted.id,
+                    GameEnd(GameStatus.ABORTED, self._clock.now()),
+                    settled=True,
+                    tx=tx,
+                )
+            done.append(
+                f"Game {interrupted.id} in channel {interrupted.channel_id}: its antes were "
+                "refunded but "
+                "it was never closed (an interrupted end); closed it as aborted."
+            )
         for pot in await self._chips.open_pots():
             record = await self._games.get(pot.game_id)
             if record is not None and record.status is GameStatus.RUNNING:
@@ -801,6 +817,16 @@ class TableService:
             else:
                 done.append(await self._repair_ended(record))
         return done
+
+    async def unreplayable(self) -> list[tuple[GameRecord, str]]:
+        """Unfinished games whose saved log no longer replays, with the reason (no writes)."""
+        found = []
+        for record in await self._games.list_unfinished():
+            try:
+                await self._replay(record)
+            except Exception as exc:
+                found.append((record, _reason(exc)))
+        return found
 
     async def _repair_ended(self, record: GameRecord) -> str:
         """Settle one ended game's chips (idempotent); the sentence saying what was done."""

@@ -468,6 +468,16 @@ class GamesRepo:
                 (to_db_time(seen_at),),
             )
 
+    async def list_ended_pots(self) -> list[GameRecord]:
+        """Unfinished games whose pot is already settled (an end a crash interrupted)."""
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {', '.join('g.' + c for c in _GAME_COLUMNS.split(', '))} FROM games AS g "
+                "JOIN pots AS p ON p.game_id = g.id "
+                f"WHERE g.{_OPEN} AND p.status <> 'open' ORDER BY g.created_at, g.id"
+            )
+        return [_game(r) for r in rows]
+
     async def list_broken(self) -> list[GameRecord]:
         """Quarantined games, oldest first."""
         async with self._db.read() as tx:

@@ -3,8 +3,10 @@
 After every commit, and certainly after start-up has run its repairs, this holds
 (``docs/architecture.md``, "Crash points"):
 
-1. **Every open pot belongs to a running game.** (A lobby holding antes is a start that a crash
-   interrupted; an ended game with an open pot is a settlement that never happened.)
+1. **Every open pot belongs to a running game, and every running game's pot is open.** (A lobby
+   holding antes is a start that a crash interrupted; an ended game with an open pot is a
+   settlement that never happened; a running game whose pot was refunded is an ``endtable``
+   that a crash interrupted.)
 2. **Every ended game is settled**: finished, drawn, aborted or broken games have ``settled = 1``
    (their pot paid, refunded, carried or burned, or their point difference paid).
 3. **Every account's balance equals the sum of its ledger rows**, and none is negative. This is
@@ -55,6 +57,17 @@ async def find_problems(tx: Tx) -> tuple[list[Problem], SupplyTotals]:
         else:
             where = f"belongs to a {status} game (its settlement never happened)"
         problems.append(Problem(f"The open pot of game {game} ({held} chips held) {where}.", game))
+    for row in await tx.fetchall(
+        "SELECT g.id, p.status FROM games AS g JOIN pots AS p ON p.game_id = g.id "
+        "WHERE g.status IN ('lobby', 'running') AND p.status <> 'open' ORDER BY g.created_at"
+    ):
+        problems.append(
+            Problem(
+                f"Game {row[0]} is still unfinished but its pot is already {row[1]} "
+                "(an end that a crash interrupted).",
+                str(row[0]),
+            )
+        )
     for row in await tx.fetchall(
         "SELECT id, status FROM games WHERE settled = 0 AND status NOT IN ('lobby', 'running') "
         "ORDER BY created_at, id"
