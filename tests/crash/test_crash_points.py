@@ -19,9 +19,11 @@ import traceback
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bot.storage.db import CRASH_AFTER_COMMIT_ENV, CRASH_EXIT_CODE
-from tests.crash.scenario import read_journal, run, verify
+from tests.crash.scenario import OP_VERBS, Op, read_journal, run, run_ops, verify
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
@@ -106,3 +108,36 @@ def test_random_time_kills(tmp_path: Path) -> None:
         child.send_signal(signal.SIGKILL)
         child.wait()
         assert asyncio.run(verify(db, journal)) == []
+
+
+def _ops_child(db: Path, journal: Path, ops: list[Op], crash_after: int) -> int:
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            os.environ[CRASH_AFTER_COMMIT_ENV] = str(crash_after)
+            asyncio.run(run_ops(db, journal, ops))
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
+
+
+_OPS = st.lists(st.tuples(st.sampled_from(OP_VERBS), st.integers(0, 5)), max_size=40)
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(ops=_OPS, crash_after=st.integers(1, 80))
+def test_random_operations_with_a_random_kill_point_keep_the_invariant(
+    tmp_path_factory: pytest.TempPathFactory, ops: list[Op], crash_after: int
+) -> None:
+    folder = tmp_path_factory.mktemp("ops")
+    db, journal = folder / "kap.db", folder / "journal"
+    status = _ops_child(db, journal, ops, crash_after)
+    assert status in (0, CRASH_EXIT_CODE)
+    assert asyncio.run(verify(db, journal)) == []
