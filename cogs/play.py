@@ -129,7 +129,6 @@ class Play(commands.Cog):
         """Commands of ``bot``; they share its desk with the buttons."""
         self.bot = bot
         self.desk: Desk = desk_for(bot)
-        self._in_pass = False
 
     async def cog_load(self) -> None:
         """Rebuild unfinished tables from the database, then start the scheduler."""
@@ -149,14 +148,12 @@ class Play(commands.Cog):
     @tasks.loop(seconds=MAX_SLEEP_SECONDS)
     async def scheduler(self) -> None:
         """Expired turns, then coalesced table edits; then sleep until the next one is due."""
-        self._in_pass = True
         try:
             await self.desk.tick()
         except Exception as exc:
             # An escaping exception would stop the loop, and with it every turn timer.
             await report_incident(None, exc, "scheduler tick")
         finally:
-            self._in_pass = False
             self.replan()
 
     def replan(self) -> None:
