@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.ai.base import player_for
 from bot.services.clock import ManualClock
 from bot.services.tables import (
     EXPIRY_CONCURRENCY,
@@ -18,6 +19,7 @@ from bot.services.tables import (
     RETRY_SECONDS,
     Table,
     TableService,
+    _ai_choice,
 )
 from bot.storage.db import Database
 from bot.storage.games import GameStatus
@@ -182,3 +184,22 @@ async def test_down_time_gives_back_what_was_left_when_it_was_more_than_the_floo
     [restored] = await make_services(db, clock, 1).restore()
     assert restored.deadline is not None
     assert restored.deadline - clock.now().timestamp() >= 55
+
+
+async def test_a_pot_refunded_behind_a_game_is_never_announced_as_a_payout(db: Database) -> None:
+    """What an interrupted `endtable` used to leave (the refund without the end): should such a
+    game still reach its end, the line says what really happened, not "a pot of 0 chips"."""
+    service = make_services(db, ManualClock(), 1)
+    table = await _running(service, 700)
+    await service._chips.refund(table.id)
+    rng = random.Random(2)
+    while table.running:
+        state = table.state
+        assert state is not None
+        user = table.seats[state.current].user_id
+        assert user is not None
+        action = _ai_choice(player_for(table.game, "greedy"), state, state.current, rng)
+        await service.act(700, user, action, version=table.version)
+    assert table.status is GameStatus.FINISHED  # a win: the payout path
+    assert table.recent[-1] == "Every ante was refunded."
+    assert not any("0 chips" in line for line in table.recent)
