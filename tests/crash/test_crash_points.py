@@ -28,8 +28,8 @@ from tests.crash.scenario import OP_VERBS, Op, read_journal, run, run_ops, verif
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
 
-def _child(db: Path, journal: Path, crash_after: int | None, seed: int) -> int:
-    """Run the scenario in a forked process; its exit status (CRASH_EXIT_CODE when killed)."""
+def _fork(db: Path, journal: Path, crash_after: int | None, seed: int) -> int:
+    """Start the scenario in a forked process; its pid (the child never returns)."""
     pid = os.fork()
     if pid == 0:  # the child: never returns into pytest
         code = 0
@@ -45,7 +45,12 @@ def _child(db: Path, journal: Path, crash_after: int | None, seed: int) -> int:
             code = 1
         finally:
             os._exit(code)
-    _, status = os.waitpid(pid, 0)
+    return pid
+
+
+def _child(db: Path, journal: Path, crash_after: int | None, seed: int) -> int:
+    """Run the scenario in a forked process; its exit status (CRASH_EXIT_CODE when killed)."""
+    _, status = os.waitpid(_fork(db, journal, crash_after, seed), 0)
     return os.waitstatus_to_exitcode(status)
 
 
@@ -69,11 +74,31 @@ def test_every_commit_point_is_survived(tmp_path: Path, seed: int) -> None:
     total = _count_commits(tmp_path, seed)
     assert total > 150  # the scenario is long enough to mean something
     failures: list[str] = []
-    for point in range(1, total + 1):
-        db, journal = _fresh(tmp_path, f"kill{point}")
-        status = _child(db, journal, point, seed)
-        if status != CRASH_EXIT_CODE:
-            failures.append(f"kill point {point}: the child exited with {status}")
+    # A few children run at once (each is its own process); the parent verifies each as it
+    # ends. Kill point N is the child started with KAPSHAP_CRASH_AFTER_COMMIT=N.
+    workers = max(1, min(4, os.cpu_count() or 1))
+    points = iter(range(1, total + 1))
+    running: dict[int, int] = {}
+
+    def launch() -> None:
+        point = next(points, None)
+        if point is not None:
+            db, journal = _fresh(tmp_path, f"kill{point}")
+            running[_fork(db, journal, point, seed)] = point
+
+    for _ in range(workers):
+        launch()
+    while running:
+        pid, status = os.waitpid(-1, 0)
+        point = running.pop(pid, None)
+        if point is None:  # not one of ours
+            continue
+        launch()
+        folder = tmp_path / f"kill{point}"
+        db, journal = folder / "kap.db", folder / "journal"
+        code = os.waitstatus_to_exitcode(status)
+        if code != CRASH_EXIT_CODE:
+            failures.append(f"kill point {point}: the child exited with {code}")
             continue
         wrong = asyncio.run(verify(db, journal))
         failures.extend(f"kill point {point}: {w}" for w in wrong)
@@ -81,9 +106,9 @@ def test_every_commit_point_is_survived(tmp_path: Path, seed: int) -> None:
             # A second start finds everything still right (the repairs are idempotent).
             again = asyncio.run(verify(db, journal))
             failures.extend(f"kill point {point}, second start: {w}" for w in again)
-        for leftover in db.parent.iterdir():
+        for leftover in folder.iterdir():
             leftover.unlink()
-        db.parent.rmdir()
+        folder.rmdir()
     assert failures == []
 
 
