@@ -13,7 +13,7 @@ import pytest
 from bot.app import KapBot, create_bot
 from bot.config import Settings
 from bot.engine import Game
-from bot.services.tables import QUARANTINE_NOTICE
+from bot.services.tables import QUARANTINE_NOTICE, RETRY_SECONDS, Table
 from bot.storage.errors import DatabaseLocked
 from tests.discord.conftest import GUILD_ID, World
 from tests.discord.tables_kit import (
@@ -103,3 +103,38 @@ async def test_a_second_bot_on_the_same_database_refuses_to_start(
         await second.setup_hook()
     assert "in use by another bot process" in str(caught.value)
     await second.close()
+
+
+async def test_a_table_whose_timer_keeps_failing_is_quarantined_and_the_others_play_on(
+    world: World, deal: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    env, ch = world.env, world.channel
+    alice, bob, carol, dave = world.members[:4]
+    other = world.guild.create_text_channel("second-table")
+    await env.settle()
+    await alice.slash(ch, "table new", timer=30)
+    await bob.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    await carol.slash(other, "table new", timer=30)
+    await dave.slash(other, "table join")
+    await carol.slash(other, "table start")
+    bad, good = table_of(world), table_of(world, other)
+    service = world.bot.services.tables
+    real = service._expire
+
+    async def expire(table: Table, now: float) -> object:
+        if table is bad:
+            raise RuntimeError("this table is cursed")
+        return await real(table, now)
+
+    monkeypatch.setattr(service, "_expire", expire)
+    await env.advance_time(31)
+    assert good.state is not None and good.state.turn == 2  # played although the other failed
+    assert "ran out of time" in other.history()[-1].content
+    await env.advance_time(2 * RETRY_SECONDS + 1)
+    assert service.get(ch.id) is None
+    assert ch.history()[-1].content == QUARANTINE_NOTICE
+    chips = world.bot.services.chips
+    assert await chips.balance(GUILD_ID, alice.id) == 1000
+    assert [r.levelname for r in caplog.records if "cursed" in r.getMessage()]
+    caplog.clear()  # the operator's ERROR lines were expected
