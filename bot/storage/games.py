@@ -491,7 +491,7 @@ class GamesRepo:
         async with self._db.read() as tx:
             value = await tx.scalar(
                 "SELECT MAX(t) FROM (SELECT MAX(created_at) AS t FROM game_actions "
-                "UNION ALL SELECT MAX(created_at) FROM ledger "
+                "UNION ALL SELECT (SELECT created_at FROM ledger ORDER BY id DESC LIMIT 1) "
                 "UNION ALL SELECT MAX(created_at) FROM games "
                 "UNION ALL SELECT MAX(seen_at) FROM heartbeat)"
             )
