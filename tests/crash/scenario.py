@@ -3,7 +3,8 @@
 :func:`run` drives the services directly (``TableService``/``ChipsService`` on a real SQLite
 file, a :class:`ManualClock`, seeded randomness): daily claims, gifts, games of all three games
 played to their end (a win, a draw, a Tsung Shap game settled by point difference), a rematch, a
-lobby that is joined, left and cancelled, and an ``endtable`` of a running game. After each
+lobby that is joined, left and cancelled, a lobby holding antes (as older code left them) that is
+cancelled, an ``endtable`` of a running game and a turn timer running out. After each
 operation returns, it appends what was *acknowledged* to a journal (one JSON line, written with
 ``os.write`` so nothing sits in a buffer when the process dies).
 
@@ -183,6 +184,17 @@ async def run(db_path: Path, journal_path: Path, seed: int = 1) -> int:
         journal.ack(op="leave", game=lobby.id, version=lobby.version)
         await service.cancel(106, ALICE)
         journal.ack(op="end", game=lobby.id, status="aborted")
+        # A lobby holding antes, as the code before 0003 could leave one (its start took the
+        # antes in a commit of their own, and the process died there), then cancelled. Not
+        # acknowledged before the cancel: a start-up in between refunds the antes and gives the
+        # lobby a fresh id.
+        held = await service.open_table(
+            guild_id=GUILD, channel_id=109, host_id=ALICE, host_name="Alice"
+        )
+        await service.join(109, CAROL, "Carol")
+        await chips.escrow_antes(held.id, GUILD, {ALICE: 10, CAROL: 10}, channel_id=109)
+        await service.cancel(109, ALICE)
+        journal.ack(op="end", game=held.id, status="aborted")
         # A running game ended by a server manager (`/kapadmin endtable`).
         table = await service.open_table(
             guild_id=GUILD, channel_id=107, host_id=ALICE, host_name="Alice"
