@@ -31,7 +31,9 @@ from bot.services.guild_settings import GuildDefaults, GuildSettingsService
 from bot.services.server import ServerService
 from bot.services.tables import TableDefaults, TableService
 from bot.storage.db import Database
+from bot.storage.errors import StorageError
 from bot.storage.games import GamesRepo
+from bot.storage.lock import ProcessLock
 
 __all__ = [
     "EXTENSIONS",
@@ -172,6 +174,11 @@ class KapBot(commands.Bot):
         self._auto_sync = auto_sync
         self._services: Services | None = None
         drop_duplicate_interactions(self, SeenInteractions())
+        self._lock: ProcessLock | None = None
+
+    def hold_lock(self, lock: ProcessLock) -> None:
+        """Keep a process lock taken before the start (released when the bot closes)."""
+        self._lock = lock
 
     @property
     def services(self) -> Services:
@@ -185,6 +192,9 @@ class KapBot(commands.Bot):
         settings = self.settings
         # The bot's memory budget (docs/benchmarks.md): small AI memos, not the simulator's.
         set_memo_limits(BOT_MEMO)
+        # One process per database: a second bot on the same file refuses to start here.
+        if self._lock is None or not self._lock.held:
+            self._lock = ProcessLock.acquire(settings.db_path)
         db = await Database.open(Path(settings.db_path))
         chips = ChipsService(
             db,
@@ -270,6 +280,8 @@ class KapBot(commands.Bot):
         await super().close()
         if self._services is not None:
             await self._services.db.close()
+        if self._lock is not None:
+            self._lock.release()
 
 
 def command_tree_hash(tree: discord.app_commands.CommandTree[Any]) -> str:
@@ -342,6 +354,12 @@ def sync_main(argv: list[str] | None = None) -> int:
     return 0
 
 
+async def _check_database(path: str | Path) -> None:
+    """Open (and migrate) the database once, so a bad path fails before the bot starts."""
+    db = await Database.open(Path(path))
+    await db.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     """``kapshap run``: start the bot with the token from the environment or ``.env``."""
     parser = argparse.ArgumentParser(prog="kapshap run", description="Run the Discord bot.")
@@ -361,7 +379,20 @@ def main(argv: list[str] | None = None) -> int:
         level=settings.log_level_number,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    try:
+        # Before connecting to Discord: a database path that cannot be used, or a database
+        # another bot process holds, is one line here rather than a traceback later.
+        lock = ProcessLock.acquire(settings.db_path)
+        try:
+            asyncio.run(_check_database(settings.db_path))
+        except BaseException:
+            lock.release()
+            raise
+    except StorageError as exc:
+        print(f"kapshap run: {exc}", file=sys.stderr)
+        return 2
     bot = create_bot(settings)
+    bot.hold_lock(lock)
     try:
         bot.run(settings.discord_token, log_handler=None)
     except discord.LoginFailure:

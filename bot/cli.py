@@ -35,7 +35,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("run", "bot.app", "run the Discord bot (needs DISCORD_TOKEN)"),
     Command("play", "bot.terminal", "play in the terminal against computer players"),
     Command("sim", "bot.sim.cli", "simulate many games and print statistics"),
-    Command("db", "bot.storage.cli", "manage the database (migrations, backups)"),
+    Command(
+        "db", "bot.services.dbtool", "manage the database (check, repair, backups, migrations)"
+    ),
     Command(
         "sync",
         "bot.app",

@@ -43,7 +43,7 @@ from bot.engine import (
 from bot.limits import quote_input
 from bot.render.text import legal_text, private_event_text, result_text, rules_text
 from bot.services.errors import UserError
-from bot.services.tables import Outcome, Table, TableService, TableStatus
+from bot.services.tables import QUARANTINE_NOTICE, Outcome, Table, TableService, TableStatus
 from cogs.common import guarded, report_incident
 from cogs.presenter import COLOUR, Presenter, jump_url, seat_labels
 from cogs.ui import CustomId, ai_level_view, register_handler
@@ -60,6 +60,9 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+PRESENT_CONCURRENCY = 16
+"""How many tables' timeouts the scheduler presents at once."""
 
 ACK_AFTER = 1.0
 """Seconds a handler may work before it acknowledges the interaction (Discord allows 3)."""
@@ -639,12 +642,22 @@ class Desk:
         except Exception as exc:
             await report_incident(None, exc, "turn timers")
             outcomes = []
-        for outcome in outcomes:
-            try:
-                # The timeout is told in the table message's recent lines, not a new message.
-                await self.present(outcome)
-            except Exception as exc:
-                await report_incident(None, exc, f"timeout at table {outcome.table.id}")
+        limit = asyncio.Semaphore(PRESENT_CONCURRENCY)
+
+        async def show(outcome: Outcome) -> None:
+            # Each table on its own task: one failing channel never delays another's turn.
+            async with limit:
+                try:
+                    if outcome.quarantined:
+                        await self.presenter.say(outcome.table, QUARANTINE_NOTICE)
+                        self.presenter.forget(outcome.table.id)
+                        return
+                    # A timeout is told in the table message's recent lines, not a new message.
+                    await self.present(outcome)
+                except Exception as exc:
+                    await report_incident(None, exc, f"timeout at table {outcome.table.id}")
+
+        await asyncio.gather(*(show(o) for o in outcomes))
         await self.close_expired_lobbies()
         tables = self.tables.tables()
         await self.presenter.flush_due(tables)
@@ -687,6 +700,16 @@ class Desk:
         if self._announced:
             return
         self._announced = True
+        for quarantined in self.tables.quarantined:
+            try:
+                channel = self.bot.get_partial_messageable(
+                    quarantined.channel_id, guild_id=quarantined.guild_id
+                )
+                await channel.send(QUARANTINE_NOTICE)
+            except discord.HTTPException as exc:
+                log.warning(
+                    "game %s: could not post its quarantine notice: %s", quarantined.game_id, exc
+                )
         for table in self.restored:
             try:
                 await self._announce_one(table)

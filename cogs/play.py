@@ -11,9 +11,12 @@ Tsung Shap uses the same verbs: ``/draw`` turns over the next tile, ``/take`` ca
 claims (its ``tile`` option then autocompletes notations such as ``capture pair left``) and
 ``/discard side:left|right`` places the turned tile at an end of the row.
 
-**One scheduler.** A single ``discord.ext.tasks`` loop ticks every second: it plays expired turns
-with the computer and flushes the coalesced table-message edits. There is no per-table task, so
-nothing waits on a queue and time comes only from the injected clock (virtual in tests).
+**One scheduler.** A single ``discord.ext.tasks`` loop plays expired turns with the computer and
+flushes the coalesced table-message edits. It does not tick: after each pass it sleeps until the
+next turn deadline or due edit (:meth:`Play.replan`, at most :data:`MAX_SLEEP_SECONDS`), and any
+table change wakes it to plan again, so long waits cost nothing and tests jump hours of virtual
+time in a few passes. There is no per-table task, so nothing waits on a queue and time comes only
+from the injected clock (virtual in tests).
 
 **Restart.** ``cog_load`` rebuilds every unfinished table from the database (before any click can
 arrive); on the first ``on_ready`` each table message is edited ("restored", fresh buttons), the
@@ -22,7 +25,9 @@ computer seats whose turn it was play on, and turn timers run from their stored 
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -51,7 +56,13 @@ from cogs.ui import KapButton, KapSelect
 
 __all__ = ["Play", "setup"]
 
-TICK_SECONDS = 1.0
+log = logging.getLogger(__name__)
+
+MAX_SLEEP_SECONDS = 3600.0
+"""The longest the scheduler sleeps with nothing due (a safety net: it is woken on changes)."""
+
+IDLE_SECONDS = 1.0
+"""How long the scheduler waits while the bot is not ready yet (nothing can be done then)."""
 
 
 def _choice(tile: Tile, count: int = 1) -> app_commands.Choice[str]:
@@ -129,25 +140,65 @@ class Play(commands.Cog):
     async def cog_load(self) -> None:
         """Rebuild unfinished tables from the database, then start the scheduler."""
         self.desk.restored = await self.desk.tables.restore()
+        self.desk.presenter.wake = self.replan
         self.scheduler.start()
 
     async def cog_unload(self) -> None:
-        """Stop the scheduler (a restart starts a new one)."""
+        """Stop the scheduler (a restart starts a new one) and note the time of the stop."""
         self.scheduler.cancel()
+        self.desk.presenter.wake = lambda: None
+        try:
+            await self.desk.tables.stopping()
+        except Exception:
+            log.exception("could not record the stop time")
 
-    @tasks.loop(seconds=TICK_SECONDS)
+    @tasks.loop(seconds=MAX_SLEEP_SECONDS)
     async def scheduler(self) -> None:
-        """Every second: expired turns, then coalesced table edits."""
+        """Expired turns, then coalesced table edits; then sleep until the next one is due."""
         try:
             await self.desk.tick()
         except Exception as exc:
             # An escaping exception would stop the loop, and with it every turn timer.
             await report_incident(None, exc, "scheduler tick")
+        finally:
+            self.replan()
+
+    def replan(self) -> None:
+        """Set the scheduler's next wake to the earliest turn deadline or due table edit.
+
+        ``tasks.Loop.change_interval`` counts from the start of the last pass and, when the
+        loop is sleeping, re-arms its sleep at once; called during a pass, it only sets the next
+        one (the pass re-plans when it ends anyway).
+        """
+        loop = self.scheduler
+        planned = loop.next_iteration
+        if planned is None or loop.seconds is None:
+            return
+        now = discord.utils.utcnow()
+        if not self.bot.is_ready():
+            wait = IDLE_SECONDS
+        else:
+            dues = [
+                due
+                for due in (
+                    self.desk.tables.next_deadline(),
+                    self.desk.presenter.next_flush_at(),
+                )
+                if due is not None
+            ]
+            wait = min(dues) - now.timestamp() if dues else MAX_SLEEP_SECONDS
+            wait = min(max(wait, 0.0), MAX_SLEEP_SECONDS)
+        last = planned - timedelta(seconds=loop.seconds)
+        target = now + timedelta(seconds=wait)
+        interval = max(0.0, (target - last).total_seconds())
+        if abs(interval - loop.seconds) > 1e-6:
+            loop.change_interval(seconds=interval)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """Announce the tables restored at start-up (once)."""
         await self.desk.announce_restored()
+        self.replan()
 
     @commands.Cog.listener()
     async def on_kap_table_ended(self, table: Table, admin_id: int) -> None:

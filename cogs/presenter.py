@@ -33,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,6 +82,9 @@ log = logging.getLogger(__name__)
 
 EDIT_INTERVAL = 1.0
 """Seconds between two edits of one table message."""
+
+FLUSH_CONCURRENCY = 16
+"""How many table messages the scheduler edits at once."""
 
 HAND_FILE = "hand.png"
 ROW_FILE = "row.png"
@@ -203,6 +206,8 @@ class Presenter:
         self.bot = bot
         self._messages: dict[str, _MessageState] = {}
         self._dms: dict[tuple[str, int], _DmState] = {}
+        self.wake: Callable[[], None] = lambda: None
+        """Called when a table changed; the play cog's scheduler re-plans its sleep."""
 
     def _now(self) -> float:
         return self.bot.clock.now().timestamp()
@@ -348,6 +353,12 @@ class Presenter:
         state = self._messages.setdefault(table.id, _MessageState())
         state.dirty = False
         state.last_edit = self._now()
+        self.wake()  # the table changed: its turn timer may have too
+
+    def next_flush_at(self) -> float | None:
+        """When the earliest coalesced edit falls due (epoch seconds), if any is pending."""
+        due = [s.last_edit + EDIT_INTERVAL for s in self._messages.values() if s.dirty]
+        return min(due) if due else None
 
     async def touch(self, table: Table, *, now: bool = False) -> None:
         """The table changed: edit its message now if allowed, else at the next tick."""
@@ -355,6 +366,7 @@ class Presenter:
         state.dirty = True
         if now or self._now() - state.last_edit >= EDIT_INTERVAL:
             await self.flush(table)
+        self.wake()  # the scheduler sleeps until the next due edit or deadline
 
     async def flush(self, table: Table) -> None:
         """Edit the table message if it is dirty (the state is read at edit time)."""
@@ -369,10 +381,24 @@ class Presenter:
     async def flush_due(self, tables: Sequence[Table]) -> None:
         """The scheduler's tick: edit every dirty table message whose interval has passed."""
         now = self._now()
-        for table in tables:
-            state = self._messages.get(table.id)
-            if state is not None and state.dirty and now - state.last_edit >= EDIT_INTERVAL:
-                await self.flush(table)
+        due = [
+            table
+            for table in tables
+            if (state := self._messages.get(table.id)) is not None
+            and state.dirty
+            and now - state.last_edit >= EDIT_INTERVAL
+        ]
+        limit = asyncio.Semaphore(FLUSH_CONCURRENCY)
+
+        async def one(table: Table) -> None:
+            # Each table on its own: one slow or failing edit never holds up the others.
+            async with limit:
+                try:
+                    await self.flush(table)
+                except Exception:
+                    log.exception("table %s: could not edit its message", table.id)
+
+        await asyncio.gather(*(one(t) for t in due))
 
     async def _edit_table_message(self, table: Table) -> None:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)

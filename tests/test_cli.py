@@ -56,7 +56,7 @@ def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) ->
         ("run", "bot.app"),
         ("play", "bot.terminal"),
         ("sim", "bot.sim.cli"),
-        ("db", "bot.storage.cli"),
+        ("db", "bot.services.dbtool"),
     ],
 )
 def test_command_delegates_the_rest_of_the_arguments(

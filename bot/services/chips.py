@@ -47,7 +47,8 @@ for pots without a winning member and no house stake.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
 from enum import StrEnum
@@ -478,6 +479,7 @@ class ChipsService:
         antes: Mapping[int, int],
         *,
         channel_id: int | None = None,
+        tx: Tx | None = None,
     ) -> Pot:
         """Take each member's ante into the game's escrow: all of them, or none.
 
@@ -490,7 +492,7 @@ class ChipsService:
         for amount in antes.values():
             check_amount(amount, what="The ante")
         now = self._clock.now()
-        async with self._db.transaction() as tx:
+        async with self._write(tx) as tx:
             pot = await self._repo.get_pot(tx, game_id)
             if pot is not None and pot.guild_id != guild_id:
                 raise ValueError(f"game {game_id} belongs to guild {pot.guild_id}")
@@ -515,7 +517,12 @@ class ChipsService:
             return await self._pot_view(tx, game_id)
 
     async def payout(
-        self, game_id: str, winner_id: int | None, rake_percent: int = 0
+        self,
+        game_id: str,
+        winner_id: int | None,
+        rake_percent: int = 0,
+        *,
+        tx: Tx | None = None,
     ) -> Settlement:
         """Pay the whole pot to the winner, minus ``rake_percent`` (0..100, rounded down).
 
@@ -526,7 +533,7 @@ class ChipsService:
         if type(rake_percent) is not int or not 0 <= rake_percent <= 100:
             raise ValueError("rake_percent must be an integer from 0 to 100")
         now = self._clock.now()
-        async with self._db.transaction() as tx:
+        async with self._write(tx) as tx:
             pot = await self._repo.get_pot(tx, game_id)
             if pot is None:
                 return Settlement(game_id, Outcome.NO_POT, winner_id=winner_id)
@@ -590,14 +597,14 @@ class ChipsService:
             game_id, Outcome.PAID, pot=total, winner_id=winner_id, paid=total - rake, rake=rake
         )
 
-    async def refund(self, game_id: str) -> Settlement:
+    async def refund(self, game_id: str, *, tx: Tx | None = None) -> Settlement:
         """Return each member's ante exactly (a cancelled or drawn game).
 
         Chips the pot had collected from a carried pot go back to the channel's carried pot.
         Idempotent like :meth:`payout`.
         """
         now = self._clock.now()
-        async with self._db.transaction() as tx:
+        async with self._write(tx) as tx:
             pot = await self._repo.get_pot(tx, game_id)
             if pot is None:
                 return Settlement(game_id, Outcome.NO_POT)
@@ -627,14 +634,16 @@ class ChipsService:
             game_id, Outcome.REFUNDED, pot=total, refunds=escrow, carried=pot.carried_in
         )
 
-    async def carry_over(self, game_id: str, channel_id: int | None = None) -> Settlement:
+    async def carry_over(
+        self, game_id: str, channel_id: int | None = None, *, tx: Tx | None = None
+    ) -> Settlement:
         """Move the whole pot of a drawn game to the channel's carried pot ("pot_carries_over").
 
         The next game in the channel takes it with :meth:`collect_carried_pot`. ``channel_id``
         defaults to the channel given when the antes were taken. Idempotent like :meth:`payout`.
         """
         now = self._clock.now()
-        async with self._db.transaction() as tx:
+        async with self._write(tx) as tx:
             pot = await self._repo.get_pot(tx, game_id)
             if pot is None:
                 return Settlement(game_id, Outcome.NO_POT)
@@ -653,14 +662,16 @@ class ChipsService:
             await self._settle(tx, pot, PotStatus.CARRIED, total, None, 0, now)
         return Settlement(game_id, Outcome.CARRIED, pot=total, carried=total)
 
-    async def collect_carried_pot(self, game_id: str, guild_id: int, channel_id: int) -> int:
+    async def collect_carried_pot(
+        self, game_id: str, guild_id: int, channel_id: int, *, tx: Tx | None = None
+    ) -> int:
         """Add the channel's carried pot to this game's pot; return the amount (0 if none).
 
         At most once per game (key ``carry_in:{game}``): a second call returns the first amount.
         """
         now = self._clock.now()
         key = f"carry_in:{game_id}"
-        async with self._db.transaction() as tx:
+        async with self._write(tx) as tx:
             done = await self._repo.find_ledger(tx, key)
             if done is not None:
                 return done.delta
@@ -691,7 +702,14 @@ class ChipsService:
         return amount
 
     async def settle_difference(
-        self, game_id: str, guild_id: int, winner_id: int, loser_id: int, amount: int
+        self,
+        game_id: str,
+        guild_id: int,
+        winner_id: int,
+        loser_id: int,
+        amount: int,
+        *,
+        tx: Tx | None = None,
     ) -> DifferenceSettlement:
         """The loser pays the winner ``amount`` chips, or his whole balance if that is less.
 
@@ -706,7 +724,7 @@ class ChipsService:
             raise ValueError("the winner and the loser of a settlement must differ")
         out_key, in_key = f"settle:{game_id}:out", f"settle:{game_id}:in"
         now = self._clock.now()
-        async with self._db.transaction() as tx:
+        async with self._write(tx) as tx:
             out_row = await self._repo.find_ledger(tx, out_key)
             if out_row is not None:
                 in_row = await self._repo.find_ledger(tx, in_key)
@@ -774,14 +792,14 @@ class ChipsService:
             game_id, winner_id, loser_id, amount, paid, loser_balance, winner_balance
         )
 
-    async def carried_pot(self, guild_id: int, channel_id: int) -> int:
+    async def carried_pot(self, guild_id: int, channel_id: int, *, tx: Tx | None = None) -> int:
         """Chips waiting in a channel's carried pot."""
-        async with self._db.read() as tx:
+        async with self._reading(tx) as tx:
             return await self._repo.carried_amount(tx, guild_id, channel_id)
 
-    async def pot(self, game_id: str) -> Pot | None:
+    async def pot(self, game_id: str, *, tx: Tx | None = None) -> Pot | None:
         """A game's pot, or ``None`` if it never took an ante."""
-        async with self._db.read() as tx:
+        async with self._reading(tx) as tx:
             if await self._repo.get_pot(tx, game_id) is None:
                 return None
             return await self._pot_view(tx, game_id)
@@ -798,6 +816,24 @@ class ChipsService:
             return await self._repo.supply_totals(tx, guild_id)
 
     # --- helpers, inside a transaction --------------------------------------------------------
+
+    @asynccontextmanager
+    async def _write(self, tx: Tx | None) -> AsyncIterator[Tx]:
+        # The caller's transaction (one atomic unit with a game step, see TableService), or a
+        # transaction of our own.
+        if tx is not None:
+            yield tx
+            return
+        async with self._db.transaction() as own:
+            yield own
+
+    @asynccontextmanager
+    async def _reading(self, tx: Tx | None) -> AsyncIterator[Tx]:
+        if tx is not None:
+            yield tx
+            return
+        async with self._db.read() as own:
+            yield own
 
     async def _ensure_account(self, tx: Tx, guild_id: int, user_id: int) -> Account:
         account = await self._repo.get_account(tx, guild_id, user_id)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -63,16 +64,19 @@ from bot.engine.variants import chosen_variants
 from bot.limits import format_duration, quote_input
 from bot.services.absence import passive_action
 from bot.services.chips import HOUSE_ID, ChipsService, DifferenceSettlement, Settlement
+from bot.services.chips import Outcome as ChipsOutcome
 from bot.services.clock import Clock
 from bot.services.errors import UserError
 from bot.services.server import ServerService
+from bot.storage.db import Tx
 from bot.storage.errors import ChannelBusyError, StaleVersionError
-from bot.storage.games import GameEnd, GameRecord, GamesRepo, GameStatus
+from bot.storage.games import GameEnd, GameRecord, GamesRepo, GameStatus, new_game_id
 
 __all__ = [
     "MAX_RECENT",
     "MAX_SETTLE_RATE",
     "Outcome",
+    "Quarantined",
     "SeatInfo",
     "Table",
     "TableDefaults",
@@ -87,6 +91,24 @@ MAX_RECENT = 10
 
 MAX_SETTLE_RATE = limits.MAX_SETTLE_RATE
 """Largest ``settle_rate`` (chips per point) a table may use."""
+
+EXPIRY_CONCURRENCY = 16
+"""How many tables' expired turns are played at once (the rest wait their turn)."""
+
+FAILURE_LIMIT = 3
+"""A table whose turn timer fails this many times in a row is quarantined."""
+
+RETRY_SECONDS = 5.0
+"""How long a table whose timer failed waits before the next attempt."""
+
+QUARANTINE_NOTICE = (
+    "⚠️ This table ran into an error it could not recover from and was closed. "
+    "Every ante was refunded; open a new table with `/table new`."
+)
+"""What the cogs post in the channel of a quarantined table."""
+
+RESTORE_FLOOR_SECONDS = 30
+"""After a restart a human to play gets back at least this long (down time does not count)."""
 
 POT = "pot"
 DIFFERENCE = "difference"
@@ -252,6 +274,7 @@ class Outcome:
     lines: list[str] = field(default_factory=list)
     settlement: str | None = None
     forfeit: bool = False
+    quarantined: bool = False
 
     @property
     def finished(self) -> bool:
@@ -268,6 +291,22 @@ class Outcome:
 
 
 Listener = Callable[[Outcome], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Quarantined:
+    """A game closed because it could not go on: where it was and why."""
+
+    game_id: str
+    guild_id: int
+    channel_id: int
+    reason: str
+
+
+def _reason(exc: BaseException) -> str:
+    """A short, one-line reason for an operator log and the database."""
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return text[:300]
 
 
 class TableService:
@@ -291,6 +330,12 @@ class TableService:
         self.defaults = defaults or TableDefaults()
         self._rng = rng or random.Random(secrets.randbits(64))
         self._tables: dict[int, Table] = {}
+        self._failures: dict[str, int] = {}
+        self._retry_at: dict[str, float] = {}
+        self.quarantined: list[Quarantined] = []
+        """Games quarantined by :meth:`restore` (for the cogs to post a notice in each channel)."""
+        self.repairs: list[str] = []
+        """What :meth:`restore`'s repair pass did, in words."""
         self._ai_rng = random.Random(self._rng.getrandbits(64))
 
     # ----------------------------------------------------------------------------- lookups
@@ -502,11 +547,18 @@ class TableService:
                         "The game is under way: only a server manager can end it "
                         "(`/kapadmin endtable`)."
                     )
-            if table.running and await self._chips.pot(table.id) is not None:
-                await self._chips.refund(table.id)
-            await self._games.finish(
-                table.id, GameEnd(GameStatus.ABORTED, self._clock.now()), expected_version=None
-            )
+            # The refund and the end commit together, so an interrupted `endtable` can never
+            # bring back a game whose pot is already refunded. A lobby normally holds no antes
+            # (they are taken with the start); any it holds are refunded all the same.
+            async with self._games.transaction() as tx:
+                await self._chips.refund(table.id, tx=tx)
+                await self._games.finish(
+                    table.id,
+                    GameEnd(GameStatus.ABORTED, self._clock.now()),
+                    expected_version=None,
+                    settled=True,
+                    tx=tx,
+                )
             table.status = GameStatus.ABORTED
             table.deadline = None
             self._tables.pop(channel_id, None)
@@ -561,29 +613,36 @@ class TableService:
                         "smaller ante."
                     )
                 antes[HOUSE_ID] = stake
-            # Settled by difference: no antes and no pot; the loser pays the winner at the end.
-            if table.ante > 0 and antes and not table.by_difference:
-                await self._chips.escrow_antes(
-                    table.id, table.guild_id, antes, channel_id=table.channel_id
-                )
-            carried = 0
-            if not table.by_difference and await self._chips.carried_pot(
-                table.guild_id, table.channel_id
-            ):
-                carried = await self._chips.collect_carried_pot(
-                    table.id, table.guild_id, table.channel_id
-                )
             deal = make_deal(rules, self._rng, thrower=table.thrower)
             state = new_game(rules, [s.name for s in table.seats], deal)
             deadline = self._deadline_for(table, state)
-            record = await self._games.start(
-                table.id,
-                expected_version=table.version,
-                deal_json=json.dumps(deal.to_json()),
-                rules_json=json.dumps({"flags": rules.flags(), "thrower": table.thrower}),
-                seats_json=_seats_json(table.seats),
-                deadline=deadline,
-            )
+            carried = 0
+            # The antes, the carried pot and the start commit together: a crash can never leave
+            # a lobby holding antes (nor a running game without them).
+            try:
+                async with self._games.transaction() as tx:
+                    # Settled by difference: no antes and no pot; the loser pays at the end.
+                    if table.ante > 0 and antes and not table.by_difference:
+                        await self._chips.escrow_antes(
+                            table.id, table.guild_id, antes, channel_id=table.channel_id, tx=tx
+                        )
+                    if not table.by_difference and await self._chips.carried_pot(
+                        table.guild_id, table.channel_id, tx=tx
+                    ):
+                        carried = await self._chips.collect_carried_pot(
+                            table.id, table.guild_id, table.channel_id, tx=tx
+                        )
+                    record = await self._games.start(
+                        table.id,
+                        expected_version=table.version,
+                        deal_json=json.dumps(deal.to_json()),
+                        rules_json=json.dumps({"flags": rules.flags(), "thrower": table.thrower}),
+                        seats_json=_seats_json(table.seats),
+                        deadline=deadline,
+                        tx=tx,
+                    )
+            except StaleVersionError:
+                raise UserError("That action is out of date: the table has moved on.") from None
             table.version = record.version
             table.state = state
             table.status = GameStatus.RUNNING
@@ -636,32 +695,100 @@ class TableService:
         return outcome
 
     async def expire_due(self) -> list[Outcome]:
-        """Play, with the AI, every human turn whose deadline has passed."""
+        """Play, with the AI, every human turn whose deadline has passed (and any computer turn
+        left waiting by a failure).
+
+        Each due table runs in its own task, at most :data:`EXPIRY_CONCURRENCY` at once, so a
+        burst of expiries does not run one after another and one slow or failing table never
+        delays another. A failure is logged with the table's id and retried
+        :data:`RETRY_SECONDS` later; a table that fails :data:`FAILURE_LIMIT` times in a row is
+        quarantined (its outcome has ``quarantined`` set, for the cogs to say so).
+        """
         now = self._clock.now().timestamp()
-        outcomes = []
-        for table in list(self._tables.values()):
-            if table.deadline is None or table.deadline > now or not table.running:
-                continue
-            async with table.lock:
-                state = table.state
-                if state is None or state.result is not None or table.deadline is None:
-                    continue
-                if table.deadline > now:
-                    continue
+        due = [t for t in list(self._tables.values()) if self._due_at(t) <= now]
+        if not due:
+            return []
+        limit = asyncio.Semaphore(EXPIRY_CONCURRENCY)
+
+        async def one(table: Table) -> Outcome | None:
+            async with limit:
+                try:
+                    outcome = await self._expire(table, now)
+                except Exception as exc:
+                    return await self._timer_failed(table, exc)
+                self._failures.pop(table.id, None)
+                self._retry_at.pop(table.id, None)
+                return outcome
+
+        results = await asyncio.gather(*(one(t) for t in due))
+        return [o for o in results if o is not None]
+
+    async def _expire(self, table: Table, now: float) -> Outcome | None:
+        """One due table: the computer plays the expired human turn, then any computer seats."""
+        async with table.lock:
+            state = table.state
+            if state is None or state.result is not None or not table.running:
+                return None
+            if table.seats[state.current].is_ai:
+                # A computer turn left waiting (a failure after the human's move committed).
                 outcome = Outcome(table)
-                await self._timed_out(table, state.current, outcome)
-                outcomes.append(outcome)
-        return outcomes
+                await self._advance(table, outcome)
+                return outcome
+            if table.deadline is None or table.deadline > now:
+                return None
+            outcome = Outcome(table)
+            await self._timed_out(table, state.current, outcome)
+            return outcome
+
+    async def _timer_failed(self, table: Table, exc: Exception) -> Outcome | None:
+        failures = self._failures.get(table.id, 0) + 1
+        self._failures[table.id] = failures
+        log.error(
+            "table %s: turn timer failed (%d of %d): %s",
+            table.id,
+            failures,
+            FAILURE_LIMIT,
+            _reason(exc),
+            exc_info=exc,
+        )
+        if failures < FAILURE_LIMIT:
+            self._retry_at[table.id] = self._clock.now().timestamp() + RETRY_SECONDS
+            return None
+        self._failures.pop(table.id, None)
+        self._retry_at.pop(table.id, None)
+        try:
+            await self.quarantine(table, f"turn timer failed {failures} times: {_reason(exc)}")
+        except Exception:
+            log.exception("table %s: could not be quarantined", table.id)
+            self._retry_at[table.id] = self._clock.now().timestamp() + RETRY_SECONDS
+            return None
+        return Outcome(table, lines=[QUARANTINE_NOTICE], quarantined=True)
+
+    def _due_at(self, table: Table) -> float:
+        """When the scheduler must next look at a table (infinity: never)."""
+        state = table.state
+        if not table.running or state is None or state.result is not None:
+            return math.inf
+        retry = self._retry_at.get(table.id)
+        if table.seats[state.current].is_ai:
+            # Only a computer turn nobody is playing is due (an action in progress holds the
+            # lock and plays the computer seats itself).
+            return math.inf if table.lock.locked() else (retry or 0.0)
+        if table.deadline is None:
+            return math.inf
+        return table.deadline if retry is None else max(table.deadline, retry)
 
     def next_deadline(self) -> float | None:
-        """The earliest turn deadline or lobby closing time of any table (epoch seconds)."""
-        deadlines = [t.deadline for t in self._tables.values() if t.deadline is not None]
-        deadlines += [
+        """The earliest moment (epoch seconds) the scheduler must run :meth:`expire_due` or
+        close a lobby nobody started."""
+        due = min((self._due_at(t) for t in self._tables.values()), default=math.inf)
+        lobbies = [
             t.lobby_closes_at
             for t in self._tables.values()
             if t.lobby_closes_at is not None and t.status is GameStatus.LOBBY
         ]
-        return min(deadlines) if deadlines else None
+        due = min([due, *lobbies])
+        return None if due == math.inf else due
 
     async def rematch(self, channel_id: int, user_id: int, table_id: str | None = None) -> Table:
         """A new lobby with the same seats; the previous winner throws the dice.
@@ -750,14 +877,19 @@ class TableService:
     async def _seat_out(self, table: Table, seat: int, how: str, outcome: Outcome) -> None:
         """Take a seat out of the game (``resigned`` or ``forfeited``): if one seat is left it
         wins; otherwise the seat folds and the game goes on without it."""
-        table.out[seat] = "folded" if how != "resigned" else how
-        await self._save_seat(table, seat)
+        out = "folded" if how != "resigned" else how
         name = table.seats[seat].name
         why = "resigned" if how == "resigned" else "timed out too many turns in a row"
-        remaining = [i for i in range(len(table.seats)) if i not in table.out]
+        remaining = [i for i in range(len(table.seats)) if i not in table.out and i != seat]
         if len(remaining) == 1:
+            # The end and its payout commit together first: a crash before them leaves the game
+            # running with this seat still in it (nothing half-done), never a game nobody can end.
             await self._end_by_forfeit(table, remaining[0], f"{name} {why}", outcome)
+            table.out[seat] = out
+            await self._save_seat(table, seat)
             return
+        table.out[seat] = out
+        await self._save_seat(table, seat)
         line = f"🏳️ {name} {why}: the seat folds (its ante stays in the pot)."
         outcome.lines.append(line)
         table.recent.append(line)
@@ -768,28 +900,32 @@ class TableService:
         """End the game with ``winner`` as the only seat left, and settle it."""
         state = table.state
         assert state is not None
-        record = await self._games.finish(
-            table.id,
-            GameEnd(GameStatus.FINISHED, self._clock.now(), winner),
-            expected_version=None,
-        )
+        seat = table.seats[winner]
+        text = f"{why}: {seat.name} wins."
+        line: str | None = None
+        # The end and its settlement commit together (the invariant: no ended game unsettled).
+        async with self._games.transaction() as tx:
+            record = await self._games.finish(
+                table.id,
+                GameEnd(GameStatus.FINISHED, self._clock.now(), winner),
+                expected_version=None,
+                settled=True,
+                tx=tx,
+            )
+            if table.by_difference and isinstance(state, FishingState):
+                line = await self._forfeit_difference(table, state, winner, tx)
+            else:
+                payee = HOUSE_ID if seat.user_id is None else seat.user_id
+                settled = await self._chips.payout(table.id, payee, state.rules.rake_percent, tx=tx)
+                line = _settlement_line(table, settled, winner)
         table.version = record.version
         table.status = GameStatus.FINISHED
         table.deadline = None
         table.winner_seat = winner
-        seat = table.seats[winner]
-        text = f"{why}: {seat.name} wins."
         table.end_text = text
         outcome.forfeit = True
         outcome.lines.append(f"🏳️ {text}")
         table.recent.append(f"🏳️ {text}")
-        line: str | None = None
-        if table.by_difference and isinstance(state, FishingState):
-            line = await self._forfeit_difference(table, state, winner)
-        elif await self._chips.pot(table.id) is not None:
-            payee = HOUSE_ID if seat.user_id is None else seat.user_id
-            settled = await self._chips.payout(table.id, payee, state.rules.rake_percent)
-            line = _payout_line(seat, settled)
         if line is not None:
             outcome.settlement = line
             outcome.lines.append(line)
@@ -797,7 +933,9 @@ class TableService:
         del table.recent[:-MAX_RECENT]
         log.info("table %s ended by forfeit: seat %s wins", table.id, winner)
 
-    async def _forfeit_difference(self, table: Table, state: FishingState, winner: int) -> str:
+    async def _forfeit_difference(
+        self, table: Table, state: FishingState, winner: int, tx: Tx
+    ) -> str:
         """Settled by difference: the player who gave up pays for the points he is behind."""
         loser = 1 - winner
         scores = view(state, None).scores
@@ -811,6 +949,7 @@ class TableService:
             win_info.user_id,
             lose_info.user_id,
             difference * table.settle_rate,
+            tx=tx,
         )
         return _difference_line(win_info, lose_info, difference, settled)
 
@@ -896,14 +1035,27 @@ class TableService:
     # ----------------------------------------------------------------------------- restore
 
     async def restore(self) -> list[Table]:
-        """Rebuild every unfinished table from the database (after a start or a crash)."""
+        """Rebuild every unfinished table from the database (after a start or a crash).
+
+        First :meth:`repair` finishes whatever a crash left half-done, so the database holds the
+        invariant (docs/architecture.md, "Crash points"); then every lobby and running game is
+        rebuilt by replaying its log. A game that cannot be rebuilt is quarantined
+        (:meth:`quarantine_record`) instead of blocking its channel; :attr:`quarantined` lists
+        them for the cogs to announce.
+        """
         await self._settle_forfeits()
+        self.repairs = await self.repair()
+        for line in self.repairs:
+            log.warning("start-up repair: %s", line)
+        last = await self._games.last_activity()
+        last_seen = None if last is None else last.timestamp()
         restored = []
         for record in await self._games.list_unfinished():
             try:
-                table = await self._rebuild(record)
-            except Exception:
-                log.exception("table %s could not be restored; it stays in the database", record.id)
+                table = await self._rebuild(record, last_seen)
+            except Exception as exc:
+                log.debug("table %s failed to rebuild", record.id, exc_info=True)
+                self.quarantined.append(await self.quarantine_record(record, _reason(exc)))
                 continue
             self._tables[table.channel_id] = table
             restored.append(table)
@@ -912,9 +1064,10 @@ class TableService:
     async def _settle_forfeits(self) -> None:
         """Pay the pot of a game that ended with a winner but whose pot is still open.
 
-        A resignation or forfeit finishes the game in the database, then pays its pot: after a
-        crash in between, the game record (``winner_seat``) still says who won, so the pot is
-        paid now (``payout`` is idempotent). Drawn games are left to their own settlement.
+        A resignation or forfeit finishes the game and pays its pot in one transaction; a
+        database written before that (end, then pay) may hold such a game with its pot open:
+        the game record (``winner_seat``) says who won, so the pot is paid now (``payout`` is
+        idempotent). Games the engine ended are left to :meth:`repair`.
         """
         for pot in await self._chips.open_pots():
             record = await self._games.get(pot.game_id)
@@ -927,10 +1080,130 @@ class TableService:
             winner = seats[record.winner_seat]
             rules = RuleSet.from_flags(settings["flags"])
             payee = HOUSE_ID if winner.user_id is None else winner.user_id
-            await self._chips.payout(record.id, payee, rules.rake_percent)
+            async with self._games.transaction() as tx:
+                await self._chips.payout(record.id, payee, rules.rake_percent, tx=tx)
+                await self._games.mark_settled(record.id, tx=tx)
             log.info("game %s: its pot was paid at start-up (seat %s)", record.id, winner.name)
 
-    async def _rebuild(self, record: GameRecord) -> Table:
+    async def stopping(self) -> None:
+        """The bot is stopping cleanly: record the moment (turn timers resume from it)."""
+        await self._games.heartbeat(self._clock.now())
+
+    async def repair(self) -> list[str]:
+        """Finish whatever a crash left half-done; say what was done, one sentence per repair.
+
+        * an ended game whose chips were never settled: its pot is paid, refunded or carried
+          (or its point difference paid) exactly as at the end of play, replaying its log;
+        * an open pot of a lobby (a start interrupted, before the start became one
+          transaction): the antes are refunded and the lobby gets a fresh id, so it can start
+          again with fresh ante keys;
+        * an open pot of no game at all: refunded;
+        * an unfinished game whose pot is already refunded (``/kapadmin endtable`` cut short by
+          a crash, before the end became one transaction): closed as aborted, so it never comes
+          back to announce a pot of 0 chips.
+
+        Every repair is the ordinary settlement with its ordinary idempotency keys
+        (``payout:{game}``, ``refund:{game}:{user}`` …), so running it twice changes nothing.
+        ``kapshap db repair`` runs the same code.
+        """
+        done: list[str] = []
+        for ended in await self._games.list_unsettled():
+            done.append(await self._repair_ended(ended))
+        for interrupted in await self._games.list_ended_pots():
+            async with self._games.transaction() as tx:
+                await self._games.finish(
+                    interrupted.id,
+                    GameEnd(GameStatus.ABORTED, self._clock.now()),
+                    settled=True,
+                    tx=tx,
+                )
+            done.append(
+                f"Game {interrupted.id} in channel {interrupted.channel_id}: its antes were "
+                "refunded but "
+                "it was never closed (an interrupted end); closed it as aborted."
+            )
+        for pot in await self._chips.open_pots():
+            record = await self._games.get(pot.game_id)
+            if record is not None and record.status is GameStatus.RUNNING:
+                continue
+            if record is None:
+                settled = await self._chips.refund(pot.game_id)
+                done.append(
+                    f"Game {pot.game_id}: its pot belonged to no game; "
+                    f"refunded {settled.pot} chips."
+                )
+            elif record.status is GameStatus.LOBBY:
+                new_id = new_game_id()
+                async with self._games.transaction() as tx:
+                    settled = await self._chips.refund(record.id, tx=tx)
+                    await self._games.rekey_lobby(record.id, new_id, tx=tx)
+                done.append(
+                    f"Lobby {record.id} in channel {record.channel_id}: its start was interrupted "
+                    f"with {settled.pot} chips of antes held; refunded them (the lobby is now "
+                    f"{new_id})."
+                )
+            else:
+                done.append(await self._repair_ended(record))
+        return done
+
+    async def unreplayable(self) -> list[tuple[GameRecord, str]]:
+        """Unfinished games whose saved log no longer replays, with the reason (no writes)."""
+        found = []
+        for record in await self._games.list_unfinished():
+            try:
+                await self._replay(record)
+            except Exception as exc:
+                found.append((record, _reason(exc)))
+        return found
+
+    async def _repair_ended(self, record: GameRecord) -> str:
+        """Settle one ended game's chips (idempotent); the sentence saying what was done."""
+        what = f"Game {record.id} ({record.status})"
+        if record.status in (GameStatus.FINISHED, GameStatus.DRAWN):
+            try:
+                table = await self._replay(record)
+            except Exception as exc:
+                log.error("game %s: cannot replay to settle it (%s); refunding", record.id, exc)
+            else:
+                if table.state is not None and table.state.result is not None:
+                    outcome = Outcome(table)
+                    await self._settle(table, outcome)
+                    return f"{what}: settled after a crash: {outcome.settlement or 'no chips'}"
+        async with self._games.transaction() as tx:
+            settled = await self._chips.refund(record.id, tx=tx)
+            await self._games.mark_settled(record.id, tx=tx)
+        return f"{what}: refunded {settled.pot} chips of antes after a crash."
+
+    async def quarantine_record(self, record: GameRecord, reason: str) -> Quarantined:
+        """Close a game that cannot go on (its log no longer replays, or it keeps failing):
+        status ``broken``, every ante refunded, its channel freed, and an operator log line."""
+        async with self._games.transaction() as tx:
+            settled = await self._chips.refund(record.id, tx=tx)
+            await self._games.quarantine(record.id, reason, self._clock.now(), tx=tx)
+        table = self._tables.get(record.channel_id)
+        if table is not None and table.id == record.id:
+            del self._tables[record.channel_id]
+            table.status = GameStatus.BROKEN
+            table.deadline = None
+        log.error(
+            "game %s in channel %s quarantined (marked broken, %s chips of antes refunded): %s",
+            record.id,
+            record.channel_id,
+            settled.pot,
+            reason,
+        )
+        return Quarantined(record.id, record.guild_id, record.channel_id, reason)
+
+    async def quarantine(self, table: Table, reason: str) -> Quarantined:
+        """:meth:`quarantine_record` for a table this process holds."""
+        async with table.lock:
+            record = await self._games.require(table.id)
+            if not record.status.is_open:
+                return Quarantined(table.id, table.guild_id, table.channel_id, reason)
+            return await self.quarantine_record(record, reason)
+
+    async def _replay(self, record: GameRecord) -> Table:
+        """The table of a stored game, its state rebuilt by replaying its log (no writes)."""
         settings = json.loads(record.rules_json)
         seats = [SeatInfo.from_json(s) for s in json.loads(record.seats_json)]
         table = Table(
@@ -982,14 +1255,35 @@ class TableService:
         table.carried = 0 if pot is None else pot.carried_in
         await self._load_seats(table)
         table.recent = ["♻️ Restored after a restart."]
+        return table
+
+    async def _rebuild(self, record: GameRecord, last_seen: float | None) -> Table:
+        """Replay a stored unfinished table and re-arm its timer (down time does not count)."""
+        table = await self._replay(record)
+        state = table.state
+        if state is None:
+            return table
         if state.result is not None:
             # The final action was saved but the settlement may not have been: finish now.
-            outcome = Outcome(table)
-            await self._settle(table, outcome)
-        elif table.deadline is None and not table.seats[state.current].is_ai:
-            table.deadline = self._deadline_for(table, state)
-            await self._games.set_deadline(table.id, table.deadline)
+            await self._settle(table, Outcome(table))
+        elif not table.seats[state.current].is_ai:
+            deadline = self._restored_deadline(table, state, last_seen)
+            if deadline != table.deadline:
+                table.deadline = deadline
+                await self._games.set_deadline(table.id, deadline)
         return table
+
+    def _restored_deadline(
+        self, table: Table, state: AnyState, last_seen: float | None
+    ) -> float | None:
+        """A human's deadline after a restart: he gets back at least the time he had left when
+        the bot was last seen alive (never less than :data:`RESTORE_FLOOR_SECONDS`)."""
+        now = self._clock.now().timestamp()
+        if table.deadline is None:
+            return self._deadline_for(table, state)
+        seen = now if last_seen is None else min(last_seen, now)
+        left = max(float(RESTORE_FLOOR_SECONDS), table.deadline - seen)
+        return max(table.deadline, now + left)
 
     async def resume_ai(self, table: Table) -> Outcome:
         """After a restore: let computer seats play if it is their turn."""
@@ -1025,16 +1319,33 @@ class TableService:
         deadline = None if end is not None else self._deadline_after(table, state, new_state)
         # The engine normalises `take` to a tile; log the action as it was applied.
         logged = _applied_notation(state, new_state, action)
+        settled_line: str | None = None
         try:
-            record, _ = await self._games.append_action(
-                table.id,
-                expected_version=table.version,
-                seat=seat,
-                notation=logged,
-                created_at=self._clock.now(),
-                deadline=deadline,
-                end=end,
-            )
+            if end is None:
+                record, _ = await self._games.append_action(
+                    table.id,
+                    expected_version=table.version,
+                    seat=seat,
+                    notation=logged,
+                    created_at=self._clock.now(),
+                    deadline=deadline,
+                )
+            else:
+                # The final action and its settlement commit together: a crash or a busy
+                # database leaves both or neither (the move is then simply played again).
+                async with self._games.transaction() as tx:
+                    record, _ = await self._games.append_action(
+                        table.id,
+                        expected_version=table.version,
+                        seat=seat,
+                        notation=logged,
+                        created_at=self._clock.now(),
+                        deadline=deadline,
+                        end=end,
+                        tx=tx,
+                    )
+                    settled_line = await self._settle_chips(table, new_state, tx)
+                    await self._games.mark_settled(table.id, tx=tx)
         except StaleVersionError:
             raise UserError("That action is out of date: the table has moved on.") from None
         table.version = record.version
@@ -1051,7 +1362,8 @@ class TableService:
         del table.recent[:-MAX_RECENT]
         if end is not None:
             table.status = end.status
-            await self._settle(table, outcome)
+            table.deadline = None
+            _record_settlement(table, outcome, settled_line)
 
     async def _advance(self, table: Table, outcome: Outcome) -> None:
         """Computer seats play until a human must act or the game ends."""
@@ -1071,37 +1383,35 @@ class TableService:
             await self._play(table, seat, choice, outcome)
 
     async def _settle(self, table: Table, outcome: Outcome) -> None:
-        """Pay the pot to the winner, or refund every ante on a draw (idempotent)."""
+        """Settle a game whose final action is saved (idempotent), in its own transaction."""
         state = table.state
         assert state is not None and state.result is not None
+        async with self._games.transaction() as tx:
+            line = await self._settle_chips(table, state, tx)
+            await self._games.mark_settled(table.id, tx=tx)
         table.status = GameStatus.FINISHED if state.result.winner is not None else GameStatus.DRAWN
         table.deadline = None
+        _record_settlement(table, outcome, line)
+
+    async def _settle_chips(self, table: Table, state: AnyState, tx: Tx) -> str | None:
+        """Pay the pot to the winner, or refund (or carry) every ante on a draw, inside ``tx``;
+        the line that says so, or None when there was nothing to settle (idempotent)."""
+        assert state.result is not None
         if table.by_difference and isinstance(state, FishingState):
-            line = await self._settle_difference(table, state)
-            outcome.settlement = line
-            outcome.lines.append(line)
-            table.recent.append(line)
-            return
-        if await self._chips.pot(table.id) is None:
-            return  # no ante was taken: nothing to settle
+            return await self._settle_difference(table, state, tx)
         winner = state.result.winner
         if winner is None:
             if state.rules.pot_carries_over:
-                settled = await self._chips.carry_over(table.id, table.channel_id)
-                line = f"The pot of {settled.carried} chips stays on the table for the next game."
+                settled = await self._chips.carry_over(table.id, table.channel_id, tx=tx)
             else:
-                settled = await self._chips.refund(table.id)
-                line = "Every ante was refunded."
+                settled = await self._chips.refund(table.id, tx=tx)
         else:
             seat = table.seats[winner]
             payee = HOUSE_ID if seat.user_id is None else seat.user_id
-            settled = await self._chips.payout(table.id, payee, state.rules.rake_percent)
-            line = _payout_line(seat, settled)
-        outcome.settlement = line
-        outcome.lines.append(line)
-        table.recent.append(line)
+            settled = await self._chips.payout(table.id, payee, state.rules.rake_percent, tx=tx)
+        return _settlement_line(table, settled, winner)
 
-    async def _settle_difference(self, table: Table, state: FishingState) -> str:
+    async def _settle_difference(self, table: Table, state: FishingState, tx: Tx) -> str:
         """The loser pays the winner ``rate × difference`` (capped at his balance); idempotent."""
         result = state.result
         assert result is not None
@@ -1117,6 +1427,7 @@ class TableService:
             winner.user_id,
             loser.user_id,
             difference_payment(state.rules, result),
+            tx=tx,
         )
         return _difference_line(winner, loser, result.difference, settled)
 
@@ -1314,6 +1625,30 @@ def _difference_line(
         f"💰 {loser.name} pays {winner.name} {settled.paid} chips for {difference} "
         f"{points}{capped}."
     )
+
+
+def _record_settlement(table: Table, outcome: Outcome, line: str | None) -> None:
+    """Show the settlement line (if any) in the outcome and the table's recent events."""
+    if line is None:
+        return
+    outcome.settlement = line
+    outcome.lines.append(line)
+    table.recent.append(line)
+    del table.recent[:-MAX_RECENT]
+
+
+def _settlement_line(table: Table, settled: Settlement, winner: int | None) -> str | None:
+    """What a settlement did, in words: from what was actually settled, so a pot that an
+    earlier call (or a repair) had already refunded is never announced as a payout."""
+    if settled.outcome is ChipsOutcome.NO_POT:
+        return None
+    if settled.outcome is ChipsOutcome.REFUNDED:
+        return "Every ante was refunded."
+    if settled.outcome is ChipsOutcome.CARRIED:
+        return f"The pot of {settled.carried} chips stays on the table for the next game."
+    if winner is None:  # pragma: no cover - a payout always names its winner
+        return None
+    return _payout_line(table.seats[winner], settled)
 
 
 def _payout_line(seat: SeatInfo, settled: Settlement) -> str:

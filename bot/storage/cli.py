@@ -6,11 +6,15 @@ import argparse
 import asyncio
 import os
 import sys
+from collections.abc import Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
 from bot.storage.backup import BackupError, backup_database
-from bot.storage.chips import ChipsRepo
 from bot.storage.db import Database
+from bot.storage.errors import StorageError
+from bot.storage.games import GamesRepo
+from bot.storage.integrity import find_problems
 
 __all__ = ["main"]
 
@@ -37,9 +41,15 @@ async def _info(path: Path) -> int:
                 "SELECT COUNT(*) FROM games WHERE status IN ('lobby', 'running')"
             )
             games = await tx.scalar("SELECT COUNT(*) FROM games")
+        broken = await GamesRepo(db).list_broken()
         print(f"{path}: schema version {db.schema_version}")
         print(f"  accounts: {accounts} in {guilds} server(s); ledger rows: {ledger}")
-        print(f"  games: {games} ({open_games} unfinished)")
+        print(f"  games: {games} ({open_games} unfinished, {len(broken)} broken)")
+        for record in broken:
+            print(
+                f"  broken game {record.id} in channel {record.channel_id} "
+                f"(server {record.guild_id}): {record.broken_reason}"
+            )
     finally:
         await db.close()
     return 0
@@ -49,7 +59,7 @@ async def _check(path: Path) -> int:
     db = await Database.open(path)
     try:
         async with db.read() as tx:
-            totals = await ChipsRepo().supply_totals(tx)
+            problems, totals = await find_problems(tx)
     finally:
         await db.close()
     print(
@@ -62,7 +72,14 @@ async def _check(path: Path) -> int:
         f"balances that differ from their ledger: {totals.mismatched_accounts}"
     )
     print("chips are conserved" if totals.ok else "CHIPS ARE NOT CONSERVED")
-    return 0 if totals.ok else 1
+    if not problems:
+        print("the invariant holds: every open pot belongs to a running game, every ended game is")
+        print("settled, every balance equals its ledger, escrow equals the antes of open pots")
+        return 0
+    print(f"{len(problems)} problem(s) (`kapshap db repair` fixes what a crash left half-done):")
+    for problem in problems:
+        print(f"  - {problem}")
+    return 1
 
 
 def _backup(path: Path, target: Path | None) -> int:
@@ -81,13 +98,35 @@ def _backup(path: Path, target: Path | None) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``kapshap db migrate|info|check [--path FILE]``, ``kapshap db backup PATH``."""
+COMMANDS: dict[str, Callable[[Path], Coroutine[Any, Any, int]]] = {
+    "migrate": _migrate,
+    "info": _info,
+    "check": _check,
+}
+
+
+def run_command(name: str, runner: Callable[[Path], Coroutine[Any, Any, int]], path: Path) -> int:
+    """Run one ``kapshap db`` command: a path that cannot be used is one line on stderr."""
+    if name != "migrate" and not path.exists():
+        print(
+            f"kapshap db: {path} does not exist (run `kapshap db migrate` first)", file=sys.stderr
+        )
+        return 2
+    try:
+        return asyncio.run(runner(path))
+    except StorageError as exc:
+        print(f"kapshap db: {exc}", file=sys.stderr)
+        return 2
+
+
+def parse_args(argv: list[str] | None, choices: tuple[str, ...]) -> argparse.Namespace:
+    """The options of ``kapshap db`` (shared with the ``repair`` command's module)."""
     parser = argparse.ArgumentParser(prog="kapshap db", description="Database maintenance.")
     parser.add_argument(
         "command",
-        choices=("migrate", "info", "check", "backup"),
-        help="migrate: apply pending migrations; info: counts; check: verify chip conservation; "
+        choices=choices,
+        help="migrate: apply pending migrations; info: counts and broken games; check: verify "
+        "the whole invariant (exit 1 if broken); repair: do what the bot does at start-up; "
         "backup PATH: copy the database to PATH (a file, or a folder for a dated file), safely "
         "while the bot runs",
     )
@@ -98,14 +137,15 @@ def main(argv: list[str] | None = None) -> int:
         default=Path(os.environ.get("KAPSHAP_DB_PATH", _DEFAULT_PATH)),
         help="database file (default: $KAPSHAP_DB_PATH or data/kapshap.sqlite3)",
     )
-    args = parser.parse_args(argv)
-    path: Path = args.path
-    if args.command != "migrate" and not path.exists():
-        print(
-            f"kapshap db: {path} does not exist (run `kapshap db migrate` first)", file=sys.stderr
-        )
-        return 2
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``kapshap db migrate|info|check [--path FILE]``, ``kapshap db backup PATH``."""
+    args = parse_args(argv, (*COMMANDS, "backup"))
     if args.command == "backup":
-        return _backup(path, args.target)
-    runner = {"migrate": _migrate, "info": _info, "check": _check}[args.command]
-    return asyncio.run(runner(path))
+        if not args.path.exists():
+            print(f"kapshap db: {args.path} does not exist", file=sys.stderr)
+            return 2
+        return _backup(args.path, args.target)
+    return run_command(args.command, COMMANDS[args.command], args.path)

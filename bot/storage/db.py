@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.resources
-import itertools
+import os
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
@@ -27,13 +27,19 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.errors import MigrationError, NestedTransactionError, StorageError
+from bot.storage.errors import (
+    DatabaseUnavailable,
+    MigrationError,
+    NestedTransactionError,
+    StorageError,
+)
 
 __all__ = [
     "Database",
     "Migration",
     "Params",
     "Tx",
+    "commit_count",
     "load_migrations",
 ]
 
@@ -41,6 +47,30 @@ __all__ = [
 Params = Sequence[object] | Mapping[str, object]
 
 BUSY_TIMEOUT_MS = 5000
+
+CRASH_AFTER_COMMIT_ENV = "KAPSHAP_CRASH_AFTER_COMMIT"
+"""Test-only: when set to N, the process exits abruptly (``os._exit``) right after its N-th
+committed transaction, as a crash would leave the file. The crash tests kill after every commit
+point in turn with it."""
+
+CRASH_EXIT_CODE = 86
+"""The exit status of such a simulated crash."""
+
+_commits = 0
+
+
+def commit_count() -> int:
+    """How many transactions this process has committed (for the crash tests)."""
+    return _commits
+
+
+def _after_commit() -> None:
+    global _commits
+    _commits += 1
+    limit = os.environ.get(CRASH_AFTER_COMMIT_ENV)
+    if limit and _commits >= int(limit):
+        os._exit(CRASH_EXIT_CODE)
+
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
@@ -57,10 +87,10 @@ class Migration:
 def load_migrations(
     package: str = "bot.storage", folder: str = "migrations"
 ) -> tuple[Migration, ...]:
-    """Load ``NNNN_name.sql`` files from a package folder, sorted and checked for duplicates.
+    """Load ``NNNN_name.sql`` files from a package folder, sorted and checked for gaps.
 
-    ``user_version`` records the last number applied, so two files with one number would make
-    "what has been applied" ambiguous; a gap (a reserved number not merged yet) is allowed.
+    Numbering must run 1, 2, 3 … without gaps or duplicates: ``user_version`` records only the
+    last number applied, so a gap or a duplicate would make "what has been applied" ambiguous.
     """
     root = importlib.resources.files(package).joinpath(folder)
     found: list[Migration] = []
@@ -72,12 +102,11 @@ def load_migrations(
             raise MigrationError(f"migration file {entry.name!r} is not named NNNN_name.sql")
         found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
     found.sort(key=lambda m: m.version)
-    # Numbers are reserved per line of work and merged in order, so a branch may hold a later
-    # number before an earlier one lands (a gap); two files with one number stay ambiguous.
-    for before, after in itertools.pairwise(found):
-        if before.version == after.version:
+    for expected, migration in enumerate(found, start=1):
+        if migration.version != expected:
             raise MigrationError(
-                f"two migrations are numbered {after.version:04d}: {before.name} and {after.name}"
+                f"migrations must be numbered 1..N without gaps: expected {expected:04d}, "
+                f"found {migration.version:04d}_{migration.name}"
             )
     return tuple(found)
 
@@ -164,14 +193,8 @@ class Database:
         ``":memory:"`` opens a private in-memory database.
         """
         location = str(path)
-        if location != ":memory:":
-            Path(location).parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: the sqlite3 module must not open transactions behind our back;
-        # every transaction is an explicit BEGIN issued by this class.
-        conn = await aiosqlite.connect(location, isolation_level=None)
+        conn = await _connect(location)
         try:
-            conn.row_factory = sqlite3.Row
-            await conn.execute_fetchall("PRAGMA journal_mode=WAL")
             # NORMAL is durable in WAL mode except for the last transactions before a power cut,
             # and much faster than FULL (no fsync per commit).
             await conn.execute("PRAGMA synchronous=NORMAL")
@@ -261,6 +284,47 @@ class Database:
         except BaseException:
             await _rollback_quietly(self._conn)
             raise
+        if begin != "BEGIN":  # a write transaction: a commit point
+            _after_commit()
+
+
+async def _connect(location: str) -> aiosqlite.Connection:
+    """Open the file and switch it to WAL; a path that cannot be a database raises
+    :class:`DatabaseUnavailable` with one line saying why (a directory, unreadable, not SQLite)."""
+    conn: aiosqlite.Connection | None = None
+    try:
+        if location != ":memory:":
+            if Path(location).is_dir():
+                raise IsADirectoryError(location)
+            Path(location).parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: the sqlite3 module must not open transactions behind our back;
+        # every transaction is an explicit BEGIN issued by this class.
+        conn = await aiosqlite.connect(location, isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        # The first statement reads the file: a file that is not a database fails here.
+        await conn.execute_fetchall("PRAGMA journal_mode=WAL")
+    except (sqlite3.DatabaseError, OSError) as exc:
+        if conn is not None:
+            await conn.close()
+        raise DatabaseUnavailable(_unavailable(location, exc)) from exc
+    return conn
+
+
+def _unavailable(location: str, exc: BaseException) -> str:
+    """One line saying why ``location`` cannot be used as the database."""
+    if isinstance(exc, IsADirectoryError):
+        why = "it is a directory, not a database file"
+    elif isinstance(exc, PermissionError):
+        why = "permission denied"
+    elif isinstance(exc, OSError):
+        why = exc.strerror or str(exc)
+    elif "not a database" in str(exc) or "malformed" in str(exc):
+        why = "it is not a SQLite database (or it is damaged)"
+    elif "unable to open" in str(exc):
+        why = "it cannot be opened (a missing or unreadable directory, or no permission)"
+    else:
+        why = str(exc)
+    return f"cannot use the database {location}: {why}"
 
 
 async def _rollback_quietly(conn: aiosqlite.Connection) -> None:

@@ -61,3 +61,22 @@ class StaleVersionError(StorageError):
         self.expected = expected
         self.actual = actual
         super().__init__(f"game {game_id}: expected version {expected}, found {actual}")
+
+
+class DatabaseUnavailable(StorageError):
+    """The database path cannot be used: a directory, unreadable, or not a SQLite database.
+
+    The message is one line naming the path, for the operator (no traceback).
+    """
+
+
+class DatabaseLocked(StorageError):
+    """Another process holds the database (only one bot may run on one database file)."""
+
+    def __init__(self, path: str, owner: str) -> None:
+        self.path = path
+        self.owner = owner
+        super().__init__(
+            f"the database {path} is in use by another bot process ({owner}); "
+            "stop that one first (only one process may run on a database)"
+        )

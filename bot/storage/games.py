@@ -16,6 +16,8 @@ import enum
 import json
 import secrets
 import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -43,6 +45,7 @@ class GameStatus(StrEnum):
     FINISHED = "finished"
     DRAWN = "drawn"
     ABORTED = "aborted"
+    BROKEN = "broken"  # quarantined: its saved moves no longer replay (antes refunded)
 
     @property
     def is_open(self) -> bool:
@@ -79,6 +82,8 @@ class GameRecord:
     created_at: datetime
     finished_at: datetime | None
     winner_seat: int | None
+    settled: bool = False
+    broken_reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,10 +110,11 @@ class GameEnd:
             raise ValueError(f"{self.status} is not an end status")
 
 
-_GAME_COLUMNS = (
+_INSERT_COLUMNS = (
     "id, guild_id, channel_id, status, game, rules_json, seats_json, deal_json, version, "
     "message_id, host_id, ante, turn_seconds, deadline, created_at, finished_at, winner_seat"
 )
+_GAME_COLUMNS = f"{_INSERT_COLUMNS}, settled, broken_reason"
 _OPEN = "status IN ('lobby', 'running')"
 
 
@@ -132,6 +138,8 @@ def _game(row: sqlite3.Row) -> GameRecord:
         created_at=from_db_time(row["created_at"]),
         finished_at=None if finished_at is None else from_db_time(finished_at),
         winner_seat=row["winner_seat"],
+        settled=bool(row["settled"]),
+        broken_reason=row["broken_reason"],
     )
 
 
@@ -166,6 +174,21 @@ class GamesRepo:
     def __init__(self, db: Database) -> None:
         """Use ``db`` for every read and write."""
         self._db = db
+
+    def transaction(self) -> AbstractAsyncContextManager[Tx]:
+        """A write transaction on the games' database, for a service that must make one atomic
+        unit of a game step and its chips (the final move and its settlement, a start and its
+        antes, an abort and its refunds): pass the ``Tx`` to the methods' ``tx`` argument."""
+        return self._db.transaction()
+
+    @asynccontextmanager
+    async def _write(self, tx: Tx | None) -> AsyncIterator[Tx]:
+        # Inside the caller's transaction when given one, else a short one of our own.
+        if tx is not None:
+            yield tx
+            return
+        async with self._db.transaction() as own:
+            yield own
 
     async def create_lobby(
         self,
@@ -214,7 +237,7 @@ class GamesRepo:
                 raise ChannelBusyError(channel_id, existing.id)
             try:
                 await tx.execute(
-                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES "
+                    f"INSERT INTO games ({_INSERT_COLUMNS}) VALUES "
                     "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         record.id,
@@ -309,6 +332,7 @@ class GamesRepo:
         seats_json: str | _Unset = UNSET,
         rules_json: str | _Unset = UNSET,
         deadline: float | None = None,
+        tx: Tx | None = None,
     ) -> GameRecord:
         """Move a LOBBY game to RUNNING with its deal (and final seats/rules); bumps the version."""
         _check_json("deal_json", deal_json)
@@ -323,7 +347,7 @@ class GamesRepo:
         if not isinstance(rules_json, _Unset):
             _check_json("rules_json", rules_json)
             fields["rules_json"] = rules_json
-        async with self._db.transaction() as tx:
+        async with self._write(tx) as tx:
             current = await self._require(tx, game_id)
             if current.status is not GameStatus.LOBBY:
                 raise ValueError(f"game {game_id} is {current.status}, not in the lobby")
@@ -339,6 +363,7 @@ class GamesRepo:
         created_at: datetime,
         deadline: float | _Unset | None = UNSET,
         end: GameEnd | None = None,
+        tx: Tx | None = None,
     ) -> tuple[GameRecord, GameAction]:
         """Append one action to a RUNNING game's log and bump the version, atomically.
 
@@ -346,7 +371,7 @@ class GamesRepo:
         can never persist a final action without the result, or the reverse. The action's
         ``seq`` is one more than the last one (the first is 1).
         """
-        async with self._db.transaction() as tx:
+        async with self._write(tx) as tx:
             current = await self._require(tx, game_id)
             if current.status is not GameStatus.RUNNING:
                 raise ValueError(f"game {game_id} is {current.status}, not running")
@@ -370,19 +395,107 @@ class GamesRepo:
         return record, action
 
     async def finish(
-        self, game_id: str, end: GameEnd, *, expected_version: int | None = None
+        self,
+        game_id: str,
+        end: GameEnd,
+        *,
+        expected_version: int | None = None,
+        settled: bool = False,
+        tx: Tx | None = None,
     ) -> GameRecord:
         """End an unfinished game (finished, drawn or aborted), freeing its channel.
 
         ``expected_version=None`` skips the version check, for aborts that must win over any
-        concurrent click (an admin cancel, a crash clean-up).
+        concurrent click (an admin cancel, a crash clean-up). ``settled`` records that the
+        game's chips are done with (an abort refunds in the same transaction).
         """
-        async with self._db.transaction() as tx:
+        async with self._write(tx) as tx:
             current = await self._require(tx, game_id)
             if not current.status.is_open:
                 raise ValueError(f"game {game_id} is already {current.status}")
             version = current.version if expected_version is None else expected_version
-            return await self._update(tx, game_id, version, _end_fields(end))
+            fields = _end_fields(end)
+            if settled:
+                fields["settled"] = 1
+            return await self._update(tx, game_id, version, fields)
+
+    async def mark_settled(self, game_id: str, *, tx: Tx | None = None) -> None:
+        """Record that an ended game's chips are done with (no version change)."""
+        async with self._write(tx) as tx:
+            await tx.execute("UPDATE games SET settled = 1 WHERE id = ?", (game_id,))
+
+    async def quarantine(
+        self, game_id: str, reason: str, finished_at: datetime, *, tx: Tx | None = None
+    ) -> None:
+        """Mark a game that cannot be rebuilt as ``broken`` (freeing its channel), with why.
+
+        The caller refunds its antes in the same transaction and so marks it settled.
+        """
+        async with self._write(tx) as tx:
+            await tx.execute(
+                "UPDATE games SET status = 'broken', broken_reason = ?, finished_at = "
+                "COALESCE(finished_at, ?), deadline = NULL, settled = 1, version = version + 1 "
+                "WHERE id = ?",
+                (reason[:500] or "unknown", to_db_time(finished_at), game_id),
+            )
+
+    async def rekey_lobby(self, game_id: str, new_id: str, *, tx: Tx | None = None) -> None:
+        """Give a lobby a fresh id (its old id's antes were refunded after a start that a crash
+        interrupted; the ante keys ``ante:{game}:{user}`` of the old id are used up)."""
+        async with self._write(tx) as tx:
+            changed = await tx.execute(
+                "UPDATE games SET id = ?, version = version + 1 WHERE id = ? AND status = 'lobby'",
+                (new_id, game_id),
+            )
+        if not changed:
+            raise GameNotFoundError(game_id)
+
+    async def list_unsettled(self) -> list[GameRecord]:
+        """Ended games whose chips are not yet done with (what the start-up repair finishes)."""
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE settled = 0 AND NOT {_OPEN} "
+                "ORDER BY created_at, id"
+            )
+        return [_game(r) for r in rows]
+
+    async def heartbeat(self, seen_at: datetime) -> None:
+        """Record that the process is alive now (written when the bot stops)."""
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO heartbeat (id, seen_at) VALUES (1, ?) "
+                "ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at",
+                (to_db_time(seen_at),),
+            )
+
+    async def list_ended_pots(self) -> list[GameRecord]:
+        """Unfinished games whose pot is already settled (an end a crash interrupted)."""
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {', '.join('g.' + c for c in _GAME_COLUMNS.split(', '))} FROM games AS g "
+                "JOIN pots AS p ON p.game_id = g.id "
+                f"WHERE g.{_OPEN} AND p.status <> 'open' ORDER BY g.created_at, g.id"
+            )
+        return [_game(r) for r in rows]
+
+    async def list_broken(self) -> list[GameRecord]:
+        """Quarantined games, oldest first."""
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'broken' ORDER BY created_at, id"
+            )
+        return [_game(r) for r in rows]
+
+    async def last_activity(self) -> datetime | None:
+        """The time of the last game action or ledger entry: the process was alive then."""
+        async with self._db.read() as tx:
+            value = await tx.scalar(
+                "SELECT MAX(t) FROM (SELECT MAX(created_at) AS t FROM game_actions "
+                "UNION ALL SELECT (SELECT created_at FROM ledger ORDER BY id DESC LIMIT 1) "
+                "UNION ALL SELECT MAX(created_at) FROM games "
+                "UNION ALL SELECT MAX(seen_at) FROM heartbeat)"
+            )
+        return None if value is None else from_db_time(str(value))
 
     async def set_message_id(self, game_id: str, message_id: int | None) -> None:
         """Remember the public table message. Not a game change: the version stays."""
@@ -393,9 +506,11 @@ class GamesRepo:
         if not changed:
             raise GameNotFoundError(game_id)
 
-    async def set_deadline(self, game_id: str, deadline: float | None) -> None:
+    async def set_deadline(
+        self, game_id: str, deadline: float | None, *, tx: Tx | None = None
+    ) -> None:
         """Re-arm (or clear) the turn deadline without a version change (e.g. after a restart)."""
-        async with self._db.transaction() as tx:
+        async with self._write(tx) as tx:
             changed = await tx.execute(
                 "UPDATE games SET deadline = ? WHERE id = ?", (deadline, game_id)
             )

@@ -15,7 +15,7 @@ def test_migrate_info_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["info", "--path", str(path)]) == 2
     assert "does not exist" in capsys.readouterr().err
     assert main(["migrate", "--path", str(path)]) == 0
-    assert f"schema version {load_migrations()[-1].version}" in capsys.readouterr().out
+    assert f"schema version {len(load_migrations())}" in capsys.readouterr().out
     assert main(["info", "--path", str(path)]) == 0
     assert "accounts: 0" in capsys.readouterr().out
     assert main(["check", "--path", str(path)]) == 0

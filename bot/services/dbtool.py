@@ -1,0 +1,88 @@
+"""``kapshap db``: the storage commands (``migrate``, ``info``, ``check``) plus ``repair``.
+
+``repair`` needs the services (a settlement replays the game through the engine), so it lives
+here and the other commands are handed to :mod:`bot.storage.cli`. It runs exactly the repair pass
+the bot runs at start-up (:meth:`TableService.repair`), says what it did, then checks the
+invariant. It takes the database's process lock, so it refuses to run beside a bot.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from bot.services.chips import ChipsDefaults, ChipsService
+from bot.services.clock import SystemClock
+from bot.services.tables import TableService
+from bot.storage import cli as storage_cli
+from bot.storage.db import Database
+from bot.storage.games import GamesRepo
+from bot.storage.lock import ProcessLock
+
+__all__ = ["main"]
+
+
+async def _repair(path: Path) -> int:
+    lock = ProcessLock.acquire(path)
+    try:
+        db = await Database.open(path)
+        try:
+            clock = SystemClock()
+            # The defaults only matter for an account created by a repair (a winner who had
+            # none), which cannot happen: every payee anted or was seated with an account.
+            chips = ChipsService(db, clock, ChipsDefaults())
+            tables = TableService(GamesRepo(db), chips, clock)
+            done = await tables.repair()
+            for record, reason in await tables.unreplayable():
+                await tables.quarantine_record(record, reason)
+                done.append(
+                    f"Game {record.id} in channel {record.channel_id} cannot be rebuilt "
+                    f"({reason}): marked broken, its antes refunded, its channel freed."
+                )
+        finally:
+            await db.close()
+    finally:
+        lock.release()
+    if done:
+        print(f"{len(done)} repair(s):")
+        for line in done:
+            print(f"  - {line}")
+    else:
+        print("nothing to repair")
+    return await _check_after(path)
+
+
+async def _check_after(path: Path) -> int:
+    return await _check(path)
+
+
+async def _check(path: Path) -> int:
+    """The storage check of the invariant, plus: every unfinished game must replay."""
+    status = await storage_cli.COMMANDS["check"](path)
+    db = await Database.open(path)
+    try:
+        clock = SystemClock()
+        tables = TableService(GamesRepo(db), ChipsService(db, clock, ChipsDefaults()), clock)
+        broken = await tables.unreplayable()
+    finally:
+        await db.close()
+    for record, reason in broken:
+        print(
+            f"  - Game {record.id} in channel {record.channel_id} cannot be rebuilt from its "
+            f"saved moves ({reason}); `kapshap db repair` quarantines it."
+        )
+    return 1 if broken else status
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``kapshap db migrate|info|check|repair [--path FILE]``, ``kapshap db backup PATH``."""
+    args = storage_cli.parse_args(argv, (*storage_cli.COMMANDS, "backup", "repair"))
+    if args.command == "repair":
+        return storage_cli.run_command("repair", _repair, args.path)
+    if args.command == "check":
+        return storage_cli.run_command("check", _check, args.path)
+    return storage_cli.main(argv)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

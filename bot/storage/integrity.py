@@ -1,0 +1,126 @@
+"""The invariant every commit must leave reachable, checked in SQL (``kapshap db check``).
+
+After every commit, and certainly after start-up has run its repairs, this holds
+(``docs/architecture.md``, "Crash points"):
+
+1. **Every open pot belongs to a running game, and every running game's pot is open.** (A lobby
+   holding antes is a start that a crash interrupted; an ended game with an open pot is a
+   settlement that never happened; a running game whose pot was refunded is an ``endtable``
+   that a crash interrupted.)
+2. **Every ended game is settled**: finished, drawn, aborted or broken games have ``settled = 1``
+   (their pot paid, refunded, carried or burned, or their point difference paid).
+3. **Every account's balance equals the sum of its ledger rows**, and none is negative. This is
+   generic: any account (a member, or a per-server house account) is checked the same way.
+4. **Escrow equals the antes of open pots**: each open pot holds exactly the antes its ledger
+   took and no refund or payout has been written for it; settled pots hold no escrow.
+5. **Chips are conserved**: balances + held == minted - burned (see ``ChipsRepo.supply_totals``).
+
+:func:`find_problems` returns each violation as a sentence; an empty list means all is well.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.storage.chips import ChipsRepo, SupplyTotals
+from bot.storage.db import Tx
+
+__all__ = ["Problem", "find_problems"]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One violation of the invariant, in words, and the game it concerns (if any)."""
+
+    text: str
+    game_id: str | None = None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+async def find_problems(tx: Tx) -> tuple[list[Problem], SupplyTotals]:
+    """Every violation of the invariant in the database, and the conservation totals."""
+    problems: list[Problem] = []
+    for row in await tx.fetchall(
+        "SELECT p.game_id, g.status, (SELECT COALESCE(SUM(amount), 0) FROM escrow AS e "
+        "WHERE e.game_id = p.game_id) AS held FROM pots AS p "
+        "LEFT JOIN games AS g ON g.id = p.game_id "
+        "WHERE p.status = 'open' AND (g.status IS NULL OR g.status <> 'running') "
+        "ORDER BY p.created_at"
+    ):
+        game, status, held = str(row[0]), row[1], int(row[2])
+        if status is None:
+            where = "belongs to no game"
+        elif status == "lobby":
+            where = "belongs to a lobby (a start was interrupted)"
+        else:
+            where = f"belongs to a {status} game (its settlement never happened)"
+        problems.append(Problem(f"The open pot of game {game} ({held} chips held) {where}.", game))
+    for row in await tx.fetchall(
+        "SELECT g.id, p.status FROM games AS g JOIN pots AS p ON p.game_id = g.id "
+        "WHERE g.status IN ('lobby', 'running') AND p.status <> 'open' ORDER BY g.created_at"
+    ):
+        problems.append(
+            Problem(
+                f"Game {row[0]} is still unfinished but its pot is already {row[1]} "
+                "(an end that a crash interrupted).",
+                str(row[0]),
+            )
+        )
+    for row in await tx.fetchall(
+        "SELECT id, status FROM games WHERE settled = 0 AND status NOT IN ('lobby', 'running') "
+        "ORDER BY created_at, id"
+    ):
+        problems.append(
+            Problem(f"Game {row[0]} is {row[1]} but its chips were never settled.", str(row[0]))
+        )
+    for row in await tx.fetchall(
+        "SELECT a.guild_id, a.user_id, a.balance, (SELECT COALESCE(SUM(l.delta), 0) FROM ledger "
+        "AS l WHERE l.guild_id = a.guild_id AND l.user_id = a.user_id) AS ledger_sum "
+        "FROM accounts AS a WHERE a.balance <> ledger_sum OR a.balance < 0"
+    ):
+        problems.append(
+            Problem(
+                f"Account {row[1]} in server {row[0]} holds {row[2]} chips but its ledger "
+                f"adds up to {row[3]}."
+                if row[2] != row[3]
+                else f"Account {row[1]} in server {row[0]} has a negative balance ({row[2]})."
+            )
+        )
+    for row in await tx.fetchall(
+        "SELECT p.game_id, "
+        " (SELECT COALESCE(SUM(amount), 0) FROM escrow AS e WHERE e.game_id = p.game_id),"
+        " (SELECT COALESCE(-SUM(delta), 0) FROM ledger AS l "
+        "  WHERE l.game_id = p.game_id AND l.kind = 'ante'),"
+        " (SELECT COUNT(*) FROM ledger AS l WHERE l.game_id = p.game_id "
+        "  AND l.kind IN ('payout', 'refund', 'house_win', 'carry_out')) "
+        "FROM pots AS p WHERE p.status = 'open'"
+    ):
+        game, held, antes, settled_rows = str(row[0]), int(row[1]), int(row[2]), int(row[3])
+        if held != antes:
+            problems.append(
+                Problem(
+                    f"Game {game} holds {held} chips in escrow but took {antes} in antes.", game
+                )
+            )
+        if settled_rows:
+            problems.append(
+                Problem(f"Game {game}'s pot is open but its ledger already settled it.", game)
+            )
+    stray = await tx.fetchall(
+        "SELECT DISTINCT e.game_id FROM escrow AS e JOIN pots AS p ON p.game_id = e.game_id "
+        "WHERE p.status <> 'open'"
+    )
+    for row in stray:
+        problems.append(Problem(f"Game {row[0]}'s pot is settled but still holds escrow.", row[0]))
+    totals = await ChipsRepo().supply_totals(tx)
+    if totals.balances + totals.held != totals.minted - totals.burned:
+        problems.append(
+            Problem(
+                f"Chips are not conserved: balances {totals.balances} + held {totals.held} = "
+                f"{totals.balances + totals.held}, but minted {totals.minted} - burned "
+                f"{totals.burned} = {totals.minted - totals.burned}."
+            )
+        )
+    return problems, totals
