@@ -765,7 +765,12 @@ class _Table(_Console):
             self.say("Your hand wins: type 'declare'!")
         forced = self.rules.stall_guard and seen.turns_without_draw >= self.rules.players
         if seen.phase is Phase.TAKE_OR_DRAW and forced and Draw() in legal:
-            self.say(f"{seen.turns_without_draw} turns without a draw: you must draw.")
+            # The legal actions say whether a take is left: only one that wins would be.
+            wins = any(isinstance(a, Take) for a in legal)
+            self.say(
+                f"{seen.turns_without_draw} turns in a row took a discard without a draw: "
+                + ("take only a discard that wins, or draw." if wins else "you must draw.")
+            )
         self.show_legal(legal)
 
     def show_hand(self, seen: View) -> None:

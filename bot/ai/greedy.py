@@ -90,7 +90,11 @@ def greedy_take(ev: HandEvaluator, hand: int, unseen: int, takeable: int, can_dr
 
 
 def forced_take(ev: HandEvaluator, hand: int, unseen: int, takeable: int) -> int:
-    """The take when the wall is empty and nothing improves: fewest missing, then most outs."""
+    """A take when no draw is possible and no take improves: fewest missing, then most outs.
+
+    A fallback only: with the wall empty the engine offers nothing but winning takes
+    (RULES.md §2.4), and a winning take always improves the hand.
+    """
     best: tuple[int, int] | None = None
     best_kind = DRAW
     for kind in range(len(KINDS)):

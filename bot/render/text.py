@@ -425,7 +425,10 @@ def rules_text(
     end = "the game is drawn and every ante is refunded"
     if rules.pot_carries_over:
         end = "the game is drawn and the pot stays on the table for the next game"
-    lines.append(f"• **Wall empty:** {end}. The game also ends after {rules.max_turns} turns.")
+    lines.append(
+        f"• **Wall empty:** a player may still win by taking a discard; otherwise {end}. "
+        f"The game also ends after {rules.max_turns} turns."
+    )
     if rules.stall_guard and not rules.draw_after_take:
         # With a draw after every take (Culin, Last + draw) no turn passes without a draw.
         lines.append(
