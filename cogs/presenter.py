@@ -299,7 +299,7 @@ class Presenter:
             last = public.pool[-1]
             title = f"Discards · latest {last.tile} from {table.seats[last.seat].name}"
         picture = await asyncio.to_thread(render_discards, groups, title=title)
-        alt = pool_text(public.pool).replace("`", "")
+        alt = field_text(pool_text(public.pool).replace("`", ""))  # alt text: 1024 at most
         return [discord.File(io.BytesIO(picture), filename=DISCARDS_FILE, description=alt)]
 
     async def table_message(self, table: Table, *, edit: bool) -> dict[str, Any]:
