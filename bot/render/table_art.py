@@ -184,10 +184,12 @@ def _draw_pool_block(
 
 
 def _legend(groups: Sequence[PoolGroup], choosing: bool) -> str:
-    parts = ["▼ latest"]
+    """What the marks of a discards picture mean, in one line."""
+    parts = []
     if choosing:
-        parts.insert(0, "gold: you may take it" if any(g.takeable for g in groups) else "")
-        parts[0] = parts[0] or "none may be taken now"
+        takeable = any(g.takeable for g in groups)
+        parts.append("gold: you may take it" if takeable else "none may be taken now")
+    parts.append("▼ latest")
     if any(g.dead for g in groups):
         parts.append("grey: dead")
     return " · ".join(parts)
@@ -350,7 +352,8 @@ def _render_fishing_row(
         caption(draw, MARGIN, MARGIN + 2, title, width - 2 * MARGIN)
     row_top = top + (body_h - row_h) // 2
     if not row:
-        text_centered(draw, MARGIN + row_w / 2, row_top + th / 2 - 8, "empty row", LABEL_FONT, TEXT_DIM)
+        mid = row_top + th / 2 - 8
+        text_centered(draw, MARGIN + row_w / 2, mid, "empty row", LABEL_FONT, TEXT_DIM)
     for i, tile in enumerate(row):
         x = MARGIN + _END_W + (i % per_line) * (tw + gap)
         y = row_top + (i // per_line) * (line_h + _LINE_GAP)
