@@ -118,15 +118,20 @@ def discard_groups(
     )
 
 
-def _greyed(art: Image.Image) -> Image.Image:
-    """A faded, colourless copy of a tile picture (for dead discards)."""
+@lru_cache(maxsize=64)
+def _greyed(tile: Tile, scale: float) -> Image.Image:
+    """A colourless, darker picture of a tile (for dead discards); shared: read-only."""
+    art = tile_image(tile, scale)
     # Luminance squeezed into a narrow mid-grey band: the pips stay legible, nothing is red.
     luminance = art.convert("L").point(lambda v: 96 + v * 60 // 255)
     return Image.merge("RGBA", (luminance, luminance, luminance, art.getchannel("A")))
 
 
-def _faded(art: Image.Image) -> Image.Image:
-    """A half-transparent copy (a live discard the player may not take now)."""
+@lru_cache(maxsize=64)
+def _faded(tile: Tile, scale: float) -> Image.Image:
+    """A half-transparent picture of a tile (a live discard the player may not take now);
+    shared: read-only."""
+    art = tile_image(tile, scale)
     alpha = art.getchannel("A").point(lambda v: v * 45 // 100)
     faded = art.copy()
     faded.putalpha(alpha)
@@ -168,9 +173,9 @@ def _draw_pool_block(
         art = tile_image(group.tile, _POOL_SCALE)
         colour = TEXT
         if group.dead:
-            art, colour = _greyed(art), TEXT_DIM
+            art, colour = _greyed(group.tile, _POOL_SCALE), TEXT_DIM
         elif choosing and not group.takeable:
-            art, colour = _faded(art), TEXT_DIM
+            art, colour = _faded(group.tile, _POOL_SCALE), TEXT_DIM
         if group.takeable:
             highlight(draw, x, y, tw, th)
             colour = GOLD
