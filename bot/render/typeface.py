@@ -109,9 +109,7 @@ def _font(face: Face, size: int, weight: int = REGULAR) -> Font:
             font = ImageFont.load_default(size=size)
         elif face is Face.LATIN:
             # BASIC layout: the same glyph placement with or without libraqm installed.
-            latin = ImageFont.truetype(
-                files[face], size, layout_engine=ImageFont.Layout.BASIC
-            )
+            latin = ImageFont.truetype(files[face], size, layout_engine=ImageFont.Layout.BASIC)
             latin.set_variation_by_axes([weight, 100])  # axes: weight, width
             font = latin
         else:
