@@ -50,18 +50,28 @@ from bot.engine import (
     EngineError,
     FishingResult,
     FishingView,
+    Phase,
     Place,
     RuleSet,
     Take,
+    Tile,
+    View,
     make_rules,
 )
 from bot.limits import format_duration
-from bot.render import render_hand, render_row, render_witness
+from bot.render import render_witness
+from bot.render.table_art import (
+    PoolGroup,
+    discard_groups,
+    render_discards,
+    render_fishing_row,
+    render_hand_view,
+)
 from bot.render.text import (
     SeatLabel,
     fishing_fields,
     game_title,
-    hand_text,
+    hand_prompt,
     legal_text,
     plural,
     pool_text,
@@ -88,6 +98,7 @@ FLUSH_CONCURRENCY = 16
 
 HAND_FILE = "hand.png"
 ROW_FILE = "row.png"
+DISCARDS_FILE = "discards.png"
 WIN_FILE = "winning-hand.png"
 COLOUR = discord.Colour.from_rgb(28, 88, 60)  # the felt of the tile pictures
 
@@ -112,6 +123,40 @@ def field_text(text: str, limit: int = 1024) -> str:
 def seat_labels(table: Table) -> list[SeatLabel]:
     """The seats as the text renderer writes them."""
     return [SeatLabel(s.name, s.is_ai) for s in table.seats]
+
+
+def discards_line(table: Table, public: View) -> str:
+    """The table message's few words on the discards (the picture shows them all)."""
+    if not public.pool:
+        return "*(no discards yet)*"
+    last = public.pool[-1]
+    dead = sum(1 for p in public.pool if p.dead)
+    text = f"Latest: `{last.tile}` {last.tile.english} from {table.seats[last.seat].name}"
+    return text + (f" · {dead} dead" if dead else "")
+
+
+HandPicture = tuple[tuple[Tile, ...], tuple[Tile, ...], tuple[PoolGroup, ...] | None]
+
+
+def hand_picture(seat_view: View, legal: Sequence[AnyAction]) -> HandPicture:
+    """What a player's hand picture shows: his hand, the tiles just come in (drawn or taken
+    this turn), and, on his turn to take or draw, the discards with those he may take (his
+    legal takes) marked. Also the key that tells whether the picture must be sent again."""
+    new: list[Tile] = []
+    if seat_view.my_turn:
+        new += [t for t in (seat_view.just_taken, seat_view.drawn) if t is not None]
+    discards = None
+    if seat_view.my_turn and seat_view.phase is Phase.TAKE_OR_DRAW and seat_view.pool:
+        takeable = {a.tile for a in legal if isinstance(a, Take) and a.tile is not None}
+        discards = discard_groups(seat_view.pool, takeable)
+    return tuple(seat_view.hand), tuple(new), discards
+
+
+def discards_title(groups: Sequence[PoolGroup]) -> str:
+    """The heading of the discards in a hand picture."""
+    if any(g.takeable for g in groups):
+        return "Discards: you may take one framed in gold"
+    return "Discards: none may be taken now"
 
 
 def lobby_rules(table: Table) -> RuleSet | None:
@@ -239,11 +284,10 @@ class Presenter:
         embed.add_field(name="Seats", value=field_text(seats_text(public, seats)), inline=True)
         embed.add_field(name="Wall", value=plural(public.wall_size, "tile"), inline=True)
         embed.add_field(
-            name=f"Discards ({len(public.pool)})",
-            value=field_text(pool_text(public.pool)),
-            inline=False,
+            name=f"Discards ({len(public.pool)})", value=discards_line(table, public), inline=False
         )
         embed.add_field(name="Recent", value=field_text(recent_text(table.recent)), inline=False)
+        embed.set_image(url=f"attachment://{DISCARDS_FILE}")
         if table.running:
             embed.set_footer(
                 text="Play with /take /draw /discard /declare here, or the buttons in your DM."
@@ -276,12 +320,26 @@ class Presenter:
         return embed
 
     async def table_files(self, table: Table) -> list[discord.File]:
-        """The pictures the table message carries: Tsung Shap's row (drawn in a thread)."""
+        """The picture the table message carries (drawn in a thread): the face-up discards of
+        Kap Shap and Kap Tai Shap, or Tsung Shap's row with the tile just turned over."""
         public = table.view_for(None)
-        if table.status is TableStatus.LOBBY or not isinstance(public, FishingView):
+        if table.status is TableStatus.LOBBY or public is None:
             return []
-        picture = await asyncio.to_thread(render_row, public.row)
-        return [discord.File(io.BytesIO(picture), filename=ROW_FILE)]
+        if isinstance(public, FishingView):
+            turned = public.turned if public.result is None else None
+            title = None
+            if turned is not None:
+                title = f"{table.seats[public.current].name} turned {turned}"
+            picture = await asyncio.to_thread(render_fishing_row, public.row, turned, title=title)
+            return [discord.File(io.BytesIO(picture), filename=ROW_FILE)]
+        groups = discard_groups(public.pool)
+        title = "Discards"
+        if public.pool:
+            last = public.pool[-1]
+            title = f"Discards · latest {last.tile} from {table.seats[last.seat].name}"
+        picture = await asyncio.to_thread(render_discards, groups, title=title)
+        alt = field_text(pool_text(public.pool).replace("`", ""))  # alt text: 1024 at most
+        return [discord.File(io.BytesIO(picture), filename=DISCARDS_FILE, description=alt)]
 
     async def table_message(self, table: Table, *, edit: bool) -> dict[str, Any]:
         """Keyword arguments that send (``edit=False``) or edit the table message: embed,
@@ -502,7 +560,7 @@ class Presenter:
             )
         mine = seat_view.my_turn and seat_view.seat not in table.out
         return (
-            tuple(str(t) for t in seat_view.hand),
+            hand_picture(seat_view, table.legal() if mine else []),
             mine,
             table.version if mine else None,
             seat_view.phase if mine else None,
@@ -570,8 +628,8 @@ class Presenter:
                     f"It is not your turn: the table message shows whose it is ({jump_url(table)})."
                 )
         else:
-            status = legal_text(seat_view, legal)
-        embed.description = f"{status}\n\n{hand_text(seat_view.hand)}"[:4096]
+            status = hand_prompt(seat_view, legal)
+        embed.description = status[:4096]
         embed.add_field(
             name="Table",
             value=(
@@ -583,15 +641,18 @@ class Presenter:
         notes = self._dm(table, user_id).notes
         if notes:
             embed.add_field(name="Your last moves", value="\n".join(notes), inline=False)
-        if seat_view.my_turn and seat_view.pool:
-            embed.add_field(
-                name="Discards", value=field_text(pool_text(seat_view.pool)), inline=False
-            )
         embed.set_image(url=f"attachment://{HAND_FILE}")
         embed.set_footer(text=f"table {table.id}")
         picture = None
         if previous is None or previous[0] != signature[0]:
-            picture = await asyncio.to_thread(render_hand, seat_view.hand)
+            hand, new, discards = signature[0]
+            picture = await asyncio.to_thread(
+                render_hand_view,
+                hand,
+                new=new,
+                discards=discards,
+                discards_title=None if discards is None else discards_title(discards),
+            )
         view = None
         if table.running:
             hand_legal = [a for a in legal if isinstance(a, Take | Draw | Discard | Declare)]

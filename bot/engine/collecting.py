@@ -587,6 +587,9 @@ class View:
     history: tuple[Move, ...]
     result: Result | None
     version: int
+    drawn: Tile | None = None
+    """The tile this seat just drew from the wall, while it is still to discard (its own view
+    only: a drawn tile is private)."""
 
     @property
     def my_turn(self) -> bool:
@@ -633,4 +636,18 @@ def view(state: GameState, seat: int | None) -> View:
         history=state.history,
         result=state.result,
         version=state.version,
+        drawn=_just_drawn(state, seat),
     )
+
+
+def _just_drawn(state: GameState, seat: int | None) -> Tile | None:
+    """The tile ``seat`` just drew, while he holds it before his discard (else None)."""
+    if (
+        seat is None
+        or seat != state.current
+        or state.result is not None
+        or state.phase is not Phase.DISCARD
+        or state.last_in is not WinBy.DRAW
+    ):
+        return None
+    return KINDS[_kind(state.hands[seat][-1])]  # a draw appends to the hand

@@ -3,7 +3,12 @@
 * :mod:`bot.render.tile_art` draws one Chinese domino (colour convention and suit marks are
   documented there) and caches it per ``(kind, scale)``;
 * :mod:`bot.render.images` lays tiles out and returns PNG bytes: a hand, a winning arrangement,
-  the discard pool and the Tsung Shap row.
+  the discard pool and the Tsung Shap row;
+* :mod:`bot.render.table_art` draws a table in play: the discards with the latest marked, a hand
+  with its new tiles and the discards its player may take, the Tsung Shap row with the tile just
+  turned over;
+* :mod:`bot.render.typeface` draws every text in Noto Sans and Noto Sans CJK, so names in any
+  script are drawn as written.
 
 All functions are synchronous and thread-safe; call them through ``asyncio.to_thread``.
 """
@@ -17,12 +22,24 @@ from bot.render.images import (
     render_tiles,
     render_witness,
 )
+from bot.render.table_art import (
+    PoolGroup,
+    discard_groups,
+    render_discards,
+    render_fishing_row,
+    render_hand_view,
+)
 from bot.render.tile_art import render_tile
 
 __all__ = [
+    "PoolGroup",
+    "discard_groups",
     "pair_total",
     "pool_groups",
+    "render_discards",
+    "render_fishing_row",
     "render_hand",
+    "render_hand_view",
     "render_pool",
     "render_row",
     "render_tile",

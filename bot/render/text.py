@@ -45,6 +45,7 @@ from bot.engine import (
     Tile,
     TileTurned,
     Took,
+    View,
     Witness,
     sort_tiles,
 )
@@ -303,6 +304,25 @@ def legal_text(view: AnyView, legal: Sequence[AnyAction]) -> str:
     if discards:
         options.append("**discard** one of " + ", ".join(f"`{t}`" for t in discards))
     return "**It is your turn.** You may " + ", or ".join(options) + "."
+
+
+def hand_prompt(view: View, legal: Sequence[AnyAction]) -> str:
+    """The one line of a hand DM saying what to do: the picture shows the hand, the new tile
+    and the discards that may be taken, and the buttons carry the moves, so nothing is listed."""
+    if view.result is not None:
+        return "The game is over."
+    if not view.my_turn:
+        return "It is not your turn: you will be told here when it is."
+    takes = any(isinstance(a, Take) for a in legal)
+    if Declare() in legal:
+        return "**It is your turn: you can win!** Declare, or discard a tile."
+    if any(isinstance(a, Discard) for a in legal):
+        return "**It is your turn:** discard a tile."
+    if takes and Draw() in legal:
+        return "**It is your turn:** take a discard framed in gold, or draw from the wall."
+    if takes:
+        return "**It is your turn:** the wall is empty: take a discard framed in gold."
+    return "**It is your turn:** draw from the wall."
 
 
 def _fishing_legal_text(view: FishingView, legal: Sequence[AnyAction]) -> str:

@@ -58,12 +58,16 @@ async def test_two_members_play_kap_shap_through_slash_commands(world: World, de
     assert "▶ **alice** — 8 tiles" in text and "bob — 7 tiles" in text
     assert "Turn 1: **alice** to discard a tile or declare" in text and "<t:" in text
     assert [f.name for f in embed.fields][:3] == ["Seats", "Wall", "Discards (0)"]
+    assert [a.filename for a in ch.history()[0].attachments] == ["discards.png"]
+    assert embed.image.url == "attachment://discards.png"
 
-    # Each member's DM holds his own hand, in words and in a picture; alice's says it's her turn.
+    # Each member's DM shows his own hand as a picture (not again in words) and one line saying
+    # what to do; alice's says it's her turn.
     dm = last_dm(alice)
-    assert hand_text(tiles(ALICE)) in message_text(dm) and "It is your turn" in message_text(dm)
+    assert hand_text(tiles(ALICE)) not in message_text(dm)
+    assert "It is your turn" in message_text(dm)
     assert await dm.attachments[0].read() == render_hand(tiles(ALICE))
-    assert hand_text(tiles(BOB)) in message_text(last_dm(bob))
+    assert await last_dm(bob).attachments[0].read() == render_hand(tiles(BOB))
     assert "not your turn" in message_text(last_dm(bob))
     # The check below can fail: it finds alice's hand in her own DM.
     assert await leaks([dm], tiles(ALICE))
@@ -95,7 +99,11 @@ async def test_two_members_play_kap_shap_through_slash_commands(world: World, de
     await env.advance_time(1)  # let the coalesced table edit through
     await assert_hands_hidden(world, [alice, bob], spectator=carol)
     text = message_text(ch.history()[0])
-    assert "▶ **alice** — 7 tiles" in text and "`6-3` Nine" in text and "`2-2` Bench" in text
+    assert "▶ **alice** — 7 tiles" in text and "Latest: `6-4` Red-head ten from bob" in text
+    # The discards are a picture, and listed in its alternative text.
+    [picture] = ch.history()[0].attachments
+    assert picture.filename == "discards.png"
+    assert "6-3 Nine" in (picture.description or "") and "2-2 Bench" in (picture.description or "")
 
     # Turn 3, alice takes 6-3 and declares.
     await alice.slash(ch, "take", tile="6-3")

@@ -11,7 +11,7 @@ from PIL import Image
 from bot.engine.collecting import PoolTile
 from bot.engine.hands import Witness
 from bot.engine.tiles import KINDS, Tile, parse_tiles, sort_tiles
-from bot.render import images
+from bot.render import images, table_art
 from bot.render.images import (
     pair_total,
     pool_groups,
@@ -58,8 +58,9 @@ def _fresh_caches() -> None:
     for cached in (
         images._render_tiles,
         images._render_witness,
-        images._render_pool,
-        images._render_row,
+        table_art._render_discards,
+        table_art._render_fishing_row,
+        table_art._render_hand_view,
     ):
         cached.cache_clear()
 
@@ -67,8 +68,10 @@ def _fresh_caches() -> None:
 def test_render_tiles_is_a_png_whose_width_grows_with_the_tiles() -> None:
     widths = [decode(render_tiles(KINDS[:n])).width for n in range(1, 8)]
     assert widths == sorted(set(widths))
-    image = decode(render_tiles(list(KINDS)))
-    assert image.height < 240
+    one_line = decode(render_tiles(KINDS[:10]))
+    assert one_line.height < 240
+    wrapped = decode(render_tiles(list(KINDS)))  # 21 tiles: three lines of at most ten
+    assert wrapped.width == one_line.width and wrapped.height > 2 * one_line.height
 
 
 def test_hand_png_is_small() -> None:
@@ -160,7 +163,7 @@ def test_pool_wraps_into_lines() -> None:
     assert long.width < 1000
 
 
-def test_row_has_end_markers_and_shrinks_when_long() -> None:
+def test_row_has_end_markers_and_wraps_when_long() -> None:
     row = decode(render_row(parse_tiles("6-6 3-1 5-4")))
     gold = (244, 192, 64)
     for x_range in (range(0, 40), range(row.width - 40, row.width)):
@@ -170,8 +173,8 @@ def test_row_has_end_markers_and_shrinks_when_long() -> None:
             for y in range(row.height)
         )
     long = decode(render_row([*KINDS, *KINDS]))
-    assert long.width < 1900  # 42 tiles drawn at reduced scale
-    assert long.height < row.height
+    assert long.width < 760  # 42 tiles in lines of at most nine
+    assert long.height > 4 * (row.height - 30)
 
 
 @pytest.mark.parametrize(
