@@ -49,7 +49,8 @@ To run the bot on Discord:
   4. Optionally set KAPSHAP_DEV_GUILD_ID to your test server's id so the slash commands appear
      there at once.
 
-No token at hand? `kapshap play` plays Kap Shap against the computer offline.
+No token at hand? `kapshap demo` runs this bot on a built-in Discord in your browser, and
+`kapshap play` plays Kap Shap against the computer in the terminal.
 """
 
 

@@ -347,8 +347,9 @@ async def running_demo(settings: Settings, seed: int | None = None) -> AsyncIter
                     await driver
                 if demo.preview is not None:
                     await demo.preview.close()
-        if not bot.is_closed():
-            await bot.close()
+                # Before simcord's shutdown, which does not close the bot: the cogs unload and
+                # the database closes (its worker thread would keep the process alive).
+                await bot.close()
 
 
 async def serve(settings: Settings, host: str, port: int, seed: int | None = None) -> None:
@@ -361,8 +362,12 @@ async def serve(settings: Settings, host: str, port: int, seed: int | None = Non
         server = site._server
         if port == 0 and isinstance(server, asyncio.Server) and server.sockets:
             port = int(server.sockets[0].getsockname()[1])  # the one the OS picked
-        shown = f"[{host}]" if ":" in host else host
-        print(f"Kap Shap demo: open http://{shown}:{port}/ in your browser (Ctrl+C to stop)")
+        everywhere = host in {"0.0.0.0", "::", ""}
+        shown = "127.0.0.1" if everywhere else f"[{host}]" if ":" in host else host
+        print(
+            f"Kap Shap demo: open http://{shown}:{port}/ in your browser (Ctrl+C to stop)"
+            + (" - it listens on every network interface" if everywhere else "")
+        )
         sys.stdout.flush()
         try:
             await asyncio.Event().wait()

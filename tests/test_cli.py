@@ -37,6 +37,11 @@ def test_no_command_prints_usage(capsys: pytest.CaptureFixture[str]) -> None:
         assert command in err
 
 
+def test_the_usage_offers_the_demo(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--help"]) == 0
+    assert "demo" in capsys.readouterr().out
+
+
 def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["bogus"]) == 2
     assert "invalid choice: 'bogus'" in capsys.readouterr().err
@@ -46,6 +51,7 @@ def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) ->
     ("command", "module"),
     [
         ("run", "bot.app"),
+        ("demo", "bot.demo"),
         ("play", "bot.terminal"),
         ("sim", "bot.sim.cli"),
         ("db", "bot.storage.cli"),
