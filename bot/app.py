@@ -72,7 +72,8 @@ To run the bot on Discord:
      whenever they change); Discord may take up to an hour to show them everywhere. Set
      KAPSHAP_DEV_GUILD_ID to your test server's id to have them there at once.
 
-No token at hand? `kapshap play` plays Kap Shap against the computer offline.
+No token at hand? `kapshap demo` runs this bot on a built-in Discord in your browser, and
+`kapshap play` plays Kap Shap against the computer in the terminal.
 """
 
 

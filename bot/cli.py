@@ -1,4 +1,4 @@
-"""The ``kapshap`` command: ``run | play | sim | db | sync``.
+"""The ``kapshap`` command: ``run | demo | play | sim | db | sync``.
 
 Each subcommand is a thin dispatcher: everything after the subcommand's name is handed, unparsed,
 to the ``main(argv) -> int`` of the module that implements it, so ``kapshap sim --help`` shows the
@@ -33,6 +33,7 @@ class Command:
 
 COMMANDS: tuple[Command, ...] = (
     Command("run", "bot.app", "run the Discord bot (needs DISCORD_TOKEN)"),
+    Command("demo", "bot.demo", "try the bot in your browser on a built-in Discord (no token)"),
     Command("play", "bot.terminal", "play in the terminal against computer players"),
     Command("sim", "bot.sim.cli", "simulate many games and print statistics"),
     Command(

@@ -17,6 +17,7 @@ def test_run_without_a_token_explains_how_to_get_one(
     err = capsys.readouterr().err
     assert "DISCORD_TOKEN" in err
     assert "applications.commands" in err
+    assert "kapshap demo" in err
     assert "kapshap play" in err
 
 

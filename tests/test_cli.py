@@ -45,6 +45,11 @@ def test_sync_runs_the_apps_sync_main(monkeypatch: pytest.MonkeyPatch) -> None:
     assert calls == [["--guild", "5", "--clear"]]
 
 
+def test_the_usage_offers_the_demo(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--help"]) == 0
+    assert "demo" in capsys.readouterr().out
+
+
 def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["bogus"]) == 2
     assert "invalid choice: 'bogus'" in capsys.readouterr().err
@@ -54,6 +59,7 @@ def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) ->
     ("command", "module"),
     [
         ("run", "bot.app"),
+        ("demo", "bot.demo"),
         ("play", "bot.terminal"),
         ("sim", "bot.sim.cli"),
         ("db", "bot.services.dbtool"),

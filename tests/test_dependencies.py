@@ -50,6 +50,7 @@ LAYERS = (
     "bot.render",
     "bot.terminal",
     "bot.app",
+    "bot.demo",
     "bot.cli",
     "bot.config",
     "bot.limits",
@@ -118,6 +119,12 @@ RULES: dict[str, Rule] = {
         third_party=None,
     ),
     "bot.app": Rule("bot.app -> anything (composition root)", ALL_LAYERS, third_party=None),
+    "bot.demo": Rule(
+        "bot.demo -> anything: the second composition root (`kapshap demo`), the bot of "
+        "bot.app on simcord's in-memory Discord and its browser preview",
+        ALL_LAYERS,
+        third_party=None,
+    ),
     "bot.config": Rule(
         "bot.config -> standard library only (every entry point, bot.cli included, loads it)",
         internal=frozenset({"bot.config", "bot.limits"}),
@@ -462,6 +469,7 @@ def test_checker_catches_violations(source: str, module: str) -> None:
             "bot.terminal",
         ),
         ("import discord\nfrom bot.storage import db\nfrom bot.sim import runner\n", "bot.app"),
+        ("import simcord\nfrom aiohttp import web\nfrom bot.app import create_bot\n", "bot.demo"),
         ("import argparse\nfrom bot.config import load_settings\n", "bot.cli"),
         ("def run() -> int:\n    from bot.app import main\n    return main([])\n", "bot.cli"),
         ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import discord\n", "bot.cli"),
