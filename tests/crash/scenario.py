@@ -32,6 +32,7 @@ from bot.engine import Declare
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import ManualClock
 from bot.services.errors import UserError
+from bot.services.server import ServerService
 from bot.services.tables import Table, TableDefaults, TableService, _ai_choice
 from bot.storage.db import Database, commit_count
 from bot.storage.games import GamesRepo, GameStatus
@@ -51,6 +52,7 @@ def make_services(db: Database, clock: ManualClock, seed: int) -> TableService:
         clock,
         TableDefaults(ante=10, turn_seconds=60, timeout_ai_level="random"),
         random.Random(seed),
+        ServerService(db),
     )
 
 
@@ -173,6 +175,18 @@ async def run(db_path: Path, journal_path: Path, seed: int = 1) -> int:
         # Tsung Shap settled by point difference (its pot settlement is the same code as the
         # other games'; a Tsung Shap game is long, so one is enough here).
         await _game(service, journal, rng, 105, "tsung-shap", settlement="difference")
+        # A resignation: the game ends and its pot is paid in one transaction.
+        table = await service.open_table(
+            guild_id=GUILD, channel_id=110, host_id=ALICE, host_name="Alice"
+        )
+        journal.ack(op="open", game=table.id)
+        await service.join(110, BOB, "Bob")
+        await service.start(110, ALICE)
+        journal.ack(op="start", game=table.id, version=table.version)
+        await _play_to_end(service, table, journal, rng, moves=1)
+        if table.running:
+            await service.resign(110, BOB)
+            journal.ack(op="end", game=table.id, status=str(table.status))
         # A lobby joined, left and cancelled.
         lobby = await service.open_table(
             guild_id=GUILD, channel_id=106, host_id=ALICE, host_name="Alice"
