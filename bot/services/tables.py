@@ -64,6 +64,7 @@ from bot.limits import format_duration, quote_input
 from bot.services.chips import ChipsService, DifferenceSettlement, Settlement
 from bot.services.clock import Clock
 from bot.services.errors import UserError
+from bot.services.ratings import RatingService
 from bot.storage.errors import ChannelBusyError, StaleVersionError
 from bot.storage.games import GameEnd, GameRecord, GamesRepo, GameStatus
 
@@ -267,8 +268,11 @@ class TableService:
         clock: Clock,
         defaults: TableDefaults | None = None,
         rng: random.Random | None = None,
+        ratings: RatingService | None = None,
     ) -> None:
-        """``rng`` shuffles deals (tests pass a seeded one; production uses system entropy)."""
+        """``rng`` shuffles deals (tests pass a seeded one; production uses system entropy);
+        ``ratings`` records and rates every finished game (none: games are not rated)."""
+        self._ratings = ratings
         self._games = games
         self._chips = chips
         self._clock = clock
@@ -783,6 +787,8 @@ class TableService:
         assert state is not None and state.result is not None
         table.status = GameStatus.FINISHED if state.result.winner is not None else GameStatus.DRAWN
         table.deadline = None
+        if self._ratings is not None:  # idempotent: rates each game once (ratings.py)
+            await self._ratings.record(table.id)
         if table.by_difference and isinstance(state, FishingState):
             line = await self._settle_difference(table, state)
             outcome.settlement = line
