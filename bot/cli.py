@@ -35,6 +35,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("play", "bot.terminal", "play in the terminal against computer players"),
     Command("sim", "bot.sim.cli", "simulate many games and print statistics"),
     Command("db", "bot.storage.cli", "manage the database (migrations, backups)"),
+    Command("ratings", "bot.services.ratings_cli", "recompute the skill ratings (rebuild)"),
 )
 
 
