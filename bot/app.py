@@ -26,6 +26,7 @@ from bot.config import ConfigError, Settings, load_settings
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import Clock
 from bot.services.guild_settings import GuildDefaults, GuildSettingsService
+from bot.services.ratings import RatingService
 from bot.services.tables import TableDefaults, TableService
 from bot.storage.db import Database
 from bot.storage.games import GamesRepo
@@ -34,7 +35,13 @@ __all__ = ["EXTENSIONS", "DiscordClock", "KapBot", "Services", "create_bot", "ma
 
 log = logging.getLogger("kapshap")
 
-EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.play", "cogs.chips", "cogs.admin")
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.tables",
+    "cogs.play",
+    "cogs.chips",
+    "cogs.admin",
+    "cogs.stats",
+)
 """Every cog module the bot loads, in order."""
 
 NO_TOKEN_HELP = """\
@@ -124,6 +131,7 @@ class Services:
     games: GamesRepo
     tables: TableService
     guild_settings: GuildSettingsService
+    ratings: RatingService
 
 
 class KapBot(commands.Bot):
@@ -167,12 +175,14 @@ class KapBot(commands.Bot):
             ),
         )
         games = GamesRepo(db)
+        ratings = RatingService(db, self.clock, provisional_games=settings.provisional_games)
         tables = TableService(
             games,
             chips,
             self.clock,
             TableDefaults(ante=settings.default_ante, turn_seconds=settings.turn_seconds),
             self._rng,
+            ratings=ratings,
         )
         # Per-server overrides of the same settings; ChipsService reads the chip ones itself.
         guild_settings = GuildSettingsService(
@@ -185,7 +195,9 @@ class KapBot(commands.Bot):
                 turn_seconds=settings.turn_seconds,
             ),
         )
-        self._services = Services(settings, self.clock, db, chips, games, tables, guild_settings)
+        self._services = Services(
+            settings, self.clock, db, chips, games, tables, guild_settings, ratings
+        )
         for extension in self._extensions:
             await self.load_extension(extension)
         if settings.dev_guild_id is not None:

@@ -353,6 +353,7 @@ class LeaderboardPage:
     rows: list[tuple[int, int, int, bool]]  # rank, user_id, value, provisional
     total: int
     own: tuple[int, int, bool] | None  # the caller's rank, value, provisional
+    offset: int = 0  # of the first row (snapped to a page)
 
 
 # ----------------------------------------------------------------------------- the service
@@ -596,8 +597,11 @@ class RatingService:
             _check_game(game)
         key = game if game is not None else (Game.KAP_SHAP.value if by == "rating" else ALL_GAMES)
         async with self._db.read() as tx:
-            rows = await self._repo.leaderboard(tx, guild_id, key, by, offset, limit)
             total = await self._repo.count(tx, guild_id, key, by)
+            # A page from an old message may point past the end or between pages: snap it.
+            last = max(0, (total - 1) // limit * limit)
+            offset = min(max(0, offset // limit * limit), last)
+            rows = await self._repo.leaderboard(tx, guild_id, key, by, offset, limit)
             own = None
             if user_id is not None:
                 mine = await self._repo.member(tx, guild_id, key, user_id)
@@ -614,7 +618,7 @@ class RatingService:
             )
             for i, r in enumerate(rows)
         ]
-        return LeaderboardPage(by, key, page, total, own)
+        return LeaderboardPage(by, key, page, total, own, offset)
 
 
 def _mu_sigma(member: MemberRating, params: ModelParams) -> tuple[float, float]:
