@@ -129,30 +129,34 @@ class ModelParams:
 
 
 AI_RATINGS: dict[str, dict[str, tuple[float, float]]] = {
-    # (mu, sigma) per game and level under the default model, fitted with openskill from
-    # simulated games between the levels (benchmarks/calibrate_ratings.py, docs/ratings.md).
-    # sigma is the fit's own uncertainty: small, so one game barely informs about the computer.
-    "kap-shap": {"random": (21.07, 1.0), "greedy": (25.77, 1.0), "expert": (26.32, 1.0)},
-    "kap-tai-shap": {"random": (20.42, 1.0), "greedy": (25.86, 1.0), "expert": (26.63, 1.0)},
-    "tsung-shap": {"random": (20.05, 1.0), "greedy": (26.43, 1.0), "expert": (27.17, 1.0)},
+    # (mu, sigma) per game and level under the default model, fitted with openskill from 6,000
+    # simulated games between the levels per game (benchmarks/calibrate_ratings.py --games 6000
+    # --seed 1; docs/ratings.md). sigma is the fit's own uncertainty.
+    "kap-shap": {"random": (13.60, 1.05), "greedy": (31.37, 0.65), "expert": (33.77, 0.65)},
+    "kap-tai-shap": {"random": (21.00, 0.49), "greedy": (25.72, 0.50), "expert": (27.00, 0.50)},
+    "tsung-shap": {"random": (14.29, 0.89), "greedy": (31.34, 0.64), "expert": (30.93, 0.64)},
 }
 """The fixed strength of each computer level in each game."""
-
-_FALLBACK_LEVEL = "expert"
 
 
 def ai_rating(game: str, level: str | None, params: ModelParams) -> tuple[float, float]:
     """The fixed (mu, sigma) of a computer level in a game, in the units of ``params``.
 
     A level without a calibrated rating (one added after the calibration, such as ``master``)
-    plays at the strongest calibrated level's rating until it is calibrated: it never fails a
+    counts at the strongest calibrated level's rating until it is calibrated: it never fails a
     settlement. The calibration was made under the default model, so another model's mu and
     sigma are mapped linearly (same number of prior sigmas from the prior mean).
     """
     table = AI_RATINGS.get(game, AI_RATINGS["kap-shap"])
-    if level not in table:
-        log.warning("no calibrated rating for AI level %r in %s: using %s", level, game, "expert")
-    mu, sigma = table.get(level or _FALLBACK_LEVEL, table[_FALLBACK_LEVEL])
+    if level in table:
+        mu, sigma = table[level]
+    else:
+        # The strongest calibrated level: a new level is added to be stronger, and a member who
+        # beats it should not lose by it.
+        log.warning(
+            "no calibrated rating for AI level %r in %s: the strongest stands in", level, game
+        )
+        mu, sigma = max(table.values())
     default = ModelParams()
     ratio = params.sigma / default.sigma
     return params.mu + (mu - default.mu) * ratio, sigma * ratio
@@ -610,13 +614,8 @@ class RatingService:
                     rank = await self._repo.rank_of(tx, guild_id, key, by, user_id, value)
                     own = (rank, value, self.is_provisional(mine.rated_games))
         page = [
-            (
-                offset + i + 1,
-                r.user_id,
-                (r.rating or 0) if by == "rating" else r.wins,
-                self.is_provisional(r.rated_games),
-            )
-            for i, r in enumerate(rows)
+            (offset + i + 1, user, value, self.is_provisional(rated_games))
+            for i, (user, value, rated_games) in enumerate(rows)
         ]
         return LeaderboardPage(by, key, page, total, own, offset)
 

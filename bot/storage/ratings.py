@@ -34,17 +34,18 @@ _ORDER_COLUMN = {"rating": "rating", "wins": "wins"}
 
 LEADERBOARD_SQL = {
     "rating": (
-        "SELECT user_id, rating, games, wins, rated_games FROM member_ratings "
+        "SELECT user_id, rating, rated_games FROM member_ratings "
         "WHERE guild_id = :guild AND game = :game AND rating IS NOT NULL "
         "ORDER BY rating DESC, user_id ASC LIMIT :limit OFFSET :offset"
     ),
     "wins": (
-        "SELECT user_id, wins, games, wins, rated_games FROM member_ratings "
+        "SELECT user_id, wins, rated_games FROM member_ratings "
         "WHERE guild_id = :guild AND game = :game "
         "ORDER BY wins DESC, user_id ASC LIMIT :limit OFFSET :offset"
     ),
 }
-"""One page: a walk down ``member_ratings_by_rating`` / ``_by_wins`` (no sort)."""
+"""One page: a walk down the covering ``member_ratings_by_rating`` / ``_by_wins`` (no sort, no
+table access); each row is ``(user_id, value, rated_games)``."""
 
 #: A member's rank: 1 + members ahead (a higher value, or the same value and a smaller id). Two
 #: COUNTs over index ranges, as for the chips leaderboard (an OR could scan the whole range).
@@ -307,6 +308,27 @@ class RatingsRepo:
             ),
         )
 
+    async def import_members(self, tx: Tx, members: list[MemberRating]) -> None:
+        """Insert many member rows at once (benchmarks and tests of large servers)."""
+        await tx.executemany(
+            f"INSERT INTO member_ratings ({_MEMBER_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    m.guild_id,
+                    m.game,
+                    m.user_id,
+                    m.games,
+                    m.wins,
+                    m.draws,
+                    m.rated_games,
+                    m.mu,
+                    m.sigma,
+                    m.rating,
+                )
+                for m in members
+            ],
+        )
+
     async def clear_all(self, tx: Tx) -> None:
         """Forget every recorded game and rating (the start of a rebuild)."""
         await tx.execute("DELETE FROM game_results")
@@ -376,24 +398,14 @@ class RatingsRepo:
 
     async def leaderboard(
         self, tx: Tx, guild_id: int, game: str, by: str, offset: int, limit: int
-    ) -> list[MemberRating]:
-        """One page of the ``by`` (rating | wins) leaderboard of one game (or ALL_GAMES)."""
+    ) -> list[tuple[int, int, int]]:
+        """One page of the ``by`` (rating | wins) leaderboard of one game (or ALL_GAMES):
+        ``(user_id, value, rated_games)`` rows in order."""
         rows = await tx.fetchall(
             LEADERBOARD_SQL[by],
             {"guild": guild_id, "game": game, "limit": limit, "offset": offset},
         )
-        return [
-            MemberRating(
-                guild_id=guild_id,
-                game=game,
-                user_id=int(r[0]),
-                rating=int(r[1]) if by == "rating" else None,
-                games=int(r[2]),
-                wins=int(r[3]),
-                rated_games=int(r[4]),
-            )
-            for r in rows
-        ]
+        return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
 
     async def rank_of(
         self, tx: Tx, guild_id: int, game: str, by: str, user_id: int, value: int

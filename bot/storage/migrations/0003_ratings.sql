@@ -73,6 +73,10 @@ CREATE TABLE member_ratings (
 ) STRICT, WITHOUT ROWID;
 
 -- Leaderboards: the page query walks one of these, the rank query counts an index range.
-CREATE INDEX member_ratings_by_rating ON member_ratings (guild_id, game, rating DESC, user_id)
+-- rated_games is carried along (for the "provisional" mark) so that both are covering: a deep
+-- page skips its offset inside the index without reading the table.
+CREATE INDEX member_ratings_by_rating
+    ON member_ratings (guild_id, game, rating DESC, user_id, rated_games)
     WHERE rating IS NOT NULL;
-CREATE INDEX member_ratings_by_wins ON member_ratings (guild_id, game, wins DESC, user_id);
+CREATE INDEX member_ratings_by_wins
+    ON member_ratings (guild_id, game, wins DESC, user_id, rated_games);
