@@ -16,6 +16,7 @@ from bot.storage.timestamps import from_db_time, to_db_time
 
 __all__ = [
     "ALL_GAMES",
+    "COUNT_SQL",
     "LEADERBOARD_SQL",
     "RANK_SQL",
     "FinishedGameRow",
@@ -60,13 +61,10 @@ RANK_SQL = {
     for key, column in _ORDER_COLUMN.items()
 }
 
-#: How many members a leaderboard has (a COUNT over the index range of one guild and game).
+#: How many members a leaderboard has: a counter kept by triggers, not a COUNT.
 COUNT_SQL = {
-    "rating": (
-        "SELECT COUNT(*) FROM member_ratings "
-        "WHERE guild_id = :guild AND game = :game AND rating IS NOT NULL"
-    ),
-    "wins": "SELECT COUNT(*) FROM member_ratings WHERE guild_id = :guild AND game = :game",
+    "rating": "SELECT rated FROM member_rating_counts WHERE guild_id = :guild AND game = :game",
+    "wins": "SELECT members FROM member_rating_counts WHERE guild_id = :guild AND game = :game",
 }
 
 
@@ -291,9 +289,13 @@ class RatingsRepo:
 
     async def put_member(self, tx: Tx, member: MemberRating) -> None:
         """Insert or replace a member's row."""
+        # An upsert, not INSERT OR REPLACE: the board counters' triggers see an update.
         await tx.execute(
-            f"INSERT OR REPLACE INTO member_ratings ({_MEMBER_COLUMNS}) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO member_ratings ({_MEMBER_COLUMNS}) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET games = excluded.games, "
+            "wins = excluded.wins, draws = excluded.draws, rated_games = excluded.rated_games, "
+            "mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating",
             (
                 member.guild_id,
                 member.game,
@@ -418,4 +420,5 @@ class RatingsRepo:
 
     async def count(self, tx: Tx, guild_id: int, game: str, by: str) -> int:
         """How many members the ``by`` leaderboard of a game has."""
-        return int(await tx.scalar(COUNT_SQL[by], {"guild": guild_id, "game": game}))
+        value = await tx.scalar(COUNT_SQL[by], {"guild": guild_id, "game": game})
+        return 0 if value is None else int(value)

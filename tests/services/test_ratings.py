@@ -19,7 +19,7 @@ from bot.services.ratings import (
 from bot.services.tables import Outcome, TableDefaults, TableService
 from bot.storage.db import Database
 from bot.storage.games import GamesRepo
-from bot.storage.ratings import ALL_GAMES
+from bot.storage.ratings import ALL_GAMES, MemberRating
 
 GUILD = 1
 ALICE, BOB, CAROL = 11, 12, 13
@@ -189,6 +189,7 @@ async def test_rebuild_reproduces_the_live_ratings_exactly(db: Database) -> None
             await play_game(tables, channel, members, game=game, ai=ai, seed=round_ * 10 + i)
     live = await ratings.all_ratings()
     assert any(m.rating is not None for m in live)
+    await check_board_counters(ratings, live)
     stats_before = await ratings.stats(GUILD, ALICE)
     assert await ratings.rebuild() == 12
     assert await ratings.all_ratings() == live
@@ -207,6 +208,18 @@ async def test_rebuild_reproduces_the_live_ratings_exactly(db: Database) -> None
     after = await ratings.all_ratings()
     await ratings.rebuild()
     assert await ratings.all_ratings() == after
+    await check_board_counters(ratings, after)
+
+
+async def check_board_counters(ratings: RatingService, rows: list[MemberRating]) -> None:
+    """The trigger-kept board sizes equal a count of the rows."""
+    for game in ("kap-shap", "kap-tai-shap", "tsung-shap"):
+        rated = await ratings.leaderboard(GUILD, by="rating", game=game)
+        assert rated.total == sum(1 for m in rows if m.game == game and m.rating is not None)
+        played = await ratings.leaderboard(GUILD, by="wins", game=game)
+        assert played.total == sum(1 for m in rows if m.game == game)
+    every = await ratings.leaderboard(GUILD, by="wins", game=None)
+    assert every.total == sum(1 for m in rows if m.game == ALL_GAMES) == 3
 
 
 async def test_stats_history_and_leaderboards(db: Database) -> None:

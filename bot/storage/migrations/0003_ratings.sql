@@ -80,3 +80,40 @@ CREATE INDEX member_ratings_by_rating
     WHERE rating IS NOT NULL;
 CREATE INDEX member_ratings_by_wins
     ON member_ratings (guild_id, game, wins DESC, user_id, rated_games);
+
+-- How many members each board has, kept by triggers (as account_counts for the chips board):
+-- "rank 5 of 100,000" would otherwise COUNT the guild's whole index range on every page.
+--   members  rows of (guild, game): the wins board
+--   rated    rows with a rating: the rating board
+-- member_ratings is only ever inserted, updated (upsert) or deleted, never REPLACEd: a REPLACE
+-- deletes without firing the delete trigger.
+CREATE TABLE member_rating_counts (
+    guild_id INTEGER NOT NULL,
+    game     TEXT    NOT NULL,
+    members  INTEGER NOT NULL CHECK (members >= 0),
+    rated    INTEGER NOT NULL CHECK (rated >= 0),
+    PRIMARY KEY (guild_id, game)
+) STRICT, WITHOUT ROWID;
+
+CREATE TRIGGER member_ratings_count_insert AFTER INSERT ON member_ratings
+BEGIN
+    INSERT INTO member_rating_counts (guild_id, game, members, rated)
+        VALUES (NEW.guild_id, NEW.game, 1, NEW.rating IS NOT NULL)
+        ON CONFLICT (guild_id, game) DO UPDATE
+        SET members = members + 1, rated = rated + (NEW.rating IS NOT NULL);
+END;
+
+CREATE TRIGGER member_ratings_count_rated AFTER UPDATE OF rating ON member_ratings
+    WHEN (OLD.rating IS NULL) <> (NEW.rating IS NULL)
+BEGIN
+    UPDATE member_rating_counts
+        SET rated = rated + (CASE WHEN NEW.rating IS NULL THEN -1 ELSE 1 END)
+        WHERE guild_id = NEW.guild_id AND game = NEW.game;
+END;
+
+CREATE TRIGGER member_ratings_count_delete AFTER DELETE ON member_ratings
+BEGIN
+    UPDATE member_rating_counts
+        SET members = members - 1, rated = rated - (OLD.rating IS NOT NULL)
+        WHERE guild_id = OLD.guild_id AND game = OLD.game;
+END;
