@@ -1,4 +1,4 @@
-"""The ``kapshap`` command: ``run | play | sim | db``.
+"""The ``kapshap`` command: ``run | play | sim | db | ratings``.
 
 Each subcommand is a thin dispatcher: everything after the subcommand's name is handed, unparsed,
 to the ``main(argv) -> int`` of the module that implements it, so ``kapshap sim --help`` shows the
