@@ -27,6 +27,7 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -342,7 +343,7 @@ class HistoryEntry:
 
     game_id: str
     game: str
-    finished_at: Any
+    finished_at: datetime
     result: str  # win | loss | draw
     opponents: tuple[str, ...]
     rating: int | None  # his rating after the game (rated games only)
