@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import re
 from typing import Any, Literal
 
@@ -52,6 +53,8 @@ _RESULT_WORDS = {"win": "🏆 Won", "loss": "Lost", "draw": "Drawn"}
 _POSITIONS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
 
 NO_PINGS = discord.AllowedMentions.none()
+
+log = logging.getLogger(__name__)
 
 
 def replay_custom_id(game_id: str) -> str:
@@ -314,6 +317,27 @@ class StatsCog(commands.Cog, name="Stats"):
     def __init__(self, bot: KapBot) -> None:
         """The cog reads the bot's rating service."""
         self.bot = bot
+        self._catch_up: asyncio.Task[None] | None = None
+
+    async def cog_load(self) -> None:
+        """Record, in the background, finished games that were never recorded (older than
+        ratings, or cut short by a crash): one short transaction per game, so the bot answers
+        meanwhile."""
+        self._catch_up = asyncio.create_task(self._record_missing(), name="ratings catch-up")
+
+    async def cog_unload(self) -> None:
+        """Stop the catch-up (it resumes at the next start: each game is recorded once)."""
+        if self._catch_up is not None and not self._catch_up.done():
+            self._catch_up.cancel()
+
+    async def _record_missing(self) -> None:
+        try:
+            recorded = await self.bot.services.ratings.record_missing()
+        except Exception:
+            log.exception("recording the unrecorded finished games failed")
+            return
+        if recorded:
+            log.info("recorded and rated %s finished games that had not been", recorded)
 
     @app_commands.command(name="stats", description="A member's games, rating and records")
     @app_commands.guild_only()

@@ -480,6 +480,28 @@ class RatingService:
             await self._repo.put_member(tx, _counted(total, seat.result, rated))
         await self._repo.add_results(tx, results)
 
+    async def record_missing(self, batch: int = 100) -> int:
+        """Record every finished or drawn game that was never recorded, oldest first, one short
+        transaction per game: games played before ratings existed, and a game whose end was
+        committed but whose settlement was cut short by a crash. Returns how many it recorded.
+
+        The order is the one a rebuild uses for such games, and a rebuild follows the recorded
+        order, so live ratings and a rebuild still agree exactly.
+        """
+        recorded = 0
+        skipped: set[str] = set()
+        while True:
+            async with self._db.read() as tx:
+                ids = await self._repo.unrecorded_game_ids(tx, batch + len(skipped))
+            todo = [game_id for game_id in ids if game_id not in skipped]
+            if not todo:
+                return recorded
+            for game_id in todo:
+                if await self.record(game_id):
+                    recorded += 1
+                else:  # it does not replay (logged): do not try it again in this run
+                    skipped.add(game_id)
+
     async def rebuild(self, params: ModelParams | None = None) -> int:
         """Recompute every record and rating from the stored games, in the order they were
         recorded (games never recorded follow, by the time they ended); with ``params``,

@@ -221,6 +221,16 @@ class RatingsRepo:
         )
         return [(str(r[0]), from_db_time(r[1])) for r in rows]
 
+    async def unrecorded_game_ids(self, tx: Tx, limit: int) -> list[str]:
+        """Finished or drawn games not recorded yet, oldest end first (at most ``limit``)."""
+        rows = await tx.fetchall(
+            "SELECT g.id FROM games AS g WHERE g.status IN ('finished', 'drawn') "
+            "AND NOT EXISTS (SELECT 1 FROM recorded_games AS r WHERE r.game_id = g.id) "
+            "ORDER BY g.finished_at, g.id LIMIT ?",
+            (limit,),
+        )
+        return [str(r[0]) for r in rows]
+
     # --- recording ---------------------------------------------------------------------------
 
     async def is_recorded(self, tx: Tx, game_id: str) -> bool:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 import simcord
 
+from bot.app import KapBot
 from bot.engine import Declare, legal_actions
 from bot.storage.ratings import MemberRating, RatingsRepo
 from cogs.stats import replay_custom_id
@@ -181,3 +183,25 @@ async def test_leaderboard_by_wins_and_mistakes(world: World) -> None:
     r = await alice.slash(world.channel, "leaderboard")
     [embed] = r.response.embeds  # type: ignore[union-attr]
     assert embed.title == "🏆 Leaderboard"
+
+
+async def test_games_never_recorded_are_recorded_after_a_restart(
+    world: World, restart: Callable[[], Awaitable[KapBot]]
+) -> None:
+    alice, bob = world.members[0], world.members[1]
+    first = await play(world, 1000, [alice, bob], seed=1)
+    second = await play(world, 1001, [alice], ai="greedy", seed=2)
+    # As if both had ended before ratings existed (or a crash cut their settlement short).
+    async with world.bot.services.db.transaction() as tx:
+        await RatingsRepo().clear_all(tx)
+    r = await alice.slash(world.channel, "history")
+    [embed] = r.response.embeds  # type: ignore[union-attr]
+    assert embed.description == "No finished games yet."
+
+    await restart()
+    await world.env.settle()
+
+    r = await alice.slash(world.channel, "history")
+    [embed] = r.response.embeds  # type: ignore[union-attr]
+    lines = (embed.description or "").splitlines()
+    assert len(lines) == 2 and second in lines[0] and first in lines[1]

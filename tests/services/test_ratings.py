@@ -248,3 +248,31 @@ async def test_stats_history_and_leaderboards(db: Database) -> None:
     wins = await ratings.leaderboard(GUILD, by="wins", game=None, user_id=ALICE)
     assert wins.game == ALL_GAMES and wins.total == 2
     assert sum(r[2] for r in wins.rows) == 6 - stats.draws
+
+
+async def test_games_never_recorded_are_caught_up_in_the_order_a_rebuild_uses(
+    db: Database,
+) -> None:
+    clock = ManualClock()
+    tables, ratings = services(db, clock)
+    # Games played before ratings existed: a table service without one.
+    unrated = TableService(
+        GamesRepo(db),
+        ChipsService(db, clock, ChipsDefaults(starting_chips=1000, daily_amount=100)),
+        clock,
+        TableDefaults(ante=10, turn_seconds=60, timeout_ai_level="random"),
+        random.Random(5),
+    )
+    for seed in range(4):
+        clock.advance(60)
+        await play_game(unrated, 600 + seed, [(ALICE, "Alice")], ai="greedy", seed=seed)
+    assert await ratings.all_ratings() == []
+    clock.advance(60)
+    await play_game(tables, 700, [(ALICE, "Alice"), (BOB, "Bob")], seed=1)
+    assert await ratings.record_missing() == 4
+    assert await ratings.record_missing() == 0  # once
+    caught_up = await ratings.all_ratings()
+    alice = next(m for m in caught_up if m.user_id == ALICE and m.game == "kap-shap")
+    assert alice.games == 5
+    await ratings.rebuild()
+    assert await ratings.all_ratings() == caught_up
