@@ -254,7 +254,7 @@ def stats_embed(stats: MemberStats, name: str) -> discord.Embed:
         )
     embed.add_field(
         name="Streaks",
-        value=f"Current: {stats.current_streak} wins\nBest: {stats.best_streak} wins",
+        value=f"Current: {_wins(stats.current_streak)}\nBest: {_wins(stats.best_streak)}",
         inline=True,
     )
     positions = "\n".join(
