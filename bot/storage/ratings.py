@@ -219,16 +219,17 @@ class RatingsRepo:
             "SELECT g.id, COALESCE(r.finished_at, g.finished_at) "
             "FROM games AS g LEFT JOIN recorded_games AS r ON r.game_id = g.id "
             "WHERE g.status IN ('finished', 'drawn') OR r.seq IS NOT NULL "
-            "ORDER BY r.seq IS NULL, r.seq, g.finished_at, g.id"
+            "ORDER BY r.seq IS NULL, r.seq, g.finished_at, g.rowid"
         )
         return [(str(r[0]), from_db_time(r[1])) for r in rows]
 
     async def unrecorded_game_ids(self, tx: Tx, limit: int) -> list[str]:
-        """Finished or drawn games not recorded yet, oldest end first (at most ``limit``)."""
+        """Finished or drawn games not recorded yet, oldest end first (at most ``limit``); games
+        that ended at the same moment in the order they were created."""
         rows = await tx.fetchall(
             "SELECT g.id FROM games AS g WHERE g.status IN ('finished', 'drawn') "
             "AND NOT EXISTS (SELECT 1 FROM recorded_games AS r WHERE r.game_id = g.id) "
-            "ORDER BY g.finished_at, g.id LIMIT ?",
+            "ORDER BY g.finished_at, g.rowid LIMIT ?",
             (limit,),
         )
         return [str(r[0]) for r in rows]
