@@ -28,6 +28,7 @@ from bot.config import ConfigError, Settings, load_settings
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import Clock
 from bot.services.guild_settings import GuildDefaults, GuildSettingsService
+from bot.services.ratings import RatingService
 from bot.services.server import ServerService
 from bot.services.tables import TableDefaults, TableService
 from bot.storage.db import Database
@@ -53,6 +54,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.chips",
     "cogs.admin",
     "cogs.help",
+    "cogs.stats",
 )
 """Every cog module the bot loads, in order."""
 
@@ -146,6 +148,7 @@ class Services:
     tables: TableService
     guild_settings: GuildSettingsService
     server: ServerService
+    ratings: RatingService
 
 
 class KapBot(commands.Bot):
@@ -206,6 +209,7 @@ class KapBot(commands.Bot):
         )
         games = GamesRepo(db)
         server = ServerService(db)
+        ratings = RatingService(db, self.clock, provisional_games=settings.provisional_games)
         tables = TableService(
             games,
             chips,
@@ -213,6 +217,7 @@ class KapBot(commands.Bot):
             TableDefaults(ante=settings.default_ante, turn_seconds=settings.turn_seconds),
             self._rng,
             server,
+            ratings,
         )
         # Per-server overrides of the same settings; ChipsService reads the chip ones itself.
         guild_settings = GuildSettingsService(
@@ -226,7 +231,7 @@ class KapBot(commands.Bot):
             ),
         )
         self._services = Services(
-            settings, self.clock, db, chips, games, tables, guild_settings, server
+            settings, self.clock, db, chips, games, tables, guild_settings, server, ratings
         )
         for extension in self._extensions:
             await self.load_extension(extension)

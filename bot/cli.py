@@ -1,4 +1,4 @@
-"""The ``kapshap`` command: ``run | demo | play | sim | db | sync``.
+"""The ``kapshap`` command: ``run | demo | play | sim | db | sync | ratings``.
 
 Each subcommand is a thin dispatcher: everything after the subcommand's name is handed, unparsed,
 to the ``main(argv) -> int`` of the module that implements it, so ``kapshap sim --help`` shows the
@@ -45,6 +45,7 @@ COMMANDS: tuple[Command, ...] = (
         "publish the slash commands to Discord (needs DISCORD_TOKEN)",
         "sync_main",
     ),
+    Command("ratings", "bot.services.ratings_cli", "recompute the skill ratings (rebuild)"),
 )
 
 

@@ -51,6 +51,7 @@ DEFAULTS: dict[str, str] = {
     "KAPSHAP_TURN_SECONDS": "120",
     "KAPSHAP_DEV_GUILD_ID": "",
     "KAPSHAP_OWNER_IDS": "",
+    "KAPSHAP_PROVISIONAL_GAMES": "10",
 }
 
 
@@ -72,6 +73,7 @@ class Settings:
     turn_seconds: int = int(DEFAULTS["KAPSHAP_TURN_SECONDS"])
     dev_guild_id: int | None = None
     owner_ids: frozenset[int] = frozenset()
+    provisional_games: int = int(DEFAULTS["KAPSHAP_PROVISIONAL_GAMES"])
 
     @property
     def log_level_number(self) -> int:
@@ -209,6 +211,7 @@ def _bounded(minimum: int, maximum: int, unit: str) -> Callable[[str, str], int]
 _ante = _bounded(0, limits.MAX_ANTE, "chips")
 _amount = _bounded(0, limits.MAX_AMOUNT, "chips")
 _turn_seconds = _bounded(limits.MIN_TURN_SECONDS, limits.MAX_TURN_SECONDS, "seconds")
+_provisional_games = _bounded(0, 1000, "rated games")
 
 
 def _snowflake(name: str, value: str) -> int:
@@ -287,4 +290,5 @@ def load_settings(
         turn_seconds=get("KAPSHAP_TURN_SECONDS", _turn_seconds),
         dev_guild_id=get_optional("KAPSHAP_DEV_GUILD_ID", _snowflake),
         owner_ids=get("KAPSHAP_OWNER_IDS", _owner_ids),
+        provisional_games=get("KAPSHAP_PROVISIONAL_GAMES", _provisional_games),
     )

@@ -30,6 +30,7 @@ from bot.app import KapBot, Services
 from bot.services.chips import MAX_AMOUNT, LeaderboardEntry, RankInfo
 from bot.services.errors import AlreadyClaimed, InvalidTarget, UserError, format_chips, mention
 from cogs.common import guarded, services_of
+from cogs.stats import GameName, rating_board_message
 
 __all__ = [
     "HISTORY_SIZE",
@@ -403,13 +404,40 @@ class ChipsCog(commands.Cog, name="Chips"):
             )
             await reply_private(interaction, embed=embed)
 
-    @app_commands.command(name="leaderboard", description="The richest members of this server")
+    @app_commands.command(
+        name="leaderboard", description="The best members of this server: chips, rating or wins"
+    )
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+    @app_commands.describe(
+        by="Rank by chips (default), rating or wins", game="Rating or wins in one game"
+    )
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction[Any],
+        by: Literal["chips", "rating", "wins"] = "chips",
+        game: GameName | None = None,
+    ) -> None:
         """A public board, 10 per page, with ◀ ▶ buttons and the caller's rank in the footer."""
         async with guarded(interaction, "/leaderboard"):
             guild_id = guild_of(interaction)
             user = interaction.user
+            if by != "chips":  # ratings and wins: cogs/stats.py
+                embed, view = await rating_board_message(
+                    self.services.ratings,
+                    guild_id,
+                    by=by,
+                    game=game,
+                    offset=0,
+                    viewer_id=user.id,
+                    viewer_name=user.display_name,
+                    public=True,
+                )
+                await interaction.response.send_message(
+                    embed=embed, view=view, allowed_mentions=NO_PINGS
+                )
+                return
+            if game is not None:
+                raise UserError("Chips are counted across every game: rank by rating or wins.")
             embed, view = await leaderboard_message(
                 self.services,
                 guild_id,

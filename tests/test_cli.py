@@ -63,6 +63,7 @@ def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) ->
         ("play", "bot.terminal"),
         ("sim", "bot.sim.cli"),
         ("db", "bot.services.dbtool"),
+        ("ratings", "bot.services.ratings_cli"),
     ],
 )
 def test_command_delegates_the_rest_of_the_arguments(

@@ -100,8 +100,10 @@ RULES: dict[str, Rule] = {
         third_party=frozenset({"aiosqlite"}),
     ),
     "bot.services": Rule(
-        "bot.services -> standard library + bot.engine + bot.ai + bot.storage; no discord",
+        "bot.services -> standard library + bot.engine + bot.ai + bot.storage + openskill; "
+        "no discord",
         internal=frozenset({"bot.engine", "bot.ai", "bot.storage", "bot.services", "bot.limits"}),
+        third_party=frozenset({"openskill"}),
     ),
     "bot.render": Rule(
         "bot.render -> standard library + bot.engine + bot.tournament (pure values) + Pillow",

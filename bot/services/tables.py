@@ -67,6 +67,7 @@ from bot.services.chips import HOUSE_ID, ChipsService, DifferenceSettlement, Set
 from bot.services.chips import Outcome as ChipsOutcome
 from bot.services.clock import Clock
 from bot.services.errors import UserError
+from bot.services.ratings import RatingService
 from bot.services.server import ServerService
 from bot.storage.db import Tx
 from bot.storage.errors import ChannelBusyError, StaleVersionError
@@ -320,9 +321,12 @@ class TableService:
         defaults: TableDefaults | None = None,
         rng: random.Random | None = None,
         server: ServerService | None = None,
+        ratings: RatingService | None = None,
     ) -> None:
         """``rng`` shuffles deals (tests pass a seeded one; production uses system entropy);
-        ``server`` holds the per-server play settings and seat states (defaults without it)."""
+        ``server`` holds the per-server play settings and seat states (defaults without it);
+        ``ratings`` records and rates every finished game (none: games are not rated)."""
+        self._ratings = ratings
         self._games = games
         self._chips = chips
         self._server = server
@@ -918,6 +922,7 @@ class TableService:
                 payee = HOUSE_ID if seat.user_id is None else seat.user_id
                 settled = await self._chips.payout(table.id, payee, state.rules.rake_percent, tx=tx)
                 line = _settlement_line(table, settled, winner)
+            await self._rate(table, tx)
         table.version = record.version
         table.status = GameStatus.FINISHED
         table.deadline = None
@@ -1346,6 +1351,7 @@ class TableService:
                     )
                     settled_line = await self._settle_chips(table, new_state, tx)
                     await self._games.mark_settled(table.id, tx=tx)
+                    await self._rate(table, tx)
         except StaleVersionError:
             raise UserError("That action is out of date: the table has moved on.") from None
         table.version = record.version
@@ -1389,9 +1395,16 @@ class TableService:
         async with self._games.transaction() as tx:
             line = await self._settle_chips(table, state, tx)
             await self._games.mark_settled(table.id, tx=tx)
+            await self._rate(table, tx)
         table.status = GameStatus.FINISHED if state.result.winner is not None else GameStatus.DRAWN
         table.deadline = None
         _record_settlement(table, outcome, line)
+
+    async def _rate(self, table: Table, tx: Tx) -> None:
+        """Record and rate an ended game in the transaction that settles it (idempotent: a
+        replayed settlement never rates twice; see bot/services/ratings.py)."""
+        if self._ratings is not None:
+            await self._ratings.rate_finished_game(tx, table.id)
 
     async def _settle_chips(self, table: Table, state: AnyState, tx: Tx) -> str | None:
         """Pay the pot to the winner, or refund (or carry) every ante on a draw, inside ``tx``;

@@ -101,7 +101,7 @@ async def test_a_version_1_database_upgrades_with_its_ledger_intact(tmp_path: Pa
 
     db = await Database.open(path)
     try:
-        assert db.schema_version == len(load_migrations())
+        assert db.schema_version == len(load_migrations())  # every migration applied
         async with db.read() as tx:
             after = [tuple(r) for r in await tx.fetchall("SELECT * FROM ledger ORDER BY id")]
             indexes = {

@@ -1,0 +1,692 @@
+"""Skill ratings (openskill, Plackett-Luce), game results, statistics and history.
+
+A finished game is **recorded once**: :meth:`RatingService.rate_finished_game` reads the stored
+game (rules, seats, deal, action log) inside the caller's open transaction, replays it through
+the engine, writes one ``game_results`` row per seat and, for a game with a winner, updates the
+members' ratings. Its ``recorded_games`` row (keyed by the game id) makes it idempotent: a
+replayed settlement finds the row and changes nothing. Because a record is computed from the
+stored history alone, :meth:`RatingService.rebuild` replays the same function over every game in
+the same order and reproduces the live ratings exactly (or recomputes them with new parameters).
+
+Ranking: a collecting game ranks the winner first and every other seat tied second; Tsung Shap
+ranks by score (equal scores tied). Drawn games are recorded for the statistics but not rated;
+aborted games are neither. Computer seats play at a fixed strength per level and game
+(:data:`AI_RATINGS`, calibrated by ``benchmarks/calibrate_ratings.py``, see docs/ratings.md):
+they take part in the update, so beating them raises a member's rating, but theirs never moves.
+
+Tsung Shap's captures, sweeps and claims are counted while replaying the log at settlement and
+stored with the result (rather than replayed on every ``/stats``): a member's statistics then
+come from one indexed query, however many games he has played.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from bot.engine import (
+    AnyEvent,
+    AnyState,
+    Capture,
+    Captured,
+    Claim,
+    Claimed,
+    Deal,
+    Declare,
+    Declared,
+    Discard,
+    Draw,
+    EngineError,
+    FishingResult,
+    FishingState,
+    Game,
+    IllegalAction,
+    Place,
+    RuleSet,
+    Take,
+    apply,
+    new_game,
+    parse_action,
+)
+from bot.services.clock import Clock
+from bot.services.errors import UserError
+from bot.storage.db import Database, Tx
+from bot.storage.ratings import (
+    ALL_GAMES,
+    FinishedGameRow,
+    MemberRating,
+    RatingsRepo,
+    RecordedGame,
+    ResultRow,
+)
+
+__all__ = [
+    "AI_RATINGS",
+    "BOARDS",
+    "GAMES",
+    "GameSummary",
+    "HistoryEntry",
+    "LeaderboardPage",
+    "MemberStats",
+    "ModelParams",
+    "RatingService",
+    "SeatSummary",
+    "ai_rating",
+    "display_rating",
+    "ranks_of",
+    "rate",
+    "summarise",
+]
+
+log = logging.getLogger(__name__)
+
+GAMES: tuple[str, ...] = tuple(g.value for g in Game)
+"""The rated games: one rating per member per game per server."""
+
+BOARDS: tuple[str, ...] = ("chips", "rating", "wins")
+"""What ``/leaderboard`` may rank by (chips are the chips service's own leaderboard)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelParams:
+    """The rating model: openskill's Plackett-Luce parameters and the displayed scale.
+
+    The displayed rating is ``base + scale * (ordinal - centre)`` with openskill's conservative
+    ``ordinal = mu - 3 sigma``: a newcomer (mu 25, sigma 8.33, ordinal 0) shows 1000, and an
+    average player whose rating has settled (sigma about 1.7, ordinal about 20) shows about 1500.
+    """
+
+    mu: float = 25.0
+    sigma: float = 25.0 / 3.0
+    beta: float = 25.0 / 6.0
+    tau: float = 25.0 / 300.0
+    base: float = 1500.0
+    scale: float = 25.0
+    centre: float = 20.0
+
+    def to_json(self) -> str:
+        """The stored form (``rating_model.params_json``)."""
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str | None) -> ModelParams:
+        """Inverse of :meth:`to_json`; None (nothing stored) gives the defaults."""
+        if text is None:
+            return cls()
+        data = json.loads(text)
+        return cls(**{k: float(v) for k, v in data.items() if k in cls.__dataclass_fields__})
+
+    def model(self) -> PlackettLuce:
+        """The openskill model with these parameters."""
+        return PlackettLuce(mu=self.mu, sigma=self.sigma, beta=self.beta, tau=self.tau)
+
+
+AI_RATINGS: dict[str, dict[str, tuple[float, float]]] = {
+    # (mu, sigma) per game and level under the default model, fitted with openskill from 6,000
+    # simulated games between the levels per game (benchmarks/calibrate_ratings.py --games 6000
+    # --seed 1; docs/ratings.md). sigma is the fit's own uncertainty.
+    "kap-shap": {"random": (13.60, 1.05), "greedy": (31.37, 0.65), "expert": (33.77, 0.65)},
+    "kap-tai-shap": {"random": (21.00, 0.49), "greedy": (25.72, 0.50), "expert": (27.00, 0.50)},
+    "tsung-shap": {"random": (14.29, 0.89), "greedy": (31.34, 0.64), "expert": (30.93, 0.64)},
+}
+"""The fixed strength of each computer level in each game."""
+
+
+def ai_rating(game: str, level: str | None, params: ModelParams) -> tuple[float, float]:
+    """The fixed (mu, sigma) of a computer level in a game, in the units of ``params``.
+
+    A level without a calibrated rating (one added after the calibration, such as ``master``)
+    counts at the strongest calibrated level's rating until it is calibrated: it never fails a
+    settlement. The calibration was made under the default model, so another model's mu and
+    sigma are mapped linearly (same number of prior sigmas from the prior mean).
+    """
+    table = AI_RATINGS.get(game, AI_RATINGS["kap-shap"])
+    if level in table:
+        mu, sigma = table[level]
+    else:
+        # The strongest calibrated level: a new level is added to be stronger, and a member who
+        # beats it should not lose by it.
+        log.warning(
+            "no calibrated rating for AI level %r in %s: the strongest stands in", level, game
+        )
+        mu, sigma = max(table.values())
+    default = ModelParams()
+    ratio = params.sigma / default.sigma
+    return params.mu + (mu - default.mu) * ratio, sigma * ratio
+
+
+def display_rating(mu: float, sigma: float, params: ModelParams) -> int:
+    """The conservative number members see (see :class:`ModelParams`)."""
+    ordinal = mu - 3.0 * sigma
+    return round(params.base + params.scale * (ordinal - params.centre))
+
+
+def ranks_of(game: str, winner: int | None, scores: Sequence[int] | None, seats: int) -> list[int]:
+    """openskill ranks (1 = first, equal = tied) of a game with a winner.
+
+    Collecting games, and any game won by a resignation or forfeit (no final scores): the winner
+    first, everyone else tied second. Tsung Shap: by score, equal scores tied.
+    """
+    if game == Game.TSUNG_SHAP.value and scores is not None:
+        return [1 + sum(1 for other in scores if other > mine) for mine in scores]
+    if winner is None:
+        raise ValueError("a drawn game is not ranked")
+    return [1 if seat == winner else 2 for seat in range(seats)]
+
+
+def rate(
+    params: ModelParams,
+    ratings: Sequence[tuple[float, float]],
+    ranks: Sequence[int],
+    fixed: Sequence[bool],
+) -> list[tuple[float, float]]:
+    """The ratings after one game: openskill's update for every seat not ``fixed`` (computer
+    seats keep theirs). Every seat is a one-player team."""
+    model = params.model()
+    teams = [[model.create_rating([mu, sigma])] for mu, sigma in ratings]
+    updated = model.rate(teams, ranks=list(ranks))
+    return [
+        old if keep else (new[0].mu, new[0].sigma)
+        for old, keep, new in zip(ratings, fixed, updated, strict=True)
+    ]
+
+
+# ----------------------------------------------------------------------------- game summary
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """One seat of a finished game, as the statistics need it."""
+
+    name: str
+    user_id: int | None
+    ai_level: str | None
+    position: int  # 0 = played first
+    result: str  # win | loss | draw
+    arrangement: str | None = None
+    eye: str | None = None
+    score: int | None = None
+    captures: int | None = None
+    sweeps: int | None = None
+    claims: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A finished or drawn game, computed from its stored history."""
+
+    game_id: str
+    guild_id: int
+    game: str
+    winner: int | None
+    scores: tuple[int, ...] | None
+    seats: tuple[SeatSummary, ...]
+
+
+def _apply(state: AnyState, action: Any) -> tuple[AnyState, list[AnyEvent]]:
+    # mypy cannot pick an overload of apply() for a union: tell the two kinds apart here.
+    if isinstance(state, FishingState):
+        if not isinstance(action, Draw | Capture | Place | Claim):
+            raise IllegalAction(f"'{action}' is not a Tsung Shap action")
+        fishing, fishing_events = apply(state, action)
+        return fishing, list(fishing_events)
+    if not isinstance(action, Take | Draw | Discard | Declare):
+        raise IllegalAction(f"'{action}' is not a {state.rules.game} action")
+    collecting, events = apply(state, action)
+    return collecting, list(events)
+
+
+def summarise(row: FinishedGameRow) -> GameSummary:
+    """Replay a stored game through the engine and summarise its end (raises EngineError or
+    ValueError when the stored history does not replay to an end)."""
+    if row.deal_json is None:
+        raise ValueError(f"game {row.id} was never dealt")
+    game = Game(row.game)
+    rules = RuleSet.from_flags(json.loads(row.rules_json)["flags"])
+    seats = [dict(s) for s in json.loads(row.seats_json)]
+    deal = Deal.from_json(json.loads(row.deal_json))
+    state: AnyState = new_game(rules, [str(s["name"]) for s in seats], deal)
+    players = len(seats)
+    captures = [0] * players
+    sweeps = [0] * players
+    claims = [0] * players
+    arrangement: str | None = None
+    eye: str | None = None
+    for seat, notation in row.actions:
+        if seat != state.current:
+            raise EngineError(f"game {row.id}: an action was logged for seat {seat}")
+        state, events = _apply(state, parse_action(notation, game))
+        for event in events:
+            if isinstance(event, Captured):
+                captures[event.seat] += 1
+                sweeps[event.seat] += int(event.sweep)
+            elif isinstance(event, Claimed):
+                claims[event.seat] += 1
+            elif isinstance(event, Declared):
+                arrangement = str(event.witness)
+                eye = f"{event.witness.eye[0]} {event.witness.eye[1]}"
+    result = state.result
+    fishing = isinstance(state, FishingState)
+    if result is not None:
+        winner = result.winner
+        scores = tuple(result.scores) if isinstance(result, FishingResult) else None
+    elif row.status == "finished" and row.winner_seat is not None:
+        # Ended by a resignation or a forfeit (the engine has no such end): the stored winner
+        # ranks first and the others tie, whatever the Tsung Shap scores were at that moment.
+        winner = row.winner_seat
+        scores = None
+    else:
+        raise ValueError(f"game {row.id}: its action log does not reach the end of the game")
+    out = []
+    for seat, info in enumerate(seats):
+        outcome = "draw" if winner is None else ("win" if seat == winner else "loss")
+        user_id = info.get("user_id")
+        out.append(
+            SeatSummary(
+                name=str(info["name"]),
+                user_id=None if user_id is None else int(user_id),
+                ai_level=info.get("ai_level"),
+                position=(seat - deal.first_seat) % players,
+                result=outcome,
+                arrangement=arrangement if seat == winner else None,
+                eye=eye if seat == winner else None,
+                score=scores[seat] if scores is not None else None,
+                captures=captures[seat] if fishing else None,
+                sweeps=sweeps[seat] if fishing else None,
+                claims=claims[seat] if fishing else None,
+            )
+        )
+    return GameSummary(row.id, row.guild_id, row.game, winner, scores, tuple(out))
+
+
+# ----------------------------------------------------------------------------- read models
+
+
+@dataclass(frozen=True, slots=True)
+class MemberStats:
+    """What ``/stats`` shows for a member (one game, or every game)."""
+
+    user_id: int
+    game: str | None
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    rating: int | None
+    rated_games: int
+    provisional: bool
+    rating_history: dict[str, list[int]]  # game -> the rating after each rated game
+    by_position: dict[int, tuple[int, int]]  # position (0 = first) -> (games, wins)
+    current_streak: int  # consecutive wins up to the latest game
+    best_streak: int
+    favourite_eye: tuple[str, int] | None  # the eye he won with most often, and how often
+    ratings: dict[str, tuple[int, bool]] = field(default_factory=dict)  # game -> (rating, prov.)
+    tsung_games: int = 0
+    average_score: float | None = None
+    captures: int = 0
+    sweeps: int = 0
+    claims: int = 0
+
+    @property
+    def win_rate(self) -> float | None:
+        """Wins per game played (None before the first game)."""
+        return None if self.games == 0 else self.wins / self.games
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One of a member's recent games."""
+
+    game_id: str
+    game: str
+    finished_at: datetime
+    result: str  # win | loss | draw
+    opponents: tuple[str, ...]
+    rating: int | None  # his rating after the game (rated games only)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    """One page of a rating or wins leaderboard."""
+
+    by: str
+    game: str
+    rows: list[tuple[int, int, int, bool]]  # rank, user_id, value, provisional
+    total: int
+    own: tuple[int, int, bool] | None  # the caller's rank, value, provisional
+    offset: int = 0  # of the first row (snapped to a page)
+
+
+# ----------------------------------------------------------------------------- the service
+
+
+class RatingService:
+    """Records finished games, rates them, and answers ``/stats``, ``/history`` and the rating
+    and wins leaderboards."""
+
+    def __init__(self, db: Database, clock: Clock, *, provisional_games: int = 10) -> None:
+        """``provisional_games``: a rating is marked provisional until this many rated games."""
+        self._db = db
+        self._clock = clock
+        self._repo = RatingsRepo()
+        self.provisional_games = provisional_games
+
+    def is_provisional(self, rated_games: int) -> bool:
+        """Whether a rating after ``rated_games`` rated games is still provisional."""
+        return rated_games < self.provisional_games
+
+    # --- recording ---------------------------------------------------------------------------
+
+    async def record(self, game_id: str) -> bool:
+        """:meth:`rate_finished_game` in a transaction of its own."""
+        async with self._db.transaction() as tx:
+            return await self.rate_finished_game(tx, game_id)
+
+    async def rate_finished_game(self, tx: Tx, game_id: str) -> bool:
+        """Record (and, with a winner, rate) a finished or drawn game inside the caller's open
+        transaction — the one that settles the game. Idempotent: a game already recorded, or one
+        not finished or drawn (aborted, still running), changes nothing. Returns whether it
+        recorded the game now. A stored history that does not replay is logged and skipped,
+        never raised: a rating must not block a settlement (``kapshap ratings rebuild`` shows
+        it)."""
+        if await self._repo.is_recorded(tx, game_id):
+            return False
+        row = await self._repo.finished_game(tx, game_id)
+        # A "running" game whose log reaches the end is one a restart is settling (its final
+        # action was saved before its result): it is recorded as of now.
+        if row is None or row.status not in ("finished", "drawn", "running"):
+            return False
+        if row.finished_at is None:
+            row = replace(row, finished_at=self._clock.now())
+        try:
+            summary = summarise(row)
+        except (EngineError, ValueError, KeyError):
+            log.exception("game %s could not be replayed for its rating", game_id)
+            return False
+        params = ModelParams.from_json(await self._repo.model_params(tx))
+        await self._record(tx, row, summary, params)
+        return True
+
+    async def _record(
+        self, tx: Tx, row: FinishedGameRow, summary: GameSummary, params: ModelParams
+    ) -> None:
+        assert row.finished_at is not None
+        rated = summary.winner is not None
+        seq = await self._repo.add_recorded(
+            tx,
+            game_id=row.id,
+            guild_id=row.guild_id,
+            game=row.game,
+            outcome="won" if rated else "drawn",
+            rated=rated,
+            finished_at=row.finished_at,
+        )
+        members: dict[int, MemberRating] = {}
+        for seat in summary.seats:
+            if seat.user_id is not None:
+                found = await self._repo.member(tx, row.guild_id, row.game, seat.user_id)
+                members[seat.user_id] = found or MemberRating(row.guild_id, row.game, seat.user_id)
+        after: list[tuple[float, float] | None] = [None] * len(summary.seats)
+        if rated:
+            before = [
+                ai_rating(row.game, s.ai_level, params)
+                if s.user_id is None
+                else _mu_sigma(members[s.user_id], params)
+                for s in summary.seats
+            ]
+            ranks = ranks_of(row.game, summary.winner, summary.scores, len(summary.seats))
+            fixed = [s.user_id is None for s in summary.seats]
+            new = rate(params, before, ranks, fixed)
+            after = [None if keep else value for value, keep in zip(new, fixed, strict=True)]
+        results = []
+        for index, seat in enumerate(summary.seats):
+            value = after[index]
+            shown = None if value is None else display_rating(value[0], value[1], params)
+            results.append(
+                ResultRow(
+                    game_id=row.id,
+                    seat=index,
+                    guild_id=row.guild_id,
+                    game=row.game,
+                    seq=seq,
+                    user_id=seat.user_id,
+                    ai_level=seat.ai_level,
+                    name=seat.name,
+                    position=seat.position,
+                    result=seat.result,
+                    arrangement=seat.arrangement,
+                    eye=seat.eye,
+                    score=seat.score,
+                    captures=seat.captures,
+                    sweeps=seat.sweeps,
+                    claims=seat.claims,
+                    mu=None if value is None else value[0],
+                    sigma=None if value is None else value[1],
+                    rating=shown,
+                )
+            )
+            if seat.user_id is None:
+                continue
+            member = _counted(members[seat.user_id], seat.result, rated)
+            if value is not None:
+                member = replace(member, mu=value[0], sigma=value[1], rating=shown)
+            await self._repo.put_member(tx, member)
+            total = await self._repo.member(tx, row.guild_id, ALL_GAMES, seat.user_id)
+            total = total or MemberRating(row.guild_id, ALL_GAMES, seat.user_id)
+            await self._repo.put_member(tx, _counted(total, seat.result, rated))
+        await self._repo.add_results(tx, results)
+
+    async def record_missing(self, batch: int = 100) -> int:
+        """Record every finished or drawn game that was never recorded, oldest first, one short
+        transaction per game: games played before ratings existed, and a game whose end was
+        committed but whose settlement was cut short by a crash. Returns how many it recorded.
+
+        The order is the one a rebuild uses for such games, and a rebuild follows the recorded
+        order, so live ratings and a rebuild still agree exactly.
+        """
+        recorded = 0
+        skipped: set[str] = set()
+        while True:
+            async with self._db.read() as tx:
+                ids = await self._repo.unrecorded_game_ids(tx, batch + len(skipped))
+            todo = [game_id for game_id in ids if game_id not in skipped]
+            if not todo:
+                return recorded
+            for game_id in todo:
+                if await self.record(game_id):
+                    recorded += 1
+                else:  # it does not replay (logged): do not try it again in this run
+                    skipped.add(game_id)
+
+    async def rebuild(self, params: ModelParams | None = None) -> int:
+        """Recompute every record and rating from the stored games, in the order they were
+        recorded (games never recorded follow, by the time they ended); with ``params``,
+        switch to that model first. One transaction. Returns how many games were recorded."""
+        async with self._db.transaction() as tx:
+            if params is None:
+                params = ModelParams.from_json(await self._repo.model_params(tx))
+            else:
+                await self._repo.set_model_params(tx, params.to_json(), self._clock.now())
+            order = await self._repo.ended_game_ids(tx)
+            await self._repo.clear_all(tx)
+            recorded = 0
+            for game_id, finished_at in order:
+                row = await self._repo.finished_game(tx, game_id)
+                if row is None:  # pragma: no cover - listed above
+                    continue
+                row = replace(row, finished_at=finished_at)
+                try:
+                    summary = summarise(row)
+                except (EngineError, ValueError, KeyError) as exc:
+                    log.warning("game %s skipped: %s", game_id, exc)
+                    continue
+                await self._record(tx, row, summary, params)
+                recorded += 1
+        return recorded
+
+    async def model_params(self) -> ModelParams:
+        """The model in force."""
+        async with self._db.read() as tx:
+            return ModelParams.from_json(await self._repo.model_params(tx))
+
+    async def all_ratings(self) -> list[MemberRating]:
+        """Every member row (a rebuild must reproduce these exactly)."""
+        async with self._db.read() as tx:
+            return await self._repo.all_members(tx)
+
+    # --- reading -----------------------------------------------------------------------------
+
+    async def rating(self, guild_id: int, user_id: int, game: str) -> MemberRating | None:
+        """A member's row for one game."""
+        _check_game(game)
+        async with self._db.read() as tx:
+            return await self._repo.member(tx, guild_id, game, user_id)
+
+    async def stats(self, guild_id: int, user_id: int, game: str | None = None) -> MemberStats:
+        """A member's statistics in a server, for one game or (None) for every game."""
+        if game is not None:
+            _check_game(game)
+        async with self._db.read() as tx:
+            results = await self._repo.member_results(tx, guild_id, user_id, game)
+            rows = await self._repo.members_of(tx, guild_id, user_id)
+        by_game = {r.game: r for r in rows}
+        wins = sum(r.result == "win" for r in results)
+        draws = sum(r.result == "draw" for r in results)
+        history: dict[str, list[int]] = {}
+        for r in results:
+            if r.rating is not None:
+                history.setdefault(r.game, []).append(r.rating)
+        positions: dict[int, tuple[int, int]] = {}
+        for r in results:
+            played, won = positions.get(r.position, (0, 0))
+            positions[r.position] = (played + 1, won + (r.result == "win"))
+        best = current = 0
+        for r in results:
+            current = current + 1 if r.result == "win" else 0
+            best = max(best, current)
+        eyes = Counter(r.eye for r in results if r.result == "win" and r.eye)
+        favourite = eyes.most_common(1)[0] if eyes else None
+        tsung = [r for r in results if r.game == Game.TSUNG_SHAP.value and r.score is not None]
+        ratings = {
+            g: (m.rating, self.is_provisional(m.rated_games))
+            for g, m in sorted(by_game.items())
+            if g != ALL_GAMES and m.rating is not None and (game is None or g == game)
+        }
+        own = by_game.get(game) if game is not None else None
+        return MemberStats(
+            user_id=user_id,
+            game=game,
+            games=len(results),
+            wins=wins,
+            draws=draws,
+            losses=len(results) - wins - draws,
+            rating=None if own is None else own.rating,
+            rated_games=0 if own is None else own.rated_games,
+            provisional=own is None or self.is_provisional(own.rated_games),
+            rating_history=history,
+            by_position=dict(sorted(positions.items())),
+            current_streak=current,
+            best_streak=best,
+            favourite_eye=favourite,
+            ratings=ratings,
+            tsung_games=len(tsung),
+            average_score=(sum(r.score or 0 for r in tsung) / len(tsung)) if tsung else None,
+            captures=sum(r.captures or 0 for r in tsung),
+            sweeps=sum(r.sweeps or 0 for r in tsung),
+            claims=sum(r.claims or 0 for r in tsung),
+        )
+
+    async def history(self, guild_id: int, user_id: int, limit: int = 10) -> list[HistoryEntry]:
+        """A member's latest recorded games in a server, newest first."""
+        async with self._db.read() as tx:
+            games = await self._repo.recent_games(tx, guild_id, user_id, limit)
+        return [_history_entry(game, seats, user_id) for game, seats in games]
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        *,
+        by: str,
+        game: str | None,
+        user_id: int | None = None,
+        offset: int = 0,
+        limit: int = 10,
+    ) -> LeaderboardPage:
+        """One page of the ``rating`` (of one game; Kap Shap when none is named) or ``wins``
+        (of one game, or of every game) leaderboard, with the caller's own rank."""
+        if by not in ("rating", "wins"):
+            raise ValueError(f"unknown leaderboard {by!r}")
+        if game is not None:
+            _check_game(game)
+        key = game if game is not None else (Game.KAP_SHAP.value if by == "rating" else ALL_GAMES)
+        async with self._db.read() as tx:
+            total = await self._repo.count(tx, guild_id, key, by)
+            # A page from an old message may point past the end or between pages: snap it.
+            last = max(0, (total - 1) // limit * limit)
+            offset = min(max(0, offset // limit * limit), last)
+            rows = await self._repo.leaderboard(tx, guild_id, key, by, offset, limit)
+            own = None
+            if user_id is not None:
+                mine = await self._repo.member(tx, guild_id, key, user_id)
+                value = None if mine is None else (mine.rating if by == "rating" else mine.wins)
+                if mine is not None and value is not None:
+                    rank = await self._repo.rank_of(tx, guild_id, key, by, user_id, value)
+                    own = (rank, value, self.is_provisional(mine.rated_games))
+        page = [
+            (offset + i + 1, user, value, self.is_provisional(rated_games))
+            for i, (user, value, rated_games) in enumerate(rows)
+        ]
+        return LeaderboardPage(by, key, page, total, own, offset)
+
+
+def _mu_sigma(member: MemberRating, params: ModelParams) -> tuple[float, float]:
+    if member.mu is None or member.sigma is None:
+        return params.mu, params.sigma
+    return member.mu, member.sigma
+
+
+def _counted(member: MemberRating, result: str, rated: bool) -> MemberRating:
+    return replace(
+        member,
+        games=member.games + 1,
+        wins=member.wins + (result == "win"),
+        draws=member.draws + (result == "draw"),
+        rated_games=member.rated_games + int(rated),
+    )
+
+
+def _history_entry(game: RecordedGame, seats: Sequence[ResultRow], user_id: int) -> HistoryEntry:
+    mine = next(s for s in seats if s.user_id == user_id)
+    return HistoryEntry(
+        game_id=game.game_id,
+        game=game.game,
+        finished_at=game.finished_at,
+        result=mine.result,
+        opponents=tuple(s.name for s in seats if s.seat != mine.seat),
+        rating=mine.rating,
+    )
+
+
+def _check_game(game: str) -> None:
+    if game not in GAMES:
+        raise UserError(f"Unknown game: choose {', '.join(GAMES)}.")
+
+
+def params_with(params: ModelParams, overrides: Mapping[str, float]) -> ModelParams:
+    """``params`` with some fields replaced (the CLI's ``--beta`` …); refuses a non-positive
+    sigma, beta or scale and a non-finite value."""
+    changed = replace(params, **overrides)
+    for name, value in asdict(changed).items():
+        if not math.isfinite(value):
+            raise ValueError(f"{name} must be a finite number")
+    if changed.sigma <= 0 or changed.beta <= 0 or changed.scale <= 0 or changed.tau < 0:
+        raise ValueError("sigma, beta and scale must be positive and tau not negative")
+    return changed
