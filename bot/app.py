@@ -34,7 +34,13 @@ __all__ = ["EXTENSIONS", "DiscordClock", "KapBot", "Services", "create_bot", "ma
 
 log = logging.getLogger("kapshap")
 
-EXTENSIONS: tuple[str, ...] = ("cogs.tables", "cogs.play", "cogs.chips", "cogs.admin")
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.tables",
+    "cogs.play",
+    "cogs.chips",
+    "cogs.admin",
+    "cogs.replay",
+)
 """Every cog module the bot loads, in order."""
 
 NO_TOKEN_HELP = """\

@@ -127,7 +127,7 @@ def write_record(record: GameRecord, *, final: AnyState | None = None) -> str:
     tags["Result"] = result_line(final)
     lines = [FORMAT_LINE, f"Game: {record.rules.game}"]
     for tag in _TAGS:
-        if tag in tags and tags[tag]:
+        if tags.get(tag):
             lines.append(f"{tag}: {_one_line(tags[tag])}")
     for flag, value in record.rules.flags().items():
         if flag == "game":
@@ -338,7 +338,10 @@ def _build(parsed: _Parsed, text: str) -> GameRecord:
     tiles, deal_line = parsed.deal
     first, first_line = parsed.first or (0, deal_line)
     thrower, thrower_line = parsed.thrower or (0, deal_line)
-    for value, line, what in ((first, first_line, "first seat"), (thrower, thrower_line, "thrower")):
+    for value, line, what in (
+        (first, first_line, "first seat"),
+        (thrower, thrower_line, "thrower"),
+    ):
         if not 0 <= value < rules.players:
             raise RecordError(line, f"The {what} {value} is not at this table")
     dice = parsed.dice[0] if parsed.dice else ()
