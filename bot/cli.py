@@ -28,6 +28,7 @@ class Command:
     name: str
     module: str
     summary: str
+    entry: str = "main"
 
 
 COMMANDS: tuple[Command, ...] = (
@@ -35,6 +36,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("play", "bot.terminal", "play in the terminal against computer players"),
     Command("sim", "bot.sim.cli", "simulate many games and print statistics"),
     Command("db", "bot.storage.cli", "manage the database (migrations, backups)"),
+    Command("record", "bot.records_cli", "export a stored game as a record", "main_record"),
+    Command("replay", "bot.records_cli", "step through a game record", "main_replay"),
+    Command("review", "bot.records_cli", "review a seat's decisions in a record", "main_review"),
+    Command("analyse", "bot.records_cli", "each legal action's chance to win", "main_analyse"),
 )
 
 
@@ -89,9 +94,12 @@ def _load(command: Command) -> Callable[[list[str]], object] | None:
             file=sys.stderr,
         )
         return None
-    entry = getattr(module, "main", None)
+    entry = getattr(module, command.entry, None)
     if not callable(entry):
-        print(f"kapshap {command.name}: {command.module} has no main(argv)", file=sys.stderr)
+        print(
+            f"kapshap {command.name}: {command.module} has no {command.entry}(argv)",
+            file=sys.stderr,
+        )
         return None
     return entry  # type: ignore[no-any-return]
 
