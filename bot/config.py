@@ -51,6 +51,9 @@ DEFAULTS: dict[str, str] = {
     "KAPSHAP_TURN_SECONDS": "120",
     "KAPSHAP_DEV_GUILD_ID": "",
     "KAPSHAP_OWNER_IDS": "",
+    "KAPSHAP_REVIEW_PUBLIC": "false",
+    "KAPSHAP_REVIEW_ROLLOUTS": "200",
+    "KAPSHAP_MAX_REVIEWS": "2",
 }
 
 
@@ -72,6 +75,9 @@ class Settings:
     turn_seconds: int = int(DEFAULTS["KAPSHAP_TURN_SECONDS"])
     dev_guild_id: int | None = None
     owner_ids: frozenset[int] = frozenset()
+    review_public: bool = False
+    review_rollouts: int = int(DEFAULTS["KAPSHAP_REVIEW_ROLLOUTS"])
+    max_reviews: int = int(DEFAULTS["KAPSHAP_MAX_REVIEWS"])
 
     @property
     def log_level_number(self) -> int:
@@ -246,6 +252,19 @@ def _owner_ids(name: str, value: str) -> frozenset[int]:
     return frozenset(ids)
 
 
+def _bool(name: str, value: str) -> bool:
+    text = value.strip().lower()
+    if text in ("true", "yes", "1", "on"):
+        return True
+    if text in ("false", "no", "0", "off"):
+        return False
+    raise ConfigError(f"{name} must be true or false, got {quote_input(value)}")
+
+
+_rollouts = _bounded(10, 5000, "play-outs per decision")
+_max_reviews = _bounded(1, 16, "reviews at once")
+
+
 def _token(name: str, value: str) -> str:
     if any(char.isspace() for char in value):
         raise ConfigError(f"{name} must be a bot token without spaces")
@@ -287,4 +306,7 @@ def load_settings(
         turn_seconds=get("KAPSHAP_TURN_SECONDS", _turn_seconds),
         dev_guild_id=get_optional("KAPSHAP_DEV_GUILD_ID", _snowflake),
         owner_ids=get("KAPSHAP_OWNER_IDS", _owner_ids),
+        review_public=get("KAPSHAP_REVIEW_PUBLIC", _bool),
+        review_rollouts=get("KAPSHAP_REVIEW_ROLLOUTS", _rollouts),
+        max_reviews=get("KAPSHAP_MAX_REVIEWS", _max_reviews),
     )

@@ -16,11 +16,19 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from bot.ai.review import DEFAULT_ROLLOUTS, Estimate, decisions_of, estimate_actions
-from bot.ai.review import default_playout, review_decision, sentence
+from bot.ai.review import (
+    DEFAULT_ROLLOUTS,
+    Estimate,
+    decisions_of,
+    default_playout,
+    estimate_actions,
+    review_decision,
+    sentence,
+)
 from bot.engine import FishingState, GameState, legal_actions, view
 from bot.engine.record import GameRecord, RecordError, parse_record, replay, result_line
 from bot.engine.tiles import format_tiles
@@ -87,7 +95,7 @@ def main_replay(
         print(f"\n{step.number}. {record.names[step.seat]}: {step.action}", file=out)
         for event in step.events:
             print(f"   {describe_event(event, step.seat, record.names)}", file=out)
-        print("\n".join(_position(step.state)), file=out)  # type: ignore[arg-type]
+        print("\n".join(_position(step.state)), file=out)
     print(f"\nResult: {result_line(step.state if record.actions else state)}", file=out)
     return 0
 
@@ -221,7 +229,7 @@ def main(argv: list[str]) -> int:
     """Dispatch on the first word (used by tests): ``record``, ``replay``, ``review``,
     ``analyse``."""
     verb, rest = (argv[0], argv[1:]) if argv else ("", [])
-    commands = {
+    commands: dict[str, Callable[[list[str]], int]] = {
         "record": main_record,
         "replay": main_replay,
         "review": main_review,

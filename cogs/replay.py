@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import logging
-import os
 import re
 import time
 from typing import Any
@@ -52,10 +51,6 @@ def _guild(interaction: discord.Interaction[Any]) -> int:
     return interaction.guild_id
 
 
-def _public_reviews() -> bool:
-    return os.environ.get("KAPSHAP_REVIEW_PUBLIC", "").strip().lower() in ("1", "true", "yes")
-
-
 class ReplayButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"rp:(?P<game>[0-9a-f]{1,32}):(?P<step>[0-9]{1,6})",
@@ -88,7 +83,7 @@ class ReplayButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Show the requested step in place."""
         async with guarded(interaction, "replay button"):
-            cog = interaction.client.get_cog(Replays.__cog_name__)  # type: ignore[attr-defined]
+            cog = interaction.client.get_cog(Replays.__cog_name__)
             if not isinstance(cog, Replays):
                 raise UserError("Replays are not available right now; try again in a moment.")
             game = await cog.replays.load(self.game_id, _guild(interaction))
@@ -162,7 +157,13 @@ class Replays(commands.Cog):
     def __init__(self, bot: KapBot) -> None:
         self.bot = bot
         self.replays = ReplayService(bot.services.games)
-        self.reviews = ReviewService(self.replays, public=_public_reviews())
+        settings = bot.settings
+        self.reviews = ReviewService(
+            self.replays,
+            max_running=settings.max_reviews,
+            rollouts=settings.review_rollouts,
+            public=settings.review_public,
+        )
 
     async def cog_unload(self) -> None:
         """Stop the review pool."""

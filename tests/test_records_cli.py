@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.cli import main as kapshap
-from bot.engine.record import parse_record, write_record
+from bot.engine.record import GameRecord, parse_record, write_record
 from bot.records_cli import main_analyse, main_record, main_replay, main_review
 from bot.storage.db import Database
 from bot.storage.games import GameEnd, GamesRepo, GameStatus
@@ -62,45 +62,48 @@ def test_the_kapshap_command_dispatches(tmp_path: Path, capsys: object) -> None:
     assert kapshap(["replay", str(path), "--all"]) == 0
 
 
+async def store_game(
+    db_path: Path, record: GameRecord, *, guild_id: int = 42, finished: bool = True
+) -> str:
+    """Store ``record`` as a game of ``guild_id`` through the games repository."""
+    db = await Database.open(db_path)
+    games = GamesRepo(db)
+    now = datetime(2026, 11, 24, tzinfo=UTC)
+    seats = [{"name": s.name, "user_id": 1000 + i if s.kind == "member" else None,
+              "ai_level": s.ident if s.kind == "ai" else None}
+             for i, s in enumerate(record.seats)]  # fmt: skip
+    stored = await games.create_lobby(
+        guild_id=guild_id, channel_id=7, host_id=1000, game=str(record.rules.game),
+        rules_json="{}", seats_json=json.dumps(seats), ante=0, turn_seconds=60, created_at=now,
+    )  # fmt: skip
+    version = (
+        await games.start(
+            stored.id,
+            expected_version=stored.version,
+            deal_json=json.dumps(record.deal.to_json()),
+            rules_json=json.dumps({"flags": record.rules.flags()}),
+        )
+    ).version
+    for i, action in enumerate(record.actions):
+        last = finished and i == len(record.actions) - 1
+        version = (
+            await games.append_action(
+                stored.id,
+                expected_version=version,
+                seat=0,
+                notation=action,
+                created_at=now,
+                end=GameEnd(GameStatus.DRAWN, now) if last else None,
+            )
+        )[0].version
+    await db.close()
+    return stored.id
+
+
 def test_record_export_from_the_database(tmp_path: Path) -> None:
     record = random_game(0, 4)
     db_path = tmp_path / "kapshap.sqlite3"
-
-    async def store() -> str:
-        db = await Database.open(db_path)
-        games = GamesRepo(db)
-        now = datetime(2026, 11, 24, tzinfo=UTC)
-        seats = [{"name": s.name, "user_id": 1000 + i if s.kind == "member" else None,
-                  "ai_level": s.ident if s.kind == "ai" else None}
-                 for i, s in enumerate(record.seats)]  # fmt: skip
-        stored = await games.create_lobby(
-            guild_id=42, channel_id=7, host_id=1000, game="kap-shap", rules_json="{}",
-            seats_json=json.dumps(seats), ante=0, turn_seconds=60, created_at=now,
-        )  # fmt: skip
-        version = (
-            await games.start(
-                stored.id,
-                expected_version=stored.version,
-                deal_json=json.dumps(record.deal.to_json()),
-                rules_json=json.dumps({"flags": record.rules.flags()}),
-            )
-        ).version
-        for i, action in enumerate(record.actions):
-            last = i == len(record.actions) - 1
-            version = (
-                await games.append_action(
-                    stored.id,
-                    expected_version=version,
-                    seat=0,
-                    notation=action,
-                    created_at=now,
-                    end=GameEnd(GameStatus.DRAWN, now) if last else None,
-                )
-            )[0].version
-        await db.close()
-        return stored.id
-
-    game_id = asyncio.run(store())
+    game_id = asyncio.run(store_game(db_path, record))
     target = tmp_path / "out.txt"
     assert main_record(["export", game_id, "--db", str(db_path), "-o", str(target)]) == 0
     back = parse_record(target.read_text())

@@ -61,9 +61,9 @@ def _playout_with(level: str) -> PlayOut:
         players = [player_for(state.rules.game, level) for _ in range(state.rules.players)]
         while state.result is None:
             current = state.current
-            legal = legal_actions(state)  # type: ignore[arg-type]
-            action = players[current].choose(view(state, current), legal, rng)  # type: ignore[arg-type]
-            state, _ = apply(state, action)  # type: ignore[arg-type]
+            legal = legal_actions(state)
+            action = players[current].choose(view(state, current), legal, rng)
+            state, _ = apply(state, action)
         return 1.0 if state.result.winner == seat else 0.0
 
     playout.__name__ = f"{level}_playout"
@@ -182,7 +182,7 @@ def decisions_of(record: GameRecord, seat: int) -> list[int]:
     """The numbers (1-based) of ``seat``'s actions in ``record`` that had an alternative."""
     out: list[int] = []
     for step in replay(record):
-        if step.seat == seat and len(legal_actions(step.before)) > 1:  # type: ignore[arg-type]
+        if step.seat == seat and len(legal_actions(step.before)) > 1:
             out.append(step.number)
     return out
 
@@ -202,10 +202,10 @@ def review_decision(
     if step is None or step.number != number:
         raise ValueError(f"the record has no action {number}")
     state, seat = step.before, step.seat
-    legal = legal_actions(state)  # type: ignore[arg-type]
+    legal = legal_actions(state)
     rng = random.Random(f"review:{seed}:{number}")
     expert = player_for(state.rules.game, "expert")
-    best = expert.choose(view(state, seat), legal, random.Random(seed))  # type: ignore[arg-type]
+    best = expert.choose(view(state, seat), legal, random.Random(seed))
     played = step.action
     actions: list[AnyAction] = [best] if best == played else [best, played]
     if playout is None:

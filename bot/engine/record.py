@@ -20,14 +20,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from bot.engine.actions import AnyAction, parse_action, parse_fishing_action
 from bot.engine.api import AnyEvent, AnyState, apply, new_game
-from bot.engine.collecting import GameState
 from bot.engine.deal import Deal
 from bot.engine.errors import EngineError, RulesError
-from bot.engine.fishing import FishingResult, FishingState
+from bot.engine.fishing import FishingResult
 from bot.engine.rules import Game, RuleSet
 from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET, Tile, kind_of_piece, parse_tile
 
@@ -144,8 +143,9 @@ def write_record(record: GameRecord, *, final: AnyState | None = None) -> str:
     lines.append("")
     lines.append("Actions:")
     seat_of = _seats_of_actions(record)
-    for number, (notation, seat) in enumerate(zip(record.actions, seat_of, strict=True), 1):
-        lines.append(f"{number}. seat {seat}: {notation}  ; {_one_line(record.seats[seat].name)}")
+    for number, (notation, mover) in enumerate(zip(record.actions, seat_of, strict=True), 1):
+        name = _one_line(record.seats[mover].name)
+        lines.append(f"{number}. seat {mover}: {notation}  ; {name}")
     lines.append("")
     return "\n".join(lines)
 
@@ -359,7 +359,9 @@ def _build(parsed: _Parsed, text: str) -> GameRecord:
     # A record that parses is one that replays, by the seats it names.
     seats_named = [(seat, line) for _, seat, line in parsed.actions]
     state: AnyState | None = None
-    for step, (seat, line) in zip(replay(record, lines=[n for _, n in seats_named]), seats_named):
+    for step, (seat, line) in zip(
+        replay(record, lines=[n for _, n in seats_named]), seats_named, strict=False
+    ):
         if step.seat != seat:
             raise RecordError(line, f"It is seat {step.seat}'s turn here, not seat {seat}'s")
         state = step.state
@@ -438,12 +440,9 @@ def replay(record: GameRecord, *, lines: Sequence[int] | None = None) -> Iterato
             raise RecordError(line, f"{where}The game is already over before '{text[:40]}'")
         seat = state.current
         before = state
+        events: list[Any]
         try:
-            if isinstance(state, FishingState):
-                state, events = apply(state, action)  # type: ignore[arg-type]
-            else:
-                assert isinstance(state, GameState)
-                state, events = apply(state, action)  # type: ignore[arg-type]
+            state, events = apply(cast(Any, state), action)
         except EngineError as exc:
             raise RecordError(
                 line, f"{where}Seat {seat} cannot play '{text[:40]}': {exc}"

@@ -11,7 +11,7 @@
 
 Who may review whom: a member may review his own seat in any finished game of the server; he may
 review another member's seat only when the server allows it (``public``: the bot-wide setting
-``KAPSHAP_REVIEW_PUBLIC`` read by ``cogs.replay``).
+``KAPSHAP_REVIEW_PUBLIC``, passed in by ``cogs.replay``).
 """
 
 from __future__ import annotations

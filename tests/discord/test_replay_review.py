@@ -76,7 +76,7 @@ def buttons(components: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 async def test_replay_steps_through_a_finished_game(world: World, deal: None) -> None:
-    alice, bob, carol = world.members[:3]
+    _alice, bob, carol = world.members[:3]
     game_id = await play_game(world)
 
     r = await carol.slash(world.channel, "replay", game=game_id)
@@ -139,3 +139,12 @@ async def test_review_shows_progress_then_the_result(world: World, deal: None) -
     assert r.ephemeral and "only review your own games" in r.response.content
     r = await carol.slash(world.channel, "review", game=game_id)
     assert r.ephemeral and "You did not play game" in r.response.content
+
+
+async def test_public_reviews_let_a_member_review_another(world: World, deal: None) -> None:
+    alice, bob = world.members[:2]
+    game_id = await play_game(world)
+    use_inline_reviews(world, public=True)
+    r = await bob.slash(world.channel, "review", game=game_id, member=alice)
+    assert r.response is not None and not r.ephemeral
+    assert r.response.content.startswith(f"📝 Review of game `{game_id}` for **alice**")
