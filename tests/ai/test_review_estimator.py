@@ -14,10 +14,12 @@ from bot.ai.review import (
     estimate_actions,
     exact_values,
     expert_playout,
+    greedy_playout,
     review_decision,
     sentence,
 )
 from bot.engine import (
+    FishingState,
     GameState,
     apply,
     legal_actions,
@@ -42,8 +44,8 @@ def end_position(max_wall: int, seed0: int = 0) -> GameState:
             legal = legal_actions(state)
             if (
                 state.wall_size <= max_wall
-                and len(legal) > 1
-                and 1 < arrangement_count(state, state.current) <= 100
+                and 1 < len(legal) <= 4
+                and 1 < arrangement_count(state, state.current) <= 40
             ):
                 return state
             state, _ = apply(state, legal[rng.randrange(len(legal))])
@@ -102,17 +104,33 @@ def test_arrangements_are_every_world_once() -> None:
         assert view(world, seat) == view(state, seat)
 
 
-@pytest.mark.parametrize("seed0", [0, 40])
-def test_the_estimate_agrees_with_exact_enumeration(seed0: int) -> None:
-    state = end_position(2, seed0)
-    seat = state.current
-    actions = legal_actions(state)
-    exact = exact_values(state, seat, actions, expert_playout)
-    scores = estimate_actions(state, seat, actions, 150, random.Random(1), expert_playout)
-    for action, value, sample in zip(actions, exact, scores, strict=True):
-        estimate = Estimate.of(sample)
-        # 4 standard errors (plus a little for an estimate whose sample happened to be constant).
-        assert abs(estimate.mean - value) <= 4 * estimate.se + 0.03, (action, value, estimate)
+def uncertain_end_positions(count: int) -> list[tuple[GameState, list[float]]]:
+    """End positions where some action's exact chance is neither 0 nor 1 (a real test)."""
+    found: list[tuple[GameState, list[float]]] = []
+    seen: set[tuple[int, ...]] = set()
+    seed = 0
+    while len(found) < count:
+        state = end_position(2, seed)
+        seed += 1
+        if state.deal.order in seen:
+            continue
+        seen.add(state.deal.order)
+        actions = legal_actions(state)
+        exact = exact_values(state, state.current, actions, expert_playout)
+        if any(0.05 < value < 0.95 for value in exact):
+            found.append((state, exact))
+    return found
+
+
+def test_the_estimate_agrees_with_exact_enumeration() -> None:
+    for state, exact in uncertain_end_positions(2):
+        seat = state.current
+        actions = legal_actions(state)
+        scores = estimate_actions(state, seat, actions, 150, random.Random(1), expert_playout)
+        for action, value, sample in zip(actions, exact, scores, strict=True):
+            estimate = Estimate.of(sample)
+            # Within 4 standard errors (plus a little for a sample that happened to be constant).
+            assert abs(estimate.mean - value) <= 4 * estimate.se + 0.03, (action, value, estimate)
 
 
 def test_estimate_standard_error() -> None:
@@ -150,3 +168,31 @@ def test_sentences() -> None:
     assert sentence(same) == "Drawing: the expert's choice too (22 %)."
     fishing = replace(d, played="capture pair left", best="place right")
     assert sentence(fishing).startswith("Capturing a pair on the left instead of placing on")
+
+
+def fishing_end_position(unseen: int) -> FishingState:
+    """A Tsung Shap position of random play with ``unseen`` tiles or fewer face down."""
+    rules = make_rules("tsung-shap", 2)
+    for seed in range(200):
+        rng = random.Random(seed)
+        state: FishingState = new_game(rules, ["a", "b"], make_deal(rules, rng))
+        while state.result is None:
+            legal = legal_actions(state)
+            if len(legal) > 1 and 1 < len(unseen_pieces(state, state.current)) <= unseen:
+                return state
+            state, _ = apply(state, legal[rng.randrange(len(legal))])
+    raise AssertionError("no end position found")
+
+
+def test_tsung_shap_determinize_and_exact_agreement() -> None:
+    state = fishing_end_position(4)
+    seat = state.current
+    for i in range(5):
+        world = determinize(state, seat, random.Random(i))
+        assert view(world, seat) == view(state, seat)
+    actions = legal_actions(state)
+    exact = exact_values(state, seat, actions, greedy_playout)
+    scores = estimate_actions(state, seat, actions, 200, random.Random(2), greedy_playout)
+    for value, sample in zip(exact, scores, strict=True):
+        estimate = Estimate.of(sample)
+        assert abs(estimate.mean - value) <= 4 * estimate.se + 0.03
