@@ -196,3 +196,21 @@ def test_tsung_shap_determinize_and_exact_agreement() -> None:
     for value, sample in zip(exact, scores, strict=True):
         estimate = Estimate.of(sample)
         assert abs(estimate.mean - value) <= 4 * estimate.se + 0.03
+
+
+def test_review_of_a_tsung_shap_game() -> None:
+    rules = make_rules("tsung-shap", 2)
+    rng = random.Random(4)
+    deal = make_deal(rules, rng)
+    state: FishingState = new_game(rules, ["a", "b"], deal)
+    actions: list[str] = []
+    while state.result is None:
+        legal = legal_actions(state)
+        action = legal[rng.randrange(len(legal))]
+        state, _ = apply(state, action)
+        actions.append(str(action))
+    record = GameRecord(rules, (RecordSeat("a"), RecordSeat("b")), deal, tuple(actions))
+    numbers = decisions_of(record, 1)
+    assert numbers
+    decision = review_decision(record, numbers[-1], rollouts=5)
+    assert decision.before.n == 5 and decision.options > 1
