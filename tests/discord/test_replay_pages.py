@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services.replays import LoadedGame
-from cogs.replay import replay_page
+from bot.services.replays import LoadedGame, Progress
+from cogs.replay import progress_text, replay_page
 from tests.engine.test_record import PRESETS, random_game
 
 
@@ -22,3 +22,11 @@ def test_every_step_of_every_game_kind_renders(preset: int) -> None:
         labels = [getattr(getattr(item, "item", item), "label", None) for item in view.children]
         assert labels == ["◀", "▶"]
     assert PRESETS[preset][0] in record.rules.game
+
+
+def test_progress_says_where_a_review_stands() -> None:
+    assert progress_text("abc", Progress(0, 3, 9)) == (
+        "🔍 Reviewing game `abc`: 3 of 9 decisions done…"
+    )
+    queued = progress_text("abc", Progress(2, 0, 9, waiting=True))
+    assert queued.startswith("⏳ Your review of game `abc` is queued: 2 reviews ahead of it")

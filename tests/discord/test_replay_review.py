@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, Future
 from typing import Any, TypeVar
 
 import pytest
 
+from bot.app import KapBot
 from bot.engine import Game
 from bot.engine.record import parse_record
 from bot.services.replays import ReviewService
@@ -148,3 +149,15 @@ async def test_public_reviews_let_a_member_review_another(world: World, deal: No
     r = await bob.slash(world.channel, "review", game=game_id, member=alice)
     assert r.response is not None and not r.ephemeral
     assert r.response.content.startswith(f"📝 Review of game `{game_id}` for **alice**")
+
+
+async def test_replay_buttons_work_after_a_restart(
+    world: World, deal: None, restart: Callable[[], Awaitable[KapBot]]
+) -> None:
+    carol = world.members[2]
+    game_id = await play_game(world)
+    r = await carol.slash(world.channel, "replay", game=game_id)
+    await restart()
+    step = await carol.click(r.response, label="▶")
+    assert step.response is not None and step.response.id == r.response.id
+    assert step.response.embeds[0].author.name == "Step 1 of 9"
