@@ -24,8 +24,7 @@ from bot.ai.review import (
     DEFAULT_ROLLOUTS,
     Estimate,
     decisions_of,
-    default_playout,
-    estimate_actions,
+    default_estimator,
     review_decision,
     sentence,
 )
@@ -161,14 +160,8 @@ def main_analyse(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.st
     legal = legal_actions(state)
     print("\n".join(_position(state)), file=out)
     print(f"{record.names[seat]} to play; chance to win after each action:", file=out)
-    scores = estimate_actions(
-        state,
-        seat,
-        legal,
-        args.rollouts,
-        random.Random(args.seed),
-        default_playout(record.rules.game),
-    )
+    estimator = default_estimator(record.rules.game)
+    scores = estimator(state, seat, legal, args.rollouts, random.Random(args.seed))
     rows = sorted(
         ((Estimate.of(s), str(a)) for a, s in zip(legal, scores, strict=True)),
         key=lambda r: -r[0].mean,

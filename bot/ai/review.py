@@ -8,12 +8,18 @@ from the true hidden tiles. Every action of one decision is played out on the *s
 (common random numbers), so the difference between two actions is measured with less noise than
 either value; both the values' and the difference's standard errors are reported.
 
-**The play-out is pluggable.** A :data:`PlayOut` takes a (determinized) state, the seat being
-judged and a random stream, plays the game to its end and returns 1.0 when that seat wins and
-0.0 otherwise (a drawn game is not a win). :func:`expert_playout` plays every seat as the
-``expert`` level through the engine's public API; a faster implementation (e.g. the compiled
-kernel of the ``master`` level) can be passed wherever a ``playout`` argument is taken, as long as
-it plays the same rules from any state.
+**The play-out is pluggable, at two levels.**
+
+* A :data:`PlayOut` takes a (determinized) state, the seat being judged and a random stream,
+  plays the game to its end and returns 1.0 when that seat wins and 0.0 otherwise (a drawn game
+  is not a win). :func:`expert_playout` plays every seat as the ``expert`` level through the
+  engine's public API.
+* An :data:`Estimator` does a whole decision's work at once: ``(state, seat, actions, rollouts,
+  rng) -> scores`` (per action, one score per play-out, every action on the same deals).
+  :func:`estimate_actions` is the one made from a play-out; a compiled kernel that deals and
+  plays out itself (the ``master`` level's) fits here, with its scores mapped to 1 for a win
+  and 0 otherwise. :func:`default_estimator` is what reviews and ``kapshap analyse`` use: the
+  one place to switch.
 
 **A review** (:func:`review_decision`, :func:`decisions_of`) takes a finished game's record and
 one seat: for each of its decisions with more than one legal action, the expert's choice and the
@@ -37,9 +43,11 @@ __all__ = [
     "DEFAULT_ROLLOUTS",
     "Decision",
     "Estimate",
+    "Estimator",
     "PlayOut",
     "action_words",
     "decisions_of",
+    "default_estimator",
     "default_playout",
     "estimate_actions",
     "exact_values",
@@ -54,6 +62,10 @@ DEFAULT_ROLLOUTS = 200
 
 PlayOut = Callable[[AnyState, int, random.Random], float]
 """Plays a state to its end; 1.0 if the given seat wins, else 0.0."""
+
+Estimator = Callable[[AnyState, int, Sequence[AnyAction], int, random.Random], list[list[float]]]
+"""``(state, seat, actions, rollouts, rng) -> scores``: per action, ``rollouts`` scores (1.0 a
+win for ``seat``, else 0.0), every action played out on the same determinized deals."""
 
 
 def _playout_with(level: str) -> PlayOut:
@@ -81,6 +93,23 @@ def default_playout(game: Game | str) -> PlayOut:
     """The play-out a review uses by default: the expert for the collecting games; greedy for
     Tsung Shap, whose expert searches the end of the game exactly and costs ten times more."""
     return greedy_playout if Game(game) is Game.TSUNG_SHAP else expert_playout
+
+
+def default_estimator(game: Game | str) -> Estimator:
+    """The estimator reviews and analyses use: :func:`estimate_actions` with
+    :func:`default_playout`. Plug a faster estimator in here."""
+    playout = default_playout(game)
+
+    def estimate(
+        state: AnyState,
+        seat: int,
+        actions: Sequence[AnyAction],
+        rollouts: int,
+        rng: random.Random,
+    ) -> list[list[float]]:
+        return estimate_actions(state, seat, actions, rollouts, rng, playout)
+
+    return estimate
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +221,7 @@ def review_decision(
     number: int,
     rollouts: int = DEFAULT_ROLLOUTS,
     seed: int = 0,
-    playout: PlayOut | None = None,
+    estimator: Estimator | None = None,
 ) -> Decision:
     """Review action ``number`` of ``record`` (1-based) from its player's point of view."""
     step = None
@@ -208,9 +237,9 @@ def review_decision(
     best = expert.choose(view(state, seat), legal, random.Random(seed))
     played = step.action
     actions: list[AnyAction] = [best] if best == played else [best, played]
-    if playout is None:
-        playout = default_playout(state.rules.game)
-    scores = estimate_actions(state, seat, actions, rollouts, rng, playout)
+    if estimator is None:
+        estimator = default_estimator(state.rules.game)
+    scores = estimator(state, seat, actions, rollouts, rng)
     before = Estimate.of(scores[0])
     after = Estimate.of(scores[-1])
     diffs = [a - b for a, b in zip(scores[0], scores[-1], strict=True)]
