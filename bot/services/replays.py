@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from bot.ai.core import BOT_MEMO, set_memo_limits
 from bot.ai.review import DEFAULT_ROLLOUTS, Decision, decisions_of, review_decision, sentence
 from bot.engine import AnyView, Deal, EngineError, RuleSet, TurnStarted, describe_event, view
 from bot.engine.record import GameRecord, RecordSeat, parse_record, replay, write_record
@@ -39,6 +40,7 @@ __all__ = [
     "ReviewResult",
     "ReviewService",
     "frame",
+    "init_worker",
     "mistakes",
     "review_task",
     "summary_lines",
@@ -159,6 +161,12 @@ def frame(game: LoadedGame, step: int) -> ReplayFrame:
 # Reviews
 
 
+def init_worker() -> None:
+    """Start-up of a review process: the bot's small AI memo budget (docs/benchmarks.md), not
+    the simulator's, so that a worker stays small beside the bot."""
+    set_memo_limits(BOT_MEMO)
+
+
 def review_task(text: str, number: int, rollouts: int, seed: int) -> Decision:
     """One decision of a record (given as text, which pickles cheaply): run in a worker."""
     return review_decision(parse_record(text), number, rollouts, seed)
@@ -233,7 +241,9 @@ class ReviewService:
             # Spawned workers: a forked copy of the bot (its event loop, its database
             # connection) must never run in a worker.
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self._workers, mp_context=context)
+            self._executor = ProcessPoolExecutor(
+                self._workers, mp_context=context, initializer=init_worker
+            )
         return self._executor
 
     def close(self) -> None:

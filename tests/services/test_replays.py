@@ -14,7 +14,13 @@ from bot.ai.review import Decision, Estimate
 from bot.engine.record import GameRecord
 from bot.services import replays as replays_module
 from bot.services.errors import UserError
-from bot.services.replays import LoadedGame, Progress, ReplayService, ReviewService
+from bot.services.replays import (
+    LoadedGame,
+    Progress,
+    ReplayService,
+    ReviewService,
+    init_worker,
+)
 from tests.engine.test_record import random_game
 
 
@@ -28,7 +34,9 @@ def service(**kwargs: object) -> ReviewService:
 
 async def test_a_review_runs_in_a_process_pool_and_the_loop_stays_free() -> None:
     record = random_game(0, 2)  # a Kap Shap game of random moves with several decisions
-    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    pool = ProcessPoolExecutor(
+        1, mp_context=multiprocessing.get_context("spawn"), initializer=init_worker
+    )
     reviews = service(executor=pool, rollouts=5)
     ticks = 0
     stop = asyncio.Event()
