@@ -97,6 +97,17 @@ def _hand_field(view: View | FishingView) -> str:
     return hand_text(view.hand)
 
 
+def _hand_line(view: View | FishingView) -> str:
+    if isinstance(view, FishingView):
+        return f"{view.scores[view.seat or 0]} points"
+    return " ".join(f"`{tile}`" for tile in view.hand) or "*(no tiles)*"
+
+
+INLINE_HANDS = 4
+"""Up to this many seats, each hand is its own field in words; beyond, one line per seat in
+notation (an embed holds at most 25 fields and 6,000 characters: 28 hands in words do not fit)."""
+
+
 def replay_page(
     game: LoadedGame, step: int, *, with_record: bool
 ) -> tuple[discord.Embed, list[discord.File], discord.ui.View]:
@@ -110,11 +121,27 @@ def replay_page(
     )
     embed.set_author(name=f"Step {shown.step} of {shown.total}")
     table = shown.table
-    for seat, seat_view in enumerate(shown.views):
-        marker = "▶ " if table.result is None and table.current == seat else ""
-        embed.add_field(
-            name=f"{marker}{names[seat]}"[:256], value=_hand_field(seat_view)[:1024], inline=True
-        )
+    if len(shown.views) <= INLINE_HANDS:
+        for seat, seat_view in enumerate(shown.views):
+            marker = "▶ " if table.result is None and table.current == seat else ""
+            embed.add_field(
+                name=f"{marker}{names[seat]}"[:256],
+                value=_hand_field(seat_view)[:1024],
+                inline=True,
+            )
+    else:
+        lines = [
+            ("▶ " if table.result is None and table.current == seat else "")
+            + f"**{names[seat][:40]}**: {_hand_line(seat_view)}"
+            for seat, seat_view in enumerate(shown.views)
+        ]
+        chunk: list[str] = []
+        for line in lines:
+            if chunk and len("\n".join([*chunk, line])) > 1024:
+                embed.add_field(name="Hands", value="\n".join(chunk), inline=False)
+                chunk = []
+            chunk.append(line)
+        embed.add_field(name="Hands", value="\n".join(chunk), inline=False)
     if isinstance(table, FishingView):
         picture = render_row(table.row)
     else:

@@ -30,3 +30,27 @@ def test_progress_says_where_a_review_stands() -> None:
     )
     queued = progress_text("abc", Progress(2, 0, 9, waiting=True))
     assert queued.startswith("⏳ Your review of game `abc` is queued: 2 reviews ahead of it")
+
+
+def test_a_big_table_fits_in_one_embed() -> None:
+    from bot.engine import apply, legal_actions, make_deal, make_rules, new_game
+    from bot.engine.record import GameRecord, RecordSeat
+
+    rules = make_rules("kap-tai-shap", 28)
+    import random
+
+    rng = random.Random(1)
+    deal = make_deal(rules, rng)
+    seats = tuple(RecordSeat(f"Player with a long name {i}") for i in range(28))
+    state = new_game(rules, [s.name for s in seats], deal)
+    actions = []
+    for _ in range(30):
+        legal = legal_actions(state)
+        action = legal[rng.randrange(len(legal))]
+        state, _ = apply(state, action)
+        actions.append(str(action))
+    game = LoadedGame("abc", 1, GameRecord(rules, seats, deal, tuple(actions)), (None,) * 28)
+    embed, _, _ = replay_page(game, 30, with_record=False)
+    assert len(embed) <= 6000 and len(embed.fields) <= 25
+    assert all(len(f.value or "") <= 1024 for f in embed.fields)
+    assert sum((f.value or "").count("**Player") for f in embed.fields) == 28
