@@ -25,7 +25,16 @@ from dataclasses import dataclass, field
 
 from bot.ai.core import BOT_MEMO, set_memo_limits
 from bot.ai.review import DEFAULT_ROLLOUTS, Decision, decisions_of, review_decision, sentence
-from bot.engine import AnyView, Deal, EngineError, RuleSet, TurnStarted, describe_event, view
+from bot.engine import (
+    AnyView,
+    Deal,
+    EngineError,
+    RuleSet,
+    TurnStarted,
+    describe_event,
+    new_game,
+    view,
+)
 from bot.engine.record import GameRecord, RecordSeat, parse_record, replay, write_record
 from bot.services.errors import UserError
 from bot.storage.games import GamesRepo, GameStatus
@@ -140,8 +149,6 @@ def frame(game: LoadedGame, step: int) -> ReplayFrame:
     total = len(record.actions)
     step = max(0, min(step, total))
     names = record.names
-    from bot.engine import new_game
-
     state = new_game(record.rules, names, record.deal)
     lines: tuple[str, ...] = (f"The deal: {names[record.deal.first_seat]} plays first.",)
     for item in replay(record):
