@@ -55,6 +55,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.admin",
     "cogs.help",
     "cogs.stats",
+    "cogs.replay",
 )
 """Every cog module the bot loads, in order."""
 

@@ -46,6 +46,10 @@ COMMANDS: tuple[Command, ...] = (
         "sync_main",
     ),
     Command("ratings", "bot.services.ratings_cli", "recompute the skill ratings (rebuild)"),
+    Command("record", "bot.records_cli", "export a stored game as a record", "main_record"),
+    Command("replay", "bot.records_cli", "step through a game record", "main_replay"),
+    Command("review", "bot.records_cli", "review a seat's decisions in a record", "main_review"),
+    Command("analyse", "bot.records_cli", "each legal action's chance to win", "main_analyse"),
 )
 
 

@@ -52,6 +52,9 @@ DEFAULTS: dict[str, str] = {
     "KAPSHAP_DEV_GUILD_ID": "",
     "KAPSHAP_OWNER_IDS": "",
     "KAPSHAP_PROVISIONAL_GAMES": "10",
+    "KAPSHAP_REVIEW_PUBLIC": "false",
+    "KAPSHAP_REVIEW_ROLLOUTS": "200",
+    "KAPSHAP_MAX_REVIEWS": "2",
 }
 
 
@@ -74,6 +77,9 @@ class Settings:
     dev_guild_id: int | None = None
     owner_ids: frozenset[int] = frozenset()
     provisional_games: int = int(DEFAULTS["KAPSHAP_PROVISIONAL_GAMES"])
+    review_public: bool = False
+    review_rollouts: int = int(DEFAULTS["KAPSHAP_REVIEW_ROLLOUTS"])
+    max_reviews: int = int(DEFAULTS["KAPSHAP_MAX_REVIEWS"])
 
     @property
     def log_level_number(self) -> int:
@@ -249,6 +255,19 @@ def _owner_ids(name: str, value: str) -> frozenset[int]:
     return frozenset(ids)
 
 
+def _bool(name: str, value: str) -> bool:
+    text = value.strip().lower()
+    if text in ("true", "yes", "1", "on"):
+        return True
+    if text in ("false", "no", "0", "off"):
+        return False
+    raise ConfigError(f"{name} must be true or false, got {quote_input(value)}")
+
+
+_rollouts = _bounded(10, 5000, "play-outs per decision")
+_max_reviews = _bounded(1, 16, "reviews at once")
+
+
 def _token(name: str, value: str) -> str:
     if any(char.isspace() for char in value):
         raise ConfigError(f"{name} must be a bot token without spaces")
@@ -291,4 +310,7 @@ def load_settings(
         dev_guild_id=get_optional("KAPSHAP_DEV_GUILD_ID", _snowflake),
         owner_ids=get("KAPSHAP_OWNER_IDS", _owner_ids),
         provisional_games=get("KAPSHAP_PROVISIONAL_GAMES", _provisional_games),
+        review_public=get("KAPSHAP_REVIEW_PUBLIC", _bool),
+        review_rollouts=get("KAPSHAP_REVIEW_ROLLOUTS", _rollouts),
+        max_reviews=get("KAPSHAP_MAX_REVIEWS", _max_reviews),
     )

@@ -5,8 +5,8 @@ The cog only translates: one :class:`~bot.services.ratings.RatingService` call i
 (with a PNG chart of the rating history for ``/stats``, drawn off the event loop).
 
 ``/history`` puts a **Replay** button under each game, custom id ``kap:replay:{game_id}``
-(:data:`REPLAY_ID`): the replay cog answers it (the same as ``/replay game:{game_id}``). This
-module does not handle that id itself.
+(:data:`REPLAY_ID`): the replay cog answers it (``cogs.replay.HistoryReplayButton``, the same as
+``/replay game:{game_id}``). This module does not handle that id itself.
 """
 
 from __future__ import annotations

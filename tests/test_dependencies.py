@@ -49,6 +49,7 @@ LAYERS = (
     "bot.services",
     "bot.render",
     "bot.terminal",
+    "bot.records_cli",
     "bot.app",
     "bot.demo",
     "bot.cli",
@@ -113,6 +114,22 @@ RULES: dict[str, Rule] = {
     "bot.terminal": Rule(
         "bot.terminal -> standard library + bot.engine + bot.ai",
         internal=frozenset({"bot.engine", "bot.ai", "bot.terminal", "bot.limits"}),
+    ),
+    "bot.records_cli": Rule(
+        "bot.records_cli -> standard library + bot.engine + bot.ai at module level; "
+        "bot.config, bot.services and bot.storage only inside `kapshap record export`",
+        internal=frozenset(
+            {
+                "bot.engine",
+                "bot.ai",
+                "bot.records_cli",
+                "bot.limits",
+                "bot.config",
+                "bot.services",
+                "bot.storage",
+            }
+        ),
+        forbidden=DISCORD,
     ),
     "cogs": Rule(
         "cogs -> discord, bot.services, bot.render, bot.engine value types; "

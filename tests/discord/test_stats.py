@@ -122,6 +122,10 @@ async def test_history_lists_games_with_opponents_and_replay_buttons(world: Worl
     assert ids == [replay_custom_id(g) for g in (third, second, first)]
     assert ids[0] == f"kap:replay:{third}"
     assert [b["label"] for b in buttons(r.response)] == ["Replay 1", "Replay 2", "Replay 3"]
+    # The button shows that game's replay in a new message (the history stays as it was).
+    clicked = await alice.click(r.response, label="Replay 1")
+    assert clicked.response is not None
+    assert f"{third}.txt" in [a.filename for a in clicked.response.attachments]
 
     r = await bob.slash(world.channel, "history", member=world.members[4])
     [embed] = r.response.embeds  # type: ignore[union-attr]

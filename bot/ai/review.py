@@ -1,0 +1,295 @@
+"""Win-chance estimates by Monte Carlo play-outs, and the review of a player's decisions.
+
+**What is estimated.** The chance that a seat wins the game if it plays a given action now and
+everybody (itself included) then plays as the computer's play-out policy does. Only what the seat
+could see is used: each play-out starts from :func:`bot.engine.hidden.determinize` (the tiles it
+has not seen dealt at random into the other hands and the wall, or the Tsung Shap piles), never
+from the true hidden tiles. Every action of one decision is played out on the *same* deals
+(common random numbers), so the difference between two actions is measured with less noise than
+either value; both the values' and the difference's standard errors are reported.
+
+**The play-out is pluggable, at two levels.**
+
+* A :data:`PlayOut` takes a (determinized) state, the seat being judged and a random stream,
+  plays the game to its end and returns 1.0 when that seat wins and 0.0 otherwise (a drawn game
+  is not a win). :func:`expert_playout` plays every seat as the ``expert`` level through the
+  engine's public API.
+* An :data:`Estimator` does a whole decision's work at once: ``(state, seat, actions, rollouts,
+  rng) -> scores`` (per action, one score per play-out, every action on the same deals).
+  :func:`estimate_actions` is the one made from a play-out; a compiled kernel that deals and
+  plays out itself (the ``master`` level's) fits here, with its scores mapped to 1 for a win
+  and 0 otherwise. :func:`default_estimator` is what reviews and ``kapshap analyse`` use: the
+  one place to switch.
+
+**A review** (:func:`review_decision`, :func:`decisions_of`) takes a finished game's record and
+one seat: for each of its decisions with more than one legal action, the expert's choice and the
+estimated chance before (playing the expert's choice) and after (what the player did).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bot.ai.base import player_for
+from bot.engine import AnyAction, AnyState, apply, legal_actions, view
+from bot.engine.hidden import arrangements, determinize
+from bot.engine.record import GameRecord, replay
+from bot.engine.rules import Game
+
+__all__ = [
+    "DEFAULT_ROLLOUTS",
+    "Decision",
+    "Estimate",
+    "Estimator",
+    "PlayOut",
+    "action_words",
+    "decisions_of",
+    "default_estimator",
+    "default_playout",
+    "estimate_actions",
+    "exact_values",
+    "expert_playout",
+    "greedy_playout",
+    "review_decision",
+    "sentence",
+]
+
+DEFAULT_ROLLOUTS = 200
+"""Play-outs per decision by default: a standard error of at most 3.5 points per value."""
+
+PlayOut = Callable[[AnyState, int, random.Random], float]
+"""Plays a state to its end; 1.0 if the given seat wins, else 0.0."""
+
+Estimator = Callable[[AnyState, int, Sequence[AnyAction], int, random.Random], list[list[float]]]
+"""``(state, seat, actions, rollouts, rng) -> scores``: per action, ``rollouts`` scores (1.0 a
+win for ``seat``, else 0.0), every action played out on the same determinized deals."""
+
+
+def _playout_with(level: str) -> PlayOut:
+    def playout(state: AnyState, seat: int, rng: random.Random) -> float:
+        players = [player_for(state.rules.game, level) for _ in range(state.rules.players)]
+        while state.result is None:
+            current = state.current
+            legal = legal_actions(state)
+            action = players[current].choose(view(state, current), legal, rng)
+            state, _ = apply(state, action)
+        return 1.0 if state.result.winner == seat else 0.0
+
+    playout.__name__ = f"{level}_playout"
+    playout.__doc__ = f"Every seat plays as the {level} level, through the public engine API."
+    return playout
+
+
+expert_playout: PlayOut = _playout_with("expert")
+"""Every seat plays as the ``expert`` level, through the public engine API."""
+greedy_playout: PlayOut = _playout_with("greedy")
+"""Every seat plays as the ``greedy`` level (cheaper, weaker play-outs)."""
+
+
+def default_playout(game: Game | str) -> PlayOut:
+    """The play-out a review uses by default: the expert for the collecting games; greedy for
+    Tsung Shap, whose expert searches the end of the game exactly and costs ten times more."""
+    return greedy_playout if Game(game) is Game.TSUNG_SHAP else expert_playout
+
+
+def default_estimator(game: Game | str) -> Estimator:
+    """The estimator reviews and analyses use: :func:`estimate_actions` with
+    :func:`default_playout`. Plug a faster estimator in here."""
+    playout = default_playout(game)
+
+    def estimate(
+        state: AnyState,
+        seat: int,
+        actions: Sequence[AnyAction],
+        rollouts: int,
+        rng: random.Random,
+    ) -> list[list[float]]:
+        return estimate_actions(state, seat, actions, rollouts, rng, playout)
+
+    return estimate
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A chance to win: ``mean`` over ``n`` play-outs, with its standard error."""
+
+    mean: float
+    se: float
+    n: int
+
+    @classmethod
+    def of(cls, scores: Sequence[float]) -> Estimate:
+        """The mean of ``scores`` and its standard error (sample standard deviation / √n)."""
+        n = len(scores)
+        if n == 0:
+            return cls(0.0, 0.0, 0)
+        mean = sum(scores) / n
+        if n == 1:
+            return cls(mean, 0.0, 1)
+        var = sum((x - mean) ** 2 for x in scores) / (n - 1)
+        return cls(mean, math.sqrt(var / n), n)
+
+    def __str__(self) -> str:
+        return f"{self.mean:.0%} ± {self.se:.0%}".replace("%", " %")
+
+
+def estimate_actions(
+    state: AnyState,
+    seat: int,
+    actions: Sequence[AnyAction],
+    rollouts: int,
+    rng: random.Random,
+    playout: PlayOut = expert_playout,
+) -> list[list[float]]:
+    """Per action, the scores of ``rollouts`` play-outs after it, on shared determinizations.
+
+    ``state`` must be ``seat``'s turn. Each play-out deals the unseen tiles afresh
+    (:func:`~bot.engine.hidden.determinize`); the same deal serves every action.
+    """
+    if state.current != seat or state.result is not None:
+        raise ValueError("the estimate needs a state where the seat is to play")
+    scores: list[list[float]] = [[] for _ in actions]
+    for _ in range(rollouts):
+        world = determinize(state, seat, rng)
+        seed = rng.getrandbits(64)
+        for index, action in enumerate(actions):
+            after, _ = apply(world, action)  # type: ignore[arg-type]
+            scores[index].append(playout(after, seat, random.Random(seed)))
+    return scores
+
+
+def exact_values(
+    state: AnyState, seat: int, actions: Sequence[AnyAction], playout: PlayOut = expert_playout
+) -> list[float]:
+    """Per action, the exact chance over every arrangement of the unseen tiles (each equally
+    likely), for a play-out that uses no randomness. For small end positions only."""
+    totals = [0.0] * len(actions)
+    count = 0
+    for world in arrangements(state, seat):
+        count += 1
+        for index, action in enumerate(actions):
+            after, _ = apply(world, action)  # type: ignore[arg-type]
+            totals[index] += playout(after, seat, random.Random(0))
+    return [t / count for t in totals]
+
+
+# ---------------------------------------------------------------------------------------------
+# Reviewing a game
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of the reviewed seat: what it played, what the expert would have played,
+    and the chance to win after each (``before`` is the expert's choice, ``after`` the
+    player's; the same estimate when they agree). ``loss_se`` is the standard error of
+    ``before - after`` (paired: same deals)."""
+
+    number: int  # the action's number in the record (1-based)
+    turn: int
+    played: str
+    best: str
+    before: Estimate
+    after: Estimate
+    loss_se: float
+    options: int
+
+    @property
+    def loss(self) -> float:
+        """How much the played action lowered the chance to win (negative: it did better)."""
+        return self.before.mean - self.after.mean
+
+    @property
+    def agreed(self) -> bool:
+        """Whether the player chose what the expert would have."""
+        return self.played == self.best
+
+
+def decisions_of(record: GameRecord, seat: int) -> list[int]:
+    """The numbers (1-based) of ``seat``'s actions in ``record`` that had an alternative."""
+    out: list[int] = []
+    for step in replay(record):
+        if step.seat == seat and len(legal_actions(step.before)) > 1:
+            out.append(step.number)
+    return out
+
+
+def review_decision(
+    record: GameRecord,
+    number: int,
+    rollouts: int = DEFAULT_ROLLOUTS,
+    seed: int = 0,
+    estimator: Estimator | None = None,
+) -> Decision:
+    """Review action ``number`` of ``record`` (1-based) from its player's point of view."""
+    step = None
+    for step in replay(record):
+        if step.number == number:
+            break
+    if step is None or step.number != number:
+        raise ValueError(f"the record has no action {number}")
+    state, seat = step.before, step.seat
+    legal = legal_actions(state)
+    rng = random.Random(f"review:{seed}:{number}")
+    expert = player_for(state.rules.game, "expert")
+    best = expert.choose(view(state, seat), legal, random.Random(seed))
+    played = step.action
+    actions: list[AnyAction] = [best] if best == played else [best, played]
+    if estimator is None:
+        estimator = default_estimator(state.rules.game)
+    scores = estimator(state, seat, actions, rollouts, rng)
+    before = Estimate.of(scores[0])
+    after = Estimate.of(scores[-1])
+    diffs = [a - b for a, b in zip(scores[0], scores[-1], strict=True)]
+    return Decision(
+        number=number,
+        turn=state.turn,
+        played=str(played),
+        best=str(best),
+        before=before,
+        after=after,
+        loss_se=Estimate.of(diffs).se,
+        options=len(legal),
+    )
+
+
+def action_words(notation: str) -> str:
+    """An action as a gerund for a sentence: ``drawing``, ``taking 6-4``, ``discarding 3-1``,
+    ``placing left``, ``capturing a pair on the left`` …"""
+    words = notation.split()
+    verb, rest = (words[0], words[1:]) if words else ("", [])
+    gerunds = {
+        "take": "taking",
+        "draw": "drawing",
+        "discard": "discarding",
+        "declare": "declaring",
+        "place": "placing",
+        "capture": "capturing",
+        "claim": "claiming",
+    }
+    head = gerunds.get(verb, verb)
+    if verb in ("capture", "claim") and len(rest) == 2:
+        where = "both ends" if rest[1] == "ends" else f"the {rest[1]}"
+        return f"{head} a {rest[0]} on {where}"
+    if verb == "place" and rest:
+        return f"{head} on the {rest[0]}"
+    return " ".join([head, *rest])
+
+
+def sentence(decision: Decision) -> str:
+    """``Drawing instead of taking 6-4 lowered your chance from 31 % to 22 %.``"""
+    before = f"{decision.before.mean:.0%}".replace("%", " %")
+    after = f"{decision.after.mean:.0%}".replace("%", " %")
+    if decision.agreed:
+        return f"{_cap(action_words(decision.played))}: the expert's choice too ({after})."
+    what = f"{_cap(action_words(decision.played))} instead of {action_words(decision.best)}"
+    if before == after:
+        return f"{what} kept your chance at {after}."
+    verb = "lowered" if decision.loss > 0 else "raised"
+    return f"{what} {verb} your chance from {before} to {after}."
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]

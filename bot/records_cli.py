@@ -1,0 +1,234 @@
+"""Game records in the terminal: ``kapshap record export``, ``replay``, ``review``, ``analyse``.
+
+* ``kapshap record export GAME_ID [--db PATH] [-o FILE]``: a stored game as a record
+  (``docs/record-format.md``), read through :mod:`bot.services.replays` (storage).
+* ``kapshap replay FILE [--all]``: step through a record (Enter for the next action, ``q`` to
+  stop; ``--all`` prints every step at once). The game is over, so every hand is shown.
+* ``kapshap review FILE [--seat N] [--rollouts N]``: the seat's decisions, largest mistakes
+  first, with the expert's choice and the chance to win before and after.
+* ``kapshap analyse FILE [--at N] [--rollouts N]``: the position after action N of a record
+  (a record's deal and actions are the notation of a position), every legal action of the seat
+  to play with its estimated chance to win.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from bot.ai.review import (
+    DEFAULT_ROLLOUTS,
+    Estimate,
+    decisions_of,
+    default_estimator,
+    review_decision,
+    sentence,
+)
+from bot.engine import FishingState, GameState, legal_actions, view
+from bot.engine.record import GameRecord, RecordError, parse_record, replay, result_line
+from bot.engine.tiles import format_tiles
+
+__all__ = ["main", "main_analyse", "main_record", "main_replay", "main_review"]
+
+
+def _read(path: str, err: TextIO) -> GameRecord | None:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        print(f"Cannot read {path}: {exc.strerror}", file=err)
+        return None
+    try:
+        return parse_record(text)
+    except RecordError as exc:
+        print(f"{path}: {exc}", file=err)
+        return None
+
+
+def _position(state: GameState | FishingState) -> list[str]:
+    lines: list[str] = []
+    names = state.seats
+    for seat in range(state.rules.players):
+        seen = view(state, seat)
+        marker = "▶" if state.result is None and state.current == seat else " "
+        if isinstance(state, FishingState):
+            lines.append(f" {marker} {names[seat]}: {seen.scores[seat]} points")  # type: ignore[union-attr]
+        else:
+            lines.append(f" {marker} {names[seat]}: {format_tiles(seen.hand)}")  # type: ignore[union-attr]
+    table = view(state, None)
+    if isinstance(state, FishingState):
+        lines.append(f"   row: {format_tiles(table.row, sort=False)}")  # type: ignore[union-attr]
+    else:
+        pool = format_tiles(p.tile for p in table.pool)  # type: ignore[union-attr]
+        lines.append(f"   discards: {pool or '-'}; wall: {table.wall_size} tiles")  # type: ignore[union-attr]
+    return lines
+
+
+def main_replay(
+    argv: list[str], inp: TextIO = sys.stdin, out: TextIO = sys.stdout, err: TextIO = sys.stderr
+) -> int:
+    """``kapshap replay FILE``."""
+    parser = argparse.ArgumentParser(prog="kapshap replay", description="Step through a record.")
+    parser.add_argument("file")
+    parser.add_argument("--all", action="store_true", help="print every step without waiting")
+    args = parser.parse_args(argv)
+    record = _read(args.file, err)
+    if record is None:
+        return 1
+    from bot.engine import describe_event, new_game
+
+    state = new_game(record.rules, record.names, record.deal)
+    print(
+        f"{record.rules.describe()}; {record.names[record.deal.first_seat]} plays first.", file=out
+    )
+    print("\n".join(_position(state)), file=out)
+    for step in replay(record):
+        if not args.all:
+            print("[Enter: next, q: quit] ", end="", file=out, flush=True)
+            answer = inp.readline()
+            if not answer or answer.strip().lower() == "q":
+                return 0
+        print(f"\n{step.number}. {record.names[step.seat]}: {step.action}", file=out)
+        for event in step.events:
+            print(f"   {describe_event(event, step.seat, record.names)}", file=out)
+        print("\n".join(_position(step.state)), file=out)
+    print(f"\nResult: {result_line(step.state if record.actions else state)}", file=out)
+    return 0
+
+
+def main_review(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+    """``kapshap review FILE``."""
+    parser = argparse.ArgumentParser(prog="kapshap review", description="Review a seat's play.")
+    parser.add_argument("file")
+    parser.add_argument("--seat", type=int, default=0, help="the seat to review (default 0)")
+    parser.add_argument("--rollouts", type=int, default=DEFAULT_ROLLOUTS)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    record = _read(args.file, err)
+    if record is None:
+        return 1
+    if not 0 <= args.seat < record.rules.players:
+        print(f"Seat {args.seat} is not at this table.", file=err)
+        return 2
+    numbers = decisions_of(record, args.seat)
+    decisions = []
+    for i, number in enumerate(numbers, 1):
+        print(f"\rReviewing decision {i} of {len(numbers)}…", end="", file=err, flush=True)
+        decisions.append(review_decision(record, number, args.rollouts, args.seed))
+    print("", file=err)
+    decisions.sort(key=lambda d: (-d.loss, d.number))
+    agreed = sum(d.agreed for d in decisions)
+    print(
+        f"{record.names[args.seat]}: {agreed} of {len(decisions)} decisions matched the expert "
+        f"({args.rollouts} play-outs per move; ± is one standard error of the difference).",
+        file=out,
+    )
+    for d in decisions:
+        se = f"{d.loss_se:.0%}".replace("%", " %")
+        print(f"  action {d.number} (turn {d.turn}): {sentence(d)} (± {se})", file=out)
+    return 0
+
+
+def main_analyse(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+    """``kapshap analyse FILE``."""
+    parser = argparse.ArgumentParser(
+        prog="kapshap analyse",
+        description="Every legal action's chance to win in a position given as a record.",
+    )
+    parser.add_argument("file", help="a record; the position is after its actions")
+    parser.add_argument("--at", type=int, default=None, help="after this many actions")
+    parser.add_argument("--rollouts", type=int, default=DEFAULT_ROLLOUTS)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    record = _read(args.file, err)
+    if record is None:
+        return 1
+    from bot.engine import new_game
+
+    state = new_game(record.rules, record.names, record.deal)
+    for step in replay(record):
+        if args.at is not None and step.number > args.at:
+            break
+        state = step.state
+    if state.result is not None:
+        print(f"The game is over: {result_line(state)}.", file=err)
+        return 2
+    seat = state.current
+    legal = legal_actions(state)
+    print("\n".join(_position(state)), file=out)
+    print(f"{record.names[seat]} to play; chance to win after each action:", file=out)
+    estimator = default_estimator(record.rules.game)
+    scores = estimator(state, seat, legal, args.rollouts, random.Random(args.seed))
+    rows = sorted(
+        ((Estimate.of(s), str(a)) for a, s in zip(legal, scores, strict=True)),
+        key=lambda r: -r[0].mean,
+    )
+    for estimate, action in rows:
+        print(f"  {action:<24} {estimate}", file=out)
+    return 0
+
+
+def main_record(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+    """``kapshap record export GAME_ID``."""
+    parser = argparse.ArgumentParser(prog="kapshap record", description="Game records.")
+    sub = parser.add_subparsers(dest="verb", required=True)
+    export = sub.add_parser("export", help="write a stored game as a record")
+    export.add_argument("game_id")
+    export.add_argument("--db", default=None, help="database file (default: the settings')")
+    export.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
+    args = parser.parse_args(argv)
+    import asyncio
+
+    from bot.config import load_settings
+    from bot.services.errors import UserError
+    from bot.services.replays import ReplayService
+    from bot.storage.db import Database
+    from bot.storage.games import GamesRepo
+
+    db_path = Path(args.db) if args.db else Path(load_settings().db_path)
+    if not db_path.exists():
+        print(f"No database at {db_path}.", file=err)
+        return 1
+
+    async def export_text() -> str:
+        db = await Database.open(db_path)
+        try:
+            stored = await GamesRepo(db).get(args.game_id)
+            if stored is None:
+                raise UserError(f"There is no game `{args.game_id}` in {db_path}.")
+            game = await ReplayService(GamesRepo(db)).load(
+                args.game_id, stored.guild_id, finished=False
+            )
+            return game.text
+        finally:
+            await db.close()
+
+    try:
+        text = asyncio.run(export_text())
+    except UserError as exc:
+        print(exc.message, file=err)
+        return 1
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        out.write(text)
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """Dispatch on the first word (used by tests): ``record``, ``replay``, ``review``,
+    ``analyse``."""
+    verb, rest = (argv[0], argv[1:]) if argv else ("", [])
+    commands: dict[str, Callable[[list[str]], int]] = {
+        "record": main_record,
+        "replay": main_replay,
+        "review": main_review,
+        "analyse": main_analyse,
+    }
+    if verb not in commands:
+        print("Use: record | replay | review | analyse", file=sys.stderr)
+        return 2
+    return commands[verb](rest)

@@ -1,0 +1,305 @@
+"""``/replay game:<id>`` and ``/review game:<id>``: finished games stepped through, and reviewed.
+
+* ``/replay`` shows a finished game of this server one action per step, with ◀ ▶ buttons whose
+  custom ids (``rp:{game}:{step}``) carry everything, so they keep working after a restart. The
+  game is over, so every hand is shown. The game's record (``docs/record-format.md``) comes as a
+  file with the first page.
+* ``/review`` reviews the caller's decisions in one of his finished games (another member's only
+  when ``KAPSHAP_REVIEW_PUBLIC`` allows it), off the event loop in a process pool: the reply is
+  edited with the progress, then with the largest mistakes first.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import time
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app import KapBot
+from bot.engine import FishingView, View
+from bot.limits import fit_message
+from bot.render.images import pool_groups, render_pool, render_row
+from bot.render.text import game_title, hand_text, pool_text
+from bot.services.errors import UserError
+from bot.services.replays import (
+    LoadedGame,
+    Progress,
+    ReplayService,
+    ReviewService,
+    frame,
+    summary_lines,
+)
+from cogs.common import guarded
+
+__all__ = ["ReplayButton", "Replays"]
+
+log = logging.getLogger(__name__)
+
+PROGRESS_EVERY = 1.0
+"""Seconds between two progress edits of a review reply (Discord rate-limits edits)."""
+
+
+def _guild(interaction: discord.Interaction[Any]) -> int:
+    if interaction.guild_id is None:
+        raise UserError("Games belong to a server: use this command in a server channel.")
+    return interaction.guild_id
+
+
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rp:(?P<game>[0-9a-f]{1,32}):(?P<step>[0-9]{1,6})",
+):
+    """◀ / ▶ of a replay: ``rp:{game}:{step}`` shows the position after ``step`` actions."""
+
+    def __init__(self, game_id: str, step: int, *, label: str, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"rp:{game_id}:{step}",
+            )
+        )
+        self.game_id = game_id
+        self.step = step
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ReplayButton:
+        """Rebuild the button from its custom id (after a restart too)."""
+        return cls(match["game"], int(match["step"]), label="")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Show the requested step in place."""
+        async with guarded(interaction, "replay button"):
+            cog = interaction.client.get_cog(Replays.__cog_name__)
+            if not isinstance(cog, Replays):
+                raise UserError("Replays are not available right now; try again in a moment.")
+            game = await cog.replays.load(self.game_id, _guild(interaction))
+            embed, files, buttons = replay_page(game, self.step, with_record=False)
+            await interaction.response.edit_message(embed=embed, attachments=files, view=buttons)
+
+
+class HistoryReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"kap:replay:(?P<game>[0-9a-f]{1,32})",
+):
+    """The **Replay** button of a ``/history`` entry (custom id ``kap:replay:{game}``, see
+    ``cogs.stats.REPLAY_ID``): the same as ``/replay game:{game}``, in a new message, so the
+    history stays where it was."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Replay",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"kap:replay:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> HistoryReplayButton:
+        """Rebuild the button from its custom id (after a restart too)."""
+        return cls(match["game"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Post the replay of that game, from its dealt position."""
+        async with guarded(interaction, "history replay button"):
+            cog = interaction.client.get_cog(Replays.__cog_name__)
+            if not isinstance(cog, Replays):
+                raise UserError("Replays are not available right now; try again in a moment.")
+            game = await cog.replays.load(self.game_id, _guild(interaction))
+            embed, files, buttons = replay_page(game, 0, with_record=True)
+            await interaction.response.send_message(embed=embed, files=files, view=buttons)
+
+
+def _hand_field(view: View | FishingView) -> str:
+    if isinstance(view, FishingView):
+        return f"{view.scores[view.seat or 0]} points"
+    return hand_text(view.hand)
+
+
+def _hand_line(view: View | FishingView) -> str:
+    if isinstance(view, FishingView):
+        return f"{view.scores[view.seat or 0]} points"
+    return " ".join(f"`{tile}`" for tile in view.hand) or "*(no tiles)*"
+
+
+INLINE_HANDS = 4
+"""Up to this many seats, each hand is its own field in words; beyond, one line per seat in
+notation (an embed holds at most 25 fields and 6,000 characters: 28 hands in words do not fit)."""
+
+
+def replay_page(
+    game: LoadedGame, step: int, *, with_record: bool
+) -> tuple[discord.Embed, list[discord.File], discord.ui.View]:
+    """The embed, picture (and record file) and buttons of one step of a replay."""
+    shown = frame(game, step)
+    record = game.record
+    names = record.names
+    embed = discord.Embed(
+        title=f"Replay of game {game.id} — {game_title(record.rules.game)}",
+        description="\n".join(shown.lines) or "\u200b",
+    )
+    embed.set_author(name=f"Step {shown.step} of {shown.total}")
+    table = shown.table
+    if len(shown.views) <= INLINE_HANDS:
+        for seat, seat_view in enumerate(shown.views):
+            marker = "▶ " if table.result is None and table.current == seat else ""
+            embed.add_field(
+                name=f"{marker}{names[seat]}"[:256],
+                value=_hand_field(seat_view)[:1024],
+                inline=True,
+            )
+    else:
+        lines = [
+            ("▶ " if table.result is None and table.current == seat else "")
+            + f"**{names[seat][:40]}**: {_hand_line(seat_view)}"
+            for seat, seat_view in enumerate(shown.views)
+        ]
+        chunk: list[str] = []
+        for line in lines:
+            if chunk and len("\n".join([*chunk, line])) > 1024:
+                embed.add_field(name="Hands", value="\n".join(chunk), inline=False)
+                chunk = []
+            chunk.append(line)
+        embed.add_field(name="Hands", value="\n".join(chunk), inline=False)
+    if isinstance(table, FishingView):
+        picture = render_row(table.row)
+    else:
+        embed.add_field(name="Discards", value=pool_text(table.pool)[:1024], inline=False)
+        embed.set_footer(text=f"{table.wall_size} tiles left in the wall")
+        picture = render_pool(pool_groups(table.pool))
+    embed.set_image(url="attachment://step.png")
+    files = [discord.File(io.BytesIO(picture), filename="step.png")]
+    if with_record:
+        files.append(discord.File(io.BytesIO(game.text.encode()), filename=f"{game.id}.txt"))
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(
+        ReplayButton(game.id, max(shown.step - 1, 0), label="◀", disabled=shown.step == 0)
+    )
+    buttons.add_item(
+        ReplayButton(
+            game.id,
+            min(shown.step + 1, shown.total),
+            label="▶",
+            disabled=shown.step == shown.total,
+        )
+    )
+    return embed, files, buttons
+
+
+def progress_text(game_id: str, progress: Progress) -> str:
+    """What the review reply says while it runs."""
+    if progress.waiting:
+        ahead = progress.queued
+        return (
+            f"⏳ Your review of game `{game_id}` is queued: {ahead} "
+            f"review{'s' if ahead != 1 else ''} ahead of it (at most a few run at once)."
+        )
+    return f"🔍 Reviewing game `{game_id}`: {progress.done} of {progress.total} decisions done…"
+
+
+class Replays(commands.Cog):
+    """``/replay`` and ``/review``."""
+
+    def __init__(self, bot: KapBot) -> None:
+        self.bot = bot
+        self.replays = ReplayService(bot.services.games)
+        settings = bot.settings
+        self.reviews = ReviewService(
+            self.replays,
+            max_running=settings.max_reviews,
+            rollouts=settings.review_rollouts,
+            public=settings.review_public,
+        )
+
+    async def cog_unload(self) -> None:
+        """Stop the review pool."""
+        self.reviews.close()
+
+    @app_commands.command(name="replay", description="Step through a finished game of this server")
+    @app_commands.describe(game="The game's id (shown when it ends)")
+    @app_commands.guild_only()
+    async def replay(self, interaction: discord.Interaction[Any], game: str) -> None:
+        """Show the dealt position with ◀ ▶ and the record as a file."""
+        async with guarded(interaction, "/replay"):
+            loaded = await self.replays.load(game, _guild(interaction))
+            embed, files, buttons = replay_page(loaded, 0, with_record=True)
+            await interaction.response.send_message(embed=embed, files=files, view=buttons)
+
+    @app_commands.command(name="review", description="Review your decisions in a finished game")
+    @app_commands.describe(
+        game="The game's id", member="Whose decisions (yours unless the server allows others)"
+    )
+    @app_commands.guild_only()
+    async def review(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        member: discord.Member | None = None,
+    ) -> None:
+        """Check the request, answer at once, then edit the reply as the review runs."""
+        async with guarded(interaction, "/review"):
+            loaded = await self.replays.load(game, _guild(interaction))
+            seat = self.reviews.seat_to_review(
+                loaded, interaction.user.id, None if member is None else member.id
+            )
+            await interaction.response.send_message(f"🔍 Reviewing game `{loaded.id}`…")
+            last: list[tuple[float, str]] = []
+
+            async def report(progress: Progress) -> None:
+                # The first report and every queue move are shown; then at most one edit per
+                # PROGRESS_EVERY seconds (Discord rate-limits message edits).
+                text = progress_text(loaded.id, progress)
+                now = time.monotonic()
+                if last and (
+                    text == last[-1][1]
+                    or (now - last[-1][0] < PROGRESS_EVERY and not progress.waiting)
+                ):
+                    return
+                last.append((now, text))
+                await interaction.edit_original_response(content=text)
+
+            result = await self.reviews.review(loaded, seat, report)
+            lines = summary_lines(result)
+            agreed = f"{result.agreed} of {len(result.decisions)}"
+            head = (
+                f"📝 Review of game `{result.game_id}` for **{result.name}**: {agreed} decisions "
+                f"matched the expert. Chances to win from {result.rollouts} play-outs of the "
+                "unseen tiles per move (± one standard error of the difference); largest "
+                "mistakes first."
+            )
+            body = "\n".join(f"• {line}" for line in lines) or "No decision had an alternative."
+            await interaction.edit_original_response(content=fit_message(f"{head}\n{body}"))
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Register the persistent replay buttons and the cog."""
+    if not isinstance(bot, KapBot):  # pragma: no cover - loaded by KapBot only
+        raise TypeError("cogs.replay needs a KapBot")
+    bot.add_dynamic_items(ReplayButton, HistoryReplayButton)
+    await bot.add_cog(Replays(bot))
+
+
+async def teardown(bot: commands.Bot) -> None:
+    """Forget the replay buttons when the extension is unloaded."""
+    bot.remove_dynamic_items(ReplayButton)

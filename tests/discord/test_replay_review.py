@@ -1,0 +1,163 @@
+"""``/replay`` and ``/review`` on a game played through slash commands (see test_play_slash)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, Future
+from typing import Any, TypeVar
+
+import pytest
+
+from bot.app import KapBot
+from bot.engine import Game
+from bot.engine.record import parse_record
+from bot.services.replays import ReviewService
+from cogs.replay import Replays
+from tests.discord.conftest import World
+from tests.discord.tables_kit import exact_deal, no_incidents, table_of  # noqa: F401
+
+ALICE = "6-6 6-6 1-1 4-4 3-1 3-3 6-5 5-2"
+BOB = "5-5 6-1 4-1 3-2 6-2 6-3 4-2"
+WALL = "2-2 6-4"
+T = TypeVar("T")
+
+
+class InlineExecutor(Executor):
+    """Runs each task at once in the caller (the simulated Discord must settle)."""
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        future: Future[T] = Future()
+        future.set_result(fn(*args, **kwargs))
+        return future
+
+
+@pytest.fixture
+def deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    exact_deal(monkeypatch, Game.KAP_SHAP, [ALICE, BOB], WALL, dice=(1, 1, 2, 2))
+
+
+def use_inline_reviews(world: World, *, public: bool = False) -> None:
+    cog = world.bot.get_cog("Replays")
+    # discord.py loads an extension as a fresh module: compare the class by name.
+    assert type(cog).__name__ == Replays.__name__
+    assert isinstance(cog.reviews, ReviewService)  # type: ignore[union-attr]
+    cog.reviews = ReviewService(  # type: ignore[union-attr]
+        cog.replays, executor=InlineExecutor(), rollouts=8, public=public
+    )
+
+
+async def play_game(world: World, *, finish: bool = True) -> str:
+    ch = world.channel
+    alice, bob = world.members[:2]
+    await alice.slash(ch, "table new", game="kap-shap")
+    await bob.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    game_id = table_of(world).id
+    for member, verb, tile in [
+        (alice, "discard", "5-2"),
+        (alice, "draw", None),
+        (alice, "discard", "2-2"),
+        (bob, "take", "5-2"),
+        (bob, "discard", "6-3"),
+        (bob, "draw", None),
+        (bob, "discard", "6-4"),
+        (alice, "take", "6-3"),
+    ]:
+        if tile is None:
+            await member.slash(ch, verb)
+        else:
+            await member.slash(ch, verb, tile=tile)
+    if finish:
+        await alice.slash(ch, "declare")
+    return game_id
+
+
+def buttons(components: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {str(c["label"]): c for row in components for c in row["components"]}
+
+
+async def test_replay_steps_through_a_finished_game(world: World, deal: None) -> None:
+    _alice, bob, carol = world.members[:3]
+    game_id = await play_game(world)
+
+    r = await carol.slash(world.channel, "replay", game=game_id)
+    assert r.response is not None and not r.ephemeral
+    [embed] = r.response.embeds
+    assert embed.author.name == "Step 0 of 9"
+    assert "alice plays first" in (embed.description or "")
+    # The game is over: every hand is public, bob's Gee Joon included.
+    fields = {f.name: f.value for f in embed.fields}
+    assert "`4-2`" in (fields["bob"] or "") and "`6-6`" in (fields["▶ alice"] or "")
+    names = [a.filename for a in r.response.attachments]
+    assert names == ["step.png", f"{game_id}.txt"]
+    record = parse_record((await r.response.attachments[1].read()).decode())
+    assert record.actions[-1] == "declare" and len(record.actions) == 9
+    assert buttons(r.response.components)["◀"].get("disabled") is True
+    assert buttons(r.response.components)["▶"]["custom_id"] == f"rp:{game_id}:1"
+
+    step = await carol.click(r.response, label="▶")
+    assert step.response is not None and step.response.id == r.response.id
+    assert step.response.embeds[0].author.name == "Step 1 of 9"
+    assert "alice discarded 5-2" in (step.response.embeds[0].description or "")
+    step = await bob.click(step.response, label="▶")
+    assert "alice drew 2-2" in (step.response.embeds[0].description or "")  # public now
+    back = await bob.click(step.response, label="◀")
+    assert back.response.embeds[0].author.name == "Step 1 of 9"
+
+
+async def test_replay_refusals(world: World, deal: None) -> None:
+    alice, carol = world.members[0], world.members[2]
+    game_id = await play_game(world, finish=False)
+    # A spectator of the live game cannot replay it (nor can a player) before it ends.
+    r = await carol.slash(world.channel, "replay", game=game_id)
+    assert r.ephemeral and "still being played" in r.response.content
+    r = await alice.slash(world.channel, "review", game=game_id)
+    assert r.ephemeral and "still being played" in r.response.content
+    r = await carol.slash(world.channel, "replay", game="abcdef123456")
+    assert r.ephemeral and r.response.content == "There is no game `abcdef123456` on this server."
+
+
+async def test_review_shows_progress_then_the_result(world: World, deal: None) -> None:
+    alice, bob, carol = world.members[:3]
+    game_id = await play_game(world)
+    use_inline_reviews(world)
+
+    r = await alice.slash(world.channel, "review", game=game_id)
+    assert r.response is not None and not r.ephemeral
+    edits = [
+        e.json.get("content", "")
+        for e in world.env.http_requests
+        if e.method == "PATCH" and "messages/@original" in e.path
+    ]
+    assert f"🔍 Reviewing game `{game_id}`: 0 of 4 decisions done…" in edits
+    text = r.response.content
+    assert text.startswith(f"📝 Review of game `{game_id}` for **alice**")
+    assert "play-outs" in text and "±" in text and " %" in text
+    assert "Action " in text
+
+    # Someone else's game: refused while the server keeps reviews private.
+    r = await bob.slash(world.channel, "review", game=game_id, member=alice)
+    assert r.ephemeral and "only review your own games" in r.response.content
+    r = await carol.slash(world.channel, "review", game=game_id)
+    assert r.ephemeral and "You did not play game" in r.response.content
+
+
+async def test_public_reviews_let_a_member_review_another(world: World, deal: None) -> None:
+    alice, bob = world.members[:2]
+    game_id = await play_game(world)
+    use_inline_reviews(world, public=True)
+    r = await bob.slash(world.channel, "review", game=game_id, member=alice)
+    assert r.response is not None and not r.ephemeral
+    assert r.response.content.startswith(f"📝 Review of game `{game_id}` for **alice**")
+
+
+async def test_replay_buttons_work_after_a_restart(
+    world: World, deal: None, restart: Callable[[], Awaitable[KapBot]]
+) -> None:
+    carol = world.members[2]
+    game_id = await play_game(world)
+    r = await carol.slash(world.channel, "replay", game=game_id)
+    await restart()
+    step = await carol.click(r.response, label="▶")
+    assert step.response is not None and step.response.id == r.response.id
+    assert step.response.embeds[0].author.name == "Step 1 of 9"
