@@ -30,7 +30,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from bot.ai.core import KIND_COUNT, evaluator_for
 from bot.ai.expert import DANGER, POOL_OUTS
@@ -53,8 +53,6 @@ try:  # pragma: no cover - exercised by whichever environment runs the tests
 
     _IMPORTED = True
 except ImportError:  # pragma: no cover
-    numba = None
-    np = None  # type: ignore[assignment]
     _IMPORTED = False
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -62,9 +60,9 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 def _jit(fn: _F) -> _F:
     # Without numba the functions stay plain Python (never called: available() is False).
-    if numba is None:  # pragma: no cover
+    if not _IMPORTED:  # pragma: no cover
         return fn
-    return numba.njit(cache=True, nogil=True)(fn)  # type: ignore[no-any-return]
+    return cast(_F, numba.njit(cache=True, nogil=True)(fn))
 
 
 KERNEL_LEVELS: dict[str, int] = {"greedy": 1, "expert": 2}
@@ -130,7 +128,9 @@ _EV_SIZE = _O_EYES + 21
 
 
 @_jit
-def _pair_overlap(held: Any, wild_held: int, eye_class: int, supply0: Any, p: int, wild: int) -> int:
+def _pair_overlap(
+    held: Any, wild_held: int, eye_class: int, supply0: Any, p: int, wild: int
+) -> int:
     # HandEvaluator._pair_overlap without the memo (held: residue counts 0..9).
     supply = supply0.copy()
     supply[eye_class] -= 2
@@ -346,9 +346,12 @@ def _solve_general(ev: Any, h: Any, n1: Any, n2: Any) -> tuple[int, int, int]:
                 if _pair_overlap(held, wh, q, supply, p, wild) > base:
                     residue_bits |= 1 << r
                 held[r] -= 1
-        if wild and not residue_bits >> _WILD & 1:
-            if _pair_overlap(held, wh + 1, q, supply, p, wild) > base:
-                residue_bits |= 1 << _WILD
+        if (
+            wild
+            and not residue_bits >> _WILD & 1
+            and _pair_overlap(held, wh + 1, q, supply, p, wild) > base
+        ):
+            residue_bits |= 1 << _WILD
         if q != _WILD:
             held[q] += m
     return hand_size - best, residue_bits, groups
@@ -616,9 +619,7 @@ def _expert_discard(
 
 
 @_jit
-def _play(
-    ev: Any, flags: Any, kinds: Any, first: int, codes: Any, total: Any, out: Any
-) -> None:
+def _play(ev: Any, flags: Any, kinds: Any, first: int, codes: Any, total: Any, out: Any) -> None:
     """One game on the dealt kinds (bot.sim.fast.play_fast step for step); record into out."""
     players = flags[0]
     hand_size = flags[1]
@@ -849,7 +850,7 @@ def _next(state: Any) -> Any:
 @_jit
 def _below(state: Any, bound: int) -> int:
     r = _next(state) >> np.uint64(32)
-    return np.int64((r * np.uint64(bound)) >> np.uint64(32))
+    return int(np.int64((r * np.uint64(bound)) >> np.uint64(32)))
 
 
 @_jit
@@ -979,17 +980,13 @@ def play_deal(rules: RuleSet, deal: Deal, levels: Sequence[str]) -> GameRecord:
     return _record(out)
 
 
-def play_batch(
-    rules: RuleSet, levels: Sequence[str], keys: Sequence[int]
-) -> list[GameRecord]:
+def play_batch(rules: RuleSet, levels: Sequence[str], keys: Sequence[int]) -> list[GameRecord]:
     """Deal (:func:`bot.sim.seeding.deal_from_key`) and play one game per key, in order."""
     codes = _codes(rules, levels)
     total, piece_kinds = _tables(rules)
     key_array = np.array([k & _MASK64 for k in keys], dtype=np.uint64)
     four_dice = rules.first_player is FirstPlayer.FOUR_DICE
-    rows = _batch(
-        _ev_arrays(rules), _flags(rules), codes, total, piece_kinds, key_array, four_dice
-    )
+    rows = _batch(_ev_arrays(rules), _flags(rules), codes, total, piece_kinds, key_array, four_dice)
     return [_record(row) for row in rows]
 
 

@@ -17,14 +17,14 @@ import pytest
 
 pytest.importorskip("numba")
 
-from bot.engine import RuleSet, deal_from_tiles, make_deal, make_rules, parse_tiles  # noqa: E402
-from bot.sim import kernel  # noqa: E402
-from bot.sim.cli import main as sim_main  # noqa: E402
-from bot.sim.fast import play_fast  # noqa: E402
-from bot.sim.play import play_reference  # noqa: E402
-from bot.sim.runner import SimConfig, kernel_plays, run  # noqa: E402
-from bot.sim.seeding import SplitMix64, deal_from_key, deal_key  # noqa: E402
-from tests.sim.test_fast_path import CASES  # noqa: E402
+from bot.engine import RuleSet, deal_from_tiles, make_deal, make_rules, parse_tiles
+from bot.sim import kernel
+from bot.sim.cli import main as sim_main
+from bot.sim.fast import play_fast
+from bot.sim.play import play_reference
+from bot.sim.runner import SimConfig, kernel_plays, run
+from bot.sim.seeding import SplitMix64, deal_from_key, deal_key
+from tests.sim.test_fast_path import CASES
 
 KERNEL_LEVELS = ("greedy", "expert")
 
@@ -118,7 +118,9 @@ def test_the_kernel_deals_as_the_python_seeding() -> None:
     for rules in (make_rules("kap-tai-shap", 5, first_player="lots"), make_rules("kap-shap")):
         levels = ("greedy",) * rules.players
         keys = [deal_key(-3, i) for i in range(200)]
-        expected = [play_fast(rules, deal_from_key(rules, k), levels, random.Random(0)) for k in keys]
+        expected = [
+            play_fast(rules, deal_from_key(rules, k), levels, random.Random(0)) for k in keys
+        ]
         assert kernel.play_batch(rules, levels, keys) == expected
         assert len({deal_from_key(rules, k).order for k in keys}) == len(keys)
 
