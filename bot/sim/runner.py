@@ -168,7 +168,7 @@ def kernel_plays(config: SimConfig) -> bool:
         return False
     if not set(config.levels) <= {"greedy", "expert"}:
         return False
-    from bot.sim import kernel
+    from bot.ai import kernel
 
     return kernel.available()
 
