@@ -945,6 +945,7 @@ def rollouts(
     sc: Any,
     candidates: Any,
     keys: Any,
+    tiles: Any,
 ) -> Any:
     """Score each candidate first decision of ``seat`` over determinized play-outs.
 
@@ -956,22 +957,28 @@ def rollouts(
     """
     players = flags[0]
     codes = np.full(players, _EXPERT, np.int64)
-    count = 0
-    for k in range(21):
-        count += unknown[k]
-    tiles = np.empty(count, np.int64)
-    at = 0
-    for k in range(21):
-        for _ in range(unknown[k]):
-            tiles[at] = k
-            at += 1
+    # ``tiles``, when not empty, is one exact deal of the hidden tiles (the other seats' unknown
+    # tiles in seat order, then the wall in drawing order) played without shuffling: the tests
+    # replay real games through it.
+    shuffle = tiles.shape[0] == 0
+    if shuffle:
+        count = 0
+        for k in range(21):
+            count += unknown[k]
+        tiles = np.empty(count, np.int64)
+        at = 0
+        for k in range(21):
+            for _ in range(unknown[k]):
+                tiles[at] = k
+                at += 1
+    count = tiles.shape[0]
     scores = np.zeros(candidates.shape[0], np.float64)
     out = np.zeros(7, np.int64)
     hands = np.zeros((players, 21), np.int64)
     state = np.empty(1, np.uint64)
     for g in range(keys.shape[0]):
         state[0] = keys[g]
-        for i in range(count - 1, 0, -1):
+        for i in range(count - 1 if shuffle else 0, 0, -1):
             j = below(state, i + 1)
             t = tiles[i]
             tiles[i] = tiles[j]
@@ -1082,6 +1089,7 @@ def rollout_scores(
     scalars: dict[str, int],
     candidates: Sequence[int],
     keys: Sequence[int],
+    exact: Sequence[int] = (),
 ) -> list[float]:
     """Scores of ``seat``'s candidate decisions over one determinized play-out per key.
 
@@ -1090,6 +1098,8 @@ def rollout_scores(
     ``recent``; ``sizes`` the hand sizes; ``live`` the live discards oldest first as
     (kind, discarding seat); ``scalars`` the state of the turn (see :data:`SCALARS`).
     Candidates are kinds, or -1 for the draw (take phase) or the declaration (discard phase).
+    ``exact`` (for tests) replaces the random deals by one given deal of the hidden tiles: the
+    other seats' unknown tiles in seat order, then the wall in drawing order.
     """
     players = rules.players
 
@@ -1123,6 +1133,7 @@ def rollout_scores(
         np.array(per_seat["passed"], dtype=np.int64),
         np.array(per_seat["recent"], dtype=np.int64), sc, vec(candidates),
         np.array([k & ((1 << 64) - 1) for k in keys], dtype=np.uint64),
+        np.array(exact, dtype=np.int64),
     )  # fmt: skip
     return [float(x) for x in scores]
 
