@@ -467,8 +467,9 @@ def test_shortcuts() -> None:
 
 
 def test_take_shortcuts_and_pool_marks() -> None:
-    # Classic rules: only the latest discard may be taken; older ones are dead.
-    rules = make_rules("kap-shap", rule_set="classic")
+    # Classic rules: only the latest discard may be taken; older ones are dead. (With the
+    # first-turn draw chosen on purpose: two discards before the bot's turn.)
+    rules = make_rules("kap-shap", rule_set="classic", first_turn_extra_draw=True)
     bot = parse_tiles("6-1 6-1 5-1 5-1 6-2 5-3 4-3")
     deal = deal_from_tiles(rules, [LOSING, bot], wall=parse_tiles("6-6 6-4 4-1"), first_seat=0)
     # Turn 1: discard 3-1 (Kap Shap first turn: then draw 6-6 and discard 5-5).

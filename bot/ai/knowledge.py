@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.ai.core import FIELD_BITS, FIELD_MASK, UNIT, pack_tiles, total_counts
-from bot.engine import Action, Draw, Offer, RuleSet, Take, View
+from bot.engine import Action, Draw, Offer, RuleSet, View
 
 __all__ = ["Seen", "read_view"]
 
@@ -59,21 +59,10 @@ class Seen:
         return self.total - self.hand - self.public + self.known[self.seat]
 
 
-def _takeable_now(view: View, legal: Sequence[Action]) -> int:
-    # Counts of the takeable discards; the kinds come from the legal actions (which apply the
-    # stall guard and exclude_own_discards), the counts from the face-up pool.
-    kinds = {a.tile.index for a in legal if isinstance(a, Take) and a.tile is not None}
-    if not kinds:
-        return 0
-    exclude_own = view.rules.exclude_own_discards
-    out = 0
-    for entry in view.pool:
-        if entry.dead or entry.tile.index not in kinds:
-            continue
-        if exclude_own and entry.seat == view.seat:
-            continue
-        out += UNIT[entry.tile.index]
-    return out
+def _takeable_now(view: View) -> int:
+    # The view marks exactly the copies this seat may take now: the engine has applied the
+    # offer, exclude_own_discards, the stall guard and the empty wall (one truth for clients).
+    return pack_tiles(p.tile.index for p in view.takeable)
 
 
 def read_view(view: View, legal: Sequence[Action]) -> Seen:
@@ -129,7 +118,7 @@ def read_view(view: View, legal: Sequence[Action]) -> Seen:
         rules=rules,
         seat=seat,
         hand=hand,
-        takeable=_takeable_now(view, legal),
+        takeable=_takeable_now(view),
         can_draw=any(isinstance(a, Draw) for a in legal),
         just_taken=view.just_taken.index if view.just_taken is not None else -1,
         wall_size=view.wall_size,

@@ -91,12 +91,18 @@ class PoolEntry:
 
 @dataclass(frozen=True, slots=True)
 class PoolTile:
-    """One face-up discard as players see it. Dead discards are visible but not takeable."""
+    """One face-up discard as players see it. Dead discards are visible but never takeable.
+
+    ``takeable`` is true exactly when the seat whose view this is may take this copy now (its
+    turn, before its take or draw): the same discards :func:`legal_actions` offers, after the
+    offer, ``exclude_own_discards``, the stall guard and the empty wall (RULES.md §2.4).
+    """
 
     tile: Tile
     seat: int
     turn: int
     dead: bool
+    takeable: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +215,7 @@ class GameState:
     current: int
     phase: Phase
     turn: int
-    turns_without_draw: int
+    turns_without_draw: int  # consecutive turns with a take and no draw (the stall guard)
     drew_this_turn: bool
     then_draw: bool
     just_taken: int | None
@@ -217,6 +223,7 @@ class GameState:
     result: Result | None = None
     version: int = 0
     history: tuple[Move, ...] = field(default=())
+    took_this_turn: bool = False
 
     @property
     def over(self) -> bool:
@@ -287,17 +294,53 @@ def _hand_wins(state: GameState, seat: int) -> bool:
     )
 
 
-def _takeable(state: GameState) -> list[int]:
-    """Pool indices the current player may take now."""
+def _stalled(state: GameState) -> bool:
+    """The stall guard holds: N turns in a row took a discard and drew nothing (RULES.md §2.4)."""
     rules = state.rules
-    if state.phase is not Phase.TAKE_OR_DRAW:
-        return []
-    if rules.stall_guard and state.turns_without_draw >= rules.players:
-        return []
+    return rules.stall_guard and state.turns_without_draw >= rules.players
+
+
+def _wins_only(state: GameState) -> bool:
+    """Whether only a winning take is allowed now: under the stall guard, or with an empty
+    wall (a take that does not win could only lead to a drawn game, and nobody is forced to
+    take)."""
+    return _stalled(state) or state.wall_size == 0
+
+
+def _offered(state: GameState) -> list[int]:
+    """Pool indices the offer allows the current player (live, and not his own if excluded)."""
+    rules = state.rules
     indices = range(state.live_from, len(state.pool))
     if rules.offer is Offer.ANY and rules.exclude_own_discards:
         return [i for i in indices if state.pool[i].seat != state.current]
     return list(indices)
+
+
+def _takeable(state: GameState) -> list[int]:
+    """Pool indices the current player may take now: the one truth behind both
+    :func:`legal_actions` and :attr:`View.takeable`."""
+    if state.phase is not Phase.TAKE_OR_DRAW or state.result is not None:
+        return []
+    indices = _offered(state)
+    if indices and _wins_only(state):
+        counts = _hand_counts(state.hands[state.current])
+        wins: dict[int, bool] = {}
+        for i in indices:
+            kind = _kind(state.pool[i].piece)
+            if kind not in wins:
+                wins[kind] = _wins_with(state, counts, kind)
+        indices = [i for i in indices if wins[_kind(state.pool[i].piece)]]
+    return indices
+
+
+def _wins_with(state: GameState, counts: tuple[int, ...], kind: int) -> bool:
+    """Whether a hand of H-1 tiles (``counts``) wins with one more tile of ``kind``."""
+    rules = state.rules
+    more = list(counts)
+    more[kind] += 1
+    return is_winning_counts(
+        tuple(more), rules.hand_size, rules.four_two_value, rules.military_eyes
+    )
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -334,15 +377,14 @@ def _normalise(state: GameState, action: Action) -> Action:
 
 
 def _why_no_take(state: GameState) -> str:
-    rules = state.rules
     if state.phase is Phase.DRAW:
         return "you must draw from the wall now"
     if state.phase is Phase.DISCARD:
         return "you hold a full hand: discard a tile (or declare)"
-    if rules.stall_guard and state.turns_without_draw >= rules.players:
+    if _stalled(state) and _offered(state):
         return (
-            f"{state.turns_without_draw} turns have passed without a draw: you must draw "
-            "from the wall"
+            f"{state.turns_without_draw} turns in a row took a discard without a draw: you "
+            "must draw from the wall (a take is allowed only if it wins)"
         )
     if len(state.pool) == state.live_from:
         return "there is no discard you may take"
@@ -355,6 +397,15 @@ def _explain(state: GameState, action: Action) -> str:
         case Take(tile):
             if state.phase is not Phase.TAKE_OR_DRAW or not _takeable(state):
                 return _why_no_take(state)
+            offered = {_kind(state.pool[i].piece) for i in _offered(state)}
+            if tile is not None and tile.index in offered:
+                # Offered, yet not takeable: only a winning take is allowed now.
+                if state.wall_size == 0:
+                    return f"the wall is empty: you may take {tile} only if it wins"
+                return (
+                    f"{state.turns_without_draw} turns in a row took a discard without a "
+                    f"draw: you may take {tile} only if it wins, else draw from the wall"
+                )
             if state.rules.offer is Offer.LAST:
                 last = KINDS[_kind(state.pool[-1].piece)]
                 return f"only the most recent discard ({last}) may be taken, not {tile}"
@@ -409,6 +460,7 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
                 then_draw=state.rules.draw_after_take,
                 just_taken=tile.index,
                 last_in=WinBy.TAKE,
+                took_this_turn=True,
                 history=(*state.history, Move(state.turn, seat, "take", tile, entry.seat)),
             )
             events.append(Took(seat, tile, entry.seat))
@@ -479,15 +531,24 @@ def _next_turn(state: GameState) -> tuple[GameState, list[Event]]:
         state,
         current=(state.current + 1) % rules.players,
         turn=state.turn + 1,
-        turns_without_draw=0 if state.drew_this_turn else state.turns_without_draw + 1,
+        # Only a turn that took a discard and drew nothing counts toward the stall guard (the
+        # first player's opening discard, with neither, leaves the count alone).
+        turns_without_draw=(
+            0
+            if state.drew_this_turn
+            else state.turns_without_draw + 1
+            if state.took_this_turn
+            else state.turns_without_draw
+        ),
         drew_this_turn=False,
+        took_this_turn=False,
         then_draw=False,
         just_taken=None,
         phase=Phase.TAKE_OR_DRAW,
     )
     if state.turn > rules.max_turns:
         return _end_drawn(replace(state, turn=state.turn - 1), EndReason.CAP)
-    # A player who must draw from an empty wall ends the game drawn.
+    # A player who must draw from an empty wall ends the game drawn, unless a take wins.
     if state.wall_size == 0 and not _takeable(state):
         return _end_drawn(state, EndReason.WALL)
     return state, [TurnStarted(state.current, state.turn)]
@@ -525,8 +586,9 @@ class View:
 
     @property
     def takeable(self) -> tuple[PoolTile, ...]:
-        """The discards that are not dead (for the current player under exclude_own: see legal)."""
-        return tuple(p for p in self.pool if not p.dead)
+        """The discards this seat may take now: exactly the tiles of the legal ``Take`` actions
+        (empty when it is not this seat's turn to take or draw)."""
+        return tuple(p for p in self.pool if p.takeable)
 
 
 def view(state: GameState, seat: int | None) -> View:
@@ -536,8 +598,11 @@ def view(state: GameState, seat: int | None) -> View:
     """
     if seat is not None and not 0 <= seat < state.rules.players:
         raise RulesError(f"seat {seat} is not at this table")
+    takeable = set(_takeable(state)) if seat == state.current else set()
     pool = tuple(
-        PoolTile(KINDS[_kind(e.piece)], e.seat, e.turn, dead=i < state.live_from)
+        PoolTile(
+            KINDS[_kind(e.piece)], e.seat, e.turn, dead=i < state.live_from, takeable=i in takeable
+        )
         for i, e in enumerate(state.pool)
     )
     # A drawn tile is revealed only at the end, in the declared witness.

@@ -35,6 +35,7 @@ __all__ = [
     "Offer",
     "RuleSet",
     "Settlement",
+    "default_first_turn_extra_draw",
     "default_rule_set",
     "default_sets",
     "make_rules",
@@ -225,7 +226,14 @@ class RuleSet:
         base = make_rules(flags["game"], players)
         values = {name: getattr(base, name) for name in known}
         values.update(flags)
-        rules = cls(**_coerce_all(values))
+        values = _coerce_all(values)
+        if "first_turn_extra_draw" not in flags:
+            # A record that leaves the flag out gets the default of its own rule set; a
+            # record that names it (every record written by flags()) replays as stored.
+            values["first_turn_extra_draw"] = default_first_turn_extra_draw(
+                values["game"], values["offer"], values["draw_after_take"]
+            )
+        rules = cls(**values)
         _validate(rules)
         return rules
 
@@ -278,6 +286,15 @@ def default_rule_set(game: Game, players: int) -> str:
     return "culin"
 
 
+def default_first_turn_extra_draw(game: Game, offer: Offer, draw_after_take: bool) -> bool:
+    """True only for Kap Shap under Culin (RULES.md §2.3, first turn).
+
+    Everywhere else the first player's turn ends after his opening discard, so that no rule set
+    lets him bring in two tiles on top of his extra dealt one.
+    """
+    return game is Game.KAP_SHAP and (offer, draw_after_take) == RULE_SET_NAMES["culin"]
+
+
 def make_rules(
     game: Game | str,
     players: int | None = None,
@@ -315,7 +332,7 @@ def make_rules(
         "sets": sets,
         "offer": offer,
         "draw_after_take": draw_after_take,
-        "first_turn_extra_draw": game is Game.KAP_SHAP,
+        "first_turn_extra_draw": default_first_turn_extra_draw(game, offer, draw_after_take),
         "first_player": FirstPlayer.FOUR_DICE if players <= 6 else FirstPlayer.LOTS,
         "max_turns": 50 * players,
     }
@@ -372,6 +389,12 @@ def with_flag(rules: RuleSet, name: str, value: str) -> RuleSet:
     if name == "players" and rules.max_turns == 50 * rules.players:
         values["max_turns"] = 50 * int(value)
     new = RuleSet(**_coerce_all(values))
+    # So does the first turn's extra draw follow the rule set (Kap Shap + Culin only).
+    if name in ("game", "offer", "draw_after_take") and rules.first_turn_extra_draw == (
+        default_first_turn_extra_draw(rules.game, rules.offer, rules.draw_after_take)
+    ):
+        extra = default_first_turn_extra_draw(new.game, new.offer, new.draw_after_take)
+        new = dataclasses.replace(new, first_turn_extra_draw=extra)
     _validate(new)
     return new
 

@@ -5,7 +5,8 @@ rules, deal, levels and random stream (``tests/sim/test_fast_path.py`` checks it
 over every preset). It can, because:
 
 * the rules are those of :mod:`bot.engine.collecting`, step for step (phases, the compulsory draw,
-  Classic's dead discards, the stall guard, the turn cap, the wall running out);
+  Classic's dead discards, the stall guard and the empty wall, both of which allow only a
+  winning take, the turn cap, the wall running out);
 * every computer player decides through the same core functions as its ``choose`` method
   (:mod:`bot.ai.greedy`, :mod:`bot.ai.expert`), fed the same packed knowledge
   (:class:`bot.ai.knowledge.Seen`) that :func:`bot.ai.knowledge.read_view` derives from a view;
@@ -30,6 +31,7 @@ from bot.ai.core import (
     KEY_BYTES,
     KIND_COUNT,
     UNIT,
+    HandEvaluator,
     evaluator_for,
     total_counts,
 )
@@ -107,8 +109,9 @@ def play_fast(rules: RuleSet, deal: Deal, levels: Sequence[str], rng: random.Ran
 
     current = first
     turn = 1
-    turns_without_draw = 0
+    turns_without_draw = 0  # consecutive turns that took a discard and drew nothing
     drew = False
+    took = False
     then_draw = rules.first_turn_extra_draw
     just_taken = -1
     last_in = "dealt"
@@ -120,13 +123,13 @@ def play_fast(rules: RuleSet, deal: Deal, levels: Sequence[str], rng: random.Ran
         seat = current
         code = codes[seat]
         if phase == _TAKE_OR_DRAW:
-            if stall_guard and turns_without_draw >= players:
-                takeable = 0
-            elif any_offer:
+            if any_offer:
                 takeable = pool - own[seat] if exclude_own else pool
             else:
                 takeable = UNIT[last_kind] if last_kind >= 0 else 0
             can_draw = wall_pos < wall_len
+            if takeable and (not can_draw or (stall_guard and turns_without_draw >= players)):
+                takeable = _winning_takes(ev, hands[seat], takeable)
             if code == _GREEDY:
                 hand = hands[seat]
                 choice = greedy_take(
@@ -181,6 +184,7 @@ def play_fast(rules: RuleSet, deal: Deal, levels: Sequence[str], rng: random.Ran
                 hands[seat] += UNIT[tile]
                 just_taken = tile
                 then_draw = draw_after_take
+                took = True
                 last_in = "take"
         elif phase == _DRAW_PHASE:
             if code == _RANDOM:
@@ -245,20 +249,35 @@ def play_fast(rules: RuleSet, deal: Deal, levels: Sequence[str], rng: random.Ran
         # The next turn.
         current = (seat + 1) % players
         turn += 1
-        turns_without_draw = 0 if drew else turns_without_draw + 1
+        if drew:
+            turns_without_draw = 0
+        elif took:
+            turns_without_draw += 1
         drew = False
+        took = False
         phase = _TAKE_OR_DRAW
         if turn > max_turns:
             return GameRecord(first, None, "cap", None, turn - 1, takes, take_pool_total)
         if wall_pos == wall_len:
-            if stall_guard and turns_without_draw >= players:
-                can_take = False
-            elif any_offer:
-                can_take = (pool - own[current] if exclude_own else pool) != 0
+            # An empty wall: the game is drawn unless a take wins (RULES.md §2.4).
+            if any_offer:
+                offered = pool - own[current] if exclude_own else pool
             else:
-                can_take = last_kind >= 0
-            if not can_take:
+                offered = UNIT[last_kind] if last_kind >= 0 else 0
+            if not offered or not _winning_takes(ev, hands[current], offered):
                 return GameRecord(first, None, "wall", None, turn, takes, take_pool_total)
+
+
+def _winning_takes(ev: HandEvaluator, hand: int, offered: int) -> int:
+    """The packed discards of ``offered`` whose kind completes ``hand`` (H-1 tiles) to a win."""
+    if ev.info(hand)[0] != 1:
+        return 0  # one tile more completes a hand only when exactly one is missing
+    out = 0
+    for k in range(KIND_COUNT):
+        count = (offered >> (FIELD_BITS * k)) & FIELD_MASK
+        if count and ev.table(hand + UNIT[k])[0]:
+            out += count * UNIT[k]
+    return out
 
 
 def _hand_sizes(hands: Sequence[int], players: int) -> tuple[int, ...]:

@@ -152,12 +152,20 @@ def test_reasons_differ_between_cases() -> None:
 
 
 def test_draw_from_an_empty_wall() -> None:
-    state = play(culin(), "discard 6-5", "draw", "discard 6-4")[0]
+    # Seat 0 wins only with 6-5, the last tile of the wall, which seat 1 draws and throws: with
+    # the wall empty, seat 0 may still take it (a winning take), but not draw.
+    state = start(
+        make_rules("kap-shap", rule_set="classic"),
+        ["6-6 6-6 4-4 1-1 3-1 3-3 6-3 6-4", "6-5 5-4 6-1 5-1 5-2 4-3 4-1"],
+        "1-1 4-4 3-1 5-5 5-5 3-3 2-2 2-2 6-4 6-1 5-1 6-2 5-3 3-2 4-2 2-1 6-5",
+    )
+    state = play(state, "discard 6-4")[0]
     while state.wall_size:
         state, events = apply(state, Draw())
         drew = events[0]
         assert isinstance(drew, Drew)
         state, _ = apply(state, Discard(drew.tile))
+    assert legal_actions(state) == [Take(Tile(6, 5))]
     assert "wall is empty" in reason(state, "draw")
 
 

@@ -1,10 +1,12 @@
 """Property tests over random games of every preset (hypothesis).
 
 Each game is played with random legal actions and checked at every step against an independent
-model of RULES.md §2.3-§2.4 kept by this test (hands, pool, wall, phase, offer, stall guard, the
-first turn and the ends), plus: tiles conserved, hand sizes, legal actions never empty before the
-end, termination within ``max_turns``, ``view`` hiding other hands and the wall order, ``apply``
-never mutating its input, illegal actions refused, and replay determinism.
+model of RULES.md §2.3-§2.4 kept by this test (hands, pool, wall, phase, offer, the first turn,
+the stall guard and the empty wall, under which only a winning take is allowed, and the ends),
+plus: tiles conserved, hand sizes, legal actions never empty before the end, termination within
+``max_turns``, every seat's view showing as takeable exactly what it may take, ``view`` hiding
+other hands and the wall order, ``apply`` never mutating its input, illegal actions refused, and
+replay determinism.
 """
 
 from __future__ import annotations
@@ -87,7 +89,8 @@ class Model:
     just_taken: Tile | None = None
     last_in: WinBy = WinBy.DEALT
     drew_this_turn: bool = False
-    turns_without_draw: int = 0
+    took_this_turn: bool = False
+    turns_without_draw: int = 0  # consecutive turns that took a discard and drew nothing
     over: bool = False
 
     @classmethod
@@ -109,11 +112,26 @@ class Model:
     def stalled(self) -> bool:
         return self.rules.stall_guard and self.turns_without_draw >= self.rules.players
 
-    def takeable(self) -> set[Tile]:
-        if self.phase is not Phase.TAKE_OR_DRAW or self.stalled():
-            return set()
+    def wins_with(self, tile: Tile) -> bool:
+        return brute_force_rules_wins([*self.hands[self.current].elements(), tile], self.rules)
+
+    def takeable_entries(self) -> list[int]:
+        """Pool indices the current player may take: live (and not his own if excluded); under
+        the stall guard or with an empty wall, only those that win."""
+        if self.over or self.phase is not Phase.TAKE_OR_DRAW:
+            return []
         own_barred = self.rules.exclude_own_discards
-        return {e.tile for e in self.pool if e.live and not (own_barred and e.seat == self.current)}
+        out = [
+            i
+            for i, e in enumerate(self.pool)
+            if e.live and not (own_barred and e.seat == self.current)
+        ]
+        if self.stalled() or self.wall_left == 0:
+            out = [i for i in out if self.wins_with(self.pool[i].tile)]
+        return out
+
+    def takeable(self) -> set[Tile]:
+        return {self.pool[i].tile for i in self.takeable_entries()}
 
     def expected_legal(self) -> set[str]:
         if self.over:
@@ -134,8 +152,12 @@ class Model:
     # -- the model follows the events -----------------------------------------------------
 
     def end_of_turn(self) -> EndReason | None:
-        self.turns_without_draw = 0 if self.drew_this_turn else self.turns_without_draw + 1
+        if self.drew_this_turn:
+            self.turns_without_draw = 0
+        elif self.took_this_turn:
+            self.turns_without_draw += 1
         self.drew_this_turn = False
+        self.took_this_turn = False
         self.just_taken = None
         if self.turn + 1 > self.rules.max_turns:
             return EndReason.CAP
@@ -154,22 +176,12 @@ class Model:
             case Take():
                 (took,) = events
                 assert isinstance(took, Took) and took.seat == seat
-                candidates = [
-                    i
-                    for i, e in enumerate(self.pool)
-                    if e.tile == took.tile
-                    and e.live
-                    and not (rules.exclude_own_discards and e.seat == seat)
-                ]
+                offered = self.takeable_entries()
+                candidates = [i for i in offered if self.pool[i].tile == took.tile]
                 assert candidates, f"took {took.tile}, which was not offered"
                 if action.tile is None:
                     # "take" alone takes the most recent discard that may be taken.
-                    offered = [
-                        e
-                        for e in self.pool
-                        if e.live and not (rules.exclude_own_discards and e.seat == seat)
-                    ]
-                    assert took.tile == offered[-1].tile
+                    assert took.tile == self.pool[offered[-1]].tile
                 else:
                     assert took.tile == action.tile
                 entry = self.pool.pop(candidates[-1])
@@ -182,6 +194,7 @@ class Model:
                 self.then_draw = rules.draw_after_take
                 self.just_taken = took.tile
                 self.last_in = WinBy.TAKE
+                self.took_this_turn = True
                 return None
             case Draw():
                 (drew,) = events
@@ -281,6 +294,11 @@ def check_state(state: GameState, model: Model, rng: random.Random) -> None:
         assert state.turn == model.turn <= rules.max_turns
     else:
         assert legal == []
+    # One truth for clients: every seat's view shows as takeable exactly what it may take now.
+    legal_takes = {a.tile for a in legal if isinstance(a, Take)}
+    for seat in range(rules.players):
+        shown = {p.tile for p in view(state, seat).takeable}
+        assert shown == (legal_takes if seat == state.current else set()), seat
     # What each seat may see.
     viewers: list[int | None] = [state.current, rng.choice([rng.randrange(rules.players), None])]
     for viewer in viewers:
@@ -290,8 +308,9 @@ def check_state(state: GameState, model: Model, rng: random.Random) -> None:
         else:
             assert seen.hand == tuple(hand_tiles(state, viewer))
         assert seen.hand_sizes == tuple(len(h) for h in state.hands)
-        assert [(p.tile, p.seat, p.dead) for p in seen.pool] == [
-            (e.tile, e.seat, not e.live) for e in model.pool
+        mine = set(model.takeable_entries()) if viewer == model.current else set()
+        assert [(p.tile, p.seat, p.dead, p.takeable) for p in seen.pool] == [
+            (e.tile, e.seat, not e.live, i in mine) for i, e in enumerate(model.pool)
         ]
         assert seen.wall_size == model.wall_left
         assert seen.my_turn == (state.result is None and viewer == state.current)
@@ -312,7 +331,11 @@ def choose(legal: list[Action], rng: random.Random, always_declare: bool) -> Act
     return action
 
 
-def play_checked(rules: RuleSet, seed: int, always_declare: bool) -> GameState:
+def play_checked(
+    rules: RuleSet, seed: int, always_declare: bool, situations: Counter[str] | None = None
+) -> GameState:
+    """Play one random game, checking every step; ``situations`` counts the turns that began
+    under the stall guard or with an empty wall, by whether a (winning) take was offered."""
     rng = random.Random(seed)
     deal = make_deal(rules, rng, thrower=rng.randrange(rules.players))
     seats = [f"seat {i}" for i in range(rules.players)]
@@ -325,6 +348,11 @@ def play_checked(rules: RuleSet, seed: int, always_declare: bool) -> GameState:
     while state.result is None:
         assert len(actions) < limit, "the game does not terminate"
         legal = legal_actions(state)
+        if situations is not None and model.phase is Phase.TAKE_OR_DRAW:
+            where = "empty wall" if model.wall_left == 0 else "stall" if model.stalled() else ""
+            if where:
+                offered = any(isinstance(a, Take) for a in legal)
+                situations[f"{where}: {'winning take' if offered else 'draw only'}"] += 1
         # A few illegal actions: refused, state untouched. (A full snapshot of the state is
         # costly, so it is taken at one step in eight; every step checks the fields' identity.)
         snapshot = pickle.dumps(state) if rng.random() < 0.125 else None
@@ -441,16 +469,23 @@ def test_random_games_do_end_in_wins_and_every_kind_of_draw() -> None:
     # Non-vacuity of the properties above: the checked games reach every kind of end.
     ends: Counter[EndReason] = Counter()
     win_by: Counter[WinBy] = Counter()
+    situations: Counter[str] = Counter()
     for seed in range(20):
         for rules in (
             make_rules("kap-shap"),
             make_rules("kap-shap", rule_set="classic"),
             make_rules("kap-tai-shap", 6, max_turns=30),
         ):
-            state = play_checked(rules, seed, always_declare=True)
+            state = play_checked(rules, seed, always_declare=True, situations=situations)
             assert state.result is not None
             ends[state.result.reason] += 1
             if state.result.win_by is not None:
                 win_by[state.result.win_by] += 1
     assert set(ends) == set(EndReason), ends
     assert {WinBy.TAKE, WinBy.DRAW} <= set(win_by), win_by
+    # ... and the turns where only a winning take is allowed, with and without one.
+    assert set(situations) == {
+        "stall: winning take",
+        "stall: draw only",
+        "empty wall: winning take",
+    }, situations

@@ -161,6 +161,55 @@ def test_with_flag_changes_one_flag() -> None:
     }
 
 
+@pytest.mark.parametrize(
+    ("game", "players", "rule_set", "extra"),
+    [
+        ("kap-shap", 2, "culin", True),
+        ("kap-shap", 2, "classic", False),
+        ("kap-shap", 2, "last-draw", False),
+        ("kap-tai-shap", 2, "culin", False),
+        ("kap-tai-shap", 4, "culin", False),
+        ("kap-tai-shap", 5, "classic", False),
+        ("kap-tai-shap", 5, "last-draw", False),
+        ("tsung-shap", 2, None, False),
+    ],
+)
+def test_first_turn_extra_draw_is_the_default_only_for_kap_shap_under_culin(
+    game: str, players: int, rule_set: str | None, extra: bool
+) -> None:
+    assert make_rules(game, players, rule_set).first_turn_extra_draw is extra
+    # Chosen on purpose, it holds under any rule set.
+    assert make_rules(game, players, rule_set, first_turn_extra_draw=True).first_turn_extra_draw
+
+
+def test_with_flag_moves_the_default_first_turn_draw_with_the_rule_set() -> None:
+    culin = make_rules("kap-shap")
+    last_draw = with_flag(culin, "offer", "last")
+    assert last_draw.first_turn_extra_draw is False
+    classic = with_flag(last_draw, "draw_after_take", "false")
+    assert classic == make_rules("kap-shap", rule_set="classic")
+    assert with_flag(with_flag(classic, "offer", "any"), "draw_after_take", "true") == culin
+    # A first-turn draw set on purpose stays whatever the rule set becomes.
+    chosen = with_flag(classic, "first_turn_extra_draw", "true")
+    assert with_flag(chosen, "draw_after_take", "true").first_turn_extra_draw is True
+    off = with_flag(culin, "first_turn_extra_draw", "false")
+    assert with_flag(off, "offer", "last").first_turn_extra_draw is False
+
+
+def test_stored_flags_keep_the_first_turn_draw_they_were_played_with() -> None:
+    # Before RULES.md gave the first-turn draw to Kap Shap under Culin only, Kap Shap under
+    # Classic had it by default; a record written then names it and replays as stored.
+    old = {**make_rules("kap-shap", rule_set="classic").flags(), "first_turn_extra_draw": True}
+    assert RuleSet.from_flags(json.loads(json.dumps(old))).first_turn_extra_draw is True
+    # A record that leaves the flag out gets the default of the rule set it names.
+    partial = {k: v for k, v in old.items() if k != "first_turn_extra_draw"}
+    assert RuleSet.from_flags(partial) == make_rules("kap-shap", rule_set="classic")
+    culin = {
+        k: v for k, v in make_rules("kap-shap").flags().items() if k != "first_turn_extra_draw"
+    }
+    assert RuleSet.from_flags(culin).first_turn_extra_draw is True
+
+
 def test_with_flag_players_moves_the_default_turn_cap_only() -> None:
     rules = make_rules("kap-tai-shap", 3)
     assert with_flag(rules, "players", "4").max_turns == 200

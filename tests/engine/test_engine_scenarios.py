@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 from typing import Any
 
@@ -15,6 +16,7 @@ from bot.engine import (
     Draw,
     Drew,
     EndReason,
+    Event,
     GameDrawn,
     GameState,
     IllegalAction,
@@ -116,26 +118,28 @@ def test_exclude_own_discards_forbids_taking_back_ones_own() -> None:
 
 def test_classic_only_the_most_recent_discard_may_be_taken() -> None:
     state = start(kap_shap("classic"), [P0, P1], WALL)
-    # Kap Shap keeps its first-turn draw: two discards, only the second is offered.
-    state, _ = play(state, "discard 6-5", "draw", "discard 2-2")
+    # Classic: the first player's turn ends with his opening discard (no extra draw).
+    state, _ = play(state, "discard 6-5")
+    assert state.current == 1 and takes(state) == {"take 6-5"}
+    state, _ = play(state, "draw", "discard 2-2")
     assert takes(state) == {"take 2-2"}
     reason = refused(state, "take 6-5")
     assert "most recent" in reason and "2-2" in reason
     state, _ = play(state, "take 2-2", "discard 1-1")
     # Classic: one tile in per turn, no draw after a take.
-    assert state.current == 0 and state.phase is Phase.TAKE_OR_DRAW
-    assert len(hand_tiles(state, 1)) == 7
+    assert state.current == 1 and state.phase is Phase.TAKE_OR_DRAW
+    assert len(hand_tiles(state, 0)) == 7
     assert takes(state) == {"take 1-1"}
 
 
 def test_classic_a_discard_the_next_player_does_not_take_is_dead() -> None:
     state = start(kap_shap("classic"), [P0, P1], WALL)
-    state, _ = play(state, "discard 6-5", "draw", "discard 2-2")
-    state, _ = play(state, "draw", "discard 1-1")  # seat 1 leaves 2-2 lying
+    state, _ = play(state, "discard 6-5", "draw", "discard 2-2")  # seat 1 leaves 6-5 lying
+    state, _ = play(state, "draw", "discard 1-1")  # seat 0 leaves 2-2 lying
     assert takes(state) == {"take 1-1"}
     assert "most recent" in refused(state, "take 2-2")
-    state, _ = play(state, "draw", "discard 3-3")  # seat 0 leaves 1-1 lying
-    pool = view(state, 1).pool
+    state, _ = play(state, "draw", "discard 3-3")  # seat 1 leaves 1-1 lying
+    pool = view(state, 0).pool
     assert [(str(p.tile), p.dead) for p in pool] == [
         ("6-5", True),
         ("2-2", True),
@@ -145,7 +149,7 @@ def test_classic_a_discard_the_next_player_does_not_take_is_dead() -> None:
     for dead in ("6-5", "2-2", "1-1"):
         refused(state, f"take {dead}")
     state, _ = play(state, "take 3-3", "discard 4-4")
-    assert [(str(p.tile), p.dead) for p in view(state, 0).pool] == [
+    assert [(str(p.tile), p.dead) for p in view(state, 1).pool] == [
         ("6-5", True),
         ("2-2", True),
         ("1-1", True),
@@ -159,20 +163,21 @@ def test_classic_a_discard_the_next_player_does_not_take_is_dead() -> None:
 
 def test_last_draw_take_discard_then_draw_and_discard() -> None:
     state = start(kap_shap("last-draw"), [P0, P1], WALL)
-    state, _ = play(state, "discard 6-5", "draw", "discard 2-2")
+    state, _ = play(state, "discard 6-5")  # no extra draw outside Kap Shap under Culin
+    state, _ = play(state, "draw", "discard 2-2")
     assert takes(state) == {"take 2-2"}
     assert "most recent" in refused(state, "take 6-5")
     state, _ = play(state, "take 2-2", "discard 1-1")
     # The mandatory draw follows the take.
-    assert state.current == 1 and state.phase is Phase.DRAW
+    assert state.current == 0 and state.phase is Phase.DRAW
     assert legal(state) == {"draw"}
     assert "must draw" in refused(state, "take 1-1")
     state, events = play(state, "draw", "discard 6-6")
     assert isinstance(events[0], Drew) and str(events[0].tile) == "6-1"
-    assert events[-1] == TurnStarted(0, 3)
-    moves = [str(m) for m in state.history if m.turn == 2]
+    assert events[-1] == TurnStarted(1, 4)
+    moves = [str(m) for m in state.history if m.turn == 3]
     assert moves == ["take 2-2", "discard 1-1", "draw", "discard 6-6"]
-    assert same_tiles(hand(state, 1), "4-4 3-1 5-5 3-3 2-2 2-2 6-1")
+    assert same_tiles(hand(state, 0), "4-4 3-1 5-5 3-3 2-2 2-2 6-1")
     # Only the second discard of the turn is offered next.
     assert takes(state) == {"take 6-6"}
 
@@ -252,6 +257,36 @@ def test_kap_tai_shap_first_turn_ends_after_the_discard() -> None:
     assert state.current == 1 and state.phase is Phase.TAKE_OR_DRAW
     assert len(hand_tiles(state, 0)) == 9
     assert state.wall_size == 32 - 19  # seat 0 did not draw
+
+
+@pytest.mark.parametrize(
+    ("rule_set", "extra"), [("culin", True), ("classic", False), ("last-draw", False)]
+)
+def test_kap_shap_first_player_draws_again_only_under_culin(rule_set: str, extra: bool) -> None:
+    rules = kap_shap(rule_set)
+    assert rules.first_turn_extra_draw is extra
+    state = start(rules, [P0, P1], WALL)
+    state, events = play(state, "discard 6-5")
+    if extra:
+        assert state.current == 0 and legal(state) == {"draw"}
+        state, events = play(state, "draw", "discard 2-2")
+        assert same_tiles(hand(state, 0), "6-6 1-1 4-4 3-1 5-5 3-3 6-4")
+    else:
+        # Under Classic or Last + draw a take would make two tiles in on top of the extra one
+        # dealt: the opening turn ends with the discard.
+        assert events == [Discarded(0, parse_tiles("6-5")[0]), TurnStarted(1, 2)]
+        assert same_tiles(hand(state, 0), "6-6 1-1 4-4 3-1 5-5 3-3 2-2")
+    assert events[-1] == TurnStarted(1, 2)
+    assert state.wall_size == 17 - extra
+
+
+def test_an_old_record_with_the_first_turn_draw_under_classic_replays_as_stored() -> None:
+    old = {**kap_shap("classic").flags(), "first_turn_extra_draw": True}
+    rules = RuleSet.from_flags(json.loads(json.dumps(old)))
+    state = start(rules, [P0, P1], WALL)
+    state, _ = play(state, "discard 6-5", "draw", "discard 2-2")
+    assert state.current == 1 and takes(state) == {"take 2-2"}
+    assert [str(m) for m in state.history] == ["discard 6-5", "draw", "discard 2-2"]
 
 
 @pytest.mark.parametrize(
@@ -347,7 +382,9 @@ def test_a_dealt_winning_hand_of_the_first_player_in_another_seat() -> None:
 @pytest.mark.parametrize("rule_set", ["culin", "classic", "last-draw"])
 def test_win_after_a_take(rule_set: str) -> None:
     state = start(kap_shap(rule_set), [NO_PAIR, NEEDS_65], "2-2")
-    state, _ = play(state, "discard 5-2", "draw", "discard 6-5")
+    # Only Kap Shap under Culin gives the first player a draw after his opening discard.
+    opening = ("discard 5-2", "draw", "discard 6-5") if rule_set == "culin" else ("discard 6-5",)
+    state, _ = play(state, *opening)
     assert "declare" not in legal(state)
     state, _ = play(state, "take 6-5")
     state, events = play(state, "declare")
@@ -357,8 +394,12 @@ def test_win_after_a_take(rule_set: str) -> None:
 
 @pytest.mark.parametrize("rule_set", ["culin", "classic", "last-draw"])
 def test_win_after_a_draw(rule_set: str) -> None:
-    state = start(kap_shap(rule_set), [NO_PAIR, NEEDS_65], "2-2 6-5")
-    state, _ = play(state, "discard 5-2", "draw", "discard 2-2", "draw")
+    if rule_set == "culin":
+        state = start(kap_shap(rule_set), [NO_PAIR, NEEDS_65], "2-2 6-5")
+        state, _ = play(state, "discard 5-2", "draw", "discard 2-2", "draw")
+    else:
+        state = start(kap_shap(rule_set), [NO_PAIR, NEEDS_65], "6-5")
+        state, _ = play(state, "discard 5-2", "draw")
     assert "declare" in legal(state)
     state, events = play(state, "declare")
     assert isinstance(events[0], Declared) and events[0].win_by is WinBy.DRAW
@@ -427,32 +468,70 @@ def test_four_two_value_changes_whether_a_hand_wins(
 # Ends that are not a win
 
 
-def test_stall_guard_forces_a_draw_after_n_turns_without_one() -> None:
-    state = start(kap_shap("classic"), [P0, P1], WALL)
-    state, _ = play(state, "discard 6-5", "draw", "discard 2-2")
+# The stall guard under Classic: seat 1 takes seat 0's opening discard, seat 0 takes seat 1's
+# discard, and what seat 0 throws next either completes seat 1's hand (6-5) or not.
+STALL_P0 = "6-3 6-5 5-5 2-2 5-2 4-3 4-1 3-2"  # no pair: never wins
+STALL_P1 = "6-6 6-6 4-4 1-1 3-1 3-3 5-1"  # with 6-3 in and 5-1 out, it is NEEDS_65
+STALL_WALL = "6-4 6-1"
+
+
+def _stalled_classic(thrown: str) -> GameState:
+    """Two turns in a row took a discard and drew nothing (after an opening discard, which
+    took nothing); seat 0 has just thrown ``thrown``."""
+    state = start(kap_shap("classic"), [STALL_P0, STALL_P1], STALL_WALL)
+    state, _ = play(state, "discard 6-3")
+    # The opening discard took nothing: it does not count toward the guard.
     assert view(state, 1).turns_without_draw == 0
-    state, _ = play(state, "take 2-2", "discard 1-1")
+    state, _ = play(state, "take 6-3", "discard 5-1")
     assert view(state, 0).turns_without_draw == 1
-    state, _ = play(state, "take 1-1", "discard 6-6")
-    # Two players, two turns in a row without a draw: seat 1 must draw.
-    assert view(state, 1).turns_without_draw == 2
+    assert takes(state) == {"take 5-1"}
+    state, _ = play(state, "take 5-1", f"discard {thrown}")
+    assert state.current == 1 and view(state, 1).turns_without_draw == 2
+    return state
+
+
+def test_stall_guard_forces_a_draw_after_n_turns_that_took_without_a_draw() -> None:
+    state = _stalled_classic("5-5")
+    # Two players, two turns in a row took a discard without a draw, and taking 5-5 would
+    # not win: seat 1 must draw.
     assert legal(state) == {"draw"}
-    for move in ("take 6-6", "take"):
+    for move in ("take 5-5", "take"):
         reason = refused(state, move)
         assert "2 turns" in reason and "without a draw" in reason and "must draw" in reason
-    state, _ = play(state, "draw", "discard 6-1")
+    # The view agrees with the legal actions: 5-5 lies face up and live, yet not takeable.
+    seen = view(state, 1)
+    assert str(seen.pool[-1].tile) == "5-5" and not seen.pool[-1].dead
+    assert seen.takeable == ()
+    state, _ = play(state, "draw", "discard 6-6")
     assert view(state, 0).turns_without_draw == 0
-    assert takes(state) == {"take 6-1"}
+    assert takes(state) == {"take 6-6"}
+    assert [str(p.tile) for p in view(state, 0).takeable] == ["6-6"]
 
 
-def test_stall_guard_counts_the_first_turn_of_kap_tai_shap() -> None:
+def test_stall_guard_never_forbids_a_winning_take() -> None:
+    state = _stalled_classic("6-5")
+    # The guard holds, but 6-5 completes seat 1's hand: the take is allowed (and a draw too).
+    assert legal(state) == {"take 6-5", "draw"}
+    assert [str(p.tile) for p in view(state, 1).takeable] == ["6-5"]
+    assert view(state, 0).takeable == () and view(state, None).takeable == ()
+    state, _ = play(state, "take 6-5")
+    state, events = play(state, "declare")
+    assert isinstance(events[0], Declared) and events[0].win_by is WinBy.TAKE
+    assert state.result is not None and state.result.winner == 1
+
+
+def test_stall_guard_does_not_count_the_opening_discard_of_kap_tai_shap() -> None:
     rules = make_rules("kap-tai-shap", 3, rule_set="classic")
     state = start(rules, [KTS_P0, KTS_P1, KTS_P1])
     state, _ = play(state, "discard 6-1", "take 6-1", "discard 6-6", "take 6-6", "discard 1-1")
+    # Three turns without a draw, but the first took nothing: two count, seat 0 may take.
     assert state.current == 0
-    assert view(state, 0).turns_without_draw == 3
+    assert view(state, 0).turns_without_draw == 2
+    assert legal(state) == {"take 1-1", "draw"}
+    state, _ = play(state, "take 1-1", "discard 4-4")
+    assert view(state, 1).turns_without_draw == 3
     assert legal(state) == {"draw"}
-    assert "3 turns" in refused(state, "take 1-1")
+    assert "3 turns" in refused(state, "take 4-4")
 
 
 def test_stall_guard_can_be_switched_off() -> None:
@@ -471,40 +550,67 @@ def _draw_and_throw(state: GameState) -> GameState:
     return state
 
 
-def test_wall_runs_out_under_culin() -> None:
-    state = start(kap_shap("culin"), [P0, P1], WALL)
-    state, _ = play(state, "discard 6-5", "draw", "discard 6-4")
+# The wall runs out: every drawn tile is thrown at once, the last one (6-5) by the seat before
+# the one holding NEEDS_65.
+EMPTY_WALL = "1-1 4-4 3-1 5-5 5-5 3-3 2-2 2-2 6-4 6-1 5-1 6-2 5-3 3-2 4-2 2-1 6-5"
+JUNK = "6-5 5-4 6-1 5-1 5-2 4-3 4-1"  # no pair: never wins
+
+
+def _until_the_wall_is_empty(
+    rule_set: str, junk: str = JUNK, wall: str = EMPTY_WALL
+) -> tuple[GameState, int, list[Event]]:
+    """The game once the last tile is drawn and thrown; the seat holding NEEDS_65 plays next.
+
+    Returns the state, that seat and the events of the last discard.
+    """
+    rules = kap_shap(rule_set)
+    # 17 tiles to draw: with the first player's extra draw, seat 0 draws the last one.
+    needy = 1 if rules.first_turn_extra_draw else 0
+    hands = [f"{junk} 6-4", NEEDS_65] if needy else [f"{NEEDS_65} 6-4", junk]
+    state = start(rules, hands, wall)
+    state, events = play(state, "discard 6-4")
     while state.wall_size:
-        state = _draw_and_throw(state)
-    assert state.result is None and state.turn == 18
-    # The wall is empty: no draw is offered, but a discard may still be taken (it might win).
-    assert "draw" not in legal(state) and legal(state) == takes(state)
+        state, drew = play(state, "draw")
+        drawn = drew[0]
+        assert isinstance(drawn, Drew)
+        state, events = play(state, Discard(drawn.tile))
+    return state, needy, events
+
+
+@pytest.mark.parametrize("rule_set", ["culin", "classic", "last-draw"])
+def test_an_empty_wall_allows_only_a_winning_take(rule_set: str) -> None:
+    state, needy, events = _until_the_wall_is_empty(rule_set)
+    assert events[-1] == TurnStarted(needy, state.turn)
+    assert state.result is None and state.current == needy
+    # No draw is left; of the face-up discards only the winning 6-5 may be taken.
+    assert legal(state) == {"take 6-5"}
     assert "wall is empty" in refused(state, "draw")
+    seen = view(state, needy)
+    assert [str(p.tile) for p in seen.takeable] == ["6-5"]
+    assert view(state, 1 - needy).takeable == ()
+    if rule_set == "culin":
+        # Every discard is live under Culin, yet one that cannot win may not be taken.
+        assert sum(not p.dead for p in seen.pool) > 1
+        reason = refused(state, "take 2-1")
+        assert "wall is empty" in reason and "only if it wins" in reason
     state, _ = play(state, "take 6-5")
-    assert state.result is None
-    state, events = play(state, "discard 1-1")
-    # Culin requires a draw after the take: the game is drawn.
+    state, events = play(state, "declare")
+    assert isinstance(events[0], Declared) and events[0].win_by is WinBy.TAKE
+    assert state.result is not None and state.result.winner == needy
+
+
+@pytest.mark.parametrize("rule_set", ["culin", "classic", "last-draw"])
+def test_an_empty_wall_draws_the_game_at_once_when_no_take_wins(rule_set: str) -> None:
+    # Both 6-5 lie in the other hand: no discard can complete NEEDS_65, so nobody is made to
+    # take a tile only to find the game drawn.
+    junk = "6-5 6-5 6-1 5-1 5-2 4-3 4-1"
+    state, _, events = _until_the_wall_is_empty(rule_set, junk, EMPTY_WALL.replace("6-5", "5-4"))
     assert events[-1] == GameDrawn(EndReason.WALL)
+    assert not any(isinstance(e, TurnStarted) for e in events)
     assert state.result is not None
     assert (state.result.reason, state.result.winner) == (EndReason.WALL, None)
     assert legal_actions(state) == []
-
-
-def test_wall_runs_out_under_classic() -> None:
-    state = start(kap_shap("classic"), [P0, P1], WALL)
-    state, _ = play(state, "discard 6-5", "draw", "discard 6-4")
-    while state.wall_size:
-        state = _draw_and_throw(state)
-    assert state.turn == 18
-    last = str(view(state, 1).pool[-1].tile)  # the last tile drawn, and thrown
-    assert legal(state) == {f"take {last}"}
-    state, events = play(state, f"take {last}", "discard 1-1")
-    assert state.result is None and legal(state) == {"take 1-1"}
-    state, events = play(state, "take 1-1", "discard 6-6")
-    # Two turns without a draw: seat 1 must draw from an empty wall.
-    assert events[-1] == GameDrawn(EndReason.WALL)
-    assert state.result is not None and state.result.winner is None
-    assert state.result.reason is EndReason.WALL
+    assert view(state, 0).takeable == () and view(state, 1).takeable == ()
 
 
 def test_max_turns_caps_the_game() -> None:

@@ -12,7 +12,20 @@ from typing import Any
 
 import pytest
 
-from bot.engine import RuleSet, deal_from_tiles, make_deal, make_rules, parse_tiles
+from bot.ai import get_player
+from bot.engine import (
+    Deal,
+    RuleSet,
+    Take,
+    apply,
+    deal_from_tiles,
+    legal_actions,
+    make_deal,
+    make_rules,
+    new_game,
+    parse_tiles,
+    view,
+)
 from bot.sim.fast import FAST_LEVELS, play_fast
 from bot.sim.play import play_game, play_reference
 
@@ -27,7 +40,7 @@ CASES: list[tuple[str, int, str | None, int | None, dict[str, Any], int]] = [
     ("kap-shap", 2, "culin", None, {"four_two_value": "wild"}, 24),
     ("kap-shap", 2, "classic", None, {"four_two_value": "wild"}, 16),
     ("kap-shap", 2, "culin", None, {"exclude_own_discards": True}, 32),
-    ("kap-shap", 2, "classic", None, {"first_turn_extra_draw": False}, 16),
+    ("kap-shap", 2, "classic", None, {"first_turn_extra_draw": True}, 16),
     ("kap-tai-shap", 2, None, None, {}, 24),
     ("kap-tai-shap", 2, "classic", 2, {"civil_eyes_only": True}, 16),
     ("kap-tai-shap", 3, "classic", None, {"max_turns": 9}, 16),
@@ -107,6 +120,54 @@ def test_every_end_of_game_is_covered() -> None:
         ("wall", None),
         ("cap", None),
     } <= seen
+
+
+# Games in which a take is allowed only because it wins (RULES.md §2.4): under the stall guard,
+# or with the wall empty. Rare in the cases above, so found once by seed and pinned here:
+# (rules, levels, seed, the situation the reference game reaches).
+WINS_ONLY_GAMES: list[tuple[RuleSet, tuple[str, ...], int, str]] = [
+    (make_rules("kap-shap", rule_set="classic"), ("random", "random"), 2, "stall"),
+    (make_rules("kap-shap", rule_set="classic"), ("random", "random"), 20, "empty"),
+    (make_rules("kap-shap", rule_set="classic"), ("greedy", "greedy"), 46, "stall"),
+    (make_rules("kap-shap", rule_set="classic"), ("expert", "expert"), 46, "stall"),
+    (make_rules("kap-shap"), ("random", "random"), 18, "empty"),
+    (make_rules("kap-shap", rule_set="last-draw"), ("expert", "expert"), 33, "empty"),
+    (make_rules("kap-tai-shap", 5), ("greedy",) * 5, 76, "empty"),
+]
+
+
+def _wins_only_takes(rules: RuleSet, deal: Deal, levels: tuple[str, ...], seed: int) -> set[str]:
+    """Replays the reference game and names the situations in which a winning take was made
+    while only a winning take was allowed."""
+    players = [get_player(level) for level in levels]
+    rng = random.Random(seed)
+    state = new_game(rules, [f"seat {i}" for i in range(rules.players)], deal)
+    seen: set[str] = set()
+    while state.result is None:
+        seat_view = view(state, state.current)
+        action = players[state.current].choose(seat_view, legal_actions(state), rng)
+        if isinstance(action, Take):
+            if seat_view.wall_size == 0:
+                seen.add("empty")
+            elif rules.stall_guard and seat_view.turns_without_draw >= rules.players:
+                seen.add("stall")
+        state, _ = apply(state, action)
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("rules", "levels", "seed", "situation"),
+    WINS_ONLY_GAMES,
+    ids=[f"{r.describe()}-{lv[0]}-{seed}" for r, lv, seed, _ in WINS_ONLY_GAMES],
+)
+def test_winning_takes_under_the_stall_guard_or_an_empty_wall_play_alike(
+    rules: RuleSet, levels: tuple[str, ...], seed: int, situation: str
+) -> None:
+    deal = make_deal(rules, random.Random(f"wins-only:{seed}"))
+    assert situation in _wins_only_takes(rules, deal, levels, seed)
+    reference = play_reference(rules, deal, levels, random.Random(seed))
+    assert reference.reason == "declared" and reference.win_by == "take"
+    assert play_fast(rules, deal, levels, random.Random(seed)) == reference
 
 
 def test_play_game_takes_the_fast_path_for_known_levels() -> None:
