@@ -633,10 +633,47 @@ def _expert_discard(
 # -- the game ----------------------------------------------------------------------------------
 
 
+@jit
+def _offered(
+    pool: Any, own: Any, seat: int, last_kind: int, any_offer: bool, exclude_own: bool, out: Any
+) -> None:
+    # The discards the rules offer ``seat`` before the stall guard and the empty wall.
+    if any_offer:
+        for k in range(21):
+            out[k] = pool[k] - own[seat, k] if exclude_own else pool[k]
+    else:
+        for k in range(21):
+            out[k] = 0
+        if last_kind >= 0:
+            out[last_kind] = 1
+
+
+@jit
+def _winning_takes(ev: Any, hand: Any, offered: Any) -> bool:
+    # Keep only the offered kinds that complete ``hand`` (bot.sim.fast._winning_takes); True if
+    # any is left.
+    if _info(ev, hand)[0] != 1:
+        for k in range(21):
+            offered[k] = 0
+        return False
+    left = False
+    for k in range(21):
+        if offered[k]:
+            hand[k] += 1
+            wins = _solve(ev, hand)[0] == 0
+            hand[k] -= 1
+            if wins:
+                left = True
+            else:
+                offered[k] = 0
+    return left
+
+
 # Scalars of a game in progress (the ``sc`` array of _run).
 _S_CURRENT, _S_TURN, _S_IDLE, _S_DREW, _S_THEN_DRAW, _S_JUST_TAKEN, _S_LAST_IN = range(7)
 _S_PHASE, _S_TAKES, _S_TAKE_POOL, _S_POOL_SIZE, _S_LAST_KIND, _S_FIRST, _S_WALL_POS = range(7, 14)
-_S_SIZE = 14
+_S_TOOK = 14
+_S_SIZE = 15
 _NO_FORCE = -2
 
 
@@ -720,6 +757,7 @@ def _run(
     turn = sc[_S_TURN]
     turns_without_draw = sc[_S_IDLE]
     drew = sc[_S_DREW] != 0
+    took = sc[_S_TOOK] != 0
     then_draw = sc[_S_THEN_DRAW] != 0
     just_taken = sc[_S_JUST_TAKEN]
     last_in = sc[_S_LAST_IN]
@@ -737,18 +775,10 @@ def _run(
         code = codes[seat]
         hand = hands[seat]
         if phase == 0:
-            if stall_guard and turns_without_draw >= players:
-                for k in range(21):
-                    takeable[k] = 0
-            elif any_offer:
-                for k in range(21):
-                    takeable[k] = pool[k] - own[seat, k] if exclude_own else pool[k]
-            else:
-                for k in range(21):
-                    takeable[k] = 0
-                if last_kind >= 0:
-                    takeable[last_kind] = 1
+            _offered(pool, own, seat, last_kind, any_offer, exclude_own, takeable)
             can_draw = wall_pos < n
+            if not can_draw or (stall_guard and turns_without_draw >= players):
+                _winning_takes(ev, hand, takeable)
             for k in range(21):
                 unseen[k] = total[k] - hand[k] - public[k] + known[seat, k]
             if forced != _NO_FORCE:
@@ -802,6 +832,7 @@ def _run(
                 hand[tile] += 1
                 just_taken = tile
                 then_draw = draw_after_take
+                took = True
                 last_in = 2
         elif phase == 1:
             hand[kinds[wall_pos]] += 1
@@ -867,8 +898,12 @@ def _run(
             continue
         current = (seat + 1) % players
         turn += 1
-        turns_without_draw = 0 if drew else turns_without_draw + 1
+        if drew:
+            turns_without_draw = 0
+        elif took:
+            turns_without_draw += 1
         drew = False
+        took = False
         phase = 0
         if turn > max_turns:
             out[0] = first
@@ -880,16 +915,9 @@ def _run(
             out[6] = take_pool_total
             return
         if wall_pos == n:
-            if stall_guard and turns_without_draw >= players:
-                can_take = False
-            elif any_offer:
-                can_take = False
-                for k in range(21):
-                    if (pool[k] - own[current, k] if exclude_own else pool[k]) != 0:
-                        can_take = True
-            else:
-                can_take = last_kind >= 0
-            if not can_take:
+            # An empty wall: the game is drawn unless a take wins (RULES.md §2.4).
+            _offered(pool, own, current, last_kind, any_offer, exclude_own, takeable)
+            if not _winning_takes(ev, hands[current], takeable):
                 out[0] = first
                 out[1] = -1
                 out[2] = 1
@@ -1143,6 +1171,7 @@ SCALARS: dict[str, int] = {
     "turn": _S_TURN,
     "turns_without_draw": _S_IDLE,
     "drew": _S_DREW,
+    "took": _S_TOOK,
     "then_draw": _S_THEN_DRAW,
     "just_taken": _S_JUST_TAKEN,
     "phase": _S_PHASE,

@@ -75,6 +75,7 @@ def _scalars(view: View, seen: Seen) -> dict[str, int]:
         "turn": view.turn,
         "turns_without_draw": view.turns_without_draw,
         "drew": int(drew),
+        "took": int(took),
         "then_draw": int(then_draw),
         "just_taken": seen.just_taken,
         "phase": 0 if view.phase is Phase.TAKE_OR_DRAW else 2,

@@ -158,3 +158,19 @@ def test_runner_records_are_the_same_with_and_without_the_kernel(
     monkeypatch.setenv("KAPSHAP_KERNEL", "0")
     slow = run(configs, 40, seed=3, workers=1)[0].records
     assert fast_one == fast_two == slow
+
+
+def test_winning_takes_under_the_stall_guard_or_an_empty_wall_in_the_kernel() -> None:
+    # The pinned games of tests/sim/test_fast_path.py in which only a winning take was allowed.
+    from tests.sim.test_fast_path import WINS_ONLY_GAMES
+
+    played = 0
+    for rules, levels, seed, _ in WINS_ONLY_GAMES:
+        if not set(levels) <= set(KERNEL_LEVELS):
+            continue
+        deal = make_deal(rules, random.Random(f"wins-only:{seed}"))
+        record = kernel.play_deal(rules, deal, levels)
+        assert record == play_fast(rules, deal, levels, random.Random(seed))
+        assert record.win_by == "take"
+        played += 1
+    assert played >= 3
