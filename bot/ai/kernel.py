@@ -951,6 +951,40 @@ def below(state: Any, bound: int) -> int:
 
 
 @jit
+def _likely_hand(
+    ev: Any, state: Any, tiles: Any, at: int, need: int, tries: int, base: Any, best: Any
+) -> None:
+    """Move to ``tiles[at : at + need]`` the best of ``tries`` random draws of ``need`` tiles
+    from ``tiles[at:]``: the draw leaving ``base`` + draw fewest tiles missing (the first on
+    ties). Other players keep hands close to winning, and random hands are not."""
+    count = tiles.shape[0]
+    best_missing = 99
+    for _ in range(tries):
+        for i in range(need):
+            j = at + i + below(state, count - at - i)
+            t = tiles[at + i]
+            tiles[at + i] = tiles[j]
+            tiles[j] = t
+        for i in range(need):
+            base[tiles[at + i]] += 1
+        missing = _solve(ev, base)[0]
+        for i in range(need):
+            base[tiles[at + i]] -= 1
+        if missing < best_missing:
+            best_missing = missing
+            for i in range(need):
+                best[i] = tiles[at + i]
+    # Bring the chosen tiles to the front of the remaining ones.
+    for i in range(need):
+        for j in range(at + i, count):
+            if tiles[j] == best[i]:
+                t = tiles[at + i]
+                tiles[at + i] = tiles[j]
+                tiles[j] = t
+                break
+
+
+@jit
 def rollouts(
     ev: Any,
     flags: Any,
@@ -974,6 +1008,7 @@ def rollouts(
     candidates: Any,
     keys: Any,
     tiles: Any,
+    tries: int,
 ) -> Any:
     """Score each candidate first decision of ``seat`` over determinized play-outs.
 
@@ -981,7 +1016,7 @@ def rollouts(
     be in another hand) are shuffled and dealt: each other seat gets its known tiles plus
     random ones up to its hand size, the rest becomes the wall. Then every candidate is played
     out on that same deal (common random numbers), every seat playing expert. Returns, per
-    candidate, wins of ``seat`` minus the others' wins shared among them.
+    key and candidate, 1 if ``seat`` won, -1/(players - 1) if another seat did, 0 for a draw.
     """
     players = flags[0]
     codes = np.full(players, _EXPERT, np.int64)
@@ -1000,7 +1035,8 @@ def rollouts(
                 tiles[at] = k
                 at += 1
     count = tiles.shape[0]
-    scores = np.zeros(candidates.shape[0], np.float64)
+    best = np.zeros(32, np.int64)
+    scores = np.zeros((keys.shape[0], candidates.shape[0]), np.float64)
     out = np.zeros(7, np.int64)
     hands = np.zeros((players, 21), np.int64)
     state = np.empty(1, np.uint64)
@@ -1020,10 +1056,18 @@ def rollouts(
             held = 0
             for k in range(21):
                 held += known[s, k]
-            for _ in range(sizes[s] - held):
-                if at < count:
-                    hands[s, tiles[at]] += 1
-                    at += 1
+            need = min(sizes[s] - held, count - at)
+            if shuffle and tries > 1 and need > 0:
+                _likely_hand(ev, state, tiles, at, need, tries, hands[s], best)
+            for i in range(at, at + need):
+                hands[s, tiles[i]] += 1
+            at += need
+        if shuffle and tries > 1:
+            for i in range(count - 1, at, -1):
+                j = at + below(state, i - at + 1)
+                t = tiles[i]
+                tiles[i] = tiles[j]
+                tiles[j] = t
         wall = tiles[at : at + wall_size].copy()
         for c in range(candidates.shape[0]):
             state_sc = sc.copy()
@@ -1035,9 +1079,9 @@ def rollouts(
             )  # fmt: skip
             winner = out[1]
             if winner == seat:
-                scores[c] += 1.0
+                scores[g, c] = 1.0
             elif winner >= 0:
-                scores[c] -= 1.0 / (players - 1)
+                scores[g, c] = -1.0 / (players - 1)
     return scores
 
 
@@ -1118,8 +1162,10 @@ def rollout_scores(
     candidates: Sequence[int],
     keys: Sequence[int],
     exact: Sequence[int] = (),
-) -> list[float]:
-    """Scores of ``seat``'s candidate decisions over one determinized play-out per key.
+    tries: int = 1,
+) -> list[list[float]]:
+    """Scores of ``seat``'s candidate decisions over one determinized play-out per key (a row
+    per key, a column per candidate: 1 for a win, -1/(players - 1) for another's, 0 for a draw).
 
     ``counts`` holds count vectors by kind: ``hand``, ``unknown`` (the hidden tiles),
     ``faceup``, ``public``; ``per_seat`` holds per seat ``known``, ``discarded``, ``passed``,
@@ -1127,7 +1173,9 @@ def rollout_scores(
     (kind, discarding seat); ``scalars`` the state of the turn (see :data:`SCALARS`).
     Candidates are kinds, or -1 for the draw (take phase) or the declaration (discard phase).
     ``exact`` (for tests) replaces the random deals by one given deal of the hidden tiles: the
-    other seats' unknown tiles in seat order, then the wall in drawing order.
+    other seats' unknown tiles in seat order, then the wall in drawing order. With ``tries``
+    above 1, each other seat's hidden tiles are the best of that many random draws (fewest
+    tiles missing), since players keep hands close to winning.
     """
     players = rules.players
 
@@ -1161,9 +1209,9 @@ def rollout_scores(
         np.array(per_seat["passed"], dtype=np.int64),
         np.array(per_seat["recent"], dtype=np.int64), sc, vec(candidates),
         np.array([k & ((1 << 64) - 1) for k in keys], dtype=np.uint64),
-        np.array(exact, dtype=np.int64),
+        np.array(exact, dtype=np.int64), tries,
     )  # fmt: skip
-    return [float(x) for x in scores]
+    return [[float(x) for x in row] for row in scores]
 
 
 SCALARS: dict[str, int] = {

@@ -15,8 +15,10 @@ every candidate out many times and keeps the one that wins most often:
   the player included after its candidate move. Without numba the same functions run
   uncompiled on numpy, with a fiftieth of the budget; without numpy the master plays the
   expert's move.
-* A play-out scores 1 when this seat wins, minus 1/(players - 1) when another seat does.
-  Ties, and decisions with one candidate, go to the expert's choice.
+* A play-out scores 1 when this seat wins, minus 1/(players - 1) when another seat does. The
+  expert's own choice is the default: another move replaces it only when its play-outs beat
+  it by more than :data:`MARGIN` standard errors of the paired difference (the play-outs know
+  nothing of the opponents' hands, so small differences are mostly noise).
 
 ``budget`` is the number of play-outs per decision, shared among the candidates (the
 ``KAPSHAP_MASTER_BUDGET`` environment variable sets the default); ``docs/benchmarks.md`` gives the
@@ -26,6 +28,7 @@ play-outs, so a game replays the same for the same ``rng``.
 
 from __future__ import annotations
 
+import math
 import os
 import random
 from collections.abc import Sequence
@@ -42,6 +45,10 @@ __all__ = ["DEFAULT_BUDGET", "MasterPlayer", "default_budget"]
 DEFAULT_BUDGET = 600
 """Play-outs per decision by default: well under a second for a 10-player table here."""
 _MIN_PER_CANDIDATE = 8
+TRIES = 4
+"""Random draws per opponent hand in a play-out, of which the closest to winning is kept."""
+MARGIN = 2.0
+"""Standard errors by which a move must beat the expert's in the play-outs to be preferred."""
 
 
 def default_budget() -> int:
@@ -131,10 +138,31 @@ def rollout_choice(
         _scalars(view, seen),
         list(candidates),
         keys,
+        tries=TRIES,
     )
-    best = max(scores)
-    winners = [c for c, s in zip(candidates, scores, strict=True) if s == best]
-    return fallback if fallback in winners else winners[0]
+    return _pick(candidates, scores, fallback)
+
+
+def _pick(candidates: Sequence[int], scores: Sequence[Sequence[float]], fallback: int) -> int:
+    """The candidate whose mean play-out score beats the fallback's (the expert's move) by the
+    most, if by more than :data:`MARGIN` standard errors of the paired difference; otherwise
+    the fallback. Differences are paired by deal (common random numbers)."""
+    if fallback not in candidates:
+        return fallback
+    base = candidates.index(fallback)
+    n = len(scores)
+    best, best_gain = fallback, 0.0
+    for column, candidate in enumerate(candidates):
+        if column == base:
+            continue
+        diffs = [row[column] - row[base] for row in scores]
+        mean = sum(diffs) / n
+        if mean <= best_gain or n < 2:
+            continue
+        variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean > MARGIN * math.sqrt(variance / n):
+            best, best_gain = candidate, mean
+    return best
 
 
 @register("master")

@@ -69,7 +69,7 @@ def test_a_play_out_from_the_true_hidden_tiles_replays_the_game(rules: RuleSet) 
         state = new_game(
             rules, [f"s{i}" for i in range(rules.players)], make_deal(rules, random.Random(game))
         )
-        checks: list[tuple[int, list[float]]] = []
+        checks: list[tuple[int, list[list[float]]]] = []
         while state.result is None:
             seat = state.current
             v = view(state, seat)
@@ -105,7 +105,7 @@ def test_a_play_out_from_the_true_hidden_tiles_replays_the_game(rules: RuleSet) 
                 checks.append((seat, scores))
             state, _ = apply(state, expert.choose(v, legal, random.Random(0)))
         winner = state.result.winner
-        for seat, (score,) in checks:
+        for seat, ((score,),) in checks:
             expected = (
                 0.0 if winner is None else (1.0 if winner == seat else -1 / (rules.players - 1))
             )
