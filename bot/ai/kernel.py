@@ -952,13 +952,23 @@ def below(state: Any, bound: int) -> int:
 
 @jit
 def _likely_hand(
-    ev: Any, state: Any, tiles: Any, at: int, need: int, tries: int, base: Any, best: Any
+    ev: Any,
+    state: Any,
+    tiles: Any,
+    at: int,
+    need: int,
+    tries: int,
+    base: Any,
+    best: Any,
+    passed: Any,
 ) -> None:
-    """Move to ``tiles[at : at + need]`` the best of ``tries`` random draws of ``need`` tiles
-    from ``tiles[at:]``: the draw leaving ``base`` + draw fewest tiles missing (the first on
-    ties). Other players keep hands close to winning, and random hands are not."""
+    """Move to ``tiles[at : at + need]`` the most likely of ``tries`` random draws of ``need``
+    tiles from ``tiles[at:]`` for a seat holding ``base`` besides: the one leaving the fewest
+    tiles missing, then the fewest of the kinds the seat passed over (``passed``) that would
+    have brought it closer (the first on ties). Other players keep hands close to winning and
+    do not pass over what they need; random hands do neither."""
     count = tiles.shape[0]
-    best_missing = 99
+    best_score = 1 << 30
     for _ in range(tries):
         for i in range(need):
             j = at + i + below(state, count - at - i)
@@ -967,11 +977,15 @@ def _likely_hand(
             tiles[j] = t
         for i in range(need):
             base[tiles[at + i]] += 1
-        missing = _solve(ev, base)[0]
+        missing, bits = _info(ev, base)
         for i in range(need):
             base[tiles[at + i]] -= 1
-        if missing < best_missing:
-            best_missing = missing
+        score = 32 * missing
+        for k in range(21):
+            if passed[k] and bits >> k & 1:
+                score += 1
+        if score < best_score:
+            best_score = score
             for i in range(need):
                 best[i] = tiles[at + i]
     # Bring the chosen tiles to the front of the remaining ones.
@@ -1058,7 +1072,7 @@ def rollouts(
                 held += known[s, k]
             need = min(sizes[s] - held, count - at)
             if shuffle and tries > 1 and need > 0:
-                _likely_hand(ev, state, tiles, at, need, tries, hands[s], best)
+                _likely_hand(ev, state, tiles, at, need, tries, hands[s], best, passed[s])
             for i in range(at, at + need):
                 hands[s, tiles[i]] += 1
             at += need

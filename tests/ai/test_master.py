@@ -22,10 +22,7 @@ from bot.ai.knowledge import read_view
 from bot.ai.master import MasterPlayer, _scalars
 from bot.engine import (
     Declare,
-    Discard,
-    Draw,
     RuleSet,
-    Take,
     apply,
     legal_actions,
     make_deal,
@@ -139,8 +136,49 @@ def test_master_replays_the_same_for_the_same_random_stream() -> None:
     assert one == two
 
 
-def test_the_master_level_is_offered_for_the_collecting_games() -> None:
-    from bot.ai.base import levels_for
+def test_the_master_level_is_offered_for_every_game() -> None:
+    from bot.ai.base import levels_for, player_for
 
-    assert levels_for("kap-shap")[-1] == "master"
-    assert DRAW == -1 and isinstance(Take, type) and isinstance(Discard, type) and Draw
+    for game in ("kap-shap", "kap-tai-shap", "tsung-shap"):
+        assert levels_for(game)[-1] == "master"
+        assert player_for(game, "master").level == "master"
+
+
+def test_the_budget_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KAPSHAP_MASTER_BUDGET", "123")
+    assert MasterPlayer().budget == 123
+    monkeypatch.setenv("KAPSHAP_MASTER_BUDGET", "lots")
+    assert MasterPlayer().budget == 600
+    assert MasterPlayer(budget=7).budget == 7
+
+
+def test_master_keeps_the_expert_move_unless_clearly_beaten() -> None:
+    from bot.ai.master import _pick
+
+    even = [[1.0, 0.0], [0.0, 1.0]] * 10
+    assert _pick([5, 9], even, 9) == 9
+    better = [[1.0, 0.0]] * 20 + [[0.0, 0.0]] * 5
+    assert _pick([5, 9], better, 9) == 5
+    assert _pick([5, 9], better, DRAW) == DRAW  # a fallback outside the candidates stands
+
+
+def test_the_tsung_shap_master_plays_legal_moves() -> None:
+    from bot.ai.fishing_master import MasterFishingPlayer
+    from bot.sim.fishing import play_fishing
+
+    rules = make_rules("tsung-shap")
+    master = MasterFishingPlayer(budget=16)
+    deal = make_deal(rules, random.Random(2))
+    state = new_game(rules, ["a", "b"], deal)
+    rng = random.Random(5)
+    from bot.ai.fishing import fishing_player
+
+    expert = fishing_player("expert")
+    while state.result is None:
+        seat = state.current
+        legal = legal_actions(state)
+        action = (master if seat == 1 else expert).choose(view(state, seat), legal, rng)
+        assert action in legal
+        state, _ = apply(state, action)
+    one = play_fishing(rules, deal, ("expert", "master"), random.Random(3))
+    assert one == play_fishing(rules, deal, ("expert", "master"), random.Random(3))
