@@ -11,8 +11,9 @@ expert's move is the default and another replaces it only when its play-outs bea
 :data:`bot.ai.master.MARGIN` standard errors; claims, the draw and the exact endgame (six tiles
 or fewer unseen, searched exactly by the expert) are the expert's.
 
-Play-outs run in Python (the compiled kernel covers the collecting games only): a quarter of the
-``budget`` of play-outs per decision.
+Play-outs run in Python (the compiled kernel covers the collecting games only), so the default
+``budget`` is :data:`DEFAULT_BUDGET` play-outs per decision (``KAPSHAP_MASTER_BUDGET`` sets it
+too).
 """
 
 from __future__ import annotations
@@ -36,9 +37,10 @@ from bot.engine import (
 )
 from bot.engine.tiles import KINDS, PIECE_KINDS, PIECES_PER_SET
 
-__all__ = ["MasterFishingPlayer"]
+__all__ = ["DEFAULT_BUDGET", "MasterFishingPlayer"]
 
-_PYTHON_SHARE = 4  # play-outs cost ~4 ms here: a quarter of the budget keeps a decision < 1 s
+DEFAULT_BUDGET = 120
+"""Play-outs per decision by default: they run in Python, about 4 ms each here."""
 
 
 def _pieces_by_kind(tile_count: int) -> list[list[int]]:
@@ -98,7 +100,7 @@ class MasterFishingPlayer:
     level = "master"
 
     def __init__(self, budget: int | None = None) -> None:
-        self.budget = budget if budget is not None else default_budget()
+        self.budget = budget or default_budget() or DEFAULT_BUDGET
         self._expert = ExpertFishingPlayer()
 
     def choose(
@@ -116,7 +118,7 @@ class MasterFishingPlayer:
         candidates = [a for a in legal if isinstance(a, Capture | Place)]
         if len(candidates) < 2 or fallback not in candidates:
             return fallback
-        deals = max(2, self.budget // _PYTHON_SHARE // len(candidates))
+        deals = max(2, self.budget // len(candidates))
         scores: list[list[float]] = []
         for _ in range(deals):
             seed = rng.getrandbits(64)

@@ -20,8 +20,9 @@ every candidate out many times and keeps the one that wins most often:
   it by more than :data:`MARGIN` standard errors of the paired difference (the play-outs know
   nothing of the opponents' hands, so small differences are mostly noise).
 
-``budget`` is the number of play-outs per decision, shared among the candidates (the
-``KAPSHAP_MASTER_BUDGET`` environment variable sets the default); ``docs/benchmarks.md`` gives the
+``budget`` is the number of play-outs per decision, shared among the candidates (by default
+:data:`DEFAULT_BUDGET` for two players, less at bigger tables; the ``KAPSHAP_MASTER_BUDGET``
+environment variable sets it for every table); ``docs/benchmarks.md`` gives the
 strength and the time per decision it buys. The random stream only picks the deals of the
 play-outs, so a game replays the same for the same ``rng``.
 """
@@ -42,8 +43,10 @@ from bot.engine.collecting import Phase
 
 __all__ = ["DEFAULT_BUDGET", "MasterPlayer", "default_budget"]
 
-DEFAULT_BUDGET = 600
-"""Play-outs per decision by default: well under a second for a 10-player table here."""
+DEFAULT_BUDGET = 12_000
+"""Play-outs per decision by default for two players; a table of N players gets 4/N² of it (at
+least 200), since a play-out there costs about N times as much per turn over about N times as
+many turns: a decision stays well under a second here (docs/benchmarks.md)."""
 _MIN_PER_CANDIDATE = 8
 TRIES = 4
 """Random draws per opponent hand in a play-out, of which the closest to winning is kept."""
@@ -51,14 +54,14 @@ MARGIN = 2.0
 """Standard errors by which a move must beat the expert's in the play-outs to be preferred."""
 
 
-def default_budget() -> int:
-    """The budget from ``KAPSHAP_MASTER_BUDGET``, else :data:`DEFAULT_BUDGET`."""
+def default_budget() -> int | None:
+    """The budget from ``KAPSHAP_MASTER_BUDGET``, or None: the level's own default."""
     text = os.environ.get("KAPSHAP_MASTER_BUDGET", "")
     try:
         value = int(text)
     except ValueError:
-        return DEFAULT_BUDGET
-    return value if value > 0 else DEFAULT_BUDGET
+        return None
+    return value if value > 0 else None
 
 
 def _scalars(view: View, seen: Seen) -> dict[str, int]:
@@ -173,6 +176,7 @@ class MasterPlayer:
 
     def __init__(self, budget: int | None = None) -> None:
         self.budget = budget if budget is not None else default_budget()
+        """Play-outs per decision; None: from :data:`DEFAULT_BUDGET` by the table's size."""
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         """Declare a win, else the take, draw or discard whose play-outs score best."""
@@ -181,11 +185,13 @@ class MasterPlayer:
         if view.phase is Phase.DRAW:
             return Draw()
         seen = read_view(view, legal)
+        players = view.rules.players
+        budget = self.budget or max(200, 4 * DEFAULT_BUDGET // (players * players))
         if view.phase is Phase.TAKE_OR_DRAW:
             kinds = sorted({a.tile.index for a in legal if isinstance(a, Take) and a.tile})
             candidates = kinds + ([DRAW] if Draw() in legal else [])
-            kind = rollout_choice(view, seen, candidates, expert_take(seen), self.budget, rng)
+            kind = rollout_choice(view, seen, candidates, expert_take(seen), budget, rng)
             return Draw() if kind == DRAW else Take(KINDS[kind])
         kinds = sorted({a.tile.index for a in legal if isinstance(a, Discard)})
-        kind = rollout_choice(view, seen, kinds, expert_discard(seen), self.budget, rng)
+        kind = rollout_choice(view, seen, kinds, expert_discard(seen), budget, rng)
         return Discard(KINDS[kind])

@@ -36,6 +36,7 @@ __all__ = ["KERNEL_LEVELS", "available", "compile_kernel", "play_batch", "play_d
 _REASON = ("declared", "wall", "cap")
 _WIN_BY = (None, "dealt", "take", "draw")
 _MASK64 = (1 << 64) - 1
+_RECORDS: dict[tuple[int, ...], GameRecord] = {}
 
 
 @jit
@@ -109,7 +110,19 @@ def play_batch(rules: RuleSet, levels: Sequence[str], keys: Sequence[int]) -> li
     rows = _batch(
         ev_array(rules), rule_flags(rules), codes, total, piece_kinds, key_array, four_dice
     )
-    return [_record(row) for row in rows]
+    # Records repeat (a few thousand distinct ones): sharing them saves building each and
+    # makes a chunk cheap to pickle back from a worker process (pickle sends a repeat as a
+    # reference), which is what lets two workers play nearly twice as many games.
+    out = []
+    for row in rows.tolist():
+        key = tuple(row)
+        record = _RECORDS.get(key)
+        if record is None:
+            if len(_RECORDS) >= 100_000:
+                _RECORDS.clear()
+            record = _RECORDS[key] = _record(row)
+        out.append(record)
+    return out
 
 
 def compile_kernel() -> None:

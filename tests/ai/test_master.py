@@ -148,7 +148,7 @@ def test_the_budget_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv("KAPSHAP_MASTER_BUDGET", "123")
     assert MasterPlayer().budget == 123
     monkeypatch.setenv("KAPSHAP_MASTER_BUDGET", "lots")
-    assert MasterPlayer().budget == 600
+    assert MasterPlayer().budget is None  # the default, shared among the players
     assert MasterPlayer(budget=7).budget == 7
 
 
