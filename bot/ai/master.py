@@ -43,7 +43,7 @@ from bot.engine.collecting import Phase
 
 __all__ = ["DEFAULT_BUDGET", "MasterPlayer", "default_budget"]
 
-DEFAULT_BUDGET = 12_000
+DEFAULT_BUDGET = 4_000
 """Play-outs per decision by default for two players; a table of N players gets 4/N² of it (at
 least 200), since a play-out there costs about N times as much per turn over about N times as
 many turns: a decision stays well under a second here (docs/benchmarks.md)."""
