@@ -39,7 +39,7 @@ from bot.engine.tiles import KINDS, PIECE_KINDS, PIECES_PER_SET
 
 __all__ = ["DEFAULT_BUDGET", "MasterFishingPlayer"]
 
-DEFAULT_BUDGET = 120
+DEFAULT_BUDGET = 60
 """Play-outs per decision by default: they run in Python, about 4 ms each here."""
 
 
