@@ -1213,18 +1213,19 @@ def rollout_scores(
         sc[index] = scalars[name]
     sc[_S_POOL_SIZE] = len(live) if any_offer else 0
     total, _ = kind_tables(rules)
-    scores = rollouts(
-        ev_array(rules), rule_flags(rules), total, seat, vec(counts["hand"]),
-        vec(sizes), np.array(per_seat["known"], dtype=np.int64),
-        vec(counts["unknown"]), scalars["wall_size"], stacks, stack_len, pool,
-        own if rules.exclude_own_discards else np.zeros((players, 21), np.int64),
-        vec(counts["faceup"]), vec(counts["public"]),
-        np.array(per_seat["discarded"], dtype=np.int64),
-        np.array(per_seat["passed"], dtype=np.int64),
-        np.array(per_seat["recent"], dtype=np.int64), sc, vec(candidates),
-        np.array([k & ((1 << 64) - 1) for k in keys], dtype=np.uint64),
-        np.array(exact, dtype=np.int64), tries,
-    )  # fmt: skip
+    with np.errstate(over="ignore"):  # uncompiled (no numba), splitmix64 wraps around on purpose
+        scores = rollouts(
+            ev_array(rules), rule_flags(rules), total, seat, vec(counts["hand"]),
+            vec(sizes), np.array(per_seat["known"], dtype=np.int64),
+            vec(counts["unknown"]), scalars["wall_size"], stacks, stack_len, pool,
+            own if rules.exclude_own_discards else np.zeros((players, 21), np.int64),
+            vec(counts["faceup"]), vec(counts["public"]),
+            np.array(per_seat["discarded"], dtype=np.int64),
+            np.array(per_seat["passed"], dtype=np.int64),
+            np.array(per_seat["recent"], dtype=np.int64), sc, vec(candidates),
+            np.array([k & ((1 << 64) - 1) for k in keys], dtype=np.uint64),
+            np.array(exact, dtype=np.int64), tries,
+        )  # fmt: skip
     return [[float(x) for x in row] for row in scores]
 
 

@@ -174,3 +174,34 @@ def test_winning_takes_under_the_stall_guard_or_an_empty_wall_in_the_kernel() ->
         assert record.win_by == "take"
         played += 1
     assert played >= 3
+
+
+def test_without_numba_the_simulator_prints_the_same(capsys: pytest.CaptureFixture[str]) -> None:
+    # A fresh interpreter in which numba cannot be imported: the Python paths, same figures,
+    # and the master level still decides (its play-outs run uncompiled on numpy).
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    argv = ["--ai", "0=expert", "--games", "60", "--seed", "4"]
+    code = (
+        "import sys; sys.modules['numba'] = None\n"
+        "from bot.ai import kernel\n"
+        "assert not kernel.available() and kernel.numpy_here()\n"
+        "from bot.sim.cli import main\n"
+        f"main({[*argv, '--json', '--no-progress']!r})\n"
+        "import random\n"
+        "from bot.engine import make_deal, make_rules\n"
+        "from bot.sim.play import play_reference\n"
+        "r = make_rules('kap-shap')\n"
+        "deal = make_deal(r, random.Random(1))\n"
+        "play_reference(r, deal, ('master', 'expert'), random.Random(2))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
+    )
+    without = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    for entry in without:
+        entry.pop("games_per_second")
+    assert without == _sim_json(capsys, argv)
