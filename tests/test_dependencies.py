@@ -75,8 +75,10 @@ RULES: dict[str, Rule] = {
         engine_randomness=True,
     ),
     "bot.ai": Rule(
-        "bot.ai -> standard library + bot.engine; no asyncio (the simulator uses it)",
+        "bot.ai -> standard library + bot.engine (+ numba, numpy for the optional compiled "
+        "kernel); no asyncio (the simulator uses it)",
         internal=frozenset({"bot.engine", "bot.ai", "bot.limits"}),
+        third_party=frozenset({"numba", "numpy"}),
         forbidden=NO_ASYNC_NO_DB,
     ),
     "bot.sim": Rule(

@@ -3,5 +3,14 @@
 from bot.ai.base import AI_LEVELS, Player, RandomPlayer, get_player
 from bot.ai.expert import ExpertPlayer
 from bot.ai.greedy import GreedyPlayer
+from bot.ai.master import MasterPlayer
 
-__all__ = ["AI_LEVELS", "ExpertPlayer", "GreedyPlayer", "Player", "RandomPlayer", "get_player"]
+__all__ = [
+    "AI_LEVELS",
+    "ExpertPlayer",
+    "GreedyPlayer",
+    "MasterPlayer",
+    "Player",
+    "RandomPlayer",
+    "get_player",
+]

@@ -103,7 +103,7 @@ def levels_for(game: Game | str) -> list[str]:
         return list(FISHING_LEVELS)
     import bot.ai  # noqa: F401  (importing the package registers every level)
 
-    order = {"random": 0, "greedy": 1, "expert": 2}
+    order = {"random": 0, "greedy": 1, "expert": 2, "master": 3}
     return sorted(AI_LEVELS, key=lambda level: (order.get(level, 9), level))
 
 

@@ -149,7 +149,10 @@ def expert_take(seen: Seen) -> int:
     best_kind = DRAW
     for k in range(KIND_COUNT):
         if (takeable >> (FIELD_BITS * k)) & FIELD_MASK:
-            score, _ = _best_discard(ev, hand + UNIT[k], k, unseen, pool - UNIT[k], risk)
+            # Under LAST nothing waits in the pool (pool is 0): subtracting the taken tile
+            # would make a negative vector, whose weights are meaningless.
+            after = pool - UNIT[k] if pool else 0
+            score, _ = _best_discard(ev, hand + UNIT[k], k, unseen, after, risk)
             if score < best:
                 best, best_kind = score, k
     if best_kind == DRAW and not seen.can_draw:

@@ -558,3 +558,9 @@ def fishing_player(level: str) -> FishingPlayer:
     except KeyError:
         known = ", ".join(FISHING_LEVELS)
         raise ValueError(f"unknown Tsung Shap AI level '{level}': choose one of {known}") from None
+
+
+# The master builds on the players above (its module imports this one): registered last.
+from bot.ai.fishing_master import MasterFishingPlayer  # noqa: E402
+
+FISHING_LEVELS["master"] = MasterFishingPlayer

@@ -1384,8 +1384,16 @@ class TableService:
                 continue
             if not info.is_ai:
                 return
-            player = _ai_player(table.game, info.ai_level or self.defaults.timeout_ai_level)
-            choice = _ai_choice(player, table.state, seat, self._ai_rng)
+            level = info.ai_level or self.defaults.timeout_ai_level
+            player = _ai_player(table.game, level)
+            if level in SEARCHING_LEVELS:
+                # A searching player thinks for up to a second (longer on a fresh machine while
+                # its kernel compiles): off the event loop, so other tables and commands go on.
+                # The table's lock is held, so nothing else touches this state meanwhile.
+                rng = random.Random(self._ai_rng.getrandbits(64))
+                choice = await asyncio.to_thread(_ai_choice, player, table.state, seat, rng)
+            else:
+                choice = _ai_choice(player, table.state, seat, self._ai_rng)
             await self._play(table, seat, choice, outcome)
 
     async def _settle(self, table: Table, outcome: Outcome) -> None:
@@ -1497,6 +1505,10 @@ class TableService:
                 raise UserError("The game has not started yet.")
             raise UserError("This game is over.")
         return table.state
+
+
+SEARCHING_LEVELS = frozenset({"master"})
+"""AI levels that search (play-outs) and so decide in a worker thread, not on the event loop."""
 
 
 def _ai_player(game: Game, level: str) -> AnyPlayer:

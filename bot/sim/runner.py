@@ -1,12 +1,19 @@
 """Running many games: deterministic seeding, worker processes, results in game order.
 
-Determinism. Game ``i`` of a run with seed ``s`` is dealt with ``random.Random(f"{s}:{i}:deal")``
-and its AI players draw from ``random.Random(f"{s}:{i}:ai")``. Nothing else feeds randomness into
-a game, so its outcome depends on (configuration, seed, i) only, not on which worker played it
-nor on what that worker played before. Workers play chunks of consecutive game indices and the
-chunks are reassembled in index order, so every figure is identical whatever ``workers`` is.
-String seeds are hashed with SHA-512 by :class:`random.Random`, which is stable across Python
-versions and unaffected by ``PYTHONHASHSEED``.
+Determinism. Game ``i`` of a run with seed ``s`` is dealt from the splitmix64 stream keyed by
+:func:`bot.sim.seeding.deal_key` ``(s, i)`` (cheap, and reproduced exactly by the compiled
+kernel), and its AI players draw from ``random.Random(f"{s}:{i}:ai")`` (only ``random`` and
+``master`` draw at all). Nothing else feeds randomness into a game, so its outcome depends on
+(configuration, seed, i) only, not on which worker played it nor on what that worker played
+before. Workers play chunks of consecutive game indices and the chunks are reassembled in index
+order, so every figure is identical whatever ``workers`` is. String seeds are hashed with SHA-512
+by :class:`random.Random`, which is stable across Python versions and unaffected by
+``PYTHONHASHSEED``.
+
+Speed. When the compiled kernel (:mod:`bot.sim.kernel`, the ``.[sim]`` extra) is installed and
+every seat plays a level it knows, a chunk of collecting games is dealt and played there in one
+call; otherwise game by game in Python (:func:`bot.sim.play.play_game`). Both give the same
+records (``tests/sim/test_kernel.py``).
 
 The deal of game ``i`` depends on the rule set only through the player count, the number of
 sets and how the first player is chosen, so the rule sets of a comparison (same players and sets)
@@ -29,10 +36,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from bot.engine import Deal, Game, RuleSet, make_deal
+from bot.engine import Deal, Game, RuleSet
 from bot.sim.fishing import FishingRecord, play_fishing
 from bot.sim.play import play_game
 from bot.sim.record import GameRecord
+from bot.sim.seeding import deal_from_key, deal_key
 
 __all__ = [
     "ConfigResult",
@@ -43,8 +51,8 @@ __all__ = [
     "ai_rng",
     "check_levels",
     "deal_for",
-    "deal_rng",
     "default_workers",
+    "kernel_plays",
     "known_levels",
     "play_fishing_one",
     "play_fishing_range",
@@ -144,11 +152,6 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-def deal_rng(seed: int, index: int) -> random.Random:
-    """The random source of game ``index``'s deal."""
-    return random.Random(f"{seed}:{index}:deal")
-
-
 def ai_rng(seed: int, index: int) -> random.Random:
     """The random source of game ``index``'s AI choices."""
     return random.Random(f"{seed}:{index}:ai")
@@ -156,7 +159,18 @@ def ai_rng(seed: int, index: int) -> random.Random:
 
 def deal_for(rules: RuleSet, seed: int, index: int) -> Deal:
     """The deal of game ``index`` (the same for every rule set with the same players and sets)."""
-    return make_deal(rules, deal_rng(seed, index))
+    return deal_from_key(rules, deal_key(seed, index))
+
+
+def kernel_plays(config: SimConfig) -> bool:
+    """Whether the compiled kernel is here and plays every seat of ``config``."""
+    if config.rules.game is Game.TSUNG_SHAP:
+        return False
+    if not set(config.levels) <= {"greedy", "expert"}:
+        return False
+    from bot.ai import kernel
+
+    return kernel.available()
 
 
 def play_one(config: SimConfig, seed: int, index: int) -> GameRecord:
@@ -167,6 +181,11 @@ def play_one(config: SimConfig, seed: int, index: int) -> GameRecord:
 
 def play_range(config: SimConfig, seed: int, start: int, stop: int) -> list[GameRecord]:
     """Play games ``start .. stop-1`` of a run, in order."""
+    if kernel_plays(config):
+        from bot.sim import kernel
+
+        keys = [deal_key(seed, index) for index in range(start, stop)]
+        return kernel.play_batch(config.rules, config.levels, keys)
     return [play_one(config, seed, index) for index in range(start, stop)]
 
 
@@ -220,6 +239,10 @@ def _run_all(
     records of each in game order, with the seconds they took."""
     chunks = _chunks(games, workers)
     workers = min(workers, len(chunks))
+    if task is _play_task and any(kernel_plays(config) for config in configs):
+        from bot.sim import kernel
+
+        kernel.compile_kernel()  # once, before the workers fork (or load it from the disk cache)
     results: list[tuple[tuple[_R, ...], float]] = []
     if workers == 1:
         if progress is not None:

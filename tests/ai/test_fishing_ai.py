@@ -82,10 +82,10 @@ def test_every_level_plays_legal_actions_to_the_end(
 
 
 def test_levels_and_unknown_level() -> None:
-    assert set(FISHING_LEVELS) == {"random", "greedy", "expert"}
+    assert set(FISHING_LEVELS) == {"random", "greedy", "expert", "master"}
     for level in FISHING_LEVELS:
         assert fishing_player(level).level == level
-    with pytest.raises(ValueError, match="random, greedy, expert"):
+    with pytest.raises(ValueError, match="random, greedy, expert, master"):
         fishing_player("genius")
 
 

@@ -258,7 +258,7 @@ async def test_tsung_shap_against_the_computer_and_closed_dms(
     levels = [
         o["value"] for row in r.response.components for c in row["components"] for o in c["options"]
     ]
-    assert levels == ["random", "greedy", "expert"]
+    assert levels == ["random", "greedy", "expert", "master"]
     await alice.select(r.response, ["greedy"], custom_id=custom_id)
     await alice.slash(ch, "table start")
     table = table_of(world)

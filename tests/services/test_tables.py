@@ -193,3 +193,33 @@ async def test_restart_restores_every_tile_and_chip(db: Database) -> None:
     assert again.version == table.version
     assert again.deadline == table.deadline
     assert await restarted._chips.balance(GUILD, ALICE) == 990
+
+
+async def test_a_master_seat_decides_in_a_worker_thread_and_plays_legally(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from bot.services import tables as tables_module
+
+    clock = ManualClock()
+    service = make_service(db, clock, seed=3)
+    await service.open_table(guild_id=GUILD, channel_id=CHANNEL, host_id=ALICE, host_name="Alice")
+    await service.add_ai(CHANNEL, ALICE, "master")
+    threads: list[str] = []
+    choose = tables_module._ai_choice
+
+    def spy(*args: object) -> object:
+        threads.append(threading.current_thread().name)
+        return choose(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tables_module, "_ai_choice", spy)
+    table = (await service.start(CHANNEL, ALICE)).table
+    rng = random.Random(2)
+    while table.running and len(threads) < 2:
+        state = table.state
+        assert state is not None and table.seats[state.current].user_id == ALICE
+        await service.act(CHANNEL, ALICE, rng.choice(table.legal()), version=table.version)
+    # Every master decision ran off the event loop's thread, and the game moved on legally.
+    assert threads and all(name != threading.main_thread().name for name in threads)
+    assert table.state is not None and (table.state.turn > 1 or not table.running)

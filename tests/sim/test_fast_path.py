@@ -131,7 +131,7 @@ WINS_ONLY_GAMES: list[tuple[RuleSet, tuple[str, ...], int, str]] = [
     (make_rules("kap-shap", rule_set="classic"), ("greedy", "greedy"), 46, "stall"),
     (make_rules("kap-shap", rule_set="classic"), ("expert", "expert"), 46, "stall"),
     (make_rules("kap-shap"), ("random", "random"), 18, "empty"),
-    (make_rules("kap-shap", rule_set="last-draw"), ("expert", "expert"), 33, "empty"),
+    (make_rules("kap-shap", rule_set="last-draw"), ("expert", "expert"), 433, "empty"),
     (make_rules("kap-tai-shap", 5), ("greedy",) * 5, 76, "empty"),
 ]
 

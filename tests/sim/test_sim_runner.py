@@ -13,7 +13,6 @@ from bot.sim.runner import (
     SimError,
     ai_rng,
     deal_for,
-    deal_rng,
     play_one,
     play_range,
     run,
@@ -24,10 +23,11 @@ CONFIG = SimConfig(RULES, ("random", "random"))
 
 
 def test_game_seeds_depend_on_seed_and_index_only() -> None:
-    assert deal_rng(1, 5).random() == deal_rng(1, 5).random()
-    assert deal_rng(1, 5).random() != deal_rng(1, 6).random()
-    assert deal_rng(1, 5).random() != deal_rng(2, 5).random()
-    assert deal_rng(1, 5).random() != ai_rng(1, 5).random()
+    assert deal_for(RULES, 1, 5) == deal_for(RULES, 1, 5)
+    assert deal_for(RULES, 1, 5) != deal_for(RULES, 1, 6)
+    assert deal_for(RULES, 1, 5) != deal_for(RULES, 2, 5)
+    assert ai_rng(1, 5).random() == ai_rng(1, 5).random()
+    assert ai_rng(1, 5).random() != ai_rng(1, 6).random()
 
 
 def test_rule_sets_with_the_same_players_and_sets_share_deals() -> None:

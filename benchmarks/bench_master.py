@@ -1,0 +1,107 @@
+"""The master level: its win share against experts (95 % interval) and its time per decision.
+
+* ``shap``: Kap Shap Culin, master against expert, every deal played twice with the seats
+  swapped; the share counts a drawn game as half a win.
+* ``tsung``: Tsung Shap, the same.
+* ``table``: Kap Tai Shap Culin with 6 seats, master and 5 experts, the master's seat turning
+  round the table from deal to deal; its share of the games won against the 1/6 of an equal.
+
+Games are dealt by ``make_deal(rules, random.Random(f"master:{i}"))`` and the players draw from
+``random.Random(i)``, so the figures are reproducible. Each decision of the master is timed.
+
+    .venv/bin/python benchmarks/bench_master.py shap --deals 300
+    .venv/bin/python benchmarks/bench_master.py tsung --deals 100 --budget 600
+    .venv/bin/python benchmarks/bench_master.py table --deals 120
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import bot.ai.base as base
+import bot.ai.fishing as fishing
+from bot.ai.fishing_master import MasterFishingPlayer
+from bot.ai.master import MasterPlayer
+from bot.engine import make_deal, make_rules
+from bot.sim.fishing import play_fishing
+from bot.sim.play import play_reference
+
+TIMES: list[float] = []
+
+
+def _timed(player: Any) -> Any:
+    choose = player.choose
+
+    def wrapped(view: Any, legal: Any, rng: random.Random) -> Any:
+        began = time.perf_counter()
+        action = choose(view, legal, rng)
+        TIMES.append(time.perf_counter() - began)
+        return action
+
+    player.choose = wrapped
+    return player
+
+
+def _interval(wins: float, games: int) -> tuple[float, float, float]:
+    share = wins / games
+    half = 1.96 * math.sqrt(max(share * (1 - share), 1e-12) / games)
+    return share, share - half, share + half
+
+
+def main() -> None:
+    """Play the chosen match and print the share, its interval and the decision times."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("match", choices=("shap", "tsung", "table"))
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--budget", type=int, default=None, help="play-outs per decision")
+    args = parser.parse_args()
+    base.AI_LEVELS["master"] = lambda: _timed(MasterPlayer(args.budget))
+    fishing.FISHING_LEVELS["master"] = lambda: _timed(MasterFishingPlayer(args.budget))
+
+    rules = {
+        "shap": make_rules("kap-shap"),
+        "tsung": make_rules("tsung-shap"),
+        "table": make_rules("kap-tai-shap", 6),
+    }[args.match]
+    play: Callable[..., Any] = play_fishing if args.match == "tsung" else play_reference
+    players = rules.players
+    wins = 0.0
+    games = 0
+    began = time.perf_counter()
+    # A first game compiles (or loads) the kernel outside the timing.
+    play(rules, make_deal(rules, random.Random("warm-up")), ["master"] * players, random.Random(0))
+    TIMES.clear()
+    for i in range(args.deals):
+        deal = make_deal(rules, random.Random(f"master:{i}"))
+        seats = (0, 1) if players == 2 else (i % players,)
+        for seat in seats:
+            levels = ["expert"] * players
+            levels[seat] = "master"
+            record = play(rules, deal, levels, random.Random(i))
+            games += 1
+            if record.winner is None:
+                wins += 0.5 if players == 2 else 0.0
+            elif record.winner == seat:
+                wins += 1
+    share, low, high = _interval(wins, games)
+    TIMES.sort()
+    mean = sum(TIMES) / len(TIMES)
+    p99 = TIMES[int(0.99 * (len(TIMES) - 1))]
+    print(
+        f"{args.match}: {games} games, master share {share:.3f} (95 % {low:.3f}-{high:.3f}); "
+        f"{len(TIMES)} decisions, mean {mean * 1000:.0f} ms, 99th pct {p99 * 1000:.0f} ms, "
+        f"max {TIMES[-1] * 1000:.0f} ms; {time.perf_counter() - began:.0f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()

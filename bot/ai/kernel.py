@@ -1,0 +1,1245 @@
+"""The compiled kernel: hand evaluation, the greedy and expert decisions and whole collecting
+games in machine code (numba), for the simulator and for the master level's rollouts.
+
+This module is optional. It needs ``numba`` (and so ``numpy``), which come with the simulator's
+extra (``pip install .[sim]``); the bot and the terminal client run without it. Without numba
+:func:`available` is False: the simulator uses its pure-Python fast path (:mod:`bot.sim.fast`),
+which stays the oracle (the kernel plays exactly its games for the same rules, deal and levels:
+``tests/sim/test_kernel.py``), and the master level searches with the same functions
+uncompiled when numpy is there, or falls back to the expert's decision when it is not.
+``KAPSHAP_KERNEL=0`` in the environment switches the kernel off.
+
+Why it is fast, mirroring :mod:`bot.sim.fast` line by line:
+
+* A hand is an array of 21 small counts, not a 336-bit int; the unseen, face-up and known
+  tiles of every seat are arrays too, updated in place.
+* Hands are evaluated in closed form on every call instead of through memo tables: the pair
+  steps of :class:`bot.ai.core.HandEvaluator` (precomputed per rule signature, copied into one
+  array) make one evaluation about a hundred nanoseconds, cheaper than one dictionary look-up
+  in the interpreter.
+* No allocation in the hot functions, and one array for all the tables of a rule signature
+  (every call between compiled functions counts references to each array it passes).
+
+The first call compiles the kernel (see ``docs/benchmarks.md`` for the time); the machine code
+is cached on disk next to this file (numba's ``cache=True``, or ``NUMBA_CACHE_DIR``) and reused
+by later processes, including the simulator's worker processes.
+
+Levels: ``greedy`` and ``expert`` (codes 1 and 2). ``random`` draws from Python's Mersenne
+Twister and stays in Python.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any, TypeVar, cast
+
+from bot.ai.core import KIND_COUNT, evaluator_for
+from bot.ai.expert import DANGER, POOL_OUTS
+from bot.engine import Offer, RuleSet
+from bot.engine.errors import RulesError
+from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET
+
+__all__ = [
+    "KERNEL_LEVELS",
+    "available",
+    "below",
+    "codes_for",
+    "ev_array",
+    "jit",
+    "kind_tables",
+    "numpy_here",
+    "play_kinds",
+    "rollout_scores",
+    "rollouts",
+    "rule_flags",
+    "splitmix_next",
+]
+
+try:  # pragma: no cover - exercised by whichever environment runs the tests
+    import numpy as np
+
+    _NUMPY = True
+except ImportError:  # pragma: no cover
+    _NUMPY = False
+try:  # pragma: no cover
+    import numba
+
+    _NUMBA = _NUMPY
+except ImportError:  # pragma: no cover
+    _NUMBA = False
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def jit(fn: _F) -> _F:
+    # Without numba the functions stay plain Python (the master level may still run them).
+    if not _NUMBA:  # pragma: no cover
+        return fn
+    return cast(_F, numba.njit(cache=True, nogil=True)(fn))
+
+
+KERNEL_LEVELS: dict[str, int] = {"greedy": 1, "expert": 2}
+"""AI levels the kernel plays (the codes it knows them by)."""
+
+_GREEDY, _EXPERT = 1, 2
+_DRAW = -1  # decision: draw (take phase) / declare (discard phase)
+_WILD = 10
+_PAIR_A = (1, 2, 3, 4)
+_PAIR_B = (9, 8, 7, 6)
+
+# Chances of expert.completion_risk, repeated here as plain floats for the compiled code.
+_P_KIND_PASSED = 0.005
+_P_RESIDUE_PASSED = 0.05
+_P_RESIDUE_DISCARDED = 0.03
+_P_OTHER = 0.2
+_DANGER = float(DANGER)
+_POOL_OUTS = int(POOL_OUTS)
+
+
+def available() -> bool:
+    """Whether the compiled kernel can run here (numba importable and not switched off)."""
+    return _NUMBA and os.environ.get("KAPSHAP_KERNEL", "1") != "0"
+
+
+def numpy_here() -> bool:
+    """Whether the kernel's functions can run at all, compiled or not (numpy importable)."""
+    return _NUMPY
+
+
+# -- hand evaluation ---------------------------------------------------------------------------
+#
+# ``ev`` is one int64 array describing one rule signature (see ev_array); one array rather than
+# a tuple of arrays because every call between compiled functions counts references to each array
+# it passes. Its parts, at the offsets below:
+#   _O_STEPS    HandEvaluator._steps, flat: ((class * 3 + side) * 256 + a * 16 + b) * 5 + field,
+#               fields (twos, ones, cap, short, long)
+#   _O_RES      residue class of each kind (_WILD for a wild tile)
+#   _O_ISEYE    1 if the kind may be the eye
+#   _O_PLACE    (pair class, side) of each residue
+#   _O_EYEN     eye kinds per residue class
+#   _O_NCLASS   how many residue classes hold an eye kind; _O_CLASSES: those classes, ascending
+#   _O_BITS     kind bits of a set of residue classes (2048 entries)
+#   _O_SUPPLY   copies the sets hold per residue class
+#   _O_SCAL     hand size, pairs, wild (0/1), residues present (bits)
+#   _O_WORK     scratch space of _solve (64)
+#   _O_NEYES    how many kinds may be the eye; _O_EYES: those kinds
+
+_O_STEPS = 0
+_O_RES = 6 * 3 * 256 * 5
+_O_ISEYE = _O_RES + 21
+_O_PLACE = _O_ISEYE + 21
+_O_EYEN = _O_PLACE + 20
+_O_NCLASS = _O_EYEN + 11
+_O_CLASSES = _O_NCLASS + 1
+_O_BITS = _O_CLASSES + 11
+_O_SUPPLY = _O_BITS + 2048
+_O_SCAL = _O_SUPPLY + 11
+_O_WORK = _O_SCAL + 4
+_O_NEYES = _O_WORK + 64
+_O_EYES = _O_NEYES + 1
+_EV_SIZE = _O_EYES + 21
+
+
+@jit
+def _pair_overlap(
+    held: Any, wild_held: int, eye_class: int, supply0: Any, p: int, wild: int
+) -> int:
+    # HandEvaluator._pair_overlap without the memo (held: residue counts 0..9).
+    supply = supply0.copy()
+    supply[eye_class] -= 2
+    if wild:
+        ws = supply[_WILD]
+        supply[3] += ws
+        supply[6] += ws
+    best = -1
+    r = held.copy()
+    for sixes in range(wild_held + 1):
+        for i in range(10):
+            r[i] = held[i]
+        if wild_held:
+            r[3] += wild_held - sixes
+            r[6] += sixes
+        twos = 0
+        ones = 0
+        room = 0
+        for c in range(4):
+            a_res = _PAIR_A[c]
+            b_res = _PAIR_B[c]
+            a = r[a_res]
+            b = r[b_res]
+            cap = min(supply[a_res], supply[b_res])
+            room += cap
+            lo = a if a < b else b
+            hi = b if a < b else a
+            t = lo if lo < cap else cap
+            twos += t
+            ones += (hi if hi < cap else cap) - t
+        for res in (0, 5):
+            a = r[res]
+            cap = supply[res] // 2
+            room += cap
+            t = a // 2 if a // 2 < cap else cap
+            twos += t
+            if a & 1 and t < cap:
+                ones += 1
+        if room < p:
+            continue
+        value = 2 * min(p, twos) + min(max(p - twos, 0), ones)
+        if value > best:
+            best = value
+    return best
+
+
+@jit
+def _solve(ev: Any, counts: Any) -> tuple[int, int, int]:
+    """``(missing, residue bits, eye groups)``; groups: bit 2q+m for class q held m times."""
+    hand_size = ev[_O_SCAL]
+    p = ev[_O_SCAL + 1]
+    wild = ev[_O_SCAL + 2]
+    # Scratch space (no allocation per call: this runs millions of times): residue counts at
+    # 0-10, eye kinds held once per class at 11-21, twice or more at 22-32.
+    work = ev[_O_WORK : _O_WORK + 33]
+    for i in range(33):
+        work[i] = 0
+    for k in range(21):
+        c = counts[k]
+        if c:
+            q = ev[_O_RES + k]
+            work[q] += c
+            if ev[_O_ISEYE + k]:
+                if c == 1:
+                    work[11 + q] += 1
+                else:
+                    work[22 + q] += 1
+    if wild:
+        return _solve_general(ev, work[0:11], work[11:22], work[22:33])
+    steps = ev
+    # steps is flat: ((class * 3 + side) * 256 + a * 16 + b) * 5 + field.
+    i0 = (work[1] * 16 + work[9]) * 5
+    i1 = (768 + work[2] * 16 + work[8]) * 5
+    i2 = (1536 + work[3] * 16 + work[7]) * 5
+    i3 = (2304 + work[4] * 16 + work[6]) * 5
+    i4 = (3072 + work[0] * 16) * 5
+    i5 = (3840 + work[5] * 16) * 5
+    twos = steps[i0] + steps[i1] + steps[i2] + steps[i3] + steps[i4] + steps[i5]
+    ones = (
+        steps[i0 + 1] + steps[i1 + 1] + steps[i2 + 1] + steps[i3 + 1] + steps[i4 + 1]
+        + steps[i5 + 1]
+    )  # fmt: skip
+    room = (
+        steps[i0 + 2] + steps[i1 + 2] + steps[i2 + 2] + steps[i3 + 2] + steps[i4 + 2]
+        + steps[i5 + 2]
+    )  # fmt: skip
+    short_all = (
+        steps[i0 + 3] | steps[i1 + 3] | steps[i2 + 3] | steps[i3 + 3] | steps[i4 + 3]
+        | steps[i5 + 3]
+    )  # fmt: skip
+    long_all = (
+        steps[i0 + 4] | steps[i1 + 4] | steps[i2 + 4] | steps[i3 + 4] | steps[i4 + 4]
+        | steps[i5 + 4]
+    )  # fmt: skip
+    pairs_alone = 2 * twos + min(p - twos, ones) if twos < p else 2 * p
+    best = -1
+    residue_bits = 0
+    groups = 0
+    for m in range(2, -1, -1):
+        if m + pairs_alone < best:
+            break
+        for qi in range(ev[_O_NCLASS]):
+            q = ev[_O_CLASSES + qi]
+            if m == 2:
+                if not work[22 + q]:
+                    continue
+            elif m == 1:
+                if not work[11 + q]:
+                    continue
+            elif work[11 + q] + work[22 + q] >= ev[_O_EYEN + q]:
+                continue
+            ci = ev[_O_PLACE + 2 * q]
+            side = ev[_O_PLACE + 2 * q + 1]
+            if ci == 0:
+                b0 = i0
+            elif ci == 1:
+                b0 = i1
+            elif ci == 2:
+                b0 = i2
+            elif ci == 3:
+                b0 = i3
+            elif ci == 4:
+                b0 = i4
+            else:
+                b0 = i5
+            # The same class and held counts with the eye on ``side``, m copies fewer held.
+            b1 = b0 + (side * 256 - m * (16 if side == 1 else 1)) * 5
+            bt = steps[b0]
+            bo = steps[b0 + 1]
+            bc = steps[b0 + 2]
+            bmask = ~(steps[b0 + 3] | steps[b0 + 4])
+            if room - bc + steps[b1 + 2] < p:
+                continue
+            t = steps[b1] + twos - bt
+            if t >= p:
+                value = m + 2 * p
+                helps = 0
+            else:
+                o = steps[b1 + 1] + ones - bo
+                rest = p - t
+                value = m + 2 * t + (rest if rest < o else o)
+                if value < best:
+                    continue
+                helps = (short_all & bmask) | steps[b1 + 3]
+                if o < rest:
+                    helps |= (long_all & bmask) | steps[b1 + 4]
+            if value > best:
+                best = value
+                residue_bits = helps
+                groups = (1 << (2 * q + m)) if m < 2 else 0
+            elif value == best:
+                residue_bits |= helps
+                if m < 2:
+                    groups |= 1 << (2 * q + m)
+    return hand_size - best, residue_bits, groups
+
+
+@jit
+def _solve_general(ev: Any, h: Any, n1: Any, n2: Any) -> tuple[int, int, int]:
+    # HandEvaluator._solve_general: any 4-2 value, including wild (h[10] = wild tiles held).
+    hand_size = ev[_O_SCAL]
+    p = ev[_O_SCAL + 1]
+    wild = ev[_O_SCAL + 2]
+    present = ev[_O_SCAL + 3]
+    eye_n = ev[_O_EYEN : _O_EYEN + 11]
+    supply = ev[_O_SUPPLY : _O_SUPPLY + 11]
+    held = h[:10].copy()
+    wild_held = h[_WILD]
+    best = -1
+    nopt = 0
+    opt = np.empty((33, 4), np.int64)  # value, q, m, wild held
+    for qi in range(ev[_O_NCLASS]):
+        q = ev[_O_CLASSES + qi]
+        for m in range(3):
+            n = eye_n[q] - n1[q] - n2[q] if m == 0 else (n1[q] if m == 1 else n2[q])
+            if not n:
+                continue
+            if q == _WILD:
+                wh = wild_held - m
+            else:
+                wh = wild_held
+                held[q] -= m
+            pairs = _pair_overlap(held, wh, q, supply, p, wild)
+            if q != _WILD:
+                held[q] += m
+            if pairs < 0:
+                continue
+            value = m + pairs
+            opt[nopt, 0] = value
+            opt[nopt, 1] = q
+            opt[nopt, 2] = m
+            opt[nopt, 3] = wh
+            nopt += 1
+            if value > best:
+                best = value
+    residue_bits = 0
+    groups = 0
+    for i in range(nopt):
+        value = opt[i, 0]
+        if value != best:
+            continue
+        q = opt[i, 1]
+        m = opt[i, 2]
+        wh = opt[i, 3]
+        if m < 2:
+            groups |= 1 << (2 * q + m)
+        base = value - m
+        if q != _WILD:
+            held[q] -= m
+        for r in range(10):
+            if present >> r & 1 and not residue_bits >> r & 1:
+                held[r] += 1
+                if _pair_overlap(held, wh, q, supply, p, wild) > base:
+                    residue_bits |= 1 << r
+                held[r] -= 1
+        if (
+            wild
+            and not residue_bits >> _WILD & 1
+            and _pair_overlap(held, wh + 1, q, supply, p, wild) > base
+        ):
+            residue_bits |= 1 << _WILD
+        if q != _WILD:
+            held[q] += m
+    return hand_size - best, residue_bits, groups
+
+
+@jit
+def _info(ev: Any, counts: Any) -> tuple[int, int]:
+    """``(missing, kind bits of the improving kinds)`` (HandEvaluator.info)."""
+    missing, residue_bits, groups = _solve(ev, counts)
+    bits = ev[_O_BITS + residue_bits]
+    if groups:
+        for i in range(ev[_O_NEYES]):
+            e = ev[_O_EYES + i]
+            c = counts[e]
+            if c < 2 and groups >> (2 * ev[_O_RES + e] + c) & 1:
+                bits |= 1 << e
+    return missing, bits
+
+
+@jit
+def _weight(bits: int, vec: Any) -> int:
+    total = 0
+    for k in range(21):
+        if bits >> k & 1:
+            total += vec[k]
+    return total
+
+
+# -- greedy ------------------------------------------------------------------------------------
+
+
+@jit
+def _best_discard(ev: Any, hand: Any, unseen: Any, banned: int) -> tuple[int, int, int]:
+    # greedy.best_discard: fewest missing, most outs, highest kind.
+    best_missing = 99
+    best_outs = -1
+    best_kind = -1
+    for k in range(20, -1, -1):
+        if k == banned or not hand[k]:
+            continue
+        hand[k] -= 1
+        missing, bits = _info(ev, hand)
+        hand[k] += 1
+        outs = _weight(bits, unseen)
+        if missing < best_missing or (missing == best_missing and outs > best_outs):
+            best_missing = missing
+            best_outs = outs
+            best_kind = k
+    return best_missing, best_outs, best_kind
+
+
+@jit
+def _greedy_discard(ev: Any, hand: Any, unseen: Any, just_taken: int) -> int:
+    if _solve(ev, hand)[0] == 0:
+        return _DRAW
+    return _best_discard(ev, hand, unseen, just_taken)[2]
+
+
+@jit
+def _forced_take(ev: Any, hand: Any, unseen: Any, takeable: Any) -> int:
+    best_set = False
+    best_a = 0
+    best_b = 0
+    best_kind = _DRAW
+    for k in range(21):
+        if not takeable[k]:
+            continue
+        hand[k] += 1
+        if _solve(ev, hand)[0] == 0:
+            hand[k] -= 1
+            return k
+        missing, outs, _ = _best_discard(ev, hand, unseen, k)
+        hand[k] -= 1
+        a = -missing
+        if not best_set or a > best_a or (a == best_a and outs > best_b):
+            best_set = True
+            best_a = a
+            best_b = outs
+            best_kind = k
+    return best_kind
+
+
+@jit
+def _greedy_take(ev: Any, hand: Any, unseen: Any, takeable: Any, can_draw: bool) -> int:
+    missing, bits = _info(ev, hand)
+    first = -1
+    n = 0
+    for k in range(21):
+        if bits >> k & 1 and takeable[k]:
+            if first < 0:
+                first = k
+            n += 1
+    if n == 0:
+        return _DRAW if can_draw else _forced_take(ev, hand, unseen, takeable)
+    if missing == 1 or n == 1:
+        return first
+    target = missing - 1
+    best_kind = _DRAW
+    best_outs = -1
+    for k in range(21):
+        if not (bits >> k & 1 and takeable[k]):
+            continue
+        hand[k] += 1
+        best = -1
+        for d in range(21):
+            if d == k or not hand[d]:
+                continue
+            hand[d] -= 1
+            m, b = _info(ev, hand)
+            hand[d] += 1
+            if m == target:
+                outs = _weight(b, unseen)
+                if outs > best:
+                    best = outs
+        hand[k] -= 1
+        if best > best_outs:
+            best_kind = k
+            best_outs = best
+    return best_kind
+
+
+# -- expert ------------------------------------------------------------------------------------
+
+
+@jit
+def _risk(
+    ev: Any, seat: int, players: int, any_offer: bool, passed: Any, recent: Any, discarded: Any
+) -> Any:
+    # expert.completion_risk, operation for operation (the floats come out bit-identical).
+    safe = np.ones(21, np.float64)
+    for s0 in range(players):
+        if any_offer:
+            if s0 == seat:
+                continue
+            s = s0
+        else:
+            if s0 > 0:
+                break
+            s = (seat + 1) % players
+        passed_res = 0
+        discarded_res = 0
+        for k in range(21):
+            if passed[s, k] or recent[s, k]:
+                passed_res |= 1 << ev[_O_RES + k]
+            if discarded[s, k]:
+                discarded_res |= 1 << ev[_O_RES + k]
+        for k in range(21):
+            bit = 1 << ev[_O_RES + k]
+            if passed[s, k] or recent[s, k]:
+                pr = _P_KIND_PASSED
+            elif passed_res & bit:
+                pr = _P_RESIDUE_PASSED
+            elif discarded_res & bit:
+                pr = _P_RESIDUE_DISCARDED
+            else:
+                pr = _P_OTHER
+            safe[k] *= 1.0 - pr
+    out = np.empty(21, np.float64)
+    for k in range(21):
+        out[k] = 1.0 - safe[k]
+    return out
+
+
+@jit
+def _hand_score(ev: Any, hand: Any, unseen: Any, pool: Any) -> tuple[int, int]:
+    missing, bits = _info(ev, hand)
+    return missing, _weight(bits, unseen) + _POOL_OUTS * _weight(bits, pool)
+
+
+@jit
+def _expert_best(
+    ev: Any, hand: Any, banned: int, unseen: Any, pool: Any, risk: Any
+) -> tuple[int, float, int]:
+    # expert._best_discard: (missing, danger - outs) smallest, highest kind on ties.
+    best_m = 99
+    best_v = 0.0
+    best_kind = -1
+    for k in range(20, -1, -1):
+        if k == banned or not hand[k]:
+            continue
+        hand[k] -= 1
+        missing, outs = _hand_score(ev, hand, unseen, pool)
+        hand[k] += 1
+        v = _DANGER * risk[k] - outs
+        if best_kind < 0 or missing < best_m or (missing == best_m and v < best_v):
+            best_m = missing
+            best_v = v
+            best_kind = k
+    return best_m, best_v, best_kind
+
+
+@jit
+def _expert_take(
+    ev: Any,
+    hand: Any,
+    unseen: Any,
+    takeable: Any,
+    can_draw: bool,
+    draw_after_take: bool,
+    any_offer: bool,
+    seat: int,
+    players: int,
+    faceup: Any,
+    passed: Any,
+    recent: Any,
+    discarded: Any,
+) -> int:
+    missing, bits = _info(ev, hand)
+    if missing == 1:
+        for k in range(21):
+            if bits >> k & 1 and takeable[k]:
+                return k
+    any_takeable = False
+    for k in range(21):
+        if takeable[k]:
+            any_takeable = True
+    if not draw_after_take or not any_takeable:
+        return _greedy_take(ev, hand, unseen, takeable, can_draw)
+    risk = _risk(ev, seat, players, any_offer, passed, recent, discarded)
+    pool = faceup.copy() if any_offer else np.zeros(21, np.int64)
+    missing, outs = _hand_score(ev, hand, unseen, pool)
+    best_m = missing
+    best_v = -float(outs)
+    best_kind = _DRAW
+    for k in range(21):
+        if takeable[k]:
+            hand[k] += 1
+            if any_offer:
+                pool[k] -= 1
+            m, v, _ = _expert_best(ev, hand, k, unseen, pool, risk)
+            if any_offer:
+                pool[k] += 1
+            hand[k] -= 1
+            if m < best_m or (m == best_m and v < best_v):
+                best_m = m
+                best_v = v
+                best_kind = k
+    if best_kind == _DRAW and not can_draw:
+        return _greedy_take(ev, hand, unseen, takeable, False)
+    return best_kind
+
+
+@jit
+def _expert_discard(
+    ev: Any,
+    hand: Any,
+    unseen: Any,
+    just_taken: int,
+    any_offer: bool,
+    seat: int,
+    players: int,
+    faceup: Any,
+    passed: Any,
+    recent: Any,
+    discarded: Any,
+) -> int:
+    if _solve(ev, hand)[0] == 0:
+        return _DRAW
+    risk = _risk(ev, seat, players, any_offer, passed, recent, discarded)
+    pool = faceup if any_offer else np.zeros(21, np.int64)
+    return _expert_best(ev, hand, just_taken, unseen, pool, risk)[2]
+
+
+# -- the game ----------------------------------------------------------------------------------
+
+
+@jit
+def _offered(
+    pool: Any, own: Any, seat: int, last_kind: int, any_offer: bool, exclude_own: bool, out: Any
+) -> None:
+    # The discards the rules offer ``seat`` before the stall guard and the empty wall.
+    if any_offer:
+        for k in range(21):
+            out[k] = pool[k] - own[seat, k] if exclude_own else pool[k]
+    else:
+        for k in range(21):
+            out[k] = 0
+        if last_kind >= 0:
+            out[last_kind] = 1
+
+
+@jit
+def _winning_takes(ev: Any, hand: Any, offered: Any) -> bool:
+    # Keep only the offered kinds that complete ``hand`` (bot.sim.fast._winning_takes); True if
+    # any is left.
+    if _info(ev, hand)[0] != 1:
+        for k in range(21):
+            offered[k] = 0
+        return False
+    left = False
+    for k in range(21):
+        if offered[k]:
+            hand[k] += 1
+            wins = _solve(ev, hand)[0] == 0
+            hand[k] -= 1
+            if wins:
+                left = True
+            else:
+                offered[k] = 0
+    return left
+
+
+# Scalars of a game in progress (the ``sc`` array of _run).
+_S_CURRENT, _S_TURN, _S_IDLE, _S_DREW, _S_THEN_DRAW, _S_JUST_TAKEN, _S_LAST_IN = range(7)
+_S_PHASE, _S_TAKES, _S_TAKE_POOL, _S_POOL_SIZE, _S_LAST_KIND, _S_FIRST, _S_WALL_POS = range(7, 14)
+_S_TOOK = 14
+_S_SIZE = 15
+_NO_FORCE = -2
+
+
+@jit
+def play_kinds(
+    ev: Any, flags: Any, kinds: Any, first: int, codes: Any, total: Any, out: Any
+) -> None:
+    """One game on the dealt kinds (bot.sim.fast.play_fast step for step); record into out."""
+    players = flags[0]
+    hand_size = flags[1]
+    hands = np.zeros((players, 21), np.int64)
+    pos = 0
+    for offset in range(players):
+        size = hand_size if offset == 0 else hand_size - 1
+        s = (first + offset) % players
+        for i in range(pos, pos + size):
+            hands[s, kinds[i]] += 1
+        pos += size
+    depth = 2 * flags[8] + 1
+    sc = np.zeros(_S_SIZE, np.int64)
+    sc[_S_CURRENT] = first
+    sc[_S_TURN] = 1
+    sc[_S_THEN_DRAW] = flags[7]
+    sc[_S_JUST_TAKEN] = -1
+    sc[_S_LAST_IN] = 1  # dealt
+    sc[_S_PHASE] = 2
+    sc[_S_LAST_KIND] = -1
+    sc[_S_FIRST] = first
+    sc[_S_WALL_POS] = pos
+    _run(
+        ev, flags, codes, total, kinds, hands, np.zeros((21, depth), np.int64),
+        np.zeros(21, np.int64), np.zeros(21, np.int64), np.zeros((players, 21), np.int64),
+        np.zeros(21, np.int64), np.zeros(21, np.int64), np.zeros((players, 21), np.int64),
+        np.zeros((players, 21), np.int64), np.zeros((players, 21), np.int64),
+        np.zeros((players, 21), np.int64), sc, _NO_FORCE, out,
+    )  # fmt: skip
+
+
+@jit
+def _run(
+    ev: Any,
+    flags: Any,
+    codes: Any,
+    total: Any,
+    wall: Any,
+    hands: Any,
+    stacks: Any,
+    stack_len: Any,
+    pool: Any,
+    own: Any,
+    faceup: Any,
+    public: Any,
+    known: Any,
+    discarded: Any,
+    passed: Any,
+    recent: Any,
+    sc: Any,
+    forced: int,
+    out: Any,
+) -> None:
+    """Play a game from the state given (arrays are changed in place) to its end; the first
+    decision is ``forced`` unless it is _NO_FORCE. Writes the record into ``out``.
+
+    ``wall`` holds the kinds of the wall in drawing order from ``sc[_S_WALL_POS]`` on;
+    ``stacks[k]`` the seats whose discards of kind k are live (oldest first, ANY only).
+    """
+    players = flags[0]
+    any_offer = flags[2] != 0
+    exclude_own = flags[3] != 0
+    draw_after_take = flags[4] != 0
+    stall_guard = flags[5] != 0
+    max_turns = flags[6]
+    n = wall.shape[0]
+    wall_pos = sc[_S_WALL_POS]
+    kinds = wall
+    pool_size = sc[_S_POOL_SIZE]
+    last_kind = sc[_S_LAST_KIND]
+    takeable = np.zeros(21, np.int64)
+    unseen = np.zeros(21, np.int64)
+    current = sc[_S_CURRENT]
+    turn = sc[_S_TURN]
+    turns_without_draw = sc[_S_IDLE]
+    drew = sc[_S_DREW] != 0
+    took = sc[_S_TOOK] != 0
+    then_draw = sc[_S_THEN_DRAW] != 0
+    just_taken = sc[_S_JUST_TAKEN]
+    last_in = sc[_S_LAST_IN]
+    phase = sc[_S_PHASE]
+    takes = sc[_S_TAKES]
+    take_pool_total = sc[_S_TAKE_POOL]
+    first = sc[_S_FIRST]
+    experts = False
+    for s in range(players):
+        if codes[s] == _EXPERT:
+            experts = True
+
+    while True:
+        seat = current
+        code = codes[seat]
+        hand = hands[seat]
+        if phase == 0:
+            _offered(pool, own, seat, last_kind, any_offer, exclude_own, takeable)
+            can_draw = wall_pos < n
+            if not can_draw or (stall_guard and turns_without_draw >= players):
+                _winning_takes(ev, hand, takeable)
+            for k in range(21):
+                unseen[k] = total[k] - hand[k] - public[k] + known[seat, k]
+            if forced != _NO_FORCE:
+                choice = forced
+                forced = _NO_FORCE
+            elif code == _GREEDY:
+                choice = _greedy_take(ev, hand, unseen, takeable, can_draw)
+            else:
+                choice = _expert_take(
+                    ev, hand, unseen, takeable, can_draw, draw_after_take, any_offer, seat,
+                    players, faceup, passed, recent, discarded,
+                )  # fmt: skip
+            for k in range(21):
+                recent[seat, k] = 0
+            if choice == _DRAW:
+                if experts:
+                    for k in range(21):
+                        passed[seat, k] = pool[k] if any_offer else 0
+                    if not any_offer and last_kind >= 0:
+                        passed[seat, last_kind] = 1
+                hand[kinds[wall_pos]] += 1
+                wall_pos += 1
+                drew = True
+                then_draw = False
+                just_taken = -1
+                last_in = 3
+            else:
+                tile = choice
+                takes += 1
+                if any_offer:
+                    take_pool_total += pool_size
+                    ln = stack_len[tile]
+                    if exclude_own:
+                        at = ln - 1
+                        while stacks[tile, at] == seat:
+                            at -= 1
+                        owner = stacks[tile, at]
+                        for i in range(at, ln - 1):
+                            stacks[tile, i] = stacks[tile, i + 1]
+                        own[owner, tile] -= 1
+                    stack_len[tile] = ln - 1
+                    pool[tile] -= 1
+                    pool_size -= 1
+                else:
+                    take_pool_total += 1
+                    last_kind = -1
+                faceup[tile] -= 1
+                known[seat, tile] += 1
+                for k in range(21):
+                    passed[seat, k] = 0
+                hand[tile] += 1
+                just_taken = tile
+                then_draw = draw_after_take
+                took = True
+                last_in = 2
+        elif phase == 1:
+            hand[kinds[wall_pos]] += 1
+            wall_pos += 1
+            drew = True
+            then_draw = False
+            just_taken = -1
+            last_in = 3
+
+        # The discard phase.
+        for k in range(21):
+            unseen[k] = total[k] - hand[k] - public[k] + known[seat, k]
+        if forced != _NO_FORCE:
+            choice = forced
+            forced = _NO_FORCE
+        elif code == _GREEDY:
+            choice = _greedy_discard(ev, hand, unseen, just_taken)
+        else:
+            choice = _expert_discard(
+                ev, hand, unseen, just_taken, any_offer, seat, players, faceup, passed, recent,
+                discarded,
+            )  # fmt: skip
+        if choice == _DRAW:
+            out[0] = first
+            out[1] = seat
+            out[2] = 0
+            out[3] = last_in
+            out[4] = turn
+            out[5] = takes
+            out[6] = take_pool_total
+            return
+        tile = choice
+        hand[tile] -= 1
+        if any_offer:
+            stacks[tile, stack_len[tile]] = seat
+            stack_len[tile] += 1
+            pool[tile] += 1
+            pool_size += 1
+            if exclude_own:
+                own[seat, tile] += 1
+        else:
+            last_kind = tile
+        faceup[tile] += 1
+        discarded[seat, tile] += 1
+        recent[seat, tile] += 1
+        if known[seat, tile]:
+            known[seat, tile] -= 1
+        else:
+            public[tile] += 1
+        just_taken = -1
+        if then_draw:
+            then_draw = False
+            if wall_pos == n:
+                out[0] = first
+                out[1] = -1
+                out[2] = 1
+                out[3] = 0
+                out[4] = turn
+                out[5] = takes
+                out[6] = take_pool_total
+                return
+            phase = 1
+            continue
+        current = (seat + 1) % players
+        turn += 1
+        if drew:
+            turns_without_draw = 0
+        elif took:
+            turns_without_draw += 1
+        drew = False
+        took = False
+        phase = 0
+        if turn > max_turns:
+            out[0] = first
+            out[1] = -1
+            out[2] = 2
+            out[3] = 0
+            out[4] = turn - 1
+            out[5] = takes
+            out[6] = take_pool_total
+            return
+        if wall_pos == n:
+            # An empty wall: the game is drawn unless a take wins (RULES.md §2.4).
+            _offered(pool, own, current, last_kind, any_offer, exclude_own, takeable)
+            if not _winning_takes(ev, hands[current], takeable):
+                out[0] = first
+                out[1] = -1
+                out[2] = 1
+                out[3] = 0
+                out[4] = turn
+                out[5] = takes
+                out[6] = take_pool_total
+                return
+
+
+# -- random numbers (bot.sim.seeding's generator) ----------------------------------------------
+
+
+@jit
+def splitmix_next(state: Any) -> Any:
+    # splitmix64 (bot.sim.seeding.SplitMix64 is the same generator in Python).
+    state[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = state[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@jit
+def below(state: Any, bound: int) -> int:
+    r = splitmix_next(state) >> np.uint64(32)
+    return int(np.int64((r * np.uint64(bound)) >> np.uint64(32)))
+
+
+# -- rollouts (the master level) -----------------------------------------------------------------
+
+
+@jit
+def _likely_hand(
+    ev: Any,
+    state: Any,
+    tiles: Any,
+    at: int,
+    need: int,
+    tries: int,
+    base: Any,
+    best: Any,
+    passed: Any,
+) -> None:
+    """Move to ``tiles[at : at + need]`` the most likely of ``tries`` random draws of ``need``
+    tiles from ``tiles[at:]`` for a seat holding ``base`` besides: the one leaving the fewest
+    tiles missing, then the fewest of the kinds the seat passed over (``passed``) that would
+    have brought it closer (the first on ties). Other players keep hands close to winning and
+    do not pass over what they need; random hands do neither."""
+    count = tiles.shape[0]
+    best_score = 1 << 30
+    for _ in range(tries):
+        for i in range(need):
+            j = at + i + below(state, count - at - i)
+            t = tiles[at + i]
+            tiles[at + i] = tiles[j]
+            tiles[j] = t
+        for i in range(need):
+            base[tiles[at + i]] += 1
+        missing, bits = _info(ev, base)
+        for i in range(need):
+            base[tiles[at + i]] -= 1
+        score = 32 * missing
+        for k in range(21):
+            if passed[k] and bits >> k & 1:
+                score += 1
+        if score < best_score:
+            best_score = score
+            for i in range(need):
+                best[i] = tiles[at + i]
+    # Bring the chosen tiles to the front of the remaining ones.
+    for i in range(need):
+        for j in range(at + i, count):
+            if tiles[j] == best[i]:
+                t = tiles[at + i]
+                tiles[at + i] = tiles[j]
+                tiles[j] = t
+                break
+
+
+@jit
+def rollouts(
+    ev: Any,
+    flags: Any,
+    total: Any,
+    seat: int,
+    hand: Any,
+    sizes: Any,
+    known: Any,
+    unknown: Any,
+    wall_size: int,
+    stacks: Any,
+    stack_len: Any,
+    pool: Any,
+    own: Any,
+    faceup: Any,
+    public: Any,
+    discarded: Any,
+    passed: Any,
+    recent: Any,
+    sc: Any,
+    candidates: Any,
+    keys: Any,
+    tiles: Any,
+    tries: int,
+) -> Any:
+    """Score each candidate first decision of ``seat`` over determinized play-outs.
+
+    Per key, the hidden tiles (``unknown``: not in ``seat``'s hand, not face up, not known to
+    be in another hand) are shuffled and dealt: each other seat gets its known tiles plus
+    random ones up to its hand size, the rest becomes the wall. Then every candidate is played
+    out on that same deal (common random numbers), every seat playing expert. Returns, per
+    key and candidate, 1 if ``seat`` won, -1/(players - 1) if another seat did, 0 for a draw.
+    """
+    players = flags[0]
+    codes = np.full(players, _EXPERT, np.int64)
+    # ``tiles``, when not empty, is one exact deal of the hidden tiles (the other seats' unknown
+    # tiles in seat order, then the wall in drawing order) played without shuffling: the tests
+    # replay real games through it.
+    shuffle = tiles.shape[0] == 0
+    if shuffle:
+        count = 0
+        for k in range(21):
+            count += unknown[k]
+        tiles = np.empty(count, np.int64)
+        at = 0
+        for k in range(21):
+            for _ in range(unknown[k]):
+                tiles[at] = k
+                at += 1
+    count = tiles.shape[0]
+    best = np.zeros(32, np.int64)
+    scores = np.zeros((keys.shape[0], candidates.shape[0]), np.float64)
+    out = np.zeros(7, np.int64)
+    hands = np.zeros((players, 21), np.int64)
+    state = np.empty(1, np.uint64)
+    for g in range(keys.shape[0]):
+        state[0] = keys[g]
+        for i in range(count - 1 if shuffle else 0, 0, -1):
+            j = below(state, i + 1)
+            t = tiles[i]
+            tiles[i] = tiles[j]
+            tiles[j] = t
+        at = 0
+        for s in range(players):
+            for k in range(21):
+                hands[s, k] = hand[k] if s == seat else known[s, k]
+            if s == seat:
+                continue
+            held = 0
+            for k in range(21):
+                held += known[s, k]
+            need = min(sizes[s] - held, count - at)
+            if shuffle and tries > 1 and need > 0:
+                _likely_hand(ev, state, tiles, at, need, tries, hands[s], best, passed[s])
+            for i in range(at, at + need):
+                hands[s, tiles[i]] += 1
+            at += need
+        if shuffle and tries > 1:
+            for i in range(count - 1, at, -1):
+                j = at + below(state, i - at + 1)
+                t = tiles[i]
+                tiles[i] = tiles[j]
+                tiles[j] = t
+        wall = tiles[at : at + wall_size].copy()
+        for c in range(candidates.shape[0]):
+            state_sc = sc.copy()
+            state_sc[_S_WALL_POS] = 0
+            _run(
+                ev, flags, codes, total, wall, hands.copy(), stacks.copy(), stack_len.copy(),
+                pool.copy(), own.copy(), faceup.copy(), public.copy(), known.copy(),
+                discarded.copy(), passed.copy(), recent.copy(), state_sc, candidates[c], out,
+            )  # fmt: skip
+            winner = out[1]
+            if winner == seat:
+                scores[g, c] = 1.0
+            elif winner >= 0:
+                scores[g, c] = -1.0 / (players - 1)
+    return scores
+
+
+# -- the Python side ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=32)
+def ev_array(rules: RuleSet) -> Any:
+    e = evaluator_for(rules)
+    ev = np.zeros(_EV_SIZE, dtype=np.int64)
+    steps = [x for per_class in e._steps for side in per_class for row in side for x in row]
+    ev[_O_STEPS : _O_STEPS + len(steps)] = steps
+    ev[_O_RES : _O_RES + 21] = e.residue
+    ev[_O_ISEYE : _O_ISEYE + 21] = [1 if k in e.eye_kinds else 0 for k in range(KIND_COUNT)]
+    ev[_O_PLACE : _O_PLACE + 20] = [x for pair in e._place for x in pair]
+    ev[_O_EYEN : _O_EYEN + 11] = [len(kinds) for kinds in e._eyes_by_class]
+    ev[_O_NCLASS] = len(e._eye_classes)
+    ev[_O_CLASSES : _O_CLASSES + len(e._eye_classes)] = e._eye_classes
+    ev[_O_BITS : _O_BITS + 2048] = e._bits_of_residues
+    ev[_O_SUPPLY : _O_SUPPLY + 11] = e._supply
+    ev[_O_SCAL : _O_SCAL + 4] = [
+        e.hand_size,
+        e.pairs,
+        int(e.wild),
+        sum(1 << r for r in e._residues_present),
+    ]
+    ev[_O_NEYES] = len(e.eye_kinds)
+    ev[_O_EYES : _O_EYES + len(e.eye_kinds)] = e.eye_kinds
+    return ev
+
+
+@lru_cache(maxsize=32)
+def rule_flags(rules: RuleSet) -> Any:
+    return np.array(
+        [
+            rules.players,
+            rules.hand_size,
+            int(rules.offer is Offer.ANY),
+            int(rules.exclude_own_discards),
+            int(rules.draw_after_take),
+            int(rules.stall_guard),
+            rules.max_turns,
+            int(rules.first_turn_extra_draw),
+            rules.sets,
+        ],
+        dtype=np.int64,
+    )
+
+
+@lru_cache(maxsize=32)
+def kind_tables(rules: RuleSet) -> tuple[Any, Any]:
+    ev = evaluator_for(rules)
+    total = np.array([ev.caps[k] for k in range(KIND_COUNT)], dtype=np.int64)
+    piece_kinds = np.array(
+        [PIECE_KINDS[p % PIECES_PER_SET] for p in range(rules.tile_count)], dtype=np.int64
+    )
+    return total, piece_kinds
+
+
+def codes_for(rules: RuleSet, levels: Sequence[str]) -> Any:
+    """The kernel's level codes of a seating; ValueError for a level it does not play."""
+    if len(levels) != rules.players:
+        raise RulesError(f"{len(levels)} levels given for a {rules.players}-player rule set")
+    try:
+        return np.array([KERNEL_LEVELS[level] for level in levels], dtype=np.int64)
+    except KeyError as err:
+        raise ValueError(f"the kernel cannot play AI level {err.args[0]!r}") from None
+
+
+def rollout_scores(
+    rules: RuleSet,
+    seat: int,
+    counts: dict[str, Sequence[int]],
+    per_seat: dict[str, Sequence[Sequence[int]]],
+    sizes: Sequence[int],
+    live: Sequence[tuple[int, int]],
+    scalars: dict[str, int],
+    candidates: Sequence[int],
+    keys: Sequence[int],
+    exact: Sequence[int] = (),
+    tries: int = 1,
+) -> list[list[float]]:
+    """Scores of ``seat``'s candidate decisions over one determinized play-out per key (a row
+    per key, a column per candidate: 1 for a win, -1/(players - 1) for another's, 0 for a draw).
+
+    ``counts`` holds count vectors by kind: ``hand``, ``unknown`` (the hidden tiles),
+    ``faceup``, ``public``; ``per_seat`` holds per seat ``known``, ``discarded``, ``passed``,
+    ``recent``; ``sizes`` the hand sizes; ``live`` the live discards oldest first as
+    (kind, discarding seat); ``scalars`` the state of the turn (see :data:`SCALARS`).
+    Candidates are kinds, or -1 for the draw (take phase) or the declaration (discard phase).
+    ``exact`` (for tests) replaces the random deals by one given deal of the hidden tiles: the
+    other seats' unknown tiles in seat order, then the wall in drawing order. With ``tries``
+    above 1, each other seat's hidden tiles are the best of that many random draws (fewest
+    tiles missing), since players keep hands close to winning.
+    """
+    players = rules.players
+
+    def vec(values: Sequence[int]) -> Any:
+        return np.array(values, dtype=np.int64)
+
+    depth = 2 * rules.sets + 1
+    stacks = np.zeros((21, depth), np.int64)
+    stack_len = np.zeros(21, np.int64)
+    pool = np.zeros(21, np.int64)
+    own = np.zeros((players, 21), np.int64)
+    any_offer = rules.offer is Offer.ANY
+    if any_offer:
+        for kind, owner in live:
+            stacks[kind, stack_len[kind]] = owner
+            stack_len[kind] += 1
+            pool[kind] += 1
+            own[owner, kind] += 1
+    sc = np.zeros(_S_SIZE, np.int64)
+    for name, index in SCALARS.items():
+        sc[index] = scalars[name]
+    sc[_S_POOL_SIZE] = len(live) if any_offer else 0
+    total, _ = kind_tables(rules)
+    with np.errstate(over="ignore"):  # uncompiled (no numba), splitmix64 wraps around on purpose
+        scores = rollouts(
+            ev_array(rules), rule_flags(rules), total, seat, vec(counts["hand"]),
+            vec(sizes), np.array(per_seat["known"], dtype=np.int64),
+            vec(counts["unknown"]), scalars["wall_size"], stacks, stack_len, pool,
+            own if rules.exclude_own_discards else np.zeros((players, 21), np.int64),
+            vec(counts["faceup"]), vec(counts["public"]),
+            np.array(per_seat["discarded"], dtype=np.int64),
+            np.array(per_seat["passed"], dtype=np.int64),
+            np.array(per_seat["recent"], dtype=np.int64), sc, vec(candidates),
+            np.array([k & ((1 << 64) - 1) for k in keys], dtype=np.uint64),
+            np.array(exact, dtype=np.int64), tries,
+        )  # fmt: skip
+    return [[float(x) for x in row] for row in scores]
+
+
+SCALARS: dict[str, int] = {
+    "current": _S_CURRENT,
+    "turn": _S_TURN,
+    "turns_without_draw": _S_IDLE,
+    "drew": _S_DREW,
+    "took": _S_TOOK,
+    "then_draw": _S_THEN_DRAW,
+    "just_taken": _S_JUST_TAKEN,
+    "phase": _S_PHASE,
+    "last_kind": _S_LAST_KIND,
+    "first": _S_FIRST,
+}
+"""The turn state :func:`rollout_scores` needs (besides ``wall_size``): phase 0 is the take or
+draw, 2 the discard; ``last_kind`` the live discard under "last discard only" (-1: none)."""

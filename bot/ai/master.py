@@ -1,0 +1,197 @@
+"""The ``master`` computer player for Kap Shap and Kap Tai Shap: it searches.
+
+At each real choice (which discard to take or whether to draw; which tile to discard) it plays
+every candidate out many times and keeps the one that wins most often:
+
+* **Determinized rollouts, never peeking.** Each play-out deals the tiles this seat has not
+  seen (the wall and the unknown part of the other hands) at random, consistently with what the
+  seat knows: every other seat keeps the tiles it is known to hold (taken from the discards
+  and not discarded since), and the hand sizes and the wall size are those of the view. The
+  state of the table (the live discards and who threw them, the turn, the stall count, the
+  compulsory draw to come) comes from the view and its public record.
+* **Common random numbers.** Every candidate is played out on the same deals, so their
+  difference is measured with much less noise than their values.
+* **Played out by the compiled kernel** (:mod:`bot.ai.kernel`), every seat playing the expert,
+  the player included after its candidate move. Without numba the same functions run
+  uncompiled on numpy, with a fiftieth of the budget; without numpy the master plays the
+  expert's move.
+* A play-out scores 1 when this seat wins, minus 1/(players - 1) when another seat does. The
+  expert's own choice is the default: another move replaces it only when its play-outs beat
+  it by more than :data:`MARGIN` standard errors of the paired difference (the play-outs know
+  nothing of the opponents' hands, so small differences are mostly noise).
+
+``budget`` is the number of play-outs per decision, shared among the candidates (by default
+:data:`DEFAULT_BUDGET` for two players, less at bigger tables; the ``KAPSHAP_MASTER_BUDGET``
+environment variable sets it for every table); ``docs/benchmarks.md`` gives the
+strength and the time per decision it buys. The random stream only picks the deals of the
+play-outs, so a game replays the same for the same ``rng``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from collections.abc import Sequence
+
+from bot.ai.base import register
+from bot.ai.core import DRAW, unpack
+from bot.ai.expert import expert_discard, expert_take
+from bot.ai.knowledge import Seen, read_view
+from bot.engine import KINDS, Action, Declare, Discard, Draw, Offer, Take, View
+from bot.engine.collecting import Phase
+
+__all__ = ["DEFAULT_BUDGET", "MasterPlayer", "default_budget"]
+
+DEFAULT_BUDGET = 4_000
+"""Play-outs per decision by default for two players; a table of N players gets 4/N² of it (at
+least 200), since a play-out there costs about N times as much per turn over about N times as
+many turns: a decision stays well under a second here (docs/benchmarks.md)."""
+_MIN_PER_CANDIDATE = 8
+TRIES = 4
+"""Random draws per opponent hand in a play-out, of which the closest to winning is kept."""
+MARGIN = 2.0
+"""Standard errors by which a move must beat the expert's in the play-outs to be preferred."""
+
+
+def default_budget() -> int | None:
+    """The budget from ``KAPSHAP_MASTER_BUDGET``, or None: the level's own default."""
+    text = os.environ.get("KAPSHAP_MASTER_BUDGET", "")
+    try:
+        value = int(text)
+    except ValueError:
+        return None
+    return value if value > 0 else None
+
+
+def _scalars(view: View, seen: Seen) -> dict[str, int]:
+    """The turn state of the view, as the kernel keeps it."""
+    rules = view.rules
+    seat = seen.seat
+    this_turn = [m for m in view.history if m.turn == view.turn and m.seat == seat]
+    drew = any(m.verb == "draw" for m in this_turn)
+    took = any(m.verb == "take" for m in this_turn)
+    if drew:
+        then_draw = False
+    elif took:
+        then_draw = rules.draw_after_take
+    else:
+        then_draw = view.turn == 1 and rules.first_turn_extra_draw
+    last_kind = -1
+    if rules.offer is not Offer.ANY and view.pool and not view.pool[-1].dead:
+        last_kind = view.pool[-1].tile.index
+    return {
+        "current": seat,
+        "turn": view.turn,
+        "turns_without_draw": view.turns_without_draw,
+        "drew": int(drew),
+        "took": int(took),
+        "then_draw": int(then_draw),
+        "just_taken": seen.just_taken,
+        "phase": 0 if view.phase is Phase.TAKE_OR_DRAW else 2,
+        "last_kind": last_kind,
+        "first": view.first_seat,
+        "wall_size": view.wall_size,
+    }
+
+
+def _unknown(seen: Seen) -> int:
+    # What this seat has not seen, less what it knows the others hold: seen.unseen() already
+    # leaves out face-up tiles and every seat's known tiles (its own are in its hand).
+    return seen.unseen()
+
+
+def rollout_choice(
+    view: View,
+    seen: Seen,
+    candidates: Sequence[int],
+    fallback: int,
+    budget: int,
+    rng: random.Random,
+) -> int:
+    """The candidate (a kind, or -1 for draw / declare) with the best play-out score."""
+    from bot.ai import kernel  # numba and numpy load only when a master decides
+
+    if len(candidates) < 2 or not kernel.numpy_here():
+        return fallback
+    if not kernel.available():
+        budget = max(len(candidates), budget // 50)
+    deals = max(1, budget // len(candidates))
+    if kernel.available():
+        deals = max(deals, _MIN_PER_CANDIDATE)
+    keys = [rng.getrandbits(64) for _ in range(deals)]
+    live = [(p.tile.index, p.seat) for p in view.pool if not p.dead]
+    scores = kernel.rollout_scores(
+        view.rules,
+        seen.seat,
+        {
+            "hand": unpack(seen.hand),
+            "unknown": unpack(_unknown(seen)),
+            "faceup": unpack(seen.faceup),
+            "public": unpack(seen.public),
+        },
+        {
+            "known": [unpack(v) for v in seen.known],
+            "discarded": [unpack(v) for v in seen.discarded],
+            "passed": [unpack(v) for v in seen.passed],
+            "recent": [unpack(v) for v in seen.recent],
+        },
+        list(view.hand_sizes),
+        live,
+        _scalars(view, seen),
+        list(candidates),
+        keys,
+        tries=TRIES,
+    )
+    return _pick(candidates, scores, fallback)
+
+
+def _pick(candidates: Sequence[int], scores: Sequence[Sequence[float]], fallback: int) -> int:
+    """The candidate whose mean play-out score beats the fallback's (the expert's move) by the
+    most, if by more than :data:`MARGIN` standard errors of the paired difference; otherwise
+    the fallback. Differences are paired by deal (common random numbers)."""
+    if fallback not in candidates:
+        return fallback
+    base = candidates.index(fallback)
+    n = len(scores)
+    best, best_gain = fallback, 0.0
+    for column, candidate in enumerate(candidates):
+        if column == base:
+            continue
+        diffs = [row[column] - row[base] for row in scores]
+        mean = sum(diffs) / n
+        if mean <= best_gain or n < 2:
+            continue
+        variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean > MARGIN * math.sqrt(variance / n):
+            best, best_gain = candidate, mean
+    return best
+
+
+@register("master")
+class MasterPlayer:
+    """Determinized play-outs of every candidate move, played by the kernel's experts."""
+
+    level = "master"
+
+    def __init__(self, budget: int | None = None) -> None:
+        self.budget = budget if budget is not None else default_budget()
+        """Play-outs per decision; None: from :data:`DEFAULT_BUDGET` by the table's size."""
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Declare a win, else the take, draw or discard whose play-outs score best."""
+        if Declare() in legal:
+            return Declare()
+        if view.phase is Phase.DRAW:
+            return Draw()
+        seen = read_view(view, legal)
+        players = view.rules.players
+        budget = self.budget or max(200, 4 * DEFAULT_BUDGET // (players * players))
+        if view.phase is Phase.TAKE_OR_DRAW:
+            kinds = sorted({a.tile.index for a in legal if isinstance(a, Take) and a.tile})
+            candidates = kinds + ([DRAW] if Draw() in legal else [])
+            kind = rollout_choice(view, seen, candidates, expert_take(seen), budget, rng)
+            return Draw() if kind == DRAW else Take(KINDS[kind])
+        kinds = sorted({a.tile.index for a in legal if isinstance(a, Discard)})
+        kind = rollout_choice(view, seen, kinds, expert_discard(seen), budget, rng)
+        return Discard(KINDS[kind])
