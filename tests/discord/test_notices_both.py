@@ -1,0 +1,60 @@
+"""A server that chooses turn notices "both by DM and mention": the player whose turn starts gets
+a new DM (notified) and one mention line in the channel, and the line goes when his turn ends."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine import Game
+from tests.discord.conftest import World
+from tests.discord.tables_kit import (
+    custom_ids,
+    exact_deal,
+    no_incidents,  # noqa: F401  (autouse: no error logged)
+)
+
+ALICE = "6-6 6-6 1-1 4-4 3-1 3-3 6-5 5-2"
+BOB = "5-5 6-1 4-1 3-2 6-2 6-3 4-2"
+WALL = "2-2 6-4 5-1 5-1"
+
+
+@pytest.fixture
+def deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    exact_deal(monkeypatch, Game.KAP_SHAP, [ALICE, BOB], WALL, dice=(1, 1, 2, 2))
+
+
+async def test_both_notices_a_new_dm_and_a_mention_removed_when_the_turn_ends(
+    world: World, deal: None
+) -> None:
+    ch, admin = world.channel, world.admin
+    alice, bob = world.members[:2]
+    r = await admin.slash(ch, "kapadmin config", notices="both")
+    assert r.ephemeral and "Turn notices**: by DM and mention" in r.response.content
+    await alice.slash(ch, "table new")
+    await bob.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    [waiting] = bob.user.dm_channel.history()
+
+    # alice's first turn: discard, the first player's extra draw, discard.
+    await alice.slash(ch, "discard", tile="5-2")
+    await alice.slash(ch, "draw")
+    await alice.slash(ch, "discard", tile="2-2")
+
+    # Bob's turn: a new DM that Discord notifies (the old one deleted) ...
+    [notice] = bob.user.dm_channel.history()
+    assert notice.id != waiting.id and custom_ids(notice)
+    assert notice.content == f"🀄 Your turn at <#{ch.id}> — 2 min left."
+    # ... and one line in the channel that links his hand.
+    hand_link = f"https://discord.com/channels/@me/{bob.user.dm_channel.id}/{notice.id}"
+    [mention] = [m for m in ch.history() if bob.mention in m.content]
+    assert mention.content == f"{bob.mention}, it's your turn — 2 min left. Your hand: {hand_link}"
+    assert not [m for m in ch.history() if alice.mention in m.content]
+
+    await bob.slash(ch, "draw")
+    assert [m.id for m in ch.history() if bob.mention in m.content] == [mention.id]
+    await bob.slash(ch, "discard", tile="4-2")
+    # His turn is over: his line is gone; alice has her new DM and her line.
+    assert not [m for m in ch.history() if bob.mention in m.content]
+    assert len([m for m in ch.history() if alice.mention in m.content]) == 1
+    [alice_notice] = alice.user.dm_channel.history()
+    assert alice_notice.content.startswith("🀄 Your turn at")
