@@ -634,7 +634,7 @@ class Presenter:
             name="Table",
             value=(
                 f"<#{table.channel_id}> · turn {seat_view.turn} · "
-                f"wall {seat_view.wall_size} · {len(seat_view.pool)} discards"
+                f"wall {seat_view.wall_size} · {plural(len(seat_view.pool), 'discard')}"
             ),
             inline=False,
         )

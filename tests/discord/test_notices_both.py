@@ -14,6 +14,7 @@ from tests.discord.conftest import World
 from tests.discord.tables_kit import (
     custom_ids,
     exact_deal,
+    last_dm,
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
 )
@@ -57,6 +58,7 @@ async def test_both_notices_a_new_dm_and_a_mention_removed_when_the_turn_ends(
 
     # alice's first turn: discard, the first player's extra draw, discard.
     await alice.slash(ch, "discard", tile="5-2")
+    assert "· wall 17 · 1 discard\n" in message_text(last_dm(alice))  # not "1 discards"
     await alice.slash(ch, "draw")
     await alice.slash(ch, "discard", tile="2-2")
 
