@@ -1,6 +1,7 @@
 """A server that chooses turn notices "both by DM and mention": the player whose turn starts gets
 a new DM (notified) and one mention line in the channel, and the line goes when his turn ends.
-A member seated at two tables who plays from his DM is told to use the tables' channels."""
+A member seated at two tables who plays from his DM is told to use the tables' channels. Amounts
+of chips in settlement lines are written with thousands separators."""
 
 from __future__ import annotations
 
@@ -103,3 +104,19 @@ async def test_a_member_seated_at_two_tables_is_sent_to_their_channels_from_the_
     for channel in (ch, other):
         r = await alice.slash(channel, "hand")
         assert r.ephemeral and f"<#{channel.id}> · turn 1" in message_text(r.response.message)
+
+
+async def test_a_large_pot_is_written_with_thousands_separators(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # alice is dealt a winning hand: eye 6-6 6-6, 4-4+1-1, 3-1+3-3, 6-5+5-4.
+    winning = "6-6 6-6 4-4 1-1 3-1 3-3 6-5 5-4"
+    wall = "2-2 6-4 5-1 5-1 6-1 2-1 5-3 5-2 4-3 3-3 2-2 1-1 4-4 5-5 6-4"
+    exact_deal(monkeypatch, Game.KAP_SHAP, [winning, BOB], wall, dice=(1, 1, 2, 2))
+    ch = world.channel
+    alice, bob = world.members[:2]
+    await alice.slash(ch, "table new", ante=600)
+    await bob.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    await alice.slash(ch, "declare")
+    assert "💰 alice takes the pot: 1,200 chips." in ch.history()[-1].content
