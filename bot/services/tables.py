@@ -611,7 +611,8 @@ class TableService:
                 house = await self._chips.house_balance(table.guild_id)
                 if house < stake:
                     raise UserError(
-                        f"The house can't stake the computer players: {ai_seats} ante(s) need "
+                        "The house can't stake the computer players: "
+                        f"{ai_seats} {'ante needs' if ai_seats == 1 else 'antes need'} "
                         f"{stake:,} chips and the house has {house:,}. A server manager can fund "
                         "it with `/kapadmin house`, or play with fewer computer players or a "
                         "smaller ante."
