@@ -35,6 +35,8 @@ from bot.ai import core
 from bot.engine.hands import is_winning_counts
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import ManualClock
+from bot.services.ratings import RatingService
+from bot.services.server import ServerService
 from bot.services.tables import TableDefaults, TableService
 from bot.storage.db import Database
 from bot.storage.games import GamesRepo
@@ -82,12 +84,15 @@ async def soak(games: int, every: int, channels: int, seed: int) -> None:
         db = await Database.open(path)
         clock = ManualClock()
         chips = ChipsService(db, clock, ChipsDefaults(starting_chips=10**9, daily_amount=0))
+        # The services the bot builds (bot.app): server settings and seat states, ratings.
         service = TableService(
             GamesRepo(db),
             chips,
             clock,
             TableDefaults(ante=1, turn_seconds=60, timeout_ai_level="expert"),
             random.Random(seed),
+            ServerService(db),
+            RatingService(db, clock),
         )
         print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}")
         print(f"SQLite {sqlite3.sqlite_version}; {channels} channels; seed {seed}")

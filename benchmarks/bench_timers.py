@@ -4,19 +4,22 @@
 
 Opens ``--tables`` Kap Shap tables (two members each) on a real SQLite file through the table
 service, all with the same turn deadline, then moves the (manual) clock past it and runs one
-``TableService.expire_due()``: every table's expired turn is played by the computer (an AI choice
-and a committed move each). Meanwhile a member of an unrelated table, whose turn has not expired,
-plays a move; its latency is measured from the moment the burst starts.
+``TableService.expire_due()``: every table's expired turn is played for the absent player
+(passively: a draw and a discard) and committed. Meanwhile a member of an unrelated table,
+whose turn has not expired, plays a move; its latency is measured from the moment the burst
+starts.
 
 Reported, median of ``--runs`` runs, for the bounded-concurrent expiry (the bot's
 ``EXPIRY_CONCURRENCY``) and, for comparison, one table after another (concurrency 1, as the old
 scheduler did):
 
 * **expiries**: wall time of the whole ``expire_due()`` for all the tables (database and AI);
-* **burst**: the same plus presenting every timeout to Discord as the scheduler does (one
-  "ran out of time" line and one message edit per table), with each Discord call emulated by a
-  ``--latency`` sleep (50 ms by default), bounded by the desk's ``PRESENT_CONCURRENCY``: the time
-  the scheduler pass is busy;
+* **burst**: the same plus presenting every timeout to Discord as the scheduler does since the
+  turn notices (issue 8): per table the table message edit (the timeout is one of its recent
+  lines, no new channel message), then the DMs: the timed-out player's DM edited while the next
+  player's notice is posted and his old DM deleted. Four calls, three in a row, each emulated by
+  a ``--latency`` sleep (50 ms by default), bounded by the desk's ``PRESENT_CONCURRENCY``: the
+  time the scheduler pass is busy;
 * **unrelated move**: latency of a move at an unrelated table started with the burst;
 * **baseline move**: the same move with no burst.
 """
@@ -74,13 +77,19 @@ async def _unrelated_move(service: TableService) -> float:
 
 
 async def _present(count: int, concurrency: int, latency: float) -> None:
-    """The desk's presentation of ``count`` timeouts, each two Discord calls of ``latency``."""
+    """The desk's presentation of ``count`` timeouts, each four Discord calls of ``latency``
+    (three in a row)."""
     limit = asyncio.Semaphore(concurrency)
+
+    async def notice() -> None:
+        await asyncio.sleep(latency)  # the next player's DM, posted (Discord notifies it)
+        await asyncio.sleep(latency)  # his previous DM, deleted
 
     async def one() -> None:
         async with limit:
-            await asyncio.sleep(latency)  # the "ran out of time" line
             await asyncio.sleep(latency)  # the table message edit
+            # The two players' DMs in parallel, as Presenter.update_dms does.
+            await asyncio.gather(asyncio.sleep(latency), notice())
 
     await asyncio.gather(*(one() for _ in range(count)))
 

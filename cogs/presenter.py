@@ -634,7 +634,7 @@ class Presenter:
             name="Table",
             value=(
                 f"<#{table.channel_id}> · turn {seat_view.turn} · "
-                f"wall {seat_view.wall_size} · {len(seat_view.pool)} discards"
+                f"wall {seat_view.wall_size} · {plural(len(seat_view.pool), 'discard')}"
             ),
             inline=False,
         )
@@ -771,30 +771,33 @@ class Presenter:
             mention = key if (by_channel or (state.closed and (by_dm or by_channel))) else None
             if active and mention != state.mention_key:
                 mention = None  # he is here: no new call, but a line of this turn may stay
-            await self._sync_mention(table, user_id, state, mention)
             if state.closed:
+                await self._sync_mention(table, user_id, state, mention)
                 return
             notify = (
                 by_dm and key is not None and key != state.notified and state.message_id is not None
             )
-            if not notify and state.signature == self.signature(table, user_id):
-                return
-            try:
-                if notify:
-                    payload = await self.hand_payload(table, user_id)
-                    if payload is not None:
-                        await self._resend(table, state, user_id, payload)
-                else:
-                    await self._refresh(table, state, user_id)
-                if key is not None:
-                    state.notified = key
-            except discord.Forbidden:
-                state.closed = True
-                log.info("table %s: cannot DM %s (DMs closed)", table.id, user_id)
-                if by_dm or by_channel:
-                    await self._sync_mention(table, user_id, state, key)
-            except discord.HTTPException as exc:
-                log.warning("table %s: DM to %s failed: %s", table.id, user_id, exc)
+            if notify or state.signature != self.signature(table, user_id):
+                try:
+                    if notify:
+                        payload = await self.hand_payload(table, user_id)
+                        if payload is not None:
+                            await self._resend(table, state, user_id, payload)
+                    else:
+                        await self._refresh(table, state, user_id)
+                    if key is not None:
+                        state.notified = key
+                except discord.Forbidden:
+                    state.closed = True
+                    log.info("table %s: cannot DM %s (DMs closed)", table.id, user_id)
+                    await self._sync_mention(
+                        table, user_id, state, key if by_dm or by_channel else None
+                    )
+                    return
+                except discord.HTTPException as exc:
+                    log.warning("table %s: DM to %s failed: %s", table.id, user_id, exc)
+            # After the DM: a re-sent DM has a new id, and the mention line links to it.
+            await self._sync_mention(table, user_id, state, mention)
 
     async def _refresh(self, table: Table, state: _DmState, user_id: int) -> None:
         """Edit the DM in place (or send the first one)."""

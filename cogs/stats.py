@@ -364,7 +364,7 @@ class StatsCog(commands.Cog, name="Stats"):
                 png = await asyncio.to_thread(
                     rating_chart,
                     {_title(g): v for g, v in sorted(stats.rating_history.items())},
-                    title=f"Rating of {_ascii(who.display_name)}",
+                    title=f"Rating of {who.display_name}",
                 )
                 files.append(discord.File(io.BytesIO(png), filename="rating.png"))
                 embed.set_image(url="attachment://rating.png")
@@ -394,12 +394,6 @@ class StatsCog(commands.Cog, name="Stats"):
                 ephemeral=True,
                 allowed_mentions=NO_PINGS,
             )
-
-
-def _ascii(text: str) -> str:
-    # The chart's built-in font is ASCII only (see bot.render.images).
-    cleaned = text.encode("ascii", "ignore").decode().strip()
-    return cleaned or "this member"
 
 
 async def setup(bot: commands.Bot) -> None:

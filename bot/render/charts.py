@@ -2,7 +2,8 @@
 of the simulator, not a dependency of the bot).
 
 Pure and synchronous like :mod:`bot.render.images`: the Discord layer calls it through
-``asyncio.to_thread``. Text uses Pillow's built-in font and plain ASCII.
+``asyncio.to_thread``. Text is drawn in the pictures' fonts (:mod:`bot.render.typeface`), so a
+member's name in any script shows, at a size legible at embed width (about 400 px).
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ import io
 import math
 from collections.abc import Mapping, Sequence
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from bot.render.typeface import draw_text, fit_text, text_width
 
 __all__ = ["rating_chart"]
 
@@ -21,7 +24,12 @@ _BACKGROUND: RGB = (28, 88, 60)  # the table felt of every other picture
 _GRID: RGB = (58, 118, 90)
 _TEXT: RGB = (240, 238, 228)
 _COLOURS: tuple[RGB, ...] = ((244, 192, 64), (120, 200, 250), (240, 120, 120))
-_MARGIN_LEFT, _MARGIN_RIGHT, _MARGIN_TOP, _MARGIN_BOTTOM = 52, 16, 30, 28
+#: Type size, px: 18 at 640 px wide is about 11 px at the 400 px Discord shows an embed at.
+TEXT_SIZE = 18
+_MARGIN_LEFT, _MARGIN_RIGHT, _MARGIN_BOTTOM = 64, 16, 32
+#: Title on the first row, legend on the second, then the plot.
+_ROW = TEXT_SIZE + 10
+_MARGIN_TOP = 2 * _ROW + 14
 
 
 def _nice_step(span: float, lines: int = 4) -> int:
@@ -39,18 +47,18 @@ def rating_chart(
     *,
     title: str = "Rating",
     width: int = 640,
-    height: int = 280,
+    height: int = 320,
 ) -> bytes:
     """A PNG of one line per game (its rating after each rated game, oldest first), with a
     labelled grid and a legend. Games with no rated game are left out; with none at all the
     picture says so."""
     image = Image.new("RGB", (width, height), _BACKGROUND)
     draw = ImageDraw.Draw(image)
-    font = ImageFont.load_default(size=13)
-    draw.text((_MARGIN_LEFT, 8), title, font=font, fill=_TEXT)
+    title = fit_text(title, TEXT_SIZE, width - 2 * _MARGIN_RIGHT)
+    draw_text(draw, _MARGIN_RIGHT, 10, title, TEXT_SIZE, _TEXT)
     lines = {name: list(values) for name, values in series.items() if values}
     if not lines:
-        draw.text((_MARGIN_LEFT, height // 2), "No rated games yet.", font=font, fill=_TEXT)
+        draw_text(draw, _MARGIN_LEFT, height // 2, "No rated games yet.", TEXT_SIZE, _TEXT)
         return _png(image)
     low = min(min(v) for v in lines.values())
     high = max(max(v) for v in lines.values())
@@ -74,12 +82,12 @@ def rating_chart(
         y = y_of(value)
         draw.line([(left, y), (right, y)], fill=_GRID, width=1)
         label = f"{value:,}"
-        draw.text((4, y - 7), label, font=font, fill=_TEXT)
-    draw.text((left, bottom + 8), "1", font=font, fill=_TEXT)
+        draw_text(draw, left - 6, y - TEXT_SIZE // 3, label, TEXT_SIZE, _TEXT, align="right")
+    draw_text(draw, left, bottom + 10, "1", TEXT_SIZE, _TEXT)
     end = f"{longest} rated game" + ("" if longest == 1 else "s")
-    end_width = draw.textlength(end, font=font)
-    draw.text((right - end_width, bottom + 8), end, font=font, fill=_TEXT)
+    draw_text(draw, right, bottom + 10, end, TEXT_SIZE, _TEXT, align="right")
     legend_x = float(right)
+    legend_top = 10 + _ROW
     for index, (name, values) in enumerate(lines.items()):
         colour = _COLOURS[index % len(_COLOURS)]
         points = [(x_of(i), y_of(v)) for i, v in enumerate(values)]
@@ -88,9 +96,10 @@ def rating_chart(
         x, y = points[-1]
         draw.ellipse([(x - 3, y - 3), (x + 3, y + 3)], fill=colour)
         label = f"{name} {values[-1]:,}"
-        legend_x -= draw.textlength(label, font=font) + 24
-        draw.rectangle([(legend_x, 12), (legend_x + 10, 20)], fill=colour)
-        draw.text((legend_x + 14, 8), label, font=font, fill=_TEXT)
+        legend_x -= text_width(label, TEXT_SIZE) + 30
+        box = legend_top + 1
+        draw.rectangle([(legend_x, box), (legend_x + 12, box + 12)], fill=colour)
+        draw_text(draw, legend_x + 18, legend_top, label, TEXT_SIZE, _TEXT)
     return _png(image)
 
 

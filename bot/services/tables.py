@@ -66,7 +66,7 @@ from bot.services.absence import passive_action
 from bot.services.chips import HOUSE_ID, ChipsService, DifferenceSettlement, Settlement
 from bot.services.chips import Outcome as ChipsOutcome
 from bot.services.clock import Clock
-from bot.services.errors import UserError
+from bot.services.errors import UserError, format_chips
 from bot.services.ratings import RatingService
 from bot.services.server import ServerService
 from bot.storage.db import Tx
@@ -611,7 +611,8 @@ class TableService:
                 house = await self._chips.house_balance(table.guild_id)
                 if house < stake:
                     raise UserError(
-                        f"The house can't stake the computer players: {ai_seats} ante(s) need "
+                        "The house can't stake the computer players: "
+                        f"{ai_seats} {'ante needs' if ai_seats == 1 else 'antes need'} "
                         f"{stake:,} chips and the house has {house:,}. A server manager can fund "
                         "it with `/kapadmin house`, or play with fewer computer players or a "
                         "smaller ante."
@@ -1639,15 +1640,15 @@ def _difference_line(
     if settled.paid == 0:
         return (
             f"{winner.name} won by {difference} {points}: {loser.name} owed "
-            f"{settled.owed} chips but has none to pay."
+            f"{format_chips(settled.owed)} but has none to pay."
         )
     capped = (
-        f" (capped: {settled.owed} owed, {loser.name} had only {settled.paid})"
+        f" (capped: {settled.owed:,} owed, {loser.name} had only {settled.paid:,})"
         if settled.capped
         else ""
     )
     return (
-        f"💰 {loser.name} pays {winner.name} {settled.paid} chips for {difference} "
+        f"💰 {loser.name} pays {winner.name} {format_chips(settled.paid)} for {difference} "
         f"{points}{capped}."
     )
 
@@ -1670,7 +1671,7 @@ def _settlement_line(table: Table, settled: Settlement, winner: int | None) -> s
     if settled.outcome is ChipsOutcome.REFUNDED:
         return "Every ante was refunded."
     if settled.outcome is ChipsOutcome.CARRIED:
-        return f"The pot of {settled.carried} chips stays on the table for the next game."
+        return f"The pot of {format_chips(settled.carried)} stays on the table for the next game."
     if winner is None:  # pragma: no cover - a payout always names its winner
         return None
     return _payout_line(table.seats[winner], settled)
@@ -1678,6 +1679,6 @@ def _settlement_line(table: Table, settled: Settlement, winner: int | None) -> s
 
 def _payout_line(seat: SeatInfo, settled: Settlement) -> str:
     if seat.is_ai:
-        return f"{seat.name} won: the pot of {settled.pot:,} chips goes to the house."
-    rake = f" ({settled.rake} to the house)" if settled.rake else ""
-    return f"💰 {seat.name} takes the pot: {settled.paid} chips{rake}."
+        return f"{seat.name} won: the pot of {format_chips(settled.pot)} goes to the house."
+    rake = f" ({settled.rake:,} to the house)" if settled.rake else ""
+    return f"💰 {seat.name} takes the pot: {format_chips(settled.paid)}{rake}."

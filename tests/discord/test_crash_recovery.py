@@ -84,6 +84,10 @@ async def test_a_game_that_cannot_be_rebuilt_is_quarantined_with_a_notice(
 
     with caplog.at_level("ERROR"):
         bot = await restart()
+    # One operator line naming the game, its channel and the reason.
+    [line] = [r.getMessage() for r in caplog.records if "quarantined" in r.getMessage()]
+    assert f"game {game_id} in channel {ch.id} quarantined" in line
+    assert "you do not hold 2-1" in line
     caplog.clear()  # the operator's log line was expected (the autouse check fails on errors)
 
     assert bot.services.tables.get(ch.id) is None

@@ -53,7 +53,7 @@ async def test_the_house_stakes_computer_seats_and_collects_their_wins(world: Wo
     await alice.slash(ch, "table addbot", level="random")
     r = await alice.slash(ch, "table start")
     assert r.ephemeral and r.response.content.startswith(
-        "The house can't stake the computer players: 1 ante(s) need 20,000 chips and the "
+        "The house can't stake the computer players: 1 ante needs 20,000 chips and the "
         "house has 10,000."
     )
     assert "`/kapadmin house`" in r.response.content

@@ -101,17 +101,22 @@ async def test_a_second_delivery_of_one_interaction_is_answered_once_and_logged_
     assert [r.levelno for r in repeats] == [logging.INFO]
 
 
-async def test_a_huge_tile_option_gets_a_short_answer(world: World, deal: None) -> None:
+async def test_a_huge_tile_option_gets_a_short_answer(
+    world: World, deal: None, caplog: pytest.LogCaptureFixture
+) -> None:
     ch = world.channel
     alice, bob = world.members[:2]
     await alice.slash(ch, "table new", ante=0)
     await bob.slash(ch, "table join")
     await alice.slash(ch, "table start")
     for verb in ("discard", "take"):
-        r = await alice.slash(ch, verb, tile="x" * 1900)
+        with caplog.at_level(logging.DEBUG):
+            r = await alice.slash(ch, verb, tile="x" * 1900)
         text = content(r)
         assert r.ephemeral and len(text) < 300 and text[:1].isupper(), text
         assert "x" * 41 not in text
+        # Nor does any log line hold the whole input.
+        assert not [rec for rec in caplog.records if "x" * 41 in rec.getMessage()]
     # A blank tile gets the command's own words, not the engine's notation.
     r = await alice.slash(ch, "discard", tile=" ")
     assert content(r) == "Name the tile to discard, e.g. `/discard tile:6-5`."

@@ -6,7 +6,8 @@ import io
 
 from PIL import Image
 
-from bot.render.charts import rating_chart
+from bot.render.charts import TEXT_SIZE, rating_chart
+from bot.render.images import EMBED_WIDTH
 
 GOLD = (244, 192, 64)
 BLUE = (120, 200, 250)
@@ -20,7 +21,7 @@ def colours(png: bytes) -> set[tuple[int, int, int]]:
 def test_one_line_per_game_in_its_colour() -> None:
     png = rating_chart({"Kap Shap": [1000, 1040, 1010, 1100], "Tsung Shap": [1000, 980]})
     image = Image.open(io.BytesIO(png))
-    assert image.format == "PNG" and image.size == (640, 280)
+    assert image.format == "PNG" and image.size == (640, 320)
     assert {GOLD, BLUE} <= colours(png)
 
 
@@ -30,3 +31,10 @@ def test_a_single_game_and_no_game() -> None:
     assert GOLD in colours(single)
     empty = rating_chart({"Kap Shap": []})
     assert GOLD not in colours(empty) and BLUE not in colours(empty)
+
+
+def test_the_text_is_legible_at_embed_width() -> None:
+    # Discord shows the 640 px chart about 400 px wide: its text must stay at least 11 px.
+    png = rating_chart({"Kap Shap": [1000, 1040]})
+    width = Image.open(io.BytesIO(png)).width
+    assert TEXT_SIZE * min(1.0, EMBED_WIDTH / width) >= 11

@@ -20,6 +20,7 @@ from bot.engine.collecting import PoolTile
 from bot.engine.hands import Witness
 from bot.engine.tiles import KINDS, Tile, parse_tiles
 from bot.render import images, table_art
+from bot.render.charts import rating_chart
 from bot.render.images import render_hand, render_pool, render_row, render_tiles, render_witness
 from bot.render.table_art import (
     discard_groups,
@@ -164,6 +165,9 @@ PICTURES: dict[str, Callable[[], bytes]] = {
     "row": lambda: render_row(list(KINDS[:12])),
     "fishing row": lambda: render_fishing_row(KINDS[:12], Tile(2, 2), title=f"{NAME} turned 2-2"),
     "empty": lambda: render_fishing_row([], None, title=NAME),
+    "rating chart": lambda: rating_chart(
+        {"Kap Shap": [1000, 1040], "Tsung Shap": [1000, 980]}, title=f"Rating of {NAME}"
+    ),
 }
 
 
