@@ -679,8 +679,13 @@ class Presenter:
         elif seat_view.seat in table.out:
             status = "You are out of this game: your seat folded."
         elif seat_view.my_turn:
-            # legal_text opens with "It is your turn": say it once.
-            status = f"Turn {seat_view.turn} at {jump_url(table)}\n\n{legal_text(seat_view, legal)}"
+            moves = legal_text(seat_view, legal)
+            notice = self.notice_line(table, seat_view.seat)
+            if notice is not None:
+                # The notice above the embed already says "Your turn": say it once.
+                moves = moves.removeprefix("**It is your turn.**").lstrip()
+                moves = moves[:1].upper() + moves[1:]
+            status = f"Turn {seat_view.turn} at {jump_url(table)}\n\n{moves}"
         else:
             current = seats[seat_view.current].name
             status = (
