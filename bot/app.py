@@ -53,6 +53,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.chips",
     "cogs.admin",
     "cogs.help",
+    "cogs.tournaments",
 )
 """Every cog module the bot loads, in order."""
 

@@ -100,8 +100,11 @@ RULES: dict[str, Rule] = {
         third_party=frozenset({"aiosqlite"}),
     ),
     "bot.services": Rule(
-        "bot.services -> standard library + bot.engine + bot.ai + bot.storage; no discord",
-        internal=frozenset({"bot.engine", "bot.ai", "bot.storage", "bot.services", "bot.limits"}),
+        "bot.services -> standard library + bot.engine + bot.ai + bot.storage + bot.tournament;"
+        " no discord",
+        internal=frozenset(
+            {"bot.engine", "bot.ai", "bot.storage", "bot.services", "bot.limits", "bot.tournament"}
+        ),
     ),
     "bot.render": Rule(
         "bot.render -> standard library + bot.engine + bot.tournament (pure values) + Pillow",
