@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import random
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -155,8 +156,15 @@ class Tournaments(
         self.bot = bot
         self.desk: Desk = desk_for(bot)
         services = bot.services
+        # Seeding draws from a copy of the bot's generator (tests seed it), leaving the deals'
+        # own sequence untouched.
+        seeded = getattr(bot, "_rng", None)
+        rng = None
+        if isinstance(seeded, random.Random):
+            rng = random.Random()
+            rng.setstate(seeded.getstate())
         self.service = TournamentService(
-            services.db, services.chips, services.tables, services.clock
+            services.db, services.chips, services.tables, services.clock, rng=rng
         )
         self.service.host = self
         self._resumed = False
@@ -398,8 +406,10 @@ class Tournaments(
         """Start an event."""
         async with guarded(interaction, "/tournament start"):
             view = await self.service.current(_guild(interaction), event)
+            manager = _manager(interaction)
+            self.service.need_organiser(view.record, interaction.user.id, manager)
             await interaction.response.send_message(TEXT["started"].format(name=view.record.name))
-            await self.service.start(view.id, interaction.user.id, manager=_manager(interaction))
+            await self.service.start(view.id, interaction.user.id, manager=manager)
 
     @app_commands.command(name="show", description="Post the standings (and bracket) pictures")
     async def show(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
@@ -461,6 +471,7 @@ class Tournaments(
         """Disqualify a player: no prize, no more pairings."""
         async with guarded(interaction, "/tournament disqualify"):
             view = await self.service.current(_guild(interaction), event)
+            self.service.need_organiser(view.record, interaction.user.id, _manager(interaction))
             await interaction.response.send_message(TEXT["done"], ephemeral=True)
             await self.service.drop(
                 view.id,
@@ -475,6 +486,7 @@ class Tournaments(
         """Re-pair a round before its games are in."""
         async with guarded(interaction, "/tournament repair"):
             view = await self.service.current(_guild(interaction), event)
+            self.service.need_organiser(view.record, interaction.user.id, _manager(interaction))
             await interaction.response.send_message(TEXT["done"], ephemeral=True)
             await self.service.repair(view.id, interaction.user.id, manager=_manager(interaction))
 
@@ -491,6 +503,7 @@ class Tournaments(
         """Resume after a pause."""
         async with guarded(interaction, "/tournament resume"):
             view = await self.service.current(_guild(interaction), event)
+            self.service.need_organiser(view.record, interaction.user.id, _manager(interaction))
             await interaction.response.send_message(TEXT["done"], ephemeral=True)
             await self.service.resume(view.id, interaction.user.id, manager=_manager(interaction))
 
@@ -499,6 +512,7 @@ class Tournaments(
         """Cancel an event."""
         async with guarded(interaction, "/tournament cancel"):
             view = await self.service.current(_guild(interaction), event)
+            self.service.need_organiser(view.record, interaction.user.id, _manager(interaction))
             await interaction.response.send_message(TEXT["done"], ephemeral=True)
             await self.service.cancel(view.id, interaction.user.id, manager=_manager(interaction))
 

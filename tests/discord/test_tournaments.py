@@ -1,0 +1,175 @@
+"""Whole tournaments through simcord, from sign-up to payout (docs/tournaments.md).
+
+Games are kept short with an exact deal: the first seat (the higher seed of a two-player match)
+is dealt a winning hand and may declare at once; the test declares for some players, lets
+others time out (a no-show forfeits by the table's timeout rules), and restarts the bot in the
+middle of a round. Chips are checked against the invariant at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+import pytest
+import simcord
+
+from bot.app import KapBot
+from bot.engine import Game
+from bot.services.tables import Table
+from bot.services.tournaments import TournamentService
+from bot.storage.integrity import find_problems
+from tests.discord.conftest import GUILD_ID, World
+from tests.discord.tables_kit import (
+    exact_deal,
+    no_incidents,  # noqa: F401  (autouse: no error logged)
+)
+
+# The first seat is dealt a winning hand: eye 6-6 6-6, 4-4+1-1, 3-1+3-3, 6-5+5-4.
+WINNING = "6-6 6-6 4-4 1-1 3-1 3-3 6-5 5-4"
+OTHER = "5-5 6-1 4-1 3-2 6-2 6-3 4-2"
+WALL = "2-2 6-4 5-1 5-1 6-1 2-1 5-3 5-2 4-3 3-3 2-2 1-1 4-4 5-5 6-4"
+START = 1000  # the test settings' starting chips
+
+
+@pytest.fixture
+def quick_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    exact_deal(monkeypatch, Game.KAP_SHAP, [WINNING, OTHER], WALL, dice=(1, 1, 2, 2))
+
+
+def service(world: World) -> TournamentService:
+    # discord.py loads an extension as its own module object: compare by name, not class.
+    found = world.bot.get_cog("Tournaments")
+    assert found is not None
+    tournaments = found.service  # type: ignore[attr-defined]
+    assert isinstance(tournaments, TournamentService)
+    return tournaments
+
+
+def more_members(world: World, names: list[str]) -> list[simcord.MemberActor]:
+    return [world.guild.add_member(world.env.create_user(name)) for name in names]
+
+
+def running_tables(world: World) -> list[Table]:
+    """The tournament's tables being played (in threads of the game channel)."""
+    threads = {t.id for t in world.channel.threads}
+    return [t for t in world.bot.services.tables.tables() if t.running and t.channel_id in threads]
+
+
+def thread_of(world: World, table: Table) -> simcord.ChannelHandle:
+    [thread] = [t for t in world.channel.threads if t.id == table.channel_id]
+    return thread
+
+
+async def declare_all(
+    world: World, actors: dict[int, simcord.MemberActor], *, limit: int | None = None
+) -> int:
+    """The player to act at each running table declares his winning hand; how many did."""
+    done = 0
+    for table in running_tables(world):
+        if limit is not None and done >= limit:
+            break
+        assert table.state is not None
+        seat = table.seats[table.state.current]
+        assert seat.user_id is not None
+        r = await actors[seat.user_id].slash(thread_of(world, table), "declare")
+        assert "You declared a winning hand" in r.response.content, r.response.content
+        done += 1
+    return done
+
+
+async def check_chips(world: World) -> None:
+    async with world.bot.services.db.read() as tx:
+        problems, totals = await find_problems(tx)
+    assert problems == [], [str(p) for p in problems]
+    assert totals.ok
+
+
+async def test_a_swiss_event_of_eight_members_from_sign_up_to_payout(
+    world: World,
+    quick_deal: None,
+    restart: Callable[[], Awaitable[KapBot]],
+) -> None:
+    env, ch, admin = world.env, world.channel, world.admin
+    members = world.members + more_members(world, ["frank", "grace", "heidi"])
+    actors = {m.id: m for m in members}
+
+    # The organiser creates the event; the sign-up message has Join / Leave.
+    r = await admin.slash(
+        ch,
+        "tournament new",
+        name="Club Swiss",
+        buy_in=50,
+        prize_split="60/30/10",
+        timer=30,
+        round_minutes=60,
+    )
+    assert "Club Swiss" in r.response.content
+    signup = ch.history()[-1]
+    # A member without the organiser role may not create one.
+    r = await members[0].slash(ch, "tournament new", name="Mine")
+    assert r.ephemeral and "organiser role" in r.response.content
+
+    for member in members:
+        r = await member.click(signup, label="Join")
+        assert r.ephemeral and "You are in" in r.response.content
+    r = await members[0].click(signup, label="Join")
+    assert r.ephemeral and "already entered" in r.response.content
+    # Leave before the start refunds the buy-in; joining again takes a fresh one.
+    r = await members[1].click(signup, label="Leave")
+    assert "refunded" in r.response.content
+    chips = world.bot.services.chips
+    assert await chips.balance(GUILD_ID, members[1].id) == START
+    await members[1].click(signup, label="Join")
+    assert await chips.balance(GUILD_ID, members[1].id) == START - 50
+    await check_chips(world)
+
+    view = await service(world).current(GUILD_ID)
+    assert view.pool == 400 and len(view.entries) == 8
+    r = await members[0].slash(ch, "tournament start")
+    assert r.ephemeral and "organiser" in r.response.content
+    await admin.slash(ch, "tournament start")
+
+    # Round 1: four threads, four tables; every first seat declares.
+    assert len(ch.threads) == 4 and len(running_tables(world)) == 4
+    assert any("round 1" in m.content for m in ch.history())
+    assert await declare_all(world, actors) == 4
+    assert any("standings after round 1" in m.content for m in ch.history())
+
+    # Round 2: two matches are played, then the bot restarts in the middle of the round.
+    assert len(running_tables(world)) == 4
+    assert await declare_all(world, actors, limit=2) == 2
+    await restart()
+    world_bot = env.bot
+    assert isinstance(world_bot, KapBot)
+    assert len(running_tables(world)) == 2
+    assert await declare_all(world, actors) == 2
+    assert any("standings after round 2" in m.content for m in ch.history())
+
+    # Round 3: three first seats declare; at the fourth table nobody moves, and the timeouts
+    # decide it (the table's forfeit rule).
+    assert len(running_tables(world)) == 4
+    assert await declare_all(world, actors, limit=3) == 3
+    [idle] = running_tables(world)
+    for _ in range(10):
+        if not idle.running:
+            break
+        await env.advance_time(31)
+    assert not idle.running
+
+    # The end: results name the prize winners; the pool is paid 240 / 120 / 40.
+    view = await service(world).view(view.id)
+    assert view.record.status == "finished"
+    results = [m for m in ch.history() if "is over" in m.content]
+    assert results, [m.content for m in ch.history()[-5:]]
+    assert results[-1].attachments  # the standings picture
+    chips = world.bot.services.chips  # the restarted bot's
+    paid = {m.id: await chips.balance(GUILD_ID, m.id) - (START - 50) for m in members}
+    assert sorted(paid.values(), reverse=True)[:4] == [240, 120, 40, 0]
+    assert sum(paid.values()) == 400
+    await check_chips(world)
+
+    # History and rules.
+    r = await members[2].slash(ch, "tournament history")
+    assert "Club Swiss" in r.response.content
+    r = await members[2].slash(ch, "tournament rules", event=view.id)
+    assert r.ephemeral and "Swiss" in r.response.content
