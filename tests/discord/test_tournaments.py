@@ -8,13 +8,17 @@ middle of a round. Chips are checked against the invariant at the end.
 
 from __future__ import annotations
 
+import dataclasses
+from collections import Counter
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import pytest
 import simcord
 
 from bot.app import KapBot
-from bot.engine import Game
+from bot.engine import Deal, Game, deal_from_tiles, parse_tiles
+from bot.engine.tiles import KINDS, PIECE_KINDS, PIECES_PER_SET
 from bot.services.tables import Table
 from bot.services.tournaments import TournamentService
 from bot.storage.integrity import find_problems
@@ -173,3 +177,156 @@ async def test_a_swiss_event_of_eight_members_from_sign_up_to_payout(
     assert "Club Swiss" in r.response.content
     r = await members[2].slash(ch, "tournament rules", event=view.id)
     assert r.ephemeral and "Swiss" in r.response.content
+
+
+def quick_deal_for(rules: Any, rng: Any, thrower: int = 0) -> Deal:
+    """A deal of any size in which the first seat holds a winning hand (and acts first)."""
+    winning = parse_tiles(WINNING + (" 5-5 5-5" if rules.hand_size == 10 else ""))
+    left: Counter[int] = Counter(PIECE_KINDS[p % PIECES_PER_SET] for p in range(rules.tile_count))
+    for tile in winning:
+        left[tile.index] -= 1
+    rest = [KINDS[k] for k in sorted(left) for _ in range(left[k])]
+    hands = [winning]
+    for _ in range(1, rules.players):
+        hands.append(rest[: rules.hand_size - 1])
+        rest = rest[rules.hand_size - 1 :]
+    deal = deal_from_tiles(rules, hands, rest[:10])
+    total = next(t for t in range(4, 25) if t % rules.players == 0)
+    dice = (1, 1, 1, total - 3) if total - 3 <= 6 else (6, 6, 6, total - 18)
+    return dataclasses.replace(deal, thrower=0, dice=dice)
+
+
+@pytest.fixture
+def quick_any(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.services.tables.make_deal", quick_deal_for)
+
+
+async def test_a_swiss_event_of_five_gives_byes_takes_a_drop_and_pauses(
+    world: World, quick_any: None
+) -> None:
+    env, ch, admin = world.env, world.channel, world.admin
+    members = world.members
+    actors = {m.id: m for m in members}
+    await admin.slash(ch, "tournament new", name="Five", buy_in=10, timer=30)
+    signup = ch.history()[-1]
+    for member in members:
+        await member.click(signup, label="Join")
+    tournaments = service(world)
+    view = await tournaments.current(GUILD_ID)
+    await admin.slash(ch, "tournament start")
+
+    # Round 1: two matches and a bye (a win without games).
+    assert len(running_tables(world)) == 2
+    view = await tournaments.view(view.id)
+    assert view.event is not None and view.event.current_round is not None
+    byes = [m for m in view.event.current_round.matches if m.is_bye]
+    assert len(byes) == 1
+    await declare_all(world, actors)
+
+    # Round 2: the organiser pauses; a game ended during the pause is counted on resume.
+    r = await members[0].slash(ch, "tournament pause")
+    assert r.ephemeral and "organiser" in r.response.content
+    await admin.slash(ch, "tournament pause")
+    assert len(running_tables(world)) == 2
+    await declare_all(world, actors)
+    assert len(running_tables(world)) == 0  # paused: round 3 waits
+    await admin.slash(ch, "tournament resume")
+    assert len(running_tables(world)) == 2
+
+    # Round 3: a player at a table drops: his match is forfeited to his opponent.
+    table = running_tables(world)[0]
+    dropper = next(s.user_id for s in table.seats if s.user_id is not None)
+    r = await actors[dropper].slash(ch, "tournament drop")
+    assert r.ephemeral and "Your results so far stand" in r.response.content
+    await declare_all(world, actors)
+
+    view = await tournaments.view(view.id)
+    assert view.record.status == "finished" and view.event is not None
+    # Every player had exactly one bye over the three rounds at most, and one had one a round.
+    bye_players = [m.players[0] for r in view.event.rounds for m in r.matches if m.is_bye]
+    assert len(bye_players) == 3 and len(set(bye_players)) == 3
+    r = await members[1].slash(ch, "tournament show", event=view.id)
+    assert "standings.png" in [a.filename for a in r.response.attachments]
+    await check_chips(world)
+    chips = world.bot.services.chips
+    total = sum([await chips.balance(GUILD_ID, m.id) for m in members])
+    assert total == 5 * START  # the pool went back to the players, none lost
+
+
+async def test_a_table_rounds_event_of_thirteen_with_a_final_table(
+    world: World, quick_any: None
+) -> None:
+    env, ch, admin = world.env, world.channel, world.admin
+    names = [f"player{i}" for i in range(8)]
+    members = world.members + more_members(world, names)
+    assert len(members) == 13
+    actors = {m.id: m for m in members}
+    await admin.slash(
+        ch,
+        "tournament new",
+        name="Big Table",
+        game="kap-tai-shap",
+        buy_in=20,
+        prize_split="50/30/20",
+        rounds=2,
+        games_per_table=1,
+        final_table=4,
+        timer=600,
+        round_minutes=5,
+    )
+    signup = ch.history()[-1]
+    for member in members:
+        await member.click(signup, label="Join")
+    await admin.slash(ch, "tournament start")
+
+    # Round 1: 13 players at tables of 5, 4 and 4; every table's first seat declares.
+    sizes = sorted(len(t.seats) for t in running_tables(world))
+    assert sizes == [4, 4, 5]
+    await declare_all(world, actors)
+
+    # Round 2: two tables declare; nobody moves at the third, and the round's time runs out.
+    assert len(running_tables(world)) == 3
+    await declare_all(world, actors, limit=2)
+    [idle] = running_tables(world)
+    await env.advance_time(5 * 60 + 31)
+    assert not idle.running
+    assert any("its time ran out" in m.content for m in ch.history())
+
+    # The final table of four plays its three games.
+    for _ in range(3):
+        [final] = running_tables(world)
+        assert len(final.seats) == 4
+        await declare_all(world, actors)
+    view = await service(world).current(GUILD_ID, 1)
+    assert view.record.status == "finished"
+    assert view.pool == 0 or view.record.results is not None
+    chips = world.bot.services.chips
+    paid = sorted(
+        [await chips.balance(GUILD_ID, m.id) - (START - 20) for m in members], reverse=True
+    )
+    assert paid[:4] == [130, 78, 52, 0] and sum(paid) == 260
+    await check_chips(world)
+
+
+async def test_fillers_and_a_cancel_refund_every_buy_in(world: World, quick_any: None) -> None:
+    ch, admin = world.channel, world.admin
+    alice, bob = world.members[:2]
+    await admin.slash(ch, "tournament new", name="Short", buy_in=30)
+    signup = ch.history()[-1]
+    for member in (alice, bob):
+        await member.click(signup, label="Join")
+    r = await alice.slash(ch, "tournament fill", count=2)
+    assert r.ephemeral and "organiser" in r.response.content
+    await admin.slash(ch, "tournament fill", count=2, level="random")
+    view = await service(world).current(GUILD_ID)
+    assert len(view.entries) == 4 and view.pool == 60  # fillers pay nothing
+    await admin.slash(ch, "tournament start")
+    assert running_tables(world)
+    await admin.slash(ch, "tournament cancel")
+    view = await service(world).view(view.id)
+    assert view.record.status == "cancelled" and not running_tables(world)
+    chips = world.bot.services.chips
+    assert [await chips.balance(GUILD_ID, m.id) for m in (alice, bob)] == [START, START]
+    await check_chips(world)
+    r = await alice.slash(ch, "tournament join")
+    assert r.ephemeral and "no tournament open" in r.response.content.lower()
