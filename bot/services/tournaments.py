@@ -547,6 +547,12 @@ class TournamentService:
             else:
                 seats.append(SeatInfo(name, user_id=pid))
         existing = self._tables.get(thread)
+        if existing is not None and existing.status is GameStatus.LOBBY:
+            # A rematch someone opened from the last game's message: the event seats the
+            # next game itself.
+            with contextlib.suppress(UserError):
+                await self._tables.cancel(thread, existing.host_id, admin=True)
+            existing = None
         if existing is not None and existing.status.is_open:
             # Opened just before a crash, before its id was stored: adopt it.
             row.game_ids.append(existing.id)
