@@ -875,11 +875,6 @@ class TournamentService:
         TournamentService._need_organiser(record, actor_id, manager)
 
     @staticmethod
-    def need_organiser(record: TournamentRecord, actor_id: int, manager: bool) -> None:
-        """Refuse anyone but the event's organiser and server managers."""
-        TournamentService._need_organiser(record, actor_id, manager)
-
-    @staticmethod
     def _need_organiser(record: TournamentRecord, actor_id: int, manager: bool) -> None:
         if not manager and actor_id != record.organiser_id:
             raise UserError(TEXT["not_organiser"])

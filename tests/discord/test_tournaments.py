@@ -204,7 +204,7 @@ def quick_any(monkeypatch: pytest.MonkeyPatch) -> None:
 async def test_a_swiss_event_of_five_gives_byes_takes_a_drop_and_pauses(
     world: World, quick_any: None
 ) -> None:
-    env, ch, admin = world.env, world.channel, world.admin
+    ch, admin = world.channel, world.admin
     members = world.members
     actors = {m.id: m for m in members}
     await admin.slash(ch, "tournament new", name="Five", buy_in=10, timer=30)
