@@ -1,14 +1,16 @@
 """Discord API calls of a tournament, per round and per match, through the whole bot on simcord.
 
     .venv/bin/python benchmarks/bench_tournament_discord.py [--players 32] [--rounds 5]
+                                                         [--best-of 1]
 
-A Swiss event of ``--players`` members (best of 1, free) is created, joined with the sign-up
-button by every member and started; every game is dealt so that the first seat holds a winning
-hand, and the test declares it with ``/declare`` in the match thread (the shortest game there
-is, so the figures are what the tournament itself costs around each game). For each round the
-HTTP requests the bot made are counted from the round's pairing to the pairing of the next one
-(the threads, pings and table messages of the round, the declarations' answers, the DMs and end
-messages of the games, the standings post with its pictures), and divided by the round's matches.
+A Swiss event of ``--players`` members (best of ``--best-of``, free) is created, joined with the
+sign-up button by every member and started; every game is dealt so that the first seat holds a
+winning hand, and the test declares it with ``/declare`` in the match thread (the shortest game
+there is, so the figures are what the tournament itself costs around each game). For each round
+the HTTP requests the bot made are counted from the round's pairing to the pairing of the next
+one (the threads, pings and table messages of the round, the declarations' answers, the DMs and
+end messages of the games, the standings post with its pictures), and divided by the round's
+matches.
 
 Uses simcord's private ``idle`` speed-up (as the tests do; simcord is pinned to 3.2.1).
 """
@@ -67,7 +69,7 @@ def kind_of(method: str, path: str) -> str:
     return f"{method} message"
 
 
-async def run(players: int, rounds: int) -> None:
+async def run(players: int, rounds: int, best_of: int) -> None:
     """Set up the world, play the event, print the figures."""
     import bot.services.tables as tables_module
 
@@ -87,14 +89,14 @@ async def run(players: int, rounds: int) -> None:
         await env.start()
         env._settle_internal = functools.partial(env._settle_internal, idle=0.001)  # type: ignore[method-assign]
         try:
-            await play(env, players, rounds)
+            await play(env, players, rounds, best_of)
             print(f"exceptions raised by the bot: {len(env.errors)}")
         finally:
             await env.shutdown()
             await bot.close()
 
 
-async def play(env: simcord.Env, n: int, rounds: int) -> None:
+async def play(env: simcord.Env, n: int, rounds: int, best_of: int) -> None:
     """Create, join, start; then each round: every first seat declares."""
     guild = env.create_guild("Bench", id=GUILD_ID)
     channel = guild.create_text_channel("events")
@@ -105,7 +107,14 @@ async def play(env: simcord.Env, n: int, rounds: int) -> None:
     members = [guild.add_member(env.create_user(f"player{i}")) for i in range(n)]
     actors = {m.id: m for m in members}
     await env.settle()
-    await admin.slash(channel, "tournament new", name="Bench", rounds=rounds, round_minutes=600)
+    await admin.slash(
+        channel,
+        "tournament new",
+        name="Bench",
+        rounds=rounds,
+        round_minutes=600,
+        best_of=best_of,
+    )
     signup = channel.history()[-1]
     for member in members:
         await member.click(signup, label="Join")
@@ -114,7 +123,7 @@ async def play(env: simcord.Env, n: int, rounds: int) -> None:
     start = len(env.http_requests)
     await admin.slash(channel, "tournament start")
     started = time.perf_counter()
-    print(f"{n} members, Swiss, best of 1, {rounds} rounds")
+    print(f"{n} members, Swiss, best of {best_of}, {rounds} rounds")
     print("round | matches | API calls | per match | break-down per match")
     total_calls = total_matches = 0
     for number in range(1, rounds + 1):
@@ -124,20 +133,25 @@ async def play(env: simcord.Env, n: int, rounds: int) -> None:
             for t in bot.services.tables.tables()  # type: ignore[attr-defined]
             if t.running and t.channel_id in threads
         ]
-        for table in playing:
-            seat = table.seats[table.state.current]
-            thread = next(t for t in channel.threads if t.id == table.channel_id)
-            await actors[seat.user_id].slash(thread, "declare")
+        matches = len(playing)
+        while playing:  # best of N: the next game of a match opens by itself in its thread
+            for table in playing:
+                seat = table.seats[table.state.current]
+                thread = next(t for t in channel.threads if t.id == table.channel_id)
+                await actors[seat.user_id].slash(thread, "declare")
+            threads_now = {t.channel_id for t in playing}
+            playing = [
+                t
+                for t in bot.services.tables.tables()  # type: ignore[attr-defined]
+                if t.running and t.channel_id in threads_now
+            ]
         calls = env.http_requests[start:]
         start = len(env.http_requests)
         kinds = Counter(kind_of(c.method, c.path) for c in calls)
-        matches = len(playing)
         total_calls += len(calls)
         total_matches += matches
         breakdown = ", ".join(f"{k} {v / matches:.1f}" for k, v in kinds.most_common())
-        print(
-            f"{number} | {matches} | {len(calls)} | {len(calls) / matches:.1f} | {breakdown}"
-        )
+        print(f"{number} | {matches} | {len(calls)} | {len(calls) / matches:.1f} | {breakdown}")
     print(
         f"all rounds: {total_calls / total_matches:.1f} calls per match; "
         f"{time.perf_counter() - started:.1f} s wall time"
@@ -149,8 +163,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=32)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--best-of", type=int, default=1)
     args = parser.parse_args()
-    asyncio.run(run(args.players, args.rounds))
+    asyncio.run(run(args.players, args.rounds, args.best_of))
 
 
 if __name__ == "__main__":
