@@ -70,7 +70,7 @@ GAME_CHOICES = [
 ]
 FORMAT_CHOICES = [app_commands.Choice(name=f, value=f) for f in FORMATS]
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
-BUTTON_TEMPLATE = r"tourney:(?P<id>[0-9]+):(?P<verb>join|leave)"
+BUTTON_TEMPLATE = r"tourney:(?P<id>[0-9]+):(?P<verb>join|leave|checkin)"
 
 
 def _manager(interaction: discord.Interaction[Any]) -> bool:
@@ -107,6 +107,9 @@ def signup_view(view: TournamentView) -> discord.ui.View:
     if view.record.status == "registration":
         buttons.add_item(TournamentButton(view.id, "join"))
         buttons.add_item(TournamentButton(view.id, "leave"))
+    elif view.record.status == "check-in":
+        buttons.add_item(TournamentButton(view.id, "checkin"))
+        buttons.add_item(TournamentButton(view.id, "leave"))
     return buttons
 
 
@@ -114,8 +117,8 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
     """Join or Leave on a sign-up message."""
 
     def __init__(self, tournament_id: int, verb: str) -> None:
-        label = "Join" if verb == "join" else "Leave"
-        style = discord.ButtonStyle.success if verb == "join" else discord.ButtonStyle.secondary
+        label = {"join": "Join", "checkin": "Check in"}.get(verb, "Leave")
+        style = discord.ButtonStyle.secondary if verb == "leave" else discord.ButtonStyle.success
         super().__init__(
             discord.ui.Button(label=label, style=style, custom_id=f"tourney:{tournament_id}:{verb}")
         )
@@ -276,6 +279,9 @@ class Tournaments(
         if verb == "join":
             view = await self.service.join(tournament_id, user.id, user.display_name)
             text = TEXT["joined"].format(name=view.record.name)
+        elif verb == "checkin":
+            view = await self.service.check_in(tournament_id, user.id)
+            text = SERVICE_TEXT["checked_in"].format(name=view.record.name)
         else:
             view = await self.service.leave(tournament_id, user.id)
             text = TEXT["left"].format(name=view.record.name)
@@ -297,6 +303,7 @@ class Tournaments(
         round_minutes="Time limit of a round in minutes (default 60)",
         timer="Seconds per turn (default 120)",
         closes_in="Minutes until sign-up closes and the event starts by itself",
+        checkin="Minutes of check-in when it starts (who does not check in is dropped)",
         top_cut="Swiss: the top K play a knockout playoff",
         table_size="Table rounds: most seats at a table (default 6)",
         games_per_table="Table rounds: games each table plays (default 3)",
@@ -317,6 +324,7 @@ class Tournaments(
         round_minutes: app_commands.Range[int, 5, 1440] = 60,
         timer: app_commands.Range[int, 10, 3600] = 120,
         closes_in: app_commands.Range[int, 1, 10080] | None = None,
+        checkin: app_commands.Range[int, 1, 1440] | None = None,
         top_cut: app_commands.Range[int, 0, 64] = 0,
         table_size: app_commands.Range[int, 2, 20] = 6,
         games_per_table: app_commands.Range[int, 1, 20] = 3,
@@ -353,6 +361,7 @@ class Tournaments(
                 round_minutes=round_minutes,
                 turn_seconds=timer,
                 closes_in_minutes=closes_in,
+                checkin_minutes=checkin,
             )
             response = await interaction.response.send_message(
                 TEXT["created"].format(id=view.id, name=view.record.name),

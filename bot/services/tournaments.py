@@ -104,10 +104,17 @@ TEXT = {
     "dropped": "{who} left **{name}**.",
     "disqualified": "{who} was disqualified from **{name}**.",
     "repaired": "Round {number} of **{name}** is paired again.",
+    "checkin_open": (
+        "✅ Check-in for **{name}** is open for {minutes} minutes: click **Check in** on the "
+        "sign-up message. Players who do not check in are dropped and refunded."
+    ),
+    "checkin_closed": "Check-in for **{name}** is closed: {dropped} dropped and refunded.",
+    "not_checkin": "Check-in for this tournament is not open.",
+    "checked_in": "You are checked in for **{name}**.",
     "match_open": "{mentions}: your match **{match}** of **{name}** starts here ({game} {n}).",
 }
 
-OPEN_STATUSES = ("registration", "running", "paused")
+OPEN_STATUSES = ("registration", "check-in", "running", "paused")
 AI_LEVELS = ("random", "greedy", "expert")
 MAX_STEPS = 10_000  # a bound on one advance pass (every step stores progress)
 
@@ -241,8 +248,12 @@ class TournamentService:
         turn_seconds: int = 120,
         rule_set: str | None = None,
         closes_in_minutes: int | None = None,
+        checkin_minutes: int | None = None,
     ) -> TournamentView:
-        """A new event in registration (the caller checked :meth:`may_organise`)."""
+        """A new event in registration (the caller checked :meth:`may_organise`).
+
+        ``checkin_minutes``: when the event starts, a check-in window of that length opens
+        first; members who do not check in are dropped and refunded when it closes."""
         if not 5 <= round_minutes <= 1440:
             raise UserError(TEXT["round_minutes"])
         if not 10 <= turn_seconds <= 3600:
@@ -253,6 +264,7 @@ class TournamentService:
             "round_minutes": round_minutes,
             "turn_seconds": turn_seconds,
             "rule_set": rule_set,
+            "checkin_minutes": checkin_minutes,
         }
         async with self._db.transaction() as tx:
             tid = await self._repo.create(
@@ -308,7 +320,7 @@ class TournamentService:
         """Leave before the start: the buy-in comes back in the same commit."""
         async with self._lock(tournament_id), self._db.transaction() as tx:
             record = await self._require(tx, tournament_id)
-            if record.status != "registration":
+            if record.status not in ("registration", "check-in"):
                 raise UserError(TEXT["not_registration"] + " Use `/tournament drop` to leave.")
             entry = await self._repo.entry(tx, tournament_id, user_id)
             if entry is None or not entry.active:
@@ -367,8 +379,25 @@ class TournamentService:
                 record = await self._require(tx, tournament_id)
                 if actor_id is not None:
                     self._need_organiser(record, actor_id, manager)
-                if record.status != "registration":
+                if record.status not in ("registration", "check-in"):
                     raise UserError(TEXT["not_registration"])
+                minutes = record.options.get("checkin_minutes")
+                if record.status == "registration" and minutes:
+                    record.status = "check-in"
+                    record.closes_at = self._clock.now() + timedelta(minutes=int(minutes))
+                    await self._repo.update(tx, record)
+                    opened = True
+                else:
+                    opened = False
+            if opened:
+                await self._post(
+                    record, TEXT["checkin_open"].format(name=record.name, minutes=minutes)
+                )
+                await self._refresh(record)
+                return await self.view(tournament_id)
+            if record.status == "check-in":
+                await self._close_checkin(record)
+            async with self._db.read() as tx:
                 entries = await self._repo.entries(tx, tournament_id)
             settings = EventSettings.from_dict(record.settings)
             players = [await self._player(record, e, settings) for e in entries]
@@ -386,6 +415,37 @@ class TournamentService:
         await self._refresh(record)
         await self.advance(tournament_id)
         return await self.view(tournament_id)
+
+    async def check_in(self, tournament_id: int, user_id: int) -> TournamentView:
+        """A member confirms he will play (during the check-in window)."""
+        async with self._lock(tournament_id), self._db.transaction() as tx:
+            record = await self._require(tx, tournament_id)
+            if record.status != "check-in":
+                raise UserError(TEXT["not_checkin"])
+            entry = await self._repo.entry(tx, tournament_id, user_id)
+            if entry is None or not entry.active:
+                raise UserError(TEXT["not_in"])
+            await self._repo.check_in(tx, tournament_id, user_id)
+            await self._repo.update(tx, record)
+        return await self.view(tournament_id)
+
+    async def _close_checkin(self, record: TournamentRecord) -> None:
+        """Drop and refund every member who did not check in (one commit)."""
+        async with self._db.transaction() as tx:
+            dropped = 0
+            for entry in await self._repo.entries(tx, record.id):
+                if entry.ai_level is not None or entry.checked_in:
+                    continue
+                await self._chips.refund_member(
+                    pot_id(record.id),
+                    entry.user_id,
+                    f"refund:{pot_id(record.id)}:{entry.user_id}:{entry.joins}",
+                    tx=tx,
+                )
+                await self._repo.remove_entry(tx, record.id, entry.user_id)
+                dropped += 1
+            await self._repo.update(tx, record)
+        await self._post(record, TEXT["checkin_closed"].format(name=record.name, dropped=dropped))
 
     async def _player(
         self, record: TournamentRecord, entry: EntryRecord, settings: EventSettings
@@ -643,7 +703,7 @@ class TournamentService:
             records = await self._repo.list_open(tx)
         for record in records:
             try:
-                if record.status == "registration" and _due(record.closes_at, now):
+                if record.status in ("registration", "check-in") and _due(record.closes_at, now):
                     try:
                         await self.start(record.id, None)
                     except UserError as exc:

@@ -147,13 +147,14 @@ async def _refund_rows(tx: Tx, game: str) -> int:
 
 
 async def _tournament_pots(tx: Tx) -> list[Problem]:
-    """An open tournament pot belongs to an event still open (registration, running, paused)."""
+    """An open tournament pot belongs to an event still open (sign-up, check-in, play, pause)."""
     problems = []
     for row in await tx.fetchall(
         "SELECT p.game_id, t.status FROM pots AS p LEFT JOIN tournaments AS t "
         f"ON p.game_id = '{TOURNAMENT_POT}' || t.id "
         f"WHERE p.status = 'open' AND p.game_id LIKE '{TOURNAMENT_POT}%' "
-        "AND (t.status IS NULL OR t.status NOT IN ('registration', 'running', 'paused'))"
+        "AND (t.status IS NULL OR "
+        "t.status NOT IN ('registration', 'check-in', 'running', 'paused'))"
     ):
         where = "no event" if row[1] is None else f"a {row[1]} event"
         problems.append(

@@ -17,7 +17,7 @@ from bot.storage.timestamps import from_db_time, to_db_time
 
 __all__ = ["EntryRecord", "MatchRow", "TournamentRecord", "TournamentsRepo"]
 
-OPEN_STATUSES = ("registration", "running", "paused")
+OPEN_STATUSES = ("registration", "check-in", "running", "paused")
 
 
 @dataclass(slots=True)
@@ -52,6 +52,7 @@ class EntryRecord:
     ai_level: str | None
     joins: int
     active: bool
+    checked_in: bool
 
 
 @dataclass(slots=True)
@@ -130,9 +131,9 @@ class TournamentsRepo:
         return None if row is None else _record(row)
 
     async def list_open(self, tx: Tx) -> list[TournamentRecord]:
-        """Every event in registration, running or paused (oldest first)."""
+        """Every event in registration, check-in, running or paused (oldest first)."""
         rows = await tx.fetchall(
-            "SELECT * FROM tournaments WHERE status IN (?, ?, ?) ORDER BY id", OPEN_STATUSES
+            "SELECT * FROM tournaments WHERE status IN (?, ?, ?, ?) ORDER BY id", OPEN_STATUSES
         )
         return [_record(r) for r in rows]
 
@@ -176,24 +177,28 @@ class TournamentsRepo:
     ) -> list[EntryRecord]:
         """The entries of an event, in the order they joined."""
         rows = await tx.fetchall(
-            "SELECT user_id, name, ai_level, joins, active FROM tournament_entries "
+            "SELECT user_id, name, ai_level, joins, active, checked_in FROM tournament_entries "
             "WHERE tournament_id = ?"
             + (" AND active = 1" if active_only else "")
             + " ORDER BY joined_at, user_id",
             (tournament_id,),
         )
-        return [EntryRecord(int(r[0]), str(r[1]), r[2], int(r[3]), bool(r[4])) for r in rows]
+        return [
+            EntryRecord(int(r[0]), str(r[1]), r[2], int(r[3]), bool(r[4]), bool(r[5])) for r in rows
+        ]
 
     async def entry(self, tx: Tx, tournament_id: int, user_id: int) -> EntryRecord | None:
         """One entry (active or not)."""
         row = await tx.fetchone(
-            "SELECT user_id, name, ai_level, joins, active FROM tournament_entries "
+            "SELECT user_id, name, ai_level, joins, active, checked_in FROM tournament_entries "
             "WHERE tournament_id = ? AND user_id = ?",
             (tournament_id, user_id),
         )
         if row is None:
             return None
-        return EntryRecord(int(row[0]), str(row[1]), row[2], int(row[3]), bool(row[4]))
+        return EntryRecord(
+            int(row[0]), str(row[1]), row[2], int(row[3]), bool(row[4]), bool(row[5])
+        )
 
     async def add_entry(
         self,
@@ -208,7 +213,8 @@ class TournamentsRepo:
         await tx.execute(
             "INSERT INTO tournament_entries (tournament_id, user_id, name, ai_level, joined_at) "
             "VALUES (?, ?, ?, ?, ?) ON CONFLICT (tournament_id, user_id) DO UPDATE SET "
-            "joins = joins + 1, active = 1, name = excluded.name, joined_at = excluded.joined_at",
+            "joins = joins + 1, active = 1, checked_in = 0, name = excluded.name, "
+            "joined_at = excluded.joined_at",
             (tournament_id, user_id, name, ai_level, to_db_time(joined_at)),
         )
         return int(
@@ -222,6 +228,13 @@ class TournamentsRepo:
         """Mark an entry as left (kept: its join count names the next buy-in's key)."""
         await tx.execute(
             "UPDATE tournament_entries SET active = 0 WHERE tournament_id = ? AND user_id = ?",
+            (tournament_id, user_id),
+        )
+
+    async def check_in(self, tx: Tx, tournament_id: int, user_id: int) -> None:
+        """Mark an entry as checked in."""
+        await tx.execute(
+            "UPDATE tournament_entries SET checked_in = 1 WHERE tournament_id = ? AND user_id = ?",
             (tournament_id, user_id),
         )
 

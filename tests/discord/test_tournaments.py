@@ -25,6 +25,7 @@ from bot.storage.integrity import find_problems
 from tests.discord.conftest import GUILD_ID, World
 from tests.discord.tables_kit import (
     exact_deal,
+    message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
 )
 
@@ -330,3 +331,33 @@ async def test_fillers_and_a_cancel_refund_every_buy_in(world: World, quick_any:
     await check_chips(world)
     r = await alice.slash(ch, "tournament join")
     assert r.ephemeral and "no tournament open" in r.response.content.lower()
+
+
+async def test_check_in_drops_and_refunds_who_does_not_check_in(
+    world: World, quick_any: None
+) -> None:
+    env, ch, admin = world.env, world.channel, world.admin
+    alice, bob, carol = world.members[:3]
+    await admin.slash(ch, "tournament new", name="Checked", buy_in=40, checkin=10)
+    signup = ch.history()[-1]
+    for member in (alice, bob, carol):
+        await member.click(signup, label="Join")
+    await admin.slash(ch, "tournament start")
+    assert any("Check-in for **Checked** is open" in m.content for m in ch.history())
+    signup = next(m for m in ch.history() if m.id == signup.id)
+    r = await alice.click(signup, label="Check in")
+    assert r.ephemeral and "checked in" in r.response.content
+    await bob.click(signup, label="Check in")
+    assert "Join" not in message_text(signup)  # sign-up is over
+    r = await world.members[3].slash(ch, "tournament join")
+    assert r.ephemeral and "closed" in r.response.content
+    assert not running_tables(world)
+
+    # The window closes: carol is dropped and refunded; the event starts with alice and bob.
+    await env.advance_time(10 * 60 + 31)
+    assert any("1 dropped and refunded" in m.content for m in ch.history())
+    chips = world.bot.services.chips
+    assert await chips.balance(GUILD_ID, carol.id) == START
+    [table] = running_tables(world)
+    assert {s.user_id for s in table.seats} == {alice.id, bob.id}
+    await check_chips(world)

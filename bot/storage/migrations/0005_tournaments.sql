@@ -13,8 +13,8 @@ CREATE TABLE tournaments (
     name           TEXT    NOT NULL,
     organiser_id   INTEGER NOT NULL,
     status         TEXT    NOT NULL
-                   CHECK (status IN ('registration', 'running', 'paused', 'finished',
-                                     'cancelled')),
+                   CHECK (status IN ('registration', 'check-in', 'running', 'paused',
+                                     'finished', 'cancelled')),
     settings_json  TEXT    NOT NULL,
     options_json   TEXT    NOT NULL DEFAULT '{}',
     state_json     TEXT,
@@ -36,6 +36,7 @@ CREATE TABLE tournament_entries (
     ai_level      TEXT,
     joins         INTEGER NOT NULL DEFAULT 1,
     active        INTEGER NOT NULL DEFAULT 1,
+    checked_in    INTEGER NOT NULL DEFAULT 0,
     joined_at     TEXT    NOT NULL,
     PRIMARY KEY (tournament_id, user_id)
 ) STRICT, WITHOUT ROWID;
