@@ -69,6 +69,10 @@ GAME_CHOICES = [
     app_commands.Choice(name="Kap Tai Shap (table rounds)", value="kap-tai-shap"),
 ]
 FORMAT_CHOICES = [app_commands.Choice(name=f, value=f) for f in FORMATS]
+DECIDE_CHOICES = [
+    app_commands.Choice(name="Games won (best of N)", value="games"),
+    app_commands.Choice(name="Total points over N games (Tsung Shap)", value="points"),
+]
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
 BUTTON_TEMPLATE = r"tourney:(?P<id>[0-9]+):(?P<verb>join|leave|checkin)"
 
@@ -308,8 +312,9 @@ class Tournaments(
         table_size="Table rounds: most seats at a table (default 6)",
         games_per_table="Table rounds: games each table plays (default 3)",
         final_table="Table rounds: players at the final table (default 6, 0 for none)",
+        decide_by="Tsung Shap: a match is won by games (default) or by total points",
     )
-    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -329,6 +334,7 @@ class Tournaments(
         table_size: app_commands.Range[int, 2, 20] = 6,
         games_per_table: app_commands.Range[int, 1, 20] = 3,
         final_table: app_commands.Range[int, 0, 20] = 6,
+        decide_by: str | None = None,
     ) -> None:
         """Create an event and post its sign-up message."""
         async with guarded(interaction, "/tournament new"):
@@ -351,6 +357,7 @@ class Tournaments(
                 table_size=table_size,
                 games_per_table=games_per_table,
                 final_table=final_table,
+                decide_by=decide_by,
             )
             view = await self.service.create(
                 guild_id=guild_id,

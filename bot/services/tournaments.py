@@ -40,6 +40,7 @@ from bot.storage.db import Database
 from bot.storage.games import GamesRepo, GameStatus
 from bot.storage.tournaments import EntryRecord, MatchRow, TournamentRecord, TournamentsRepo
 from bot.tournament import (
+    DecideBy,
     Event,
     EventSettings,
     Format,
@@ -544,7 +545,8 @@ class TournamentService:
             kept.append(game_id)
             if game.status in (GameStatus.FINISHED, GameStatus.DRAWN):
                 winner = None if game.winner_seat is None else match.players[game.winner_seat]
-                row.games.append(GameRecord(winner).to_dict())
+                points = self._points(game.channel_id, game_id, match)
+                row.games.append(GameRecord(winner, points).to_dict())
                 changed = True
         row.game_ids = kept
         result = self._result(event, rnd, match, row, timed_out=False)
@@ -557,6 +559,17 @@ class TournamentService:
                 if result is not None:
                     await self._repo.update(tx, record)
         return result is not None or (changed and not await self._playing(row))
+
+    def _points(self, thread_id: int, game_id: str, match: Match) -> dict[int, int]:
+        """The Tsung Shap points of a finished game, read from its table (still held after
+        its end; a game counted only after a restart has none, and counts by its winner)."""
+        table = self._tables.get(thread_id)
+        if table is None or table.id != game_id or table.state is None:
+            return {}
+        scores = getattr(table.state.result, "scores", None)
+        if not isinstance(scores, tuple) or len(scores) != len(match.players):
+            return {}
+        return {pid: int(score) for pid, score in zip(match.players, scores, strict=True)}
 
     @staticmethod
     def _result(
@@ -970,6 +983,7 @@ def settings_from_options(
     table_size: int = 6,
     games_per_table: int = 3,
     final_table: int = 6,
+    decide_by: str | None = None,
 ) -> EventSettings:
     """Event settings from a command's options, refused in words when they do not fit."""
     try:
@@ -995,6 +1009,7 @@ def settings_from_options(
             table_min=min(3, table_size),
             games_per_table=games_per_table,
             final_table=final_table,
+            decide_by=DecideBy(decide_by or DecideBy.GAMES.value),
         )
     except (TournamentError, ValueError) as exc:
         raise UserError(str(exc)) from None

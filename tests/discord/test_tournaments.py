@@ -361,3 +361,39 @@ async def test_check_in_drops_and_refunds_who_does_not_check_in(
     [table] = running_tables(world)
     assert {s.user_id for s in table.seats} == {alice.id, bob.id}
     await check_chips(world)
+
+
+async def test_tsung_shap_by_points_with_computer_fillers(world: World) -> None:
+    ch, admin = world.channel, world.admin
+    alice = world.members[0]
+    await admin.slash(
+        ch,
+        "tournament new",
+        name="Fishing",
+        game="tsung-shap",
+        best_of=3,
+        decide_by="points",
+        rounds=1,
+        buy_in=10,
+    )
+    signup = ch.history()[-1]
+    await alice.click(signup, label="Join")
+    await admin.slash(ch, "tournament fill", count=3, level="random")
+    await admin.slash(ch, "tournament start")
+    tournaments = service(world)
+    view = await tournaments.current(GUILD_ID)
+    assert view.event is not None and view.event.current_round is not None
+    # The computer players' match plays its three games at once, scored in points.
+    computers = [m for m in view.event.current_round.matches if all(p < 0 for p in m.players)]
+    assert len(computers) == 1 and computers[0].result is not None
+    assert computers[0].result.games_played == 3 and computers[0].result.points
+    # alice resigns her three games: her computer opponent wins the match.
+    for _ in range(3):
+        [table] = running_tables(world)
+        r = await alice.slash(thread_of(world, table), "table resign")
+        assert r.ephemeral
+    view = await tournaments.view(view.id)
+    assert view.record.status == "finished"
+    # Computer players never win money: the whole pool goes back to alice, the only member.
+    assert await world.bot.services.chips.balance(GUILD_ID, alice.id) == START
+    await check_chips(world)
