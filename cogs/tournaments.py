@@ -24,7 +24,7 @@ from bot.app import KapBot
 from bot.limits import MAX_ANTE
 from bot.render.tournament_art import render_event_bracket, render_event_standings
 from bot.services.errors import UserError
-from bot.services.tables import Outcome
+from bot.services.tables import Outcome, Table
 from bot.services.tournaments import (
     AI_LEVELS,
     FORMATS,
@@ -60,6 +60,7 @@ TEXT = {
     "text_channel": "A tournament needs a text channel to open its match threads in.",
     "role_set": "Members with {role} may now create tournaments.",
     "role_cleared": "Only server managers may now create tournaments.",
+    "stopped": "🛑 The tournament ended this game (time, a drop or a new pairing).",
     "managers_only": "Only a server manager can choose the organiser role.",
 }
 
@@ -228,6 +229,13 @@ class Tournaments(
         """Post the table message of a game just started and present what happened."""
         await self.desk.presenter.touch(outcome.table, now=True)
         await self.desk.present(outcome, table_shown=True)
+
+    async def table_stopped(self, table: Table) -> None:
+        """Close the message and DMs of a game the event ended."""
+        table.recent.append(TEXT["stopped"])
+        await self.desk.presenter.touch(table, now=True)
+        await self.desk.presenter.update_dms(table)
+        self.desk.presenter.forget(table.id)
 
     async def post(self, record: TournamentRecord, text: str, *, pictures: bool = False) -> None:
         """Post in the event's channel, with the standings (and bracket) pictures."""

@@ -35,7 +35,7 @@ from typing import Any, Protocol
 from bot.services.chips import ChipsService
 from bot.services.clock import Clock
 from bot.services.errors import UserError
-from bot.services.tables import Outcome, SeatInfo, TableService
+from bot.services.tables import Outcome, SeatInfo, Table, TableService
 from bot.storage.db import Database
 from bot.storage.games import GamesRepo, GameStatus
 from bot.storage.tournaments import EntryRecord, MatchRow, TournamentRecord, TournamentsRepo
@@ -144,6 +144,9 @@ class TournamentHost(Protocol):
 
     async def say(self, channel_id: int, guild_id: int, text: str, mentions: Sequence[int]) -> None:
         """Post in a match's thread, pinging ``mentions``."""
+
+    async def table_stopped(self, table: Table) -> None:
+        """A match's game was ended by the event (time limit, drop, re-pair, cancel)."""
 
     async def refresh(self, record: TournamentRecord) -> None:
         """Update the sign-up / status message of the event."""
@@ -544,8 +547,9 @@ class TournamentService:
                 continue
             kept.append(game_id)
             if game.status in (GameStatus.FINISHED, GameStatus.DRAWN):
-                winner = None if game.winner_seat is None else match.players[game.winner_seat]
-                points = self._points(game.channel_id, game_id, match)
+                seated = row.seatings.get(game_id, list(match.players))
+                winner = None if game.winner_seat is None else seated[game.winner_seat]
+                points = self._points(game.channel_id, game_id, seated)
                 row.games.append(GameRecord(winner, points).to_dict())
                 changed = True
         row.game_ids = kept
@@ -560,16 +564,16 @@ class TournamentService:
                     await self._repo.update(tx, record)
         return result is not None or (changed and not await self._playing(row))
 
-    def _points(self, thread_id: int, game_id: str, match: Match) -> dict[int, int]:
+    def _points(self, thread_id: int, game_id: str, seated: Sequence[int]) -> dict[int, int]:
         """The Tsung Shap points of a finished game, read from its table (still held after
         its end; a game counted only after a restart has none, and counts by its winner)."""
         table = self._tables.get(thread_id)
         if table is None or table.id != game_id or table.state is None:
             return {}
         scores = getattr(table.state.result, "scores", None)
-        if not isinstance(scores, tuple) or len(scores) != len(match.players):
+        if not isinstance(scores, tuple) or len(scores) != len(seated):
             return {}
-        return {pid: int(score) for pid, score in zip(match.players, scores, strict=True)}
+        return {pid: int(score) for pid, score in zip(seated, scores, strict=True)}
 
     @staticmethod
     def _result(
@@ -610,8 +614,12 @@ class TournamentService:
         thread = row.thread_id
         self._threads[thread] = record.id
         entries = {e.user_id: e for e in await self._entries(record.id, active_only=False)}
+        seated = list(match.players)
+        if not settings.two_player:
+            # A table plays on without players who left the event.
+            seated = [p for p in match.players if p not in event.withdrawn]
         seats = []
-        for pid in match.players:
+        for pid in seated:
             entry = entries.get(pid)
             name = entry.name if entry is not None else event.player(pid).name
             if pid < 0:
@@ -629,6 +637,7 @@ class TournamentService:
         if existing is not None and existing.status.is_open:
             # Opened just before a crash, before its id was stored: adopt it.
             row.game_ids.append(existing.id)
+            row.seatings[existing.id] = seated[: len(existing.seats)]
             async with self._db.transaction() as tx:
                 await self._repo.put_match(tx, record.id, row)
             return
@@ -649,6 +658,15 @@ class TournamentService:
                 ),
                 humans,
             )
+        if len(seated) < 2:  # everyone else left: the table is decided by its games so far
+            rnd, _ = event.find(match.id)
+            result = self._result(event, rnd, match, row, timed_out=True)
+            assert result is not None
+            event.record(match.id, result)
+            record.state = event.to_dict()
+            async with self._db.transaction() as tx:
+                await self._repo.update(tx, record)
+            return
         outcome = await self._tables.open_seated(
             guild_id=record.guild_id,
             channel_id=thread,
@@ -659,6 +677,7 @@ class TournamentService:
             turn_seconds=int(record.options.get("turn_seconds", 120)),
         )
         row.game_ids.append(outcome.table.id)
+        row.seatings[outcome.table.id] = seated
         async with self._db.transaction() as tx:
             await self._repo.put_match(tx, record.id, row)
         await self._need_host().show_table(outcome)
@@ -758,8 +777,12 @@ class TournamentService:
             return
         table = self._tables.get(row.thread_id)
         if table is not None and table.status.is_open:
-            with contextlib.suppress(UserError):  # it ended meanwhile
+            try:
                 await self._tables.cancel(row.thread_id, record.organiser_id, admin=True)
+            except UserError:
+                return  # it ended meanwhile
+            if self.host is not None:
+                await self.host.table_stopped(table)
 
     # ----------------------------------------------------------------------------- organiser
 

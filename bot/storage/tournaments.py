@@ -64,6 +64,9 @@ class MatchRow:
     thread_id: int | None
     game_ids: list[str] = field(default_factory=list)
     games: list[dict[str, Any]] = field(default_factory=list)
+    seatings: dict[str, list[int]] = field(default_factory=dict)
+    """Game id -> the players seated at it, in seat order (a table plays on without a player
+    who dropped, so its seats may be fewer than the match's players)."""
 
 
 def _time(value: str | None) -> datetime | None:
@@ -89,6 +92,18 @@ def _record(row: sqlite3.Row) -> TournamentRecord:
         created_at=from_db_time(row["created_at"]),
         finished_at=_time(row["finished_at"]),
         results=None if row["results_json"] is None else json.loads(row["results_json"]),
+    )
+
+
+def _match_row(r: Any) -> MatchRow:
+    """(match_id, round, thread_id, game_ids, games_json, seatings_json) -> MatchRow."""
+    return MatchRow(
+        str(r[0]),
+        int(r[1]),
+        r[2],
+        json.loads(r[3]),
+        json.loads(r[4]),
+        {str(k): [int(p) for p in v] for k, v in json.loads(r[5]).items()},
     )
 
 
@@ -243,22 +258,20 @@ class TournamentsRepo:
     async def matches(self, tx: Tx, tournament_id: int, round_number: int) -> list[MatchRow]:
         """The match rows of one round."""
         rows = await tx.fetchall(
-            "SELECT match_id, round, thread_id, game_ids, games_json FROM tournament_matches "
-            "WHERE tournament_id = ? AND round = ? ORDER BY match_id",
+            "SELECT match_id, round, thread_id, game_ids, games_json, seatings_json "
+            "FROM tournament_matches WHERE tournament_id = ? AND round = ? ORDER BY match_id",
             (tournament_id, round_number),
         )
-        return [
-            MatchRow(str(r[0]), int(r[1]), r[2], json.loads(r[3]), json.loads(r[4])) for r in rows
-        ]
+        return [_match_row(r) for r in rows]
 
     async def put_match(self, tx: Tx, tournament_id: int, row: MatchRow) -> None:
         """Insert or replace a match row."""
         await tx.execute(
             "INSERT INTO tournament_matches (tournament_id, match_id, round, thread_id, "
-            "game_ids, games_json) VALUES (?, ?, ?, ?, ?, ?) "
+            "game_ids, games_json, seatings_json) VALUES (?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (tournament_id, round, match_id) DO UPDATE SET "
             "thread_id = excluded.thread_id, game_ids = excluded.game_ids, "
-            "games_json = excluded.games_json",
+            "games_json = excluded.games_json, seatings_json = excluded.seatings_json",
             (
                 tournament_id,
                 row.match_id,
@@ -266,6 +279,7 @@ class TournamentsRepo:
                 row.thread_id,
                 json.dumps(row.game_ids),
                 json.dumps(row.games),
+                json.dumps(row.seatings),
             ),
         )
 
@@ -279,15 +293,14 @@ class TournamentsRepo:
     async def match_by_thread(self, tx: Tx, thread_id: int) -> tuple[int, MatchRow] | None:
         """The latest match played in a thread, with its event id."""
         row = await tx.fetchone(
-            "SELECT tournament_id, match_id, round, thread_id, game_ids, games_json "
-            "FROM tournament_matches WHERE thread_id = ? ORDER BY round DESC LIMIT 1",
+            "SELECT tournament_id, match_id, round, thread_id, game_ids, games_json, "
+            "seatings_json FROM tournament_matches WHERE thread_id = ? "
+            "ORDER BY round DESC LIMIT 1",
             (thread_id,),
         )
         if row is None:
             return None
-        return int(row[0]), MatchRow(
-            str(row[1]), int(row[2]), row[3], json.loads(row[4]), json.loads(row[5])
-        )
+        return int(row[0]), _match_row(tuple(row)[1:])
 
     # --- configuration ---------------------------------------------------------------------
 

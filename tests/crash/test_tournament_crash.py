@@ -28,7 +28,7 @@ from bot.engine import Deal, Declare, deal_from_tiles, parse_tiles
 from bot.engine.tiles import KINDS, PIECE_KINDS, PIECES_PER_SET
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import ManualClock
-from bot.services.tables import Outcome, TableDefaults, TableService
+from bot.services.tables import Outcome, Table, TableDefaults, TableService
 from bot.services.tournaments import TournamentRecord, TournamentService, settings_from_options
 from bot.storage.db import CRASH_AFTER_COMMIT_ENV, CRASH_EXIT_CODE, Database, commit_count
 from bot.storage.games import GamesRepo
@@ -73,6 +73,9 @@ class Host:
         return None
 
     async def say(self, channel_id: int, guild_id: int, text: str, mentions: Sequence[int]) -> None:
+        return None
+
+    async def table_stopped(self, table: Table) -> None:
         return None
 
     async def refresh(self, record: TournamentRecord) -> None:

@@ -293,11 +293,20 @@ async def test_a_table_rounds_event_of_thirteen_with_a_final_table(
     assert not idle.running
     assert any("its time ran out" in m.content for m in ch.history())
 
-    # The final table of four plays its three games.
-    for _ in range(3):
-        [final] = running_tables(world)
-        assert len(final.seats) == 4
-        await declare_all(world, actors)
+    # The final table of four plays its three games; during the second, one of its players
+    # drops out of the event: his seat folds, and the third game seats the other three.
+    [final] = running_tables(world)
+    assert len(final.seats) == 4
+    await declare_all(world, actors)
+    [final] = running_tables(world)
+    dropper = final.seats[1].user_id
+    assert dropper is not None
+    await actors[dropper].slash(ch, "tournament drop")
+    assert final.out == {1: "resigned"}
+    await declare_all(world, actors)
+    [final] = running_tables(world)
+    assert len(final.seats) == 3 and dropper not in {s.user_id for s in final.seats}
+    await declare_all(world, actors)
     view = await service(world).current(GUILD_ID, 1)
     assert view.record.status == "finished"
     assert view.pool == 0 or view.record.results is not None

@@ -48,6 +48,7 @@ CREATE TABLE tournament_matches (
     thread_id     INTEGER,
     game_ids      TEXT    NOT NULL DEFAULT '[]',
     games_json    TEXT    NOT NULL DEFAULT '[]',
+    seatings_json TEXT    NOT NULL DEFAULT '{}',  -- game id -> the players seated, in seat order
     PRIMARY KEY (tournament_id, round, match_id)
 ) STRICT, WITHOUT ROWID;
 
