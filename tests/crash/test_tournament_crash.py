@@ -142,7 +142,8 @@ async def drive(path: Path) -> int:
         await db.close()
 
 
-def _child(path: Path, crash_after: int | None) -> int:
+def _fork(path: Path, crash_after: int | None) -> int:
+    """Run :func:`drive` in a forked child (killed after commit ``crash_after``); its pid."""
     pid = os.fork()
     if pid == 0:
         code = 0
@@ -158,7 +159,12 @@ def _child(path: Path, crash_after: int | None) -> int:
             code = 1
         finally:
             os._exit(code)
-    _, status = os.waitpid(pid, 0)
+    return pid
+
+
+def _child(path: Path, crash_after: int | None) -> int:
+    """Run :func:`drive` in a forked child; its exit status."""
+    _, status = os.waitpid(_fork(path, crash_after), 0)
     return os.waitstatus_to_exitcode(status)
 
 
@@ -197,22 +203,39 @@ def test_every_commit_point_of_a_tournament_is_survived(tmp_path: Path) -> None:
     assert pool == 100
     assert total > 30  # long enough to mean something
 
-    failures = []
-    for point in range(1, total + 1):
-        folder = tmp_path / f"kill{point}"
-        folder.mkdir()
-        path = folder / "kap.db"
-        code = _child(path, point)
-        if code != CRASH_EXIT_CODE:
-            failures.append(f"kill point {point}: the child exited with {code}")
+    # A few points at once: each point is a killed child, then a restarted one, then a check.
+    failures: list[str] = []
+    points = iter(range(1, total + 1))
+    running: dict[int, tuple[int, bool]] = {}  # pid -> (kill point, is it the restart)
+
+    def launch() -> None:
+        point = next(points, None)
+        if point is not None:
+            folder = tmp_path / f"kill{point}"
+            folder.mkdir()
+            running[_fork(folder / "kap.db", point)] = (point, False)
+
+    for _ in range(max(1, min(4, os.cpu_count() or 1))):
+        launch()
+    while running:
+        pid, status = os.waitpid(-1, 0)
+        if pid not in running:
             continue
-        if _child(path, None) != 0:
+        point, restarted = running.pop(pid)
+        folder = tmp_path / f"kill{point}"
+        code = os.waitstatus_to_exitcode(status)
+        if not restarted:
+            if code != CRASH_EXIT_CODE:
+                failures.append(f"kill point {point}: the child exited with {code}")
+                launch()
+            else:
+                running[_fork(folder / "kap.db", None)] = (point, True)
+            continue
+        launch()
+        if code != 0:
             failures.append(f"kill point {point}: the restart did not finish the event")
             continue
-        got = asyncio.run(outcome_of(path))
+        got = asyncio.run(outcome_of(folder / "kap.db"))
         if got != expected:
             failures.append(f"kill point {point}: {got} != {expected}")
-        for leftover in folder.iterdir():
-            leftover.unlink()
-        folder.rmdir()
     assert failures == []
