@@ -406,3 +406,32 @@ async def test_tsung_shap_by_points_with_computer_fillers(world: World) -> None:
     # Computer players never win money: the whole pool goes back to alice, the only member.
     assert await world.bot.services.chips.balance(GUILD_ID, alice.id) == START
     await check_chips(world)
+
+
+async def test_single_elimination_of_five_with_a_bracket_picture(
+    world: World, quick_any: None
+) -> None:
+    ch, admin = world.channel, world.admin
+    members = world.members
+    actors = {m.id: m for m in members}
+    await admin.slash(ch, "tournament new", name="Knockout", format="single-elimination", buy_in=20)
+    signup = ch.history()[-1]
+    for member in members:
+        await member.click(signup, label="Join")
+    await admin.slash(ch, "tournament start")
+    tournaments = service(world)
+    # Five players in an eight-slot draw: byes to the top three seeds; four matches in all
+    # (every match eliminates one player), each played as soon as both its players are known.
+    played = 0
+    for _ in range(5):
+        played += await declare_all(world, actors)
+    assert played == 4
+    view = await tournaments.current(GUILD_ID, 1)
+    assert view.record.status == "finished" and view.event is not None
+    r = await members[0].slash(ch, "tournament show", event=view.id)
+    names = [a.filename for a in r.response.attachments]
+    assert names == ["standings.png", "bracket.png"]
+    chips = world.bot.services.chips
+    champion = view.event.ranking()[0]
+    assert await chips.balance(GUILD_ID, champion) == START - 20 + 100
+    await check_chips(world)
