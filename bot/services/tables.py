@@ -691,9 +691,14 @@ class TableService:
         return await self.start(channel_id, host_id)
 
     async def notify_ended(self, outcome: Outcome) -> None:
-        """Tell the listeners (a tournament) that a game ended; called once the end is shown."""
+        """Tell the listeners (a tournament) that a game ended; called once the end is shown.
+
+        A failing listener is logged and never undoes or blocks the game's own end."""
         for listener in list(self.end_listeners):
-            await listener(outcome)
+            try:
+                await listener(outcome)
+            except Exception:
+                log.exception("table %s: a game-end listener failed", outcome.table.id)
 
     # ----------------------------------------------------------------------------- play
 
