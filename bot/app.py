@@ -56,6 +56,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.help",
     "cogs.stats",
     "cogs.replay",
+    "cogs.tournaments",
 )
 """Every cog module the bot loads, in order."""
 

@@ -559,6 +559,7 @@ class Desk:
         await self.presenter.update_dms(table, skip=skip_dm, active=active)
         if outcome.finished:
             await self.presenter.announce_end(table, outcome.settlement)
+            await self.tables.notify_ended(outcome)
 
     # ------------------------------------------------------------------------- clicks
 
@@ -726,3 +727,4 @@ class Desk:
         await self.presenter.update_dms(table)
         if outcome.finished or (table.state is not None and table.state.result is not None):
             await self.presenter.announce_end(table, outcome.settlement)
+            await self.tables.notify_ended(outcome)

@@ -103,9 +103,11 @@ RULES: dict[str, Rule] = {
         third_party=frozenset({"aiosqlite"}),
     ),
     "bot.services": Rule(
-        "bot.services -> standard library + bot.engine + bot.ai + bot.storage + openskill; "
-        "no discord",
-        internal=frozenset({"bot.engine", "bot.ai", "bot.storage", "bot.services", "bot.limits"}),
+        "bot.services -> standard library + bot.engine + bot.ai + bot.storage + bot.tournament"
+        " + openskill; no discord",
+        internal=frozenset(
+            {"bot.engine", "bot.ai", "bot.storage", "bot.services", "bot.limits", "bot.tournament"}
+        ),
         third_party=frozenset({"openskill"}),
     ),
     "bot.render": Rule(

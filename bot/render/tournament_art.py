@@ -4,20 +4,19 @@ Pure and synchronous like :mod:`bot.render.images`: they take the values of
 :mod:`bot.tournament` and return PNG bytes; the Discord layer calls them through
 ``asyncio.to_thread`` (each call builds its own image; fonts are kept per thread).
 
-The font is chosen in one place, :func:`tournament_font`: Pillow's built-in font for now. It has
-no Chinese glyphs, so a member's name in Chinese shows as boxes until a CJK font is switched in
-there.
+Every text is drawn by :mod:`bot.render.typeface` (``_text`` / ``_text_right``): Noto Sans for
+Latin with its accents, Noto Sans CJK for Chinese, so any member's name is drawn, never boxes.
 """
 
 from __future__ import annotations
 
 import io
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from bot.render.typeface import draw_text, fit_text, text_width
 from bot.tournament.bracket import Bracket, Node, Resolved
 from bot.tournament.event import DISQUALIFIED, Event
 from bot.tournament.model import PlayerId
@@ -28,11 +27,9 @@ __all__ = [
     "render_event_bracket",
     "render_event_standings",
     "render_standings",
-    "tournament_font",
 ]
 
 RGB = tuple[int, int, int]
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 FELT: RGB = (28, 88, 60)
 _TEXT: RGB = (240, 238, 228)
@@ -51,38 +48,20 @@ _BOX_W = 168
 _BOX_H = 38
 _COL_GAP = 34
 _PITCH = _BOX_H + 20  # vertical room per first-round match, its label included
-_NAME_CHARS = 18
-
-_fonts = threading.local()
-
-
-def tournament_font(size: int) -> Font:
-    """The font of every tournament picture at ``size`` px — the one place to switch it (e.g.
-    to a CJK font for Chinese names). One instance per thread: FreeType faces are not safe to
-    share between threads."""
-    cache: dict[int, Font] | None = getattr(_fonts, "cache", None)
-    if cache is None:
-        cache = {}
-        _fonts.cache = cache
-    font = cache.get(size)
-    if font is None:
-        font = ImageFont.load_default(size=size)
-        cache[size] = font
-    return font
+_NAME_WIDTH = _BOX_W - 34  # room for a name in a bracket box, its seed number beside it
+_STANDINGS_NAME_WIDTH = 200
 
 
 def _text(draw: ImageDraw.ImageDraw, x: float, top: float, text: str, size: int, fill: RGB) -> None:
-    font = tournament_font(size)
-    left, upper, _, _ = draw.textbbox((0, 0), text, font=font)
-    draw.text((x - left, top - upper), text, font=font, fill=fill)
+    # Every text goes through the project's typeface: Latin with accents in Noto Sans, Chinese
+    # in Noto Sans CJK, placed by the top of its capitals.
+    draw_text(draw, x, top, text, size, fill)
 
 
 def _text_right(
     draw: ImageDraw.ImageDraw, right: float, top: float, text: str, size: int, fill: RGB
 ) -> None:
-    font = tournament_font(size)
-    left, upper, r, _ = draw.textbbox((0, 0), text, font=font)
-    draw.text((right - (r - left) - left, top - upper), text, font=font, fill=fill)
+    draw_text(draw, right, top, text, size, fill, align="right")
 
 
 def _png(image: Image.Image) -> bytes:
@@ -96,8 +75,9 @@ def _png(image: Image.Image) -> bytes:
     return out.getvalue()
 
 
-def _short(name: str, limit: int = _NAME_CHARS) -> str:
-    return name if len(name) <= limit else name[: limit - 2] + ".."
+def _short(name: str, width: int = _NAME_WIDTH) -> str:
+    # Cut by width, not characters: a Chinese character is about twice as wide as a Latin one.
+    return fit_text(name, _NAME, width)
 
 
 def _score(half_points: int) -> str:
@@ -319,7 +299,7 @@ def render_standings(
         cells = [
             [
                 str(r.rank),
-                _short(names.get(r.player, str(r.player)), 26),
+                _short(names.get(r.player, str(r.player)), _STANDINGS_NAME_WIDTH),
                 str(r.points),
                 str(r.wins),
                 f"{float(r.opponents_average):.2f}",
@@ -333,7 +313,7 @@ def render_standings(
         cells = [
             [
                 str(r.rank),
-                _short(names.get(r.player, str(r.player)), 26),
+                _short(names.get(r.player, str(r.player)), _STANDINGS_NAME_WIDTH),
                 _score(r.score),
                 f"{r.wins}-{r.draws}-{r.losses}",
                 _score(r.median_buchholz),
@@ -346,11 +326,8 @@ def render_standings(
         ]
     shown = cells[:limit]
     more = len(cells) - len(shown)
-    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    font = tournament_font(_NAME)
     widths = [
-        max(int(probe.textlength(row[c], font=font)) for row in [header, *shown]) + 18
-        for c in range(len(header))
+        max(text_width(row[c], _NAME) for row in [header, *shown]) + 18 for c in range(len(header))
     ]
     row_h = 22
     title_h = _TITLE + 16

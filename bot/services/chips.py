@@ -516,6 +516,118 @@ class ChipsService:
                 return Pot(game_id, guild_id, channel_id, PotStatus.OPEN, {}, 0)
             return await self._pot_view(tx, game_id)
 
+    async def buy_in(
+        self,
+        pot_id: str,
+        guild_id: int,
+        user_id: int,
+        amount: int,
+        idem_key: str,
+        *,
+        channel_id: int | None = None,
+        tx: Tx | None = None,
+    ) -> None:
+        """Take one member's buy-in into an open pot that others may join later (a
+        tournament's ``tournament:{id}``). ``idem_key`` (``ante:…``) makes a retry a no-op;
+        a member short of chips gets :class:`UnpaidAntes`."""
+        check_amount(amount, what="The buy-in")
+        now = self._clock.now()
+        async with self._write(tx) as tx:
+            if await self._repo.find_ledger(tx, idem_key) is not None:
+                return
+            pot = await self._repo.get_pot(tx, pot_id)
+            if pot is None:
+                await self._repo.create_pot(tx, pot_id, guild_id, channel_id, now)
+            elif pot.status is not PotStatus.OPEN:
+                raise PotClosed(pot_id)
+            await self._ensure_account(tx, guild_id, user_id)
+            balance = await self._repo.debit(tx, guild_id, user_id, amount)
+            if balance is None:
+                have = await self._balance_in(tx, guild_id, user_id)
+                raise UnpaidAntes([Shortfall(user_id, have, amount)])
+            await self._repo.add_escrow(tx, pot_id, guild_id, user_id, amount)
+            await self._repo.add_ledger(
+                tx,
+                guild_id=guild_id,
+                user_id=user_id,
+                delta=-amount,
+                balance_after=balance,
+                kind=LedgerKind.ANTE,
+                idem_key=idem_key,
+                game_id=pot_id,
+                created_at=now,
+            )
+
+    async def refund_member(
+        self, pot_id: str, user_id: int, idem_key: str, *, tx: Tx | None = None
+    ) -> int:
+        """Give one member his buy-in back from an open pot (he left before the start); the
+        amount (0 when he holds nothing there, or the key was used already)."""
+        now = self._clock.now()
+        async with self._write(tx) as tx:
+            if await self._repo.find_ledger(tx, idem_key) is not None:
+                return 0
+            pot = await self._repo.get_pot(tx, pot_id)
+            if pot is None or pot.status is not PotStatus.OPEN:
+                return 0
+            amount = (await self._repo.escrow_of(tx, pot_id)).get(user_id, 0)
+            if not amount:
+                return 0
+            await self._repo.remove_escrow(tx, pot_id, user_id)
+            balance = await self._repo.credit(tx, pot.guild_id, user_id, amount)
+            if balance is None:  # pragma: no cover - escrow rows reference accounts
+                raise RuntimeError(f"escrow of {user_id} has no account")
+            await self._repo.add_ledger(
+                tx,
+                guild_id=pot.guild_id,
+                user_id=user_id,
+                delta=amount,
+                balance_after=balance,
+                kind=LedgerKind.REFUND,
+                idem_key=idem_key,
+                game_id=pot_id,
+                created_at=now,
+            )
+            return amount
+
+    async def pay_split(
+        self, pot_id: str, amounts: Mapping[int, int], *, tx: Tx | None = None
+    ) -> Settlement:
+        """Pay a pot out to several members (a tournament's prizes, keys
+        ``payout:{pot}:{user}``) and settle it; the amounts must add up to the pot exactly.
+        Idempotent like :meth:`payout`."""
+        now = self._clock.now()
+        async with self._write(tx) as tx:
+            pot = await self._repo.get_pot(tx, pot_id)
+            if pot is None:
+                return Settlement(pot_id, Outcome.NO_POT)
+            if pot.status is not PotStatus.OPEN:
+                return await self._replayed_settlement(tx, pot)
+            total = sum((await self._repo.escrow_of(tx, pot_id)).values()) + pot.carried_in
+            if sum(amounts.values()) != total or any(a < 0 for a in amounts.values()):
+                raise ValueError(f"pot {pot_id}: a split of {total} chips must add up exactly")
+            for user_id, amount in sorted(amounts.items()):
+                if not amount:
+                    continue
+                await self._ensure_account(tx, pot.guild_id, user_id)
+                balance = await self._repo.credit(tx, pot.guild_id, user_id, amount)
+                if balance is None:  # pragma: no cover - the account was just ensured
+                    raise RuntimeError(f"winner {user_id} has no account")
+                await self._repo.add_ledger(
+                    tx,
+                    guild_id=pot.guild_id,
+                    user_id=user_id,
+                    delta=amount,
+                    balance_after=balance,
+                    kind=LedgerKind.PAYOUT,
+                    idem_key=f"payout:{pot_id}:{user_id}",
+                    game_id=pot_id,
+                    created_at=now,
+                )
+            best = max(amounts, key=lambda u: amounts[u]) if amounts else None
+            await self._settle(tx, pot, PotStatus.PAID, total, best, 0, now)
+        return Settlement(pot_id, Outcome.PAID, pot=total, winner_id=best, paid=total)
+
     async def payout(
         self,
         game_id: str,

@@ -341,6 +341,8 @@ class TableService:
         self.repairs: list[str] = []
         """What :meth:`restore`'s repair pass did, in words."""
         self._ai_rng = random.Random(self._rng.getrandbits(64))
+        self.end_listeners: list[Listener] = []
+        """Called with the outcome of every game that ended (see :meth:`notify_ended`)."""
 
     # ----------------------------------------------------------------------------- lookups
 
@@ -663,6 +665,45 @@ class TableService:
             await self._advance(table, outcome)
             log.info("table %s started: %s", table.id, rules.describe())
         return outcome
+
+    async def open_seated(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        game: str,
+        seats: Sequence[SeatInfo],
+        rule_set: str | None = None,
+        turn_seconds: int | None = None,
+    ) -> Outcome:
+        """Open a table with fixed seats (no ante) and start it at once: a tournament's game.
+
+        ``host_id`` (the organiser) need not sit at it; seats are played in the order given."""
+        table = await self.open_table(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            host_name=seats[0].name,
+            game=game,
+            rule_set=rule_set,
+            ante=0,
+            seats=len(seats),
+            turn_seconds=turn_seconds,
+        )
+        async with table.lock:
+            await self._save_seats(table, list(seats))
+        return await self.start(channel_id, host_id)
+
+    async def notify_ended(self, outcome: Outcome) -> None:
+        """Tell the listeners (a tournament) that a game ended; called once the end is shown.
+
+        A failing listener is logged and never undoes or blocks the game's own end."""
+        for listener in list(self.end_listeners):
+            try:
+                await listener(outcome)
+            except Exception:
+                log.exception("table %s: a game-end listener failed", outcome.table.id)
 
     # ----------------------------------------------------------------------------- play
 
@@ -1129,6 +1170,8 @@ class TableService:
                 "it was never closed (an interrupted end); closed it as aborted."
             )
         for pot in await self._chips.open_pots():
+            if pot.game_id.startswith("tournament:"):
+                continue  # a tournament's buy-ins: its own service settles them
             record = await self._games.get(pot.game_id)
             if record is not None and record.status is GameStatus.RUNNING:
                 continue

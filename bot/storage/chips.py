@@ -434,6 +434,10 @@ class ChipsRepo:
             (game_id, guild_id, user_id, amount),
         )
 
+    async def remove_escrow(self, tx: Tx, game_id: str, user_id: int) -> None:
+        """Release one member's escrow row (his buy-in refunded from a pot that stays open)."""
+        await tx.execute("DELETE FROM escrow WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+
     async def settle_pot(
         self,
         tx: Tx,

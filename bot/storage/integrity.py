@@ -28,6 +28,10 @@ from bot.storage.db import Tx
 __all__ = ["Problem", "find_problems"]
 
 
+TOURNAMENT_POT = "tournament:"
+"""Pot ids of tournaments' buy-ins (``tournament:{id}``): open while the event is."""
+
+
 @dataclass(frozen=True, slots=True)
 class Problem:
     """One violation of the invariant, in words, and the game it concerns (if any)."""
@@ -47,7 +51,7 @@ async def find_problems(tx: Tx) -> tuple[list[Problem], SupplyTotals]:
         "WHERE e.game_id = p.game_id) AS held FROM pots AS p "
         "LEFT JOIN games AS g ON g.id = p.game_id "
         "WHERE p.status = 'open' AND (g.status IS NULL OR g.status <> 'running') "
-        "ORDER BY p.created_at"
+        f"AND p.game_id NOT LIKE '{TOURNAMENT_POT}%' ORDER BY p.created_at"
     ):
         game, status, held = str(row[0]), row[1], int(row[2])
         if status is None:
@@ -57,6 +61,7 @@ async def find_problems(tx: Tx) -> tuple[list[Problem], SupplyTotals]:
         else:
             where = f"belongs to a {status} game (its settlement never happened)"
         problems.append(Problem(f"The open pot of game {game} ({held} chips held) {where}.", game))
+    problems += await _tournament_pots(tx)
     for row in await tx.fetchall(
         "SELECT g.id, p.status FROM games AS g JOIN pots AS p ON p.game_id = g.id "
         "WHERE g.status IN ('lobby', 'running') AND p.status <> 'open' ORDER BY g.created_at"
@@ -94,10 +99,17 @@ async def find_problems(tx: Tx) -> tuple[list[Problem], SupplyTotals]:
         " (SELECT COALESCE(-SUM(delta), 0) FROM ledger AS l "
         "  WHERE l.game_id = p.game_id AND l.kind = 'ante'),"
         " (SELECT COUNT(*) FROM ledger AS l WHERE l.game_id = p.game_id "
-        "  AND l.kind IN ('payout', 'refund', 'house_win', 'carry_out')) "
+        "  AND l.kind IN ('payout', 'refund', 'house_win', 'carry_out')), "
+        # A tournament's pot stays open while members come and go: a refund to one who left
+        # before the start is not a settlement, and his buy-in is no longer held.
+        " (SELECT COALESCE(SUM(delta), 0) FROM ledger AS l WHERE l.game_id = p.game_id "
+        f"  AND l.kind = 'refund' AND p.game_id LIKE '{TOURNAMENT_POT}%') "
         "FROM pots AS p WHERE p.status = 'open'"
     ):
         game, held, antes, settled_rows = str(row[0]), int(row[1]), int(row[2]), int(row[3])
+        if game.startswith(TOURNAMENT_POT):
+            antes -= int(row[4])
+            settled_rows -= await _refund_rows(tx, game)
         if held != antes:
             problems.append(
                 Problem(
@@ -124,3 +136,28 @@ async def find_problems(tx: Tx) -> tuple[list[Problem], SupplyTotals]:
             )
         )
     return problems, totals
+
+
+async def _refund_rows(tx: Tx, game: str) -> int:
+    return int(
+        await tx.scalar(
+            "SELECT COUNT(*) FROM ledger WHERE game_id = ? AND kind = 'refund'", (game,)
+        )
+    )
+
+
+async def _tournament_pots(tx: Tx) -> list[Problem]:
+    """An open tournament pot belongs to an event still open (sign-up, check-in, play, pause)."""
+    problems = []
+    for row in await tx.fetchall(
+        "SELECT p.game_id, t.status FROM pots AS p LEFT JOIN tournaments AS t "
+        f"ON p.game_id = '{TOURNAMENT_POT}' || t.id "
+        f"WHERE p.status = 'open' AND p.game_id LIKE '{TOURNAMENT_POT}%' "
+        "AND (t.status IS NULL OR "
+        "t.status NOT IN ('registration', 'check-in', 'running', 'paused'))"
+    ):
+        where = "no event" if row[1] is None else f"a {row[1]} event"
+        problems.append(
+            Problem(f"The open pot {row[0]} belongs to {where} (never paid or refunded).", row[0])
+        )
+    return problems

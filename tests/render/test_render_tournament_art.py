@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import io
 from random import Random
+from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bot.render import tournament_art
 from bot.render.tournament_art import (
@@ -14,9 +15,15 @@ from bot.render.tournament_art import (
     render_event_bracket,
     render_event_standings,
     render_standings,
-    tournament_font,
 )
-from bot.tournament import EventSettings, Format, double_elimination, single_elimination
+from bot.render.typeface import Face, font_files
+from bot.tournament import (
+    EventSettings,
+    Format,
+    Player,
+    double_elimination,
+    single_elimination,
+)
 from bot.tournament.bracket import resolve
 from tests.tournament.helpers import new_event, play_open_matches, run_event
 
@@ -92,20 +99,19 @@ def test_standings_are_cut_after_the_limit() -> None:
     assert render_standings([], names, "Empty")
 
 
-def test_the_font_is_chosen_in_one_helper(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[int] = []
-    real = tournament_font
+def test_every_text_is_drawn_by_the_typeface(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    real = tournament_art.draw_text
 
-    def spy(size: int) -> object:
-        calls.append(size)
-        return real(size)
+    def spy(draw: Any, x: float, top: float, text: str, *args: Any, **kwargs: Any) -> int:
+        calls.append(text)
+        return real(draw, x, top, text, *args, **kwargs)
 
-    monkeypatch.setattr(tournament_art, "tournament_font", spy)
+    monkeypatch.setattr(tournament_art, "draw_text", spy)
     event = new_event(EventSettings(format=Format.SINGLE_ELIMINATION), 4)
     render_event_bracket(event)
     render_event_standings(event)
-    assert calls, "every text goes through tournament_font"
-    assert tournament_font(13) is tournament_font(13), "one font instance per size and thread"
+    assert "Bracket" in calls and "Standings" in calls, "every text goes through the typeface"
 
 
 def test_byes_are_not_drawn() -> None:
@@ -116,3 +122,25 @@ def test_byes_are_not_drawn() -> None:
     names = {p: f"P{p}" for p in seeds}
     image = decode(render_bracket(bracket, resolve(bracket, seeds, {}), names, seeds))
     assert image.height < 17 * tournament_art._PITCH + 150
+
+
+def test_chinese_and_accented_names_are_drawn_in_fonts_that_have_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    files = font_files()
+    assert files is not None
+    drawn: list[tuple[str, str]] = []
+    original = ImageDraw.ImageDraw.text
+
+    def text(self: ImageDraw.ImageDraw, xy: Any, text: Any, *args: Any, **kwargs: Any) -> Any:
+        drawn.append((getattr(kwargs.get("font"), "path", ""), str(text)))
+        return original(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    event = new_event(EventSettings(format=Format.SINGLE_ELIMINATION), 4)
+    event.players[0] = Player(event.players[0].id, "小明")
+    event.players[1] = Player(event.players[1].id, "Zoë Łukasz")
+    render_event_bracket(event)
+    render_event_standings(event)
+    assert (files[Face.CJK], "小明") in drawn
+    assert (files[Face.LATIN], "Zoë Łukasz") in drawn

@@ -1,0 +1,584 @@
+"""``/tournament …``: events run by the bot (docs/tournaments.md).
+
+Translation only: every decision is :class:`bot.services.tournaments.TournamentService`'s.
+This cog is its :class:`~bot.services.tournaments.TournamentHost` (threads, table messages,
+posts), owns the sign-up message's Join / Leave buttons (``DynamicItem``s that carry the event
+id, so they work after a restart) and runs the event clock (sign-up close, round time limits).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import random
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from bot.app import KapBot
+from bot.limits import MAX_ANTE
+from bot.render.tournament_art import render_event_bracket, render_event_standings
+from bot.services.errors import UserError
+from bot.services.tables import Outcome, Table
+from bot.services.tournaments import (
+    AI_LEVELS,
+    FORMATS,
+    TournamentRecord,
+    TournamentService,
+    TournamentView,
+    explain_rules,
+    settings_from_options,
+    standings_text,
+)
+from bot.services.tournaments import TEXT as SERVICE_TEXT
+from cogs.common import guarded, report_incident
+from cogs.desk import Desk, desk_for
+
+__all__ = ["TournamentButton", "Tournaments", "setup"]
+
+log = logging.getLogger(__name__)
+
+CLOCK_SECONDS = 30.0  # how often the event clock looks for a closed sign-up or a round's end
+MESSAGE_LIMIT = 2000
+
+# User-facing sentences of this cog, in one place.
+TEXT = {
+    "joined": "You are in **{name}**.",
+    "left": "You left **{name}**; your buy-in was refunded.",
+    "created": "Tournament **#{id} {name}** is open for sign-up.",
+    "started": "**{name}** has started.",
+    "filled": "Added {count} computer player(s).",
+    "dropped": "You left **{name}**. Your results so far stand.",
+    "done": "Done.",
+    "no_history": "No tournament has finished in this server yet.",
+    "guild_only": "Tournaments are run in a server channel.",
+    "text_channel": "A tournament needs a text channel to open its match threads in.",
+    "role_set": "Members with {role} may now create tournaments.",
+    "role_cleared": "Only server managers may now create tournaments.",
+    "stopped": "🛑 The tournament ended this game (time, a drop or a new pairing).",
+    "managers_only": "Only a server manager can choose the organiser role.",
+}
+
+GAME_CHOICES = [
+    app_commands.Choice(name="Kap Shap (Swiss and brackets)", value="kap-shap"),
+    app_commands.Choice(name="Tsung Shap (Swiss and brackets)", value="tsung-shap"),
+    app_commands.Choice(name="Kap Tai Shap (table rounds)", value="kap-tai-shap"),
+]
+FORMAT_CHOICES = [app_commands.Choice(name=f, value=f) for f in FORMATS]
+DECIDE_CHOICES = [
+    app_commands.Choice(name="Games won (best of N)", value="games"),
+    app_commands.Choice(name="Total points over N games (Tsung Shap)", value="points"),
+]
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
+BUTTON_TEMPLATE = r"tourney:(?P<id>[0-9]+):(?P<verb>join|leave|checkin)"
+
+
+def _manager(interaction: discord.Interaction[Any]) -> bool:
+    return bool(interaction.permissions.manage_guild)
+
+
+def _guild(interaction: discord.Interaction[Any]) -> int:
+    if interaction.guild_id is None:
+        raise UserError(TEXT["guild_only"])
+    return interaction.guild_id
+
+
+def signup_embed(view: TournamentView) -> discord.Embed:
+    """The sign-up / status message of an event."""
+    record, settings = view.record, view.settings
+    embed = discord.Embed(
+        title=f"🏆 #{record.id} {record.name}",
+        description=explain_rules(settings, len(view.entries) or None)[:3500],
+        colour=discord.Colour.gold(),
+    )
+    names = [e.name for e in view.entries]
+    shown = ", ".join(names[:40]) + (f" … (+{len(names) - 40})" if len(names) > 40 else "")
+    embed.add_field(name=f"Players ({len(names)})", value=shown or "Nobody yet", inline=False)
+    if settings.buy_in:
+        embed.add_field(name="Buy-in", value=f"{settings.buy_in:,} chips")
+        embed.add_field(name="Prize pool", value=f"{view.pool:,} chips")
+    embed.set_footer(text=f"Status: {record.status} · organiser id {record.organiser_id}")
+    return embed
+
+
+def signup_view(view: TournamentView) -> discord.ui.View:
+    """Join / Leave while sign-up is open; no buttons afterwards."""
+    buttons = discord.ui.View(timeout=None)
+    if view.record.status == "registration":
+        buttons.add_item(TournamentButton(view.id, "join"))
+        buttons.add_item(TournamentButton(view.id, "leave"))
+    elif view.record.status == "check-in":
+        buttons.add_item(TournamentButton(view.id, "checkin"))
+        buttons.add_item(TournamentButton(view.id, "leave"))
+    return buttons
+
+
+class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+    """Join or Leave on a sign-up message."""
+
+    def __init__(self, tournament_id: int, verb: str) -> None:
+        label = {"join": "Join", "checkin": "Check in"}.get(verb, "Leave")
+        style = discord.ButtonStyle.secondary if verb == "leave" else discord.ButtonStyle.success
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"tourney:{tournament_id}:{verb}")
+        )
+        self.tournament_id = tournament_id
+        self.verb = verb
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> TournamentButton:
+        """Rebuild the button from a click (also after a restart)."""
+        return cls(int(match["id"]), match["verb"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Join or leave the event."""
+        cog = interaction.client.get_cog("Tournaments") if interaction.client else None
+        if not isinstance(cog, Tournaments):
+            await interaction.response.send_message(
+                "Tournaments are not available right now; try again in a moment.", ephemeral=True
+            )
+            return
+        async with guarded(interaction, f"tournament {self.verb}"):
+            await cog.join_or_leave(interaction, self.tournament_id, self.verb)
+
+
+@app_commands.guild_only()
+class Tournaments(
+    commands.GroupCog, group_name="tournament", group_description="Tournaments run by the bot"
+):
+    """The ``/tournament`` group, the event clock and the service's Discord side."""
+
+    def __init__(self, bot: KapBot) -> None:
+        """Build the service on the bot's database, chips and tables."""
+        self.bot = bot
+        self.desk: Desk = desk_for(bot)
+        services = bot.services
+        # Seeding draws from a copy of the bot's generator (tests seed it), leaving the deals'
+        # own sequence untouched.
+        seeded = getattr(bot, "_rng", None)
+        rng = None
+        if isinstance(seeded, random.Random):
+            rng = random.Random()
+            rng.setstate(seeded.getstate())
+        self.service = TournamentService(
+            services.db, services.chips, services.tables, services.clock, rng=rng
+        )
+        self.service.host = self
+        ratings = services.ratings
+
+        async def rating_of(guild_id: int, user_id: int, game: str) -> float | None:
+            # Seeding by the member's shown (conservative) rating; unrated members are seeded
+            # at random after the rated ones.
+            found = await ratings.rating(guild_id, user_id, game)
+            return None if found is None or found.rating is None else float(found.rating)
+
+        self.service.rating_of = rating_of
+        self._resumed = False
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        """Listen for ended games and start the event clock."""
+        self.bot.services.tables.end_listeners.append(self.service.game_ended)
+        self.clock.start()
+
+    async def cog_unload(self) -> None:
+        """Stop the clock and the listener."""
+        self.clock.cancel()
+        listeners = self.bot.services.tables.end_listeners
+        if self.service.game_ended in listeners:
+            listeners.remove(self.service.game_ended)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Carry every running event on after a start (once)."""
+        if self._resumed:
+            return
+        self._resumed = True
+        try:
+            await self.service.resume_all()
+        except Exception as exc:
+            await report_incident(None, exc, "resuming tournaments")
+
+    @tasks.loop(seconds=CLOCK_SECONDS)
+    async def clock(self) -> None:
+        """Sign-ups that close, rounds whose time ran out."""
+        if not self.bot.is_ready():
+            return
+        try:
+            await self.service.expire_due()
+        except Exception as exc:
+            await report_incident(None, exc, "tournament clock")
+
+    # ------------------------------------------------------------------------- host
+
+    async def open_thread(self, record: TournamentRecord, match_id: str, title: str) -> int:
+        """A public thread of the event's channel for one match."""
+        channel = self.bot.get_channel(record.channel_id)
+        if channel is None:
+            channel = await self.bot.fetch_channel(record.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            raise UserError(TEXT["text_channel"])
+        thread = await channel.create_thread(
+            name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=1440
+        )
+        return thread.id
+
+    async def show_table(self, outcome: Outcome) -> None:
+        """Post the table message of a game just started and present what happened."""
+        await self.desk.presenter.touch(outcome.table, now=True)
+        await self.desk.present(outcome, table_shown=True)
+
+    async def table_stopped(self, table: Table) -> None:
+        """Close the message and DMs of a game the event ended."""
+        table.recent.append(TEXT["stopped"])
+        await self.desk.presenter.touch(table, now=True)
+        await self.desk.presenter.update_dms(table)
+        self.desk.presenter.forget(table.id)
+
+    async def post(self, record: TournamentRecord, text: str, *, pictures: bool = False) -> None:
+        """Post in the event's channel, with the standings (and bracket) pictures."""
+        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+        files = await self._pictures(record) if pictures else []
+        try:
+            await channel.send(
+                text[:MESSAGE_LIMIT], files=files, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException as exc:
+            log.warning("tournament %s: could not post: %s", record.id, exc)
+
+    async def say(self, channel_id: int, guild_id: int, text: str, mentions: Sequence[int]) -> None:
+        """Post in a match thread, pinging its players (which adds them to the thread)."""
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        allowed = discord.AllowedMentions(
+            users=[discord.Object(m) for m in mentions], everyone=False, roles=False
+        )
+        await channel.send(text[:MESSAGE_LIMIT], allowed_mentions=allowed)
+
+    async def refresh(self, record: TournamentRecord) -> None:
+        """Edit the sign-up message to the event's current state."""
+        if record.message_id is None:
+            return
+        view = await self.service.view(record.id)
+        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+        try:
+            await channel.get_partial_message(record.message_id).edit(
+                embed=signup_embed(view), view=signup_view(view)
+            )
+        except discord.HTTPException as exc:
+            log.info("tournament %s: could not edit its sign-up message: %s", record.id, exc)
+
+    async def _pictures(self, record: TournamentRecord) -> list[discord.File]:
+        view = await self.service.view(record.id)
+        if view.event is None:
+            return []
+        files = []
+        standings = await asyncio.to_thread(render_event_standings, view.event, record.name)
+        files.append(discord.File(io.BytesIO(standings), filename="standings.png"))
+        bracket = await asyncio.to_thread(render_event_bracket, view.event, record.name)
+        if bracket is not None:
+            files.append(discord.File(io.BytesIO(bracket), filename="bracket.png"))
+        return files
+
+    # ------------------------------------------------------------------------- buttons
+
+    async def join_or_leave(
+        self, interaction: discord.Interaction[Any], tournament_id: int, verb: str
+    ) -> None:
+        """The Join / Leave buttons and commands."""
+        user = interaction.user
+        if verb == "join":
+            view = await self.service.join(tournament_id, user.id, user.display_name)
+            text = TEXT["joined"].format(name=view.record.name)
+        elif verb == "checkin":
+            view = await self.service.check_in(tournament_id, user.id)
+            text = SERVICE_TEXT["checked_in"].format(name=view.record.name)
+        else:
+            view = await self.service.leave(tournament_id, user.id)
+            text = TEXT["left"].format(name=view.record.name)
+        await interaction.response.send_message(text, ephemeral=True)
+        await self.refresh(view.record)
+
+    # ------------------------------------------------------------------------- commands
+
+    @app_commands.command(name="new", description="Create a tournament in this channel")
+    @app_commands.describe(
+        name="The event's name",
+        game="Which game",
+        format="Swiss (default for two players), elimination, round robin, table rounds",
+        best_of="Games per match (odd; default 1)",
+        rounds="Swiss or table rounds (default: log2 of the players, or 3 table rounds)",
+        buy_in="Chips each member pays to enter (default 0: free)",
+        prize_split="Percentages of the pool by place, e.g. 60/30/10 (default 100)",
+        seats="Most players (default 64)",
+        round_minutes="Time limit of a round in minutes (default 60)",
+        timer="Seconds per turn (default 120)",
+        closes_in="Minutes until sign-up closes and the event starts by itself",
+        checkin="Minutes of check-in when it starts (who does not check in is dropped)",
+        top_cut="Swiss: the top K play a knockout playoff",
+        table_size="Table rounds: most seats at a table (default 6)",
+        games_per_table="Table rounds: games each table plays (default 3)",
+        final_table="Table rounds: players at the final table (default 6, 0 for none)",
+        decide_by="Tsung Shap: a match is won by games (default) or by total points",
+    )
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        name: app_commands.Range[str, 1, 80],
+        game: str = "kap-shap",
+        format: str | None = None,
+        best_of: app_commands.Range[int, 1, 15] = 1,
+        rounds: app_commands.Range[int, 1, 30] | None = None,
+        buy_in: app_commands.Range[int, 0, MAX_ANTE] = 0,
+        prize_split: str | None = None,
+        seats: app_commands.Range[int, 2, 1024] = 64,
+        round_minutes: app_commands.Range[int, 5, 1440] = 60,
+        timer: app_commands.Range[int, 10, 3600] = 120,
+        closes_in: app_commands.Range[int, 1, 10080] | None = None,
+        checkin: app_commands.Range[int, 1, 1440] | None = None,
+        top_cut: app_commands.Range[int, 0, 64] = 0,
+        table_size: app_commands.Range[int, 2, 20] = 6,
+        games_per_table: app_commands.Range[int, 1, 20] = 3,
+        final_table: app_commands.Range[int, 0, 20] = 6,
+        decide_by: str | None = None,
+    ) -> None:
+        """Create an event and post its sign-up message."""
+        async with guarded(interaction, "/tournament new"):
+            guild_id = _guild(interaction)
+            if not isinstance(interaction.channel, discord.TextChannel):
+                raise UserError(TEXT["text_channel"])
+            member = interaction.user
+            roles = [r.id for r in getattr(member, "roles", [])]
+            if not await self.service.may_organise(guild_id, roles, manager=_manager(interaction)):
+                raise UserError(SERVICE_TEXT["may_not_create"])
+            settings = settings_from_options(
+                game=game,
+                format=format,
+                best_of=best_of,
+                rounds=rounds,
+                buy_in=buy_in,
+                prize_split=prize_split,
+                seats_limit=seats,
+                top_cut=top_cut,
+                table_size=table_size,
+                games_per_table=games_per_table,
+                final_table=final_table,
+                decide_by=decide_by,
+            )
+            view = await self.service.create(
+                guild_id=guild_id,
+                channel_id=interaction.channel.id,
+                organiser_id=member.id,
+                name=name,
+                settings=settings,
+                round_minutes=round_minutes,
+                turn_seconds=timer,
+                closes_in_minutes=closes_in,
+                checkin_minutes=checkin,
+            )
+            response = await interaction.response.send_message(
+                TEXT["created"].format(id=view.id, name=view.record.name),
+                embed=signup_embed(view),
+                view=signup_view(view),
+            )
+            message_id = response.message_id
+            if message_id is None:  # pragma: no cover - Discord always returns it
+                message_id = (await interaction.original_response()).id
+            await self.service.set_message(view.id, message_id)
+
+    @app_commands.command(name="join", description="Enter the tournament (pays the buy-in)")
+    @app_commands.describe(event="The event's number (default: the newest open one)")
+    async def join(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
+        """Enter an event."""
+        async with guarded(interaction, "/tournament join"):
+            view = await self.service.current(_guild(interaction), event)
+            await self.join_or_leave(interaction, view.id, "join")
+
+    @app_commands.command(name="leave", description="Leave before the start (buy-in refunded)")
+    @app_commands.describe(event="The event's number (default: the newest open one)")
+    async def leave(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
+        """Leave an event in sign-up."""
+        async with guarded(interaction, "/tournament leave"):
+            view = await self.service.current(_guild(interaction), event)
+            await self.join_or_leave(interaction, view.id, "leave")
+
+    @app_commands.command(name="fill", description="Add computer players (organiser)")
+    @app_commands.describe(count="How many", level="How well they play")
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def fill(
+        self,
+        interaction: discord.Interaction[Any],
+        count: app_commands.Range[int, 1, 64],
+        level: str = "greedy",
+        event: int | None = None,
+    ) -> None:
+        """Fill an event with computer players."""
+        async with guarded(interaction, "/tournament fill"):
+            view = await self.service.current(_guild(interaction), event)
+            view = await self.service.fill(
+                view.id, interaction.user.id, count, level, manager=_manager(interaction)
+            )
+            await interaction.response.send_message(
+                TEXT["filled"].format(count=count), ephemeral=True
+            )
+            await self.refresh(view.record)
+
+    @app_commands.command(name="start", description="Close sign-up and start (organiser)")
+    async def start(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
+        """Start an event."""
+        async with guarded(interaction, "/tournament start"):
+            view = await self.service.current(_guild(interaction), event)
+            manager = _manager(interaction)
+            self.service.need_organiser(view.record, interaction.user.id, manager)
+            await interaction.response.send_message(TEXT["started"].format(name=view.record.name))
+            await self.service.start(view.id, interaction.user.id, manager=manager)
+
+    @app_commands.command(name="show", description="Post the standings (and bracket) pictures")
+    async def show(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
+        """Standings of an event, as text and pictures."""
+        async with guarded(interaction, "/tournament show"):
+            view = await self.service.current(_guild(interaction), event)
+            if view.event is None:
+                await interaction.response.send_message(embed=signup_embed(view), ephemeral=True)
+                return
+            await interaction.response.defer(thinking=True)
+            files = await self._pictures(view.record)
+            text = f"**{view.record.name}**\n{standings_text(view.event)}"
+            await interaction.followup.send(text[:MESSAGE_LIMIT], files=files)
+
+    @app_commands.command(name="rules", description="The rules of a tournament")
+    async def rules(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
+        """Explain an event's format, tie-breaks, time rule and prizes."""
+        async with guarded(interaction, "/tournament rules"):
+            view = await self.service.current(_guild(interaction), event)
+            entrants = len(view.event.players) if view.event else len(view.entries) or None
+            text = explain_rules(view.settings, entrants)
+            await interaction.response.send_message(text[:MESSAGE_LIMIT], ephemeral=True)
+
+    @app_commands.command(name="history", description="Past tournaments of this server")
+    async def history(self, interaction: discord.Interaction[Any]) -> None:
+        """Finished events with their winners."""
+        async with guarded(interaction, "/tournament history"):
+            records = await self.service.history(_guild(interaction))
+            if not records:
+                await interaction.response.send_message(TEXT["no_history"], ephemeral=True)
+                return
+            lines = []
+            for record in records:
+                results = record.results or {}
+                top = ", ".join(
+                    f"{i}. {name}" for i, (_, name) in enumerate(results.get("ranking", [])[:3], 1)
+                )
+                when = record.finished_at.date().isoformat() if record.finished_at else ""
+                lines.append(f"**#{record.id} {record.name}** ({when}): {top}")
+            await interaction.response.send_message("\n".join(lines)[:MESSAGE_LIMIT])
+
+    @app_commands.command(name="drop", description="Leave a running tournament")
+    async def drop(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
+        """Drop out; results so far stand."""
+        async with guarded(interaction, "/tournament drop"):
+            view = await self.service.current(_guild(interaction), event)
+            await interaction.response.send_message(
+                TEXT["dropped"].format(name=view.record.name), ephemeral=True
+            )
+            await self.service.drop(view.id, interaction.user.id)
+
+    @app_commands.command(name="disqualify", description="Disqualify a player (organiser)")
+    async def disqualify(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member,
+        event: int | None = None,
+    ) -> None:
+        """Disqualify a player: no prize, no more pairings."""
+        async with guarded(interaction, "/tournament disqualify"):
+            view = await self.service.current(_guild(interaction), event)
+            self.service.need_organiser(view.record, interaction.user.id, _manager(interaction))
+            await interaction.response.send_message(TEXT["done"], ephemeral=True)
+            await self.service.drop(
+                view.id,
+                member.id,
+                actor_id=interaction.user.id,
+                disqualify=True,
+                manager=_manager(interaction),
+            )
+
+    @app_commands.command(name="repair", description="Pair the current round again (organiser)")
+    async def repair(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
+        """Re-pair a round before its games are in."""
+        async with guarded(interaction, "/tournament repair"):
+            view = await self.service.current(_guild(interaction), event)
+            self.service.need_organiser(view.record, interaction.user.id, _manager(interaction))
+            await interaction.response.send_message(TEXT["done"], ephemeral=True)
+            await self.service.repair(view.id, interaction.user.id, manager=_manager(interaction))
+
+    @app_commands.command(name="pause", description="Pause a tournament (organiser)")
+    async def pause(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
+        """Pause: no new games, the round clock stops."""
+        async with guarded(interaction, "/tournament pause"):
+            view = await self.service.current(_guild(interaction), event)
+            await self.service.pause(view.id, interaction.user.id, manager=_manager(interaction))
+            await interaction.response.send_message(TEXT["done"], ephemeral=True)
+
+    @app_commands.command(name="resume", description="Resume a paused tournament (organiser)")
+    async def resume(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
+        """Resume after a pause."""
+        async with guarded(interaction, "/tournament resume"):
+            view = await self.service.current(_guild(interaction), event)
+            self.service.need_organiser(view.record, interaction.user.id, _manager(interaction))
+            await interaction.response.send_message(TEXT["done"], ephemeral=True)
+            await self.service.resume(view.id, interaction.user.id, manager=_manager(interaction))
+
+    @app_commands.command(name="cancel", description="Cancel and refund every buy-in (organiser)")
+    async def cancel(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
+        """Cancel an event."""
+        async with guarded(interaction, "/tournament cancel"):
+            view = await self.service.current(_guild(interaction), event)
+            self.service.need_organiser(view.record, interaction.user.id, _manager(interaction))
+            await interaction.response.send_message(TEXT["done"], ephemeral=True)
+            await self.service.cancel(view.id, interaction.user.id, manager=_manager(interaction))
+
+    @app_commands.command(
+        name="organisers", description="Choose the role that may create tournaments (managers)"
+    )
+    @app_commands.describe(role="The organiser role (leave out to allow managers only)")
+    async def organisers(
+        self, interaction: discord.Interaction[Any], role: discord.Role | None = None
+    ) -> None:
+        """Set the server's organiser role."""
+        async with guarded(interaction, "/tournament organisers"):
+            guild_id = _guild(interaction)
+            if not _manager(interaction):
+                raise UserError(TEXT["managers_only"])
+            await self.service.set_organiser_role(guild_id, None if role is None else role.id)
+            text = (
+                TEXT["role_cleared"] if role is None else TEXT["role_set"].format(role=role.mention)
+            )
+            await interaction.response.send_message(
+                text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Anything the handlers did not catch: log it with an incident id, apologise."""
+        await report_incident(interaction, getattr(error, "original", error), "/tournament")
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the cog and register the sign-up buttons."""
+    if not isinstance(bot, KapBot):
+        raise TypeError("cogs.tournaments needs a KapBot")
+    bot.add_dynamic_items(TournamentButton)
+    await bot.add_cog(Tournaments(bot))

@@ -1,0 +1,241 @@
+"""A tournament killed after every commit point in turn carries on to the same end.
+
+A forked child runs a small event on the services (four members with buy-ins, Swiss, two
+rounds; every game dealt so the first seat declares at once) and is killed by the storage hook
+(``KAPSHAP_CRASH_AFTER_COMMIT=N``) right after its N-th commit. A second child then starts as
+the bot does (``TableService.restore``, ``TournamentService.resume_all``) and drives the event to
+its end. The parent checks the invariant and that the final balances are exactly those of a run
+that was never killed: every buy-in taken once, the prizes paid once, nothing lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import os
+import random
+import traceback
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.services.tables as tables_module
+from bot.engine import Deal, Declare, deal_from_tiles, parse_tiles
+from bot.engine.tiles import KINDS, PIECE_KINDS, PIECES_PER_SET
+from bot.services.chips import ChipsDefaults, ChipsService
+from bot.services.clock import ManualClock
+from bot.services.tables import Outcome, Table, TableDefaults, TableService
+from bot.services.tournaments import TournamentRecord, TournamentService, settings_from_options
+from bot.storage.db import CRASH_AFTER_COMMIT_ENV, CRASH_EXIT_CODE, Database, commit_count
+from bot.storage.games import GamesRepo
+from bot.storage.integrity import find_problems
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+
+GUILD = 1
+ORGANISER = 99
+USERS = (11, 12, 13, 14)
+START = 1000
+WINNING = "6-6 6-6 4-4 1-1 3-1 3-3 6-5 5-4"
+
+
+def quick_deal(rules: Any, rng: Any, thrower: int = 0) -> Deal:
+    """The first seat holds a winning hand and acts first (two players)."""
+    winning = parse_tiles(WINNING)
+    left: Counter[int] = Counter(PIECE_KINDS[p % PIECES_PER_SET] for p in range(rules.tile_count))
+    for tile in winning:
+        left[tile.index] -= 1
+    rest = [KINDS[k] for k in sorted(left) for _ in range(left[k])]
+    hands = [winning, rest[: rules.hand_size - 1]]
+    deal = deal_from_tiles(rules, hands, rest[rules.hand_size - 1 : rules.hand_size + 9])
+    return dataclasses.replace(deal, thrower=0, dice=(1, 1, 2, 2))
+
+
+class Host:
+    """The Discord side, reduced to what the service needs: fresh thread ids, no posts."""
+
+    def __init__(self, service: TournamentService) -> None:
+        self.service = service
+        self._ids = random.SystemRandom()
+
+    async def open_thread(self, record: TournamentRecord, match_id: str, title: str) -> int:
+        return self._ids.getrandbits(48) + 1
+
+    async def show_table(self, outcome: Outcome) -> None:
+        if outcome.finished:
+            await self.service.game_ended(outcome)
+
+    async def post(self, record: TournamentRecord, text: str, *, pictures: bool = False) -> None:
+        return None
+
+    async def say(self, channel_id: int, guild_id: int, text: str, mentions: Sequence[int]) -> None:
+        return None
+
+    async def table_stopped(self, table: Table) -> None:
+        return None
+
+    async def refresh(self, record: TournamentRecord) -> None:
+        return None
+
+
+async def drive(path: Path) -> int:
+    """Run (or carry on) the event to its end, as a fresh start of the bot would; commits."""
+    tables_module.make_deal = quick_deal  # type: ignore[assignment]
+    db = await Database.open(path)
+    try:
+        clock = ManualClock()
+        chips = ChipsService(db, clock, ChipsDefaults(starting_chips=START, daily_amount=100))
+        tables = TableService(
+            GamesRepo(db), chips, clock, TableDefaults(ante=0, turn_seconds=60), random.Random(1)
+        )
+        service = TournamentService(db, chips, tables, clock, rng=random.Random(7))
+        service.host = Host(service)
+        tables.end_listeners.append(service.game_ended)
+        await tables.restore()
+        async with db.read() as tx:
+            found = await tx.scalar("SELECT id FROM tournaments ORDER BY id LIMIT 1")
+        if found is None:
+            settings = settings_from_options(
+                game="kap-shap",
+                format=None,
+                best_of=1,
+                rounds=2,
+                buy_in=25,
+                prize_split="70/30",
+                seats_limit=8,
+            )
+            view = await service.create(
+                guild_id=GUILD, channel_id=5, organiser_id=ORGANISER, name="Cup", settings=settings
+            )
+            tid = view.id
+        else:
+            tid = int(found)
+        view = await service.view(tid)
+        if view.record.status == "registration":
+            entered = {e.user_id for e in view.entries}
+            for user in USERS:
+                if user not in entered:
+                    await service.join(tid, user, f"member{user}")
+            await service.start(tid, ORGANISER)
+        await service.resume_all()
+        for _ in range(50):
+            if (await service.view(tid)).record.status == "finished":
+                break
+            playing = [t for t in tables.tables() if t.running]
+            if not playing:
+                await service.advance(tid)
+                continue
+            for table in playing:
+                assert table.state is not None
+                user = table.seats[table.state.current].user_id
+                assert user is not None
+                outcome = await tables.act(table.channel_id, user, Declare())
+                if outcome.finished:
+                    await tables.notify_ended(outcome)
+        assert (await service.view(tid)).record.status == "finished"
+        return commit_count()
+    finally:
+        await db.close()
+
+
+def _fork(path: Path, crash_after: int | None) -> int:
+    """Run :func:`drive` in a forked child (killed after commit ``crash_after``); its pid."""
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            if crash_after is None:
+                os.environ.pop(CRASH_AFTER_COMMIT_ENV, None)
+            else:
+                os.environ[CRASH_AFTER_COMMIT_ENV] = str(crash_after)
+            commits = asyncio.run(drive(path))
+            (path.parent / "commits").write_text(str(commits))
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+        finally:
+            os._exit(code)
+    return pid
+
+
+def _child(path: Path, crash_after: int | None) -> int:
+    """Run :func:`drive` in a forked child; its exit status."""
+    _, status = os.waitpid(_fork(path, crash_after), 0)
+    return os.waitstatus_to_exitcode(status)
+
+
+async def outcome_of(path: Path) -> dict[str, Any]:
+    """The balances, the invariant's problems and the event's status."""
+    db = await Database.open(path)
+    try:
+        async with db.read() as tx:
+            problems, _ = await find_problems(tx)
+            rows = await tx.fetchall(
+                "SELECT user_id, balance FROM accounts WHERE guild_id = ? ORDER BY user_id",
+                (GUILD,),
+            )
+            status = await tx.scalar("SELECT status FROM tournaments")
+            results = await tx.scalar("SELECT results_json FROM tournaments")
+        return {
+            "problems": [str(p) for p in problems],
+            "balances": {int(r[0]): int(r[1]) for r in rows},
+            "status": status,
+            "ranking": None if results is None else json.loads(results)["ranking"],
+        }
+    finally:
+        await db.close()
+
+
+def test_every_commit_point_of_a_tournament_is_survived(tmp_path: Path) -> None:
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    assert _child(whole / "kap.db", None) == 0
+    total = int((whole / "commits").read_text())
+    expected = asyncio.run(outcome_of(whole / "kap.db"))
+    assert expected["problems"] == [] and expected["status"] == "finished"
+    pool = 25 * len(USERS)
+    assert sum(expected["balances"].values()) == START * len(USERS)
+    assert sorted(b - (START - 25) for b in expected["balances"].values())[-2:] == [30, 70]
+    assert pool == 100
+    assert total > 30  # long enough to mean something
+
+    # A few points at once: each point is a killed child, then a restarted one, then a check.
+    failures: list[str] = []
+    points = iter(range(1, total + 1))
+    running: dict[int, tuple[int, bool]] = {}  # pid -> (kill point, is it the restart)
+
+    def launch() -> None:
+        point = next(points, None)
+        if point is not None:
+            folder = tmp_path / f"kill{point}"
+            folder.mkdir()
+            running[_fork(folder / "kap.db", point)] = (point, False)
+
+    for _ in range(max(1, min(4, os.cpu_count() or 1))):
+        launch()
+    while running:
+        pid, status = os.waitpid(-1, 0)
+        if pid not in running:
+            continue
+        point, restarted = running.pop(pid)
+        folder = tmp_path / f"kill{point}"
+        code = os.waitstatus_to_exitcode(status)
+        if not restarted:
+            if code != CRASH_EXIT_CODE:
+                failures.append(f"kill point {point}: the child exited with {code}")
+                launch()
+            else:
+                running[_fork(folder / "kap.db", None)] = (point, True)
+            continue
+        launch()
+        if code != 0:
+            failures.append(f"kill point {point}: the restart did not finish the event")
+            continue
+        got = asyncio.run(outcome_of(folder / "kap.db"))
+        if got != expected:
+            failures.append(f"kill point {point}: {got} != {expected}")
+    assert failures == []
