@@ -191,8 +191,8 @@ def _collecting(fields: _Fields, rules: RuleSet, seat: int, first: int) -> GameS
     hand_tiles = _tiles("hand", fields.values["hand"])
     if len(hand_tiles) not in (size - 1, size):
         raise PositionError(
-            f"The hand holds {len(hand_tiles)} tile{'s' if len(hand_tiles) != 1 else ''}: at your turn it holds {size - 1} (take or "
-            f"draw) or {size} (discard or declare)"
+            f"The hand holds {len(hand_tiles)} tile{'s' if len(hand_tiles) != 1 else ''}: at "
+            f"your turn it holds {size - 1} (take or draw) or {size} (discard or declare)"
         )
     hand = [pieces.take(t, "hand") for t in hand_tiles]
     full = len(hand_tiles) == size
