@@ -107,6 +107,12 @@ def test_a_take_just_made_and_dead_discards() -> None:
     assert [p.dead for p in pool] == [True, False]
 
 
+def test_the_opening_discard() -> None:
+    state, _ = parse_position(f"kap-shap; hand {WINNING}; last deal")
+    assert isinstance(state, GameState) and state.turn == 1 and not state.history
+    assert "declare" in {str(a) for a in legal_actions(state)}
+
+
 def test_tsung_shap_position() -> None:
     state, seat = parse_position(
         "tsung-shap; seat 1; row 6-4 5-5 3-1; piles 13 14; scores 20 0; captured 0: 1-1 1-1"
@@ -131,6 +137,8 @@ def test_tsung_shap_position() -> None:
         ("kap-shap; players 3; hand 6-6", "exactly 2 players"),
         ("kap-shap; hand 6-6 6-6 1-1 4-4 3-3 6-5 5-5 2-2; last take 1-2", "not in your hand"),
         ("kap-shap; hand 6-6 6-6 1-1 4-4 3-3 6-5 5-5; turn x", "'turn' must be a whole number"),
+        ("kap-shap; hand 6-6 6-6 1-1 4-4 3-3 6-5 5-5; discards 5-2 | 2-2", "only when just"),
+        ("kap-shap; hand 6-6 6-6 1-1 4-4 3-3 6-5 5-5 5-5; discards 5-2; last deal", "first turn"),
         ("tsung-shap; row 6-4; piles 10 10", "The piles hold 31 tiles, not 20"),
         ("tsung-shap; row 6-4; piles 16", "Write 'piles <seat 0> <seat 1>'"),
         ("tsung-shap; turned 6-4; piles 16 15", "starts it"),

@@ -212,6 +212,11 @@ def _collecting(fields: _Fields, rules: RuleSet, seat: int, first: int) -> GameS
                 who = int(by)
             entries.append((_tiles("discards", tile_text)[0], who))
     dead = sum(1 for t in dead_text.replace(",", " ").split()) if bar else 0
+    if bar and rules.offer is not Offer.LAST:
+        raise PositionError(
+            "Discards are dead ('|') only when just the last discard may be taken (rules "
+            "classic or last-draw, or flag offer=last)"
+        )
     if not bar and rules.offer is Offer.LAST:
         dead = max(len(entries) - 1, 0)
 
@@ -289,8 +294,11 @@ def _collecting(fields: _Fields, rules: RuleSet, seat: int, first: int) -> GameS
             f"{rules.tile_count} tiles are the hands ({size - 1} each, yours {len(hand)}), the "
             f"{len(pool)} discards and the wall"
         )
-    if took is None and full and last_words[0] == "deal" and (pool or turn != 1):
-        raise PositionError("'last deal' is the first player's first turn: no discards yet")
+    if full and last_words[0] == "deal" and (pool or takes or turn != 1 or first != seat):
+        raise PositionError(
+            "'last deal' is the first player's first turn: no discards or known tiles yet, "
+            "turn 1, and 'first' is your seat"
+        )
     state = GameState(
         rules=rules,
         seats=tuple(f"seat {s}" for s in range(players)),
