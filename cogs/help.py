@@ -45,7 +45,7 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
         "`/draw`, `/take`, `/discard`, `/declare`, `/hand` play (in the table's channel, or in "
         "my DM when you play at one table)\n"
         "`/chips …` balance, daily chips, gifts · `/leaderboard` · `/settings` your turn "
-        "notices · `/kapadmin …` server managers (settings, the house, ending a table)",
+        "notices, reviews · `/kapadmin …` server managers (settings, the house, ending a table)",
     ),
     (
         "Buttons",
