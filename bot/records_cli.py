@@ -31,7 +31,7 @@ from bot.ai.review import (
     sentence,
 )
 from bot.engine import FishingState, GameState, legal_actions, view
-from bot.engine.position import PositionError, parse_position
+from bot.engine.position import PositionError, parse_position, write_position
 from bot.engine.record import GameRecord, RecordError, parse_record, replay, result_line
 from bot.engine.tiles import format_tiles
 
@@ -178,7 +178,13 @@ def _load_position(
                 if args.at is not None and step.number > args.at:
                     break
                 state = step.state
-            return state, state.current, _position(state), record.names[state.current]
+            lines = _position(state)
+            try:
+                typed = write_position(state).strip().replace("\n", "; ")
+                lines.append(f"   as a position (--position): {typed}")
+            except PositionError:
+                pass  # a compulsory draw or pending claims: no notation, nothing to show
+            return state, state.current, lines, record.names[state.current]
     try:
         state, seat = parse_position(text)
     except PositionError as exc:

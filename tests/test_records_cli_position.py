@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 
 from bot.engine import FishingState, GameState, Tile, legal_actions, view
-from bot.engine.hidden import determinize, known_kinds
-from bot.engine.position import PositionError, parse_position
+from bot.engine.hidden import determinize, known_kinds, unseen_pieces
+from bot.engine.position import PositionError, parse_position, write_position
+from bot.engine.record import replay
 from bot.records_cli import main_analyse
+from tests.engine.test_record import PRESETS, random_game
 
 WINNING = "6-6 6-6 3-3 5-5 3-2 4-1 6-4 3-1"  # an eye (3-2 4-1) and ten-pairs
 CAPTURED_12 = "6-6 6-6 1-1 1-1 4-4 4-4 3-1 3-3 3-3 2-2 2-2 6-5"
@@ -155,3 +157,47 @@ def test_the_command_names_what_is_wrong() -> None:
     assert err.startswith("Position: The hand holds 2 tiles")
     code, _, err = analyse()
     assert code == 1 and "Give a record FILE or --position TEXT" in err
+
+
+def seen_by(state: GameState | FishingState, seat: int) -> object:
+    """What ``seat`` sees, without the parts a typed position does not keep (the turn numbers
+    of old discards, the public record itself)."""
+    if isinstance(state, FishingState):
+        v = view(state, seat)
+        return (v.row, v.scores, v.pile_sizes, v.captured, v.turned, v.options, v.phase, v.turn)
+    c = view(state, seat)
+    pool = tuple((p.tile, p.seat, p.dead, p.takeable) for p in c.pool)
+    return (c.hand, c.hand_sizes, pool, c.wall_size, c.phase, c.turn, c.just_taken, c.drawn)
+
+
+def unseen_kinds(state: GameState | FishingState, seat: int) -> list[int]:
+    return sorted(piece_kind(p) for p in unseen_pieces(state, seat))
+
+
+@pytest.mark.parametrize("preset", range(len(PRESETS)))
+def test_a_written_position_reads_back_as_the_same_position(preset: int) -> None:
+    """Every position of random games, written in notation and read back: the seat to play
+    sees the same, has the same choices, and the same tiles are hidden from it."""
+    checked = 0
+    for seed in range(3):
+        record = random_game(preset, seed)
+        for step in replay(record):
+            state = step.before
+            try:
+                text = write_position(state)
+            except PositionError:
+                continue  # a compulsory draw, or claims pending
+            typed, seat = parse_position(text)
+            assert seat == state.current and typed.rules == state.rules, text
+            assert seen_by(typed, seat) == seen_by(state, seat), text
+            assert legal_actions(typed) == legal_actions(state), text
+            assert unseen_kinds(typed, seat) == unseen_kinds(state, seat), text
+            if isinstance(state, GameState):
+                assert isinstance(typed, GameState)
+                others = [s for s in range(state.rules.players) if s != seat]
+                assert [known_kinds(typed)[s] for s in others] == [
+                    known_kinds(state)[s] for s in others
+                ], text
+                assert typed.then_draw == state.then_draw, text
+            checked += 1
+    assert checked > 20, checked

@@ -14,6 +14,9 @@ a comment line. For example::
 The public record (who discarded what, who took what) is written into the state's history as
 plain moves, so the tiles another seat is known to hold stay in its hand in every deal, as
 :mod:`bot.engine.hidden` reads them.
+
+:func:`write_position` writes what the seat to play sees of any state in this notation (a test
+reads it back and checks the seat sees the same position).
 """
 
 from __future__ import annotations
@@ -25,10 +28,11 @@ from bot.engine.collecting import GameState, Move, Phase, PoolEntry, WinBy
 from bot.engine.deal import Deal
 from bot.engine.errors import EngineError, NotationError, RulesError
 from bot.engine.fishing import FishingPhase, FishingState
+from bot.engine.hidden import known_kinds
 from bot.engine.rules import Game, Offer, RuleSet, make_rules, with_flag
-from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET, Tile, parse_tiles
+from bot.engine.tiles import KINDS, PIECE_KINDS, PIECES_PER_SET, Tile, kind_of_piece, parse_tiles
 
-__all__ = ["PositionError", "parse_position"]
+__all__ = ["PositionError", "parse_position", "write_position"]
 
 AnyState = GameState | FishingState
 
@@ -382,3 +386,68 @@ def _fishing(fields: _Fields, rules: RuleSet, seat: int, first: int) -> FishingS
         turn=_int(fields, "turn", max(turned_so_far, 1), low=1),
         turned=turned,
     )
+
+
+def _flag_lines(rules: RuleSet, base: RuleSet) -> list[str]:
+    lines: list[str] = []
+    ours, theirs = rules.flags(), base.flags()
+    for name, value in ours.items():
+        if value != theirs[name]:
+            text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+            lines.append(f"flag {name}={text}")
+    return lines
+
+
+def _tiles_text(pieces: list[int] | tuple[int, ...]) -> str:
+    return " ".join(str(kind_of_piece(p)) for p in pieces)
+
+
+def write_position(state: AnyState) -> str:
+    """What the seat to play sees of ``state``, in position notation (one field a line).
+
+    Raises :class:`PositionError` for what the notation cannot say: a game that is over, a
+    compulsory draw after a discard (there is no choice to analyse), missed Tsung Shap
+    captures waiting to be claimed.
+    """
+    if state.result is not None:
+        raise PositionError("The game is over")
+    rules, seat = state.rules, state.current
+    if isinstance(state, FishingState):
+        if state.pending:
+            raise PositionError("Missed captures waiting to be claimed cannot be written")
+        lines = ["tsung-shap", *_flag_lines(rules, make_rules(Game.TSUNG_SHAP))]
+        lines += [f"seat {seat}", f"first {state.deal.first_seat}", f"turn {state.turn}"]
+        lines.append(f"scores {state.scores[0]} {state.scores[1]}")
+        lines.append(f"row {_tiles_text(state.row)}")
+        if state.turned is not None:
+            lines.append(f"turned {kind_of_piece(state.turned)}")
+        lines.append(f"piles {len(state.piles[0])} {len(state.piles[1])}")
+        lines += [f"captured {s}: {_tiles_text(c)}" for s, c in enumerate(state.captured) if c]
+        return "\n".join(lines) + "\n"
+    if state.phase is Phase.DRAW:
+        raise PositionError("The seat must draw now: there is no choice to analyse")
+    name = rules.rule_set_name
+    rule_set = None if name == "custom" else name
+    base = make_rules(rules.game, rules.players, rule_set, rules.sets)
+    lines = [rules.game.value, f"players {rules.players}", f"sets {rules.sets}"]
+    if rule_set is not None:
+        lines.append(f"rules {rule_set}")
+    lines += _flag_lines(rules, base)
+    lines += [f"seat {seat}", f"first {state.deal.first_seat}", f"turn {state.turn}"]
+    lines.append(f"hand {_tiles_text(state.hands[seat])}")
+    if state.phase is Phase.DISCARD:
+        if state.just_taken is not None:
+            lines.append(f"last take {KINDS[state.just_taken]}")
+        else:
+            lines.append("last deal" if state.last_in is WinBy.DEALT else "last draw")
+    pool = [f"{kind_of_piece(e.piece)}@{e.seat}" for e in state.pool]
+    if state.live_from and rules.offer is Offer.LAST:
+        pool.insert(state.live_from, "|")
+    if pool:
+        lines.append(f"discards {' '.join(pool)}")
+    for other, counts in enumerate(known_kinds(state)):
+        tiles = [str(KINDS[k]) for k in sorted(counts.elements())]
+        if other != seat and tiles:
+            lines.append(f"known {other}: {' '.join(tiles)}")
+    lines += [f"wall {state.wall_size}", f"nodraw {state.turns_without_draw}"]
+    return "\n".join(lines) + "\n"
