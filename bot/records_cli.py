@@ -8,7 +8,9 @@
   first, with the expert's choice and the chance to win before and after.
 * ``kapshap analyse FILE [--at N] [--rollouts N]``: the position after action N of a record
   (a record's deal and actions are the notation of a position), every legal action of the seat
-  to play with its estimated chance to win.
+  to play with its estimated chance to win. ``kapshap analyse --position TEXT`` (or a FILE
+  holding a position rather than a record) does the same for a position typed in the short
+  notation of :mod:`bot.engine.position`: only what the seat to play can see.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from bot.ai.review import (
     sentence,
 )
 from bot.engine import FishingState, GameState, legal_actions, view
+from bot.engine.position import PositionError, parse_position, write_position
 from bot.engine.record import GameRecord, RecordError, parse_record, replay, result_line
 from bot.engine.tiles import format_tiles
 
@@ -132,35 +135,96 @@ def main_review(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.std
     return 0
 
 
+def _seen(state: GameState | FishingState, seat: int) -> list[str]:
+    """What ``seat`` sees of a typed position (never the tiles placed where it cannot see)."""
+    if isinstance(state, FishingState):
+        fishing = view(state, seat)
+        return [
+            f"   scores: {fishing.scores[0]} – {fishing.scores[1]}",
+            f"   row: {format_tiles(fishing.row, sort=False) or '-'}",
+            f"   turned: {fishing.turned or '-'}; piles: {' '.join(map(str, fishing.pile_sizes))}",
+        ]
+    seen = view(state, seat)
+    pool = " ".join(f"{p.tile}{'†' if p.dead else ''}" for p in seen.pool)
+    dead = " († dead)" if any(p.dead for p in seen.pool) else ""
+    return [
+        f"   hand: {format_tiles(seen.hand)}",
+        f"   discards: {pool or '-'}{dead}; wall: {seen.wall_size} tiles",
+    ]
+
+
+def _load_position(
+    args: argparse.Namespace, err: TextIO
+) -> tuple[GameState | FishingState, int, list[str], str] | None:
+    """The state to analyse, the seat to play, the lines that show it, and its name."""
+    text: str | None = args.position
+    if text is None:
+        if args.file is None:
+            print("Give a record FILE or --position TEXT.", file=err)
+            return None
+        try:
+            text = Path(args.file).read_text(encoding="utf-8")
+        except OSError as exc:
+            print(f"Cannot read {args.file}: {exc.strerror}", file=err)
+            return None
+        if text.lstrip().lower().startswith("kapshap record"):
+            record = _read(args.file, err)
+            if record is None:
+                return None
+            from bot.engine import new_game
+
+            state: GameState | FishingState = new_game(record.rules, record.names, record.deal)
+            for step in replay(record):
+                if args.at is not None and step.number > args.at:
+                    break
+                state = step.state
+            lines = _position(state)
+            try:
+                typed = write_position(state).strip().replace("\n", "; ")
+                lines.append(f"   as a position (--position): {typed}")
+            except PositionError:
+                pass  # a compulsory draw or pending claims: no notation, nothing to show
+            return state, state.current, lines, record.names[state.current]
+    try:
+        state, seat = parse_position(text)
+    except PositionError as exc:
+        print(f"Position: {exc}.", file=err)
+        return None
+    if not legal_actions(state):
+        print("Position: the seat to play has no legal action.", file=err)
+        return None
+    return state, seat, _seen(state, seat), f"Seat {seat}"
+
+
 def main_analyse(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
-    """``kapshap analyse FILE``."""
+    """``kapshap analyse FILE`` or ``kapshap analyse --position TEXT``."""
     parser = argparse.ArgumentParser(
         prog="kapshap analyse",
-        description="Every legal action's chance to win in a position given as a record.",
+        description="Every legal action's chance to win in a position given as a record "
+        "or in position notation (docs/record-format.md).",
     )
-    parser.add_argument("file", help="a record; the position is after its actions")
+    parser.add_argument(
+        "file", nargs="?", help="a record (the position is after its actions) or a position"
+    )
     parser.add_argument("--at", type=int, default=None, help="after this many actions")
+    parser.add_argument("-p", "--position", default=None, help="a position, e.g. 'kap-shap; ...'")
     parser.add_argument("--rollouts", type=int, default=DEFAULT_ROLLOUTS)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    record = _read(args.file, err)
-    if record is None:
+    if args.rollouts < 1:
+        print("--rollouts must be at least 1.", file=err)
+        return 2
+    loaded = _load_position(args, err)
+    if loaded is None:
         return 1
-    from bot.engine import new_game
-
-    state = new_game(record.rules, record.names, record.deal)
-    for step in replay(record):
-        if args.at is not None and step.number > args.at:
-            break
-        state = step.state
+    state, seat, lines, name = loaded
     if state.result is not None:
         print(f"The game is over: {result_line(state)}.", file=err)
         return 2
-    seat = state.current
     legal = legal_actions(state)
-    print("\n".join(_position(state)), file=out)
-    print(f"{record.names[seat]} to play; chance to win after each action:", file=out)
-    estimator = default_estimator(record.rules.game)
+    print("\n".join(lines), file=out)
+    print(f"{name} to play; chance to win after each action:", file=out)
+    estimator = default_estimator(state.rules.game)
     scores = estimator(state, seat, legal, args.rollouts, random.Random(args.seed))
     rows = sorted(
         ((Estimate.of(s), str(a)) for a, s in zip(legal, scores, strict=True)),

@@ -62,14 +62,27 @@ NOTICE_CHOICES = [
 ]
 
 
-def _play_text(play: PlaySettings) -> str:
-    """The server's play settings, for ``/kapadmin config``."""
+REVIEW_CHOICES = [
+    app_commands.Choice(name="Own: members review only their own games", value="own"),
+    app_commands.Choice(name="Public: anyone may review anyone's games", value="public"),
+]
+
+
+def _play_text(play: PlaySettings, reviews_public: bool = False) -> str:
+    """The server's play settings, for ``/kapadmin config`` (``reviews_public``: the bot-wide
+    default of the reviews setting)."""
     modes = {"dm": "by DM", "channel": "by a mention in the channel", "both": "by DM and mention"}
+    mode = play.review_mode or ("public" if reviews_public else "own")
+    reviews = {
+        "own": "own games only (unless the player allows it in `/settings`)",
+        "public": "anyone may review anyone's games",
+    }[mode] + (" (bot default)" if play.review_mode is None else "")
     return "\n".join(
         [
             f"• **Turn notices**: {modes[play.notice_mode]} (closed DMs: a mention)",
             f"• **Timeouts in a row before a player is out**: {play.timeout_limit}",
             f"• **A lobby nobody starts closes after**: {play.lobby_minutes} min",
+            f"• **Reviews**: {reviews}",
         ]
     )
 
@@ -151,9 +164,10 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
         notices="How players are told their turn has come",
         timeouts="Turns in a row a player may time out before he is out (default 3)",
         lobby_minutes="Minutes after which a lobby nobody starts closes (default 15)",
+        reviews="Who may /review a member's games: the member only, or anyone",
         reset="Go back to the bot's defaults first (then apply any values given)",
     )
-    @app_commands.choices(notices=NOTICE_CHOICES)
+    @app_commands.choices(notices=NOTICE_CHOICES, reviews=REVIEW_CHOICES)
     async def config(
         self,
         interaction: discord.Interaction[Any],
@@ -164,6 +178,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
         notices: str | None = None,
         timeouts: app_commands.Range[int, 1, 20] | None = None,
         lobby_minutes: app_commands.Range[int, 1, 1440] | None = None,
+        reviews: str | None = None,
         reset: bool = False,
     ) -> None:
         """With no option, show the settings; otherwise change the ones given."""
@@ -180,6 +195,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
                     notices,
                     timeouts,
                     lobby_minutes,
+                    reviews,
                 )
             )
             play = await self.services.server.update_play_settings(
@@ -187,6 +203,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
                 notice_mode=notices,
                 timeout_limit=timeouts,
                 lobby_minutes=lobby_minutes,
+                review_mode=reviews,
                 reset=reset,
             )
             current = await self.services.guild_settings.update(
@@ -203,7 +220,10 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
                 )
             text = _settings_text(current, changed)
             head, _, tail = text.rpartition("\n\n")
-            await reply_private(interaction, f"{head}\n{_play_text(play)}\n\n{tail}")
+            await reply_private(
+                interaction,
+                f"{head}\n{_play_text(play, self.bot.settings.review_public)}\n\n{tail}",
+            )
 
     @app_commands.command(name="house", description="The house account: balance, or fund it")
     @app_commands.describe(fund="Chips to add to the house (it stakes the computer players' antes)")

@@ -45,7 +45,7 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
         "`/draw`, `/take`, `/discard`, `/declare`, `/hand` play (in the table's channel, or in "
         "my DM when you play at one table)\n"
         "`/chips …` balance, daily chips, gifts · `/leaderboard` · `/settings` your turn "
-        "notices · `/kapadmin …` server managers (settings, the house, ending a table)",
+        "notices, reviews · `/kapadmin …` server managers (settings, the house, ending a table)",
     ),
     (
         "Buttons",
@@ -93,10 +93,16 @@ class Help(commands.Cog):
             await interaction.response.send_message(embed=help_embed(), ephemeral=True)
 
     @EVERYWHERE
-    @app_commands.command(name="settings", description="Your own settings (turn notices)")
-    @app_commands.describe(notices="Be told when your turn starts (a new DM or a mention)")
+    @app_commands.command(name="settings", description="Your own settings (turn notices, reviews)")
+    @app_commands.describe(
+        notices="Be told when your turn starts (a new DM or a mention)",
+        reviews="Let other members /review your finished games",
+    )
     async def settings(
-        self, interaction: discord.Interaction[Any], notices: bool | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        notices: bool | None = None,
+        reviews: bool | None = None,
     ) -> None:
         """Show or change the member's own settings."""
         async with guarded(interaction, "/settings"):
@@ -104,15 +110,21 @@ class Help(commands.Cog):
             user_id = interaction.user.id
             if notices is not None:
                 await server.set_notices(user_id, notices)
+            if reviews is not None:
+                await server.set_reviews_allowed(user_id, reviews)
             on = await server.notices_on(user_id)
+            others = await server.reviews_allowed(user_id)
             state = (
                 "on: when your turn starts you get a new DM (or a mention at the table)"
                 if on
                 else "off: your hand DM is updated silently, nobody calls you"
             )
-            head = "Saved. " if notices is not None else ""
+            head = "Saved. " if notices is not None or reviews is not None else ""
+            who = "anyone may review your games" if others else "only you review your games"
             await interaction.response.send_message(
-                f"{head}Turn notices are **{state}**. Change with `/settings notices:`.",
+                f"{head}Turn notices are **{state}**. Change with `/settings notices:`.\n"
+                f"Reviews: **{who}** (unless the server makes reviews public). "
+                "Change with `/settings reviews:`.",
                 ephemeral=True,
             )
 

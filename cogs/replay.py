@@ -5,7 +5,8 @@
   game is over, so every hand is shown. The game's record (``docs/record-format.md``) comes as a
   file with the first page.
 * ``/review`` reviews the caller's decisions in one of his finished games (another member's only
-  when ``KAPSHAP_REVIEW_PUBLIC`` allows it), off the event loop in a process pool: the reply is
+  when that member allows it in ``/settings`` or the server's ``reviews`` setting is ``public``,
+  by default ``KAPSHAP_REVIEW_PUBLIC``), off the event loop in a process pool: the reply is
   edited with the progress, then with the largest mistakes first.
 """
 
@@ -248,7 +249,7 @@ class Replays(commands.Cog):
 
     @app_commands.command(name="review", description="Review your decisions in a finished game")
     @app_commands.describe(
-        game="The game's id", member="Whose decisions (yours unless the server allows others)"
+        game="The game's id", member="Whose decisions (yours unless he or the server allows others)"
     )
     @app_commands.guild_only()
     async def review(
@@ -260,8 +261,20 @@ class Replays(commands.Cog):
         """Check the request, answer at once, then edit the reply as the review runs."""
         async with guarded(interaction, "/review"):
             loaded = await self.replays.load(game, _guild(interaction))
+            server = self.bot.services.server
+            mode = (await server.play_settings(loaded.guild_id)).review_mode
+            # The owner's permission is asked only when someone else's game is asked for.
+            owner_allows = (
+                member is not None
+                and member.id != interaction.user.id
+                and await server.reviews_allowed(member.id)
+            )
             seat = self.reviews.seat_to_review(
-                loaded, interaction.user.id, None if member is None else member.id
+                loaded,
+                interaction.user.id,
+                None if member is None else member.id,
+                public=None if mode is None else mode == "public",
+                owner_allows=owner_allows,
             )
             await interaction.response.send_message(f"🔍 Reviewing game `{loaded.id}`…")
             last: list[tuple[float, str]] = []

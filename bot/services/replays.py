@@ -10,8 +10,9 @@
   estimates come from :mod:`bot.ai.review` (determinized play-outs, never the hidden tiles).
 
 Who may review whom: a member may review his own seat in any finished game of the server; he may
-review another member's seat only when the server allows it (``public``: the bot-wide setting
-``KAPSHAP_REVIEW_PUBLIC``, passed in by ``cogs.replay``).
+review another member's seat only when that member allows it (``/settings reviews:True``) or the
+server makes reviews public (``/kapadmin config reviews:public``; a server that never chose
+follows the bot-wide ``KAPSHAP_REVIEW_PUBLIC``, passed in by ``cogs.replay`` as ``public``).
 """
 
 from __future__ import annotations
@@ -259,14 +260,26 @@ class ReviewService:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
 
-    def seat_to_review(self, game: LoadedGame, requester: int, member: int | None) -> int:
-        """The seat ``requester`` may review: his own, or ``member``'s when reviews are public."""
+    def seat_to_review(
+        self,
+        game: LoadedGame,
+        requester: int,
+        member: int | None,
+        *,
+        public: bool | None = None,
+        owner_allows: bool = False,
+    ) -> int:
+        """The seat ``requester`` may review: his own, or ``member``'s when the server's reviews
+        are ``public`` (None: the bot-wide default) or ``owner_allows`` (``member`` lets others
+        review his games)."""
         target = requester if member is None else member
         seat = game.seat_of(target)
         if target != requester:
-            if not self.public:
+            if not (self.public if public is None else public) and not owner_allows:
                 raise UserError(
-                    "You can only review your own games: this server keeps reviews private."
+                    f"You can only review your own games here. <@{target}> can let others "
+                    "review his games with `/settings reviews:True`, or a server manager can "
+                    "make reviews public with `/kapadmin config reviews:public`."
                 )
             if seat is None:
                 raise UserError(f"<@{target}> did not play game `{game.id}`.")

@@ -5,8 +5,10 @@ commands last synced.
 * **Play settings** (``/kapadmin config``): how turn notices reach players (``dm``, ``channel``
   mention, or ``both``; a player whose DMs are closed is mentioned in the channel whatever the
   mode), how many turns in a row a player may time out before he is out (default 3), and after
-  how many minutes a lobby nobody starts closes itself (default 15).
-* **Member preferences** (``/settings``): a member may turn his turn notices off.
+  how many minutes a lobby nobody starts closes itself (default 15), and who may review a
+  member's games (``own`` or ``public``; unset: the bot-wide ``KAPSHAP_REVIEW_PUBLIC``).
+* **Member preferences** (``/settings``): a member may turn his turn notices off, and let others
+  review his games.
 * **Kept messages**: the live hand DM, the current turn notice and the channel mention of each
   member in each game, by id, so that after a restart the bot edits or deletes the very messages
   it sent before instead of sending copies.
@@ -25,6 +27,7 @@ from bot.storage.server import GameMessage, PlayConfigRecord, SeatStateRecord, S
 __all__ = [
     "COMMAND_HASH_KEY",
     "NOTICE_MODES",
+    "REVIEW_MODES",
     "GameMessage",
     "PlaySettings",
     "SeatStateRecord",
@@ -33,6 +36,7 @@ __all__ = [
 
 COMMAND_HASH_KEY = "command_tree_hash"
 NOTICE_MODES = ("dm", "channel", "both")
+REVIEW_MODES = ("own", "public")
 DEFAULT_TIMEOUT_LIMIT = 3
 DEFAULT_LOBBY_MINUTES = 15
 TIMEOUT_LIMIT_RANGE = (1, 20)
@@ -47,6 +51,7 @@ class PlaySettings:
     notice_mode: str = "dm"
     timeout_limit: int = DEFAULT_TIMEOUT_LIMIT
     lobby_minutes: int = DEFAULT_LOBBY_MINUTES
+    review_mode: str | None = None  # None: the bot-wide default (KAPSHAP_REVIEW_PUBLIC)
 
     @property
     def dm_notices(self) -> bool:
@@ -112,6 +117,7 @@ class ServerService:
         notice_mode: str | None = None,
         timeout_limit: int | None = None,
         lobby_minutes: int | None = None,
+        review_mode: str | None = None,
         reset: bool = False,
     ) -> PlaySettings:
         """Change some play settings (``None``: unchanged; ``reset``: back to the defaults
@@ -122,7 +128,11 @@ class ServerService:
             _check_range("timeout limit", timeout_limit, TIMEOUT_LIMIT_RANGE)
         if lobby_minutes is not None:
             _check_range("lobby time", lobby_minutes, LOBBY_MINUTES_RANGE)
-        given = [v for v in (notice_mode, timeout_limit, lobby_minutes) if v is not None]
+        if review_mode is not None and review_mode not in REVIEW_MODES:
+            raise UserError(f"Reviews are {' or '.join(REVIEW_MODES)}.")
+        given = [
+            v for v in (notice_mode, timeout_limit, lobby_minutes, review_mode) if v is not None
+        ]
         if not given and not reset:
             return await self.play_settings(guild_id)
         async with self._db.transaction() as tx:
@@ -136,6 +146,7 @@ class ServerService:
                 notice_mode=record.notice_mode if notice_mode is None else notice_mode,
                 timeout_limit=record.timeout_limit if timeout_limit is None else timeout_limit,
                 lobby_minutes=record.lobby_minutes if lobby_minutes is None else lobby_minutes,
+                review_mode=record.review_mode if review_mode is None else review_mode,
             )
             await self._repo.put_play_config(tx, record)
         settings = _effective(record)
@@ -160,6 +171,16 @@ class ServerService:
         async with self._db.transaction() as tx:
             await self._repo.set_notices(tx, user_id, on)
         self._notices[user_id] = on
+
+    async def reviews_allowed(self, user_id: int) -> bool:
+        """Whether a member lets others review his games (no unless he said so)."""
+        async with self._db.read() as tx:
+            return await self._repo.get_reviews(tx, user_id)
+
+    async def set_reviews_allowed(self, user_id: int, on: bool) -> None:
+        """A member lets others review his games, or stops letting them."""
+        async with self._db.transaction() as tx:
+            await self._repo.set_reviews(tx, user_id, on)
 
     # --- kept messages ------------------------------------------------------------------------
 
@@ -201,4 +222,5 @@ def _effective(record: PlayConfigRecord) -> PlaySettings:
         notice_mode=record.notice_mode or "dm",
         timeout_limit=record.timeout_limit or DEFAULT_TIMEOUT_LIMIT,
         lobby_minutes=record.lobby_minutes or DEFAULT_LOBBY_MINUTES,
+        review_mode=record.review_mode,
     )

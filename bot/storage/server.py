@@ -21,6 +21,7 @@ class PlayConfigRecord:
     notice_mode: str | None = None
     timeout_limit: int | None = None
     lobby_minutes: int | None = None
+    review_mode: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,24 +72,35 @@ class ServerRepo:
     async def get_play_config(self, tx: Tx, guild_id: int) -> PlayConfigRecord:
         """The server's play settings (all None when it never chose any)."""
         row = await tx.fetchone(
-            "SELECT notice_mode, timeout_limit, lobby_minutes FROM guild_play_config "
-            "WHERE guild_id = ?",
+            "SELECT notice_mode, timeout_limit, lobby_minutes, review_mode "
+            "FROM guild_play_config WHERE guild_id = ?",
             (guild_id,),
         )
         if row is None:
             return PlayConfigRecord(guild_id)
         return PlayConfigRecord(
-            guild_id, row["notice_mode"], row["timeout_limit"], row["lobby_minutes"]
+            guild_id,
+            row["notice_mode"],
+            row["timeout_limit"],
+            row["lobby_minutes"],
+            row["review_mode"],
         )
 
     async def put_play_config(self, tx: Tx, record: PlayConfigRecord) -> None:
         """Replace the server's play settings."""
         await tx.execute(
-            "INSERT INTO guild_play_config (guild_id, notice_mode, timeout_limit, lobby_minutes) "
-            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "INSERT INTO guild_play_config "
+            "(guild_id, notice_mode, timeout_limit, lobby_minutes, review_mode) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
             "notice_mode = excluded.notice_mode, timeout_limit = excluded.timeout_limit, "
-            "lobby_minutes = excluded.lobby_minutes",
-            (record.guild_id, record.notice_mode, record.timeout_limit, record.lobby_minutes),
+            "lobby_minutes = excluded.lobby_minutes, review_mode = excluded.review_mode",
+            (
+                record.guild_id,
+                record.notice_mode,
+                record.timeout_limit,
+                record.lobby_minutes,
+                record.review_mode,
+            ),
         )
 
     # --- member_settings ----------------------------------------------------------------------
@@ -103,6 +115,20 @@ class ServerRepo:
         await tx.execute(
             "INSERT INTO member_settings (user_id, notices) VALUES (?, ?) "
             "ON CONFLICT (user_id) DO UPDATE SET notices = excluded.notices",
+            (user_id, int(on)),
+        )
+
+    async def get_reviews(self, tx: Tx, user_id: int) -> bool:
+        """Whether a member lets others review his games (no unless he said so)."""
+        value = await tx.scalar("SELECT reviews FROM member_settings WHERE user_id = ?", (user_id,))
+        return bool(value)
+
+    async def set_reviews(self, tx: Tx, user_id: int, on: bool) -> None:
+        """Record whether a member lets others review his games. A new row gets turn notices
+        on: the default a member who never chose has anyway."""
+        await tx.execute(
+            "INSERT INTO member_settings (user_id, notices, reviews) VALUES (?, 1, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET reviews = excluded.reviews",
             (user_id, int(on)),
         )
 

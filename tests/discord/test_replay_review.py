@@ -161,3 +161,45 @@ async def test_replay_buttons_work_after_a_restart(
     step = await carol.click(r.response, label="▶")
     assert step.response is not None and step.response.id == r.response.id
     assert step.response.embeds[0].author.name == "Step 1 of 9"
+
+
+async def test_who_may_review_another_members_game(world: World, deal: None) -> None:
+    """Refused by default; allowed once the owner allows it (/settings), or once the server
+    makes reviews public (/kapadmin config)."""
+    alice, bob, carol = world.members[:3]
+    game_id = await play_game(world)
+    use_inline_reviews(world)
+
+    r = await bob.slash(world.channel, "review", game=game_id, member=alice)
+    assert r.ephemeral and "only review your own games" in r.response.content
+    assert "/settings reviews:True" in r.response.content  # says how to get permission
+    assert "/kapadmin config reviews:public" in r.response.content
+
+    # The owner allows it: anyone may review his games.
+    r = await alice.slash(world.channel, "settings", reviews=True)
+    assert r.ephemeral and "anyone may review your games" in r.response.content
+    r = await bob.slash(world.channel, "review", game=game_id, member=alice)
+    assert not r.ephemeral
+    assert r.response.content.startswith(f"📝 Review of game `{game_id}` for **alice**")
+    # ...and takes it back; bob's own games stay his alone.
+    r = await alice.slash(world.channel, "settings", reviews=False)
+    assert "only you review your games" in r.response.content
+    r = await carol.slash(world.channel, "review", game=game_id, member=alice)
+    assert r.ephemeral and "only review your own games" in r.response.content
+    r = await alice.slash(world.channel, "review", game=game_id, member=bob)
+    assert r.ephemeral and "only review your own games" in r.response.content
+
+    # The server makes reviews public.
+    r = await world.admin.slash(world.channel, "kapadmin config", reviews="public")
+    assert r.ephemeral and "anyone may review anyone's games" in r.response.content
+    r = await carol.slash(world.channel, "review", game=game_id, member=alice)
+    assert not r.ephemeral
+    assert r.response.content.startswith(f"📝 Review of game `{game_id}` for **alice**")
+    r = await carol.slash(world.channel, "review", game=game_id, member=carol)
+    assert r.ephemeral and "did not play" in r.response.content
+
+    # Back to own: the server's choice wins over a public bot-wide default.
+    r = await world.admin.slash(world.channel, "kapadmin config", reviews="own")
+    use_inline_reviews(world, public=True)
+    r = await carol.slash(world.channel, "review", game=game_id, member=alice)
+    assert r.ephemeral and "only review your own games" in r.response.content

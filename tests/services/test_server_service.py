@@ -59,3 +59,25 @@ async def test_notices_messages_seats_and_the_command_hash(db: Database) -> None
     await server.save_seat("g1", 0, 0, "folded")
     states = await ServerService(db).seat_states("g1")
     assert [(s.seat, s.timeouts, s.out) for s in states] == [(0, 0, "folded"), (1, 2, None)]
+
+
+async def test_review_permissions_per_server_and_member(db: Database) -> None:
+    server = ServerService(db)
+    assert (await server.play_settings(GUILD)).review_mode is None  # the bot-wide default
+    changed = await server.update_play_settings(GUILD, review_mode="public")
+    assert changed.review_mode == "public" and changed.notice_mode == "dm"
+    assert (await ServerService(db).play_settings(GUILD)).review_mode == "public"
+    with pytest.raises(UserError, match="Reviews are own or public"):
+        await server.update_play_settings(GUILD, review_mode="friends")
+    assert (await server.update_play_settings(GUILD, reset=True)).review_mode is None
+
+    assert not await server.reviews_allowed(7)
+    await server.set_reviews_allowed(7, True)
+    assert await ServerService(db).reviews_allowed(7)
+    assert await server.notices_on(7)  # a new settings row keeps turn notices on
+    await server.set_notices(8, False)
+    await server.set_reviews_allowed(8, True)
+    fresh = ServerService(db)
+    assert not await fresh.notices_on(8) and await fresh.reviews_allowed(8)
+    await fresh.set_reviews_allowed(8, False)
+    assert not await ServerService(db).reviews_allowed(8)
