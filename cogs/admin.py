@@ -23,10 +23,11 @@ from discord.ext import commands
 
 from bot.app import KapBot, Services, command_tree_hash
 from bot.limits import format_duration
+from bot.locale import LOCALE_NAMES, LOCALES
 from bot.services.chips import MAX_AMOUNT
 from bot.services.errors import InvalidTarget, UserError, format_chips, mention
 from bot.services.guild_settings import LIMITS, GuildSettings
-from bot.services.server import PlaySettings
+from bot.services.server import AUTO_LANGUAGE, PlaySettings
 from cogs.chips import NO_PINGS, guild_of, reply_private
 from cogs.common import guarded
 
@@ -59,6 +60,11 @@ NOTICE_CHOICES = [
     app_commands.Choice(name="DM: a new message in the player's DM", value="dm"),
     app_commands.Choice(name="Channel: mention the player at the table", value="channel"),
     app_commands.Choice(name="Both DM and channel mention", value="both"),
+]
+#: Each language is named in itself, so a manager finds his own whatever the client's language.
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name="Auto: the server's own language", value=AUTO_LANGUAGE),
+    *(app_commands.Choice(name=LOCALE_NAMES[code], value=code) for code in LOCALES),
 ]
 
 
@@ -152,8 +158,9 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
         timeouts="Turns in a row a player may time out before he is out (default 3)",
         lobby_minutes="Minutes after which a lobby nobody starts closes (default 15)",
         reset="Go back to the bot's defaults first (then apply any values given)",
+        language="Language of the table messages and channel lines (auto: the server's own)",
     )
-    @app_commands.choices(notices=NOTICE_CHOICES)
+    @app_commands.choices(notices=NOTICE_CHOICES, language=LANGUAGE_CHOICES)
     async def config(
         self,
         interaction: discord.Interaction[Any],
@@ -165,6 +172,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
         timeouts: app_commands.Range[int, 1, 20] | None = None,
         lobby_minutes: app_commands.Range[int, 1, 1440] | None = None,
         reset: bool = False,
+        language: str | None = None,
     ) -> None:
         """With no option, show the settings; otherwise change the ones given."""
         async with guarded(interaction, "/kapadmin config"):
@@ -180,6 +188,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
                     notices,
                     timeouts,
                     lobby_minutes,
+                    language,
                 )
             )
             play = await self.services.server.update_play_settings(
@@ -187,6 +196,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
                 notice_mode=notices,
                 timeout_limit=timeouts,
                 lobby_minutes=lobby_minutes,
+                language=language,
                 reset=reset,
             )
             current = await self.services.guild_settings.update(

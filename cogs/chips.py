@@ -334,8 +334,9 @@ class ChipsCog(commands.Cog, name="Chips"):
                 # local time and counts down by itself.
                 when = exc.next_claim_at
                 raise UserError(
-                    "You already claimed your daily chips today. "
-                    f"Next claim {_timestamp(when)} ({_timestamp(when, 'f')})."
+                    "You already claimed your daily chips today. Next claim {relative} ({when}).",
+                    relative=_timestamp(when),
+                    when=_timestamp(when, "f"),
                 ) from None
             await reply_private(
                 interaction,

@@ -18,12 +18,14 @@ import discord
 
 from bot.app import KapBot, Services
 from bot.limits import fit_message, quote_input
+from bot.locale import normalize, t
 from bot.services.errors import UserError
 
 __all__ = [
     "INCIDENT_LOGGER",
     "bot_of",
     "guarded",
+    "locale_of",
     "reply_ephemeral",
     "report_incident",
     "services_of",
@@ -41,6 +43,11 @@ def bot_of(interaction: discord.Interaction[Any]) -> KapBot:
     if not isinstance(client, KapBot):
         raise TypeError(f"the game cogs need a KapBot, not {type(client).__name__}")
     return client
+
+
+def locale_of(interaction: discord.Interaction[Any]) -> str:
+    """The language of a reply only this member sees: his Discord client's (``en`` by default)."""
+    return normalize(interaction.locale)
 
 
 def services_of(interaction: discord.Interaction[Any]) -> Services:
@@ -83,7 +90,12 @@ async def report_incident(
     )
     if interaction is not None:
         await reply_ephemeral(
-            interaction, f"Sorry, something went wrong (incident `{incident}`). It has been logged."
+            interaction,
+            t(
+                locale_of(interaction),
+                "Sorry, something went wrong (incident `{incident}`). It has been logged.",
+                incident=incident,
+            ),
         )
     return incident
 
@@ -94,7 +106,7 @@ async def guarded(interaction: discord.Interaction[Any], what: str) -> AsyncIter
     try:
         yield
     except UserError as exc:
-        await reply_ephemeral(interaction, exc.message)
+        await reply_ephemeral(interaction, exc.localized(locale_of(interaction)))
     except discord.HTTPException as exc:
         if exc.code == ALREADY_ACKNOWLEDGED:
             log.info("%s: interaction %s was already answered", what, interaction.id)

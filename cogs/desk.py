@@ -156,8 +156,10 @@ class Desk:
         if len(mine) > 1:
             links = ", ".join(jump_url(t) for t in mine)
             raise UserError(
-                f"You are playing at {len(mine)} tables ({links}): use the command in the "
-                "table's channel."
+                "You are playing at {count} tables ({links}): use the command in the "
+                "table's channel.",
+                count=len(mine),
+                links=links,
             )
         return mine[0]
 
@@ -209,8 +211,9 @@ class Desk:
         existing = self.tables.get(interaction.channel_id)
         if existing is not None and existing.status.is_open and not thread:
             raise UserError(
-                f"There is already a table in this channel: {jump_url(existing)}. "
-                "Finish or cancel it first, or open one in a thread (`thread: True`)."
+                "There is already a table in this channel: {link}. "
+                "Finish or cancel it first, or open one in a thread (`thread: True`).",
+                link=jump_url(existing),
             )
         user = interaction.user
         if ante is None or timer is None:
@@ -313,7 +316,9 @@ class Desk:
         levels = levels_for(table.game)
         if level not in levels:
             raise UserError(
-                f"Unknown computer level {quote_input(level)}: choose {', '.join(levels)}."
+                "Unknown computer level {level}: choose {choices}.",
+                level=quote_input(level),
+                choices=", ".join(levels),
             )
         await self.tables.add_ai(table.channel_id, interaction.user.id, level)
         text = f"Added a computer player ({level})."
@@ -375,7 +380,7 @@ class Desk:
             raise UserError("There is no table here.")
         current = self.tables.get(interaction.channel_id)
         if current is not None and current.status.is_open:
-            raise UserError(f"A table is already open here: {jump_url(current)}.")
+            raise UserError("A table is already open here: {current}.", current=jump_url(current))
         table = await self.tables.rematch(
             interaction.channel_id, interaction.user.id, table_id=table_id
         )
@@ -418,7 +423,7 @@ class Desk:
             try:
                 rules = make_rules(Game(game or "kap-shap"))
             except (ValueError, EngineError) as exc:
-                raise UserError(f"Unknown game: {exc}.") from None
+                raise UserError("Unknown game: {exc}.", exc=exc) from None
             embed = discord.Embed(title="Rules (defaults)", colour=COLOUR)
             embed.description = rules_text(rules)[:4096]
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -89,7 +89,7 @@ def _fishing_take(table: Table, tile: str | None) -> str:
             return str(legal[0])
         if not legal:
             raise UserError("There is nothing to capture or claim now.")
-        raise UserError("Which one? " + ", ".join(f"`{a}`" for a in legal) + ".")
+        raise UserError("Which one? {choices}.", choices=", ".join(f"`{a}`" for a in legal))
     text = " ".join(tile.strip().lower().split())
     if text.startswith(("capture ", "claim ")):
         return text
@@ -97,8 +97,8 @@ def _fishing_take(table: Table, tile: str | None) -> str:
         verb = "claim" if any(isinstance(a, Claim) for a in legal) else "capture"
         return f"{verb} {text.replace('sweep', 'triplet', 1)}"
     raise UserError(
-        f"Not a capture: {quote_input(tile)}. Choose one of the suggestions, "
-        "e.g. `capture pair left`."
+        "Not a capture: {tile}. Choose one of the suggestions, e.g. `capture pair left`.",
+        tile=quote_input(tile),
     )
 
 

@@ -13,6 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
+
+from bot.locale import t
 
 __all__ = [
     "AlreadyClaimed",
@@ -41,11 +44,28 @@ def mention(user_id: int) -> str:
 
 
 class UserError(Exception):
-    """A refusal with a short, user-facing message."""
+    """A refusal with a short, user-facing message.
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    ``message`` is the English text and the catalogue's message id (bot/locale); ``{fields}`` in
+    it are filled from ``values``. ``message`` is the English text; :meth:`localized` the text in
+    a member's language.
+    """
+
+    def __init__(self, message: str, /, **values: Any) -> None:
+        self.msgid = message
+        self.values = values
+        self.message = message.format(**values) if values else message
+        super().__init__(self.message)
+
+    def localized(self, locale: str) -> str:
+        """The message in ``locale`` (``en``, ``zh-TW``, ``zh-CN``)."""
+        # Values that are words of the bot's own (a setting's name, "the house") are translated
+        # too: the catalogue lists them under the ``term`` context; names and numbers are not.
+        values = {
+            k: t(locale, v, context="term") if isinstance(v, str) else v
+            for k, v in self.values.items()
+        }
+        return t(locale, self.msgid, **values)
 
 
 class InvalidAmount(UserError):
@@ -75,8 +95,10 @@ class AlreadyClaimed(UserError):
             hours, minutes = hours + 1, 0
         super().__init__(
             "You already claimed your daily chips today. "
-            f"Next claim in {hours}h {minutes:02d}m "
-            f"({next_claim_at:%Y-%m-%d %H:%M} UTC)."
+            "Next claim in {hours}h {minutes}m ({when} UTC).",
+            hours=hours,
+            minutes=f"{minutes:02d}",
+            when=f"{next_claim_at:%Y-%m-%d %H:%M}",
         )
 
 
@@ -87,15 +109,19 @@ class BalanceLimit(UserError):
         self.user_id = user_id
         self.limit = limit
         super().__init__(
-            f"That would take {mention(user_id)} over the maximum balance of {format_chips(limit)}."
+            "That would take {member} over the maximum balance of {limit} chips.",
+            member=mention(user_id),
+            limit=f"{limit:,}",
         )
 
 
 class InsufficientChips(UserError):
     """A member does not have enough chips for an operation."""
 
-    def __init__(self, message: str, *, user_id: int, balance: int, needed: int) -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str, /, *, user_id: int, balance: int, needed: int, **values: Any
+    ) -> None:
+        super().__init__(message, **values)
         self.user_id = user_id
         self.balance = balance
         self.needed = needed
@@ -123,7 +149,8 @@ class UnpaidAntes(InsufficientChips):
         )
         first = self.shortfalls[0]
         super().__init__(
-            f"Not everyone can pay the ante, so nobody was charged: {names}.",
+            "Not everyone can pay the ante, so nobody was charged: {names}.",
+            names=names,
             user_id=first.user_id,
             balance=first.balance,
             needed=first.needed,

@@ -469,14 +469,17 @@ class TableService:
         ante = self.defaults.ante if ante is None else ante
         turn_seconds = self.defaults.turn_seconds if turn_seconds is None else turn_seconds
         if not 0 <= ante <= limits.MAX_ANTE:
-            raise UserError(f"The ante must be between 0 and {limits.MAX_ANTE:,} chips.")
+            raise UserError(
+                "The ante must be between 0 and {max_ante} chips.", max_ante=f"{limits.MAX_ANTE:,}"
+            )
         if not limits.MIN_TURN_SECONDS <= turn_seconds <= limits.MAX_TURN_SECONDS:
             raise UserError(
-                f"The turn timer must be between {limits.MIN_TURN_SECONDS} seconds and "
-                f"{format_duration(limits.MAX_TURN_SECONDS)}."
+                "The turn timer must be between {low} seconds and {high}.",
+                low=limits.MIN_TURN_SECONDS,
+                high=format_duration(limits.MAX_TURN_SECONDS),
             )
         if not 2 <= max_seats <= MAX_PLAYERS:
-            raise UserError(f"A table seats 2 to {MAX_PLAYERS} players.")
+            raise UserError("A table seats 2 to {max_players} players.", max_players=MAX_PLAYERS)
         try:
             make_rules(
                 game_enum,
@@ -487,7 +490,7 @@ class TableService:
                 **_settle_flags(mode, rate),
             )
         except EngineError as exc:
-            raise UserError(f"Those settings don't work: {exc}.") from None
+            raise UserError("Those settings don't work: {exc}.", exc=exc) from None
         return game_enum, mode, rate, max_seats, ante, turn_seconds
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Table:
@@ -498,7 +501,7 @@ class TableService:
             if table.seat_of(user_id) is not None:
                 raise UserError("You are already seated at this table.")
             if len(table.seats) >= table.max_seats:
-                raise UserError(f"The table is full ({table.max_seats} seats).")
+                raise UserError("The table is full ({max_seats} seats).", max_seats=table.max_seats)
             await self._save_seats(table, [*table.seats, SeatInfo(name, user_id=user_id)])
         return table
 
@@ -525,10 +528,12 @@ class TableService:
             levels = levels_for(table.game)
             if level not in levels:
                 raise UserError(
-                    f"Unknown AI level {quote_input(level)}: choose {', '.join(levels)}."
+                    "Unknown AI level {level}: choose {choices}.",
+                    level=quote_input(level),
+                    choices=", ".join(levels),
                 )
             if len(table.seats) >= table.max_seats:
-                raise UserError(f"The table is full ({table.max_seats} seats).")
+                raise UserError("The table is full ({max_seats} seats).", max_seats=table.max_seats)
             number = 1 + sum(1 for s in table.seats if s.is_ai)
             seat = SeatInfo(f"AI {number} ({level})", ai_level=level)
             await self._save_seats(table, [*table.seats, seat])
@@ -598,7 +603,7 @@ class TableService:
                     **_settle_flags(table.settlement, table.settle_rate),
                 )
             except EngineError as exc:
-                raise UserError(f"Can't start: {exc}.") from None
+                raise UserError("Can't start: {exc}.", exc=exc) from None
             antes = {s.user_id: table.ante for s in table.seats if s.user_id is not None}
             # The house stakes every computer seat's ante (one escrow row for all of them).
             ai_seats = sum(1 for s in table.seats if s.is_ai)
@@ -607,10 +612,13 @@ class TableService:
                 house = await self._chips.house_balance(table.guild_id)
                 if house < stake:
                     raise UserError(
-                        f"The house can't stake the computer players: {ai_seats} ante(s) need "
-                        f"{stake:,} chips and the house has {house:,}. A server manager can fund "
+                        "The house can't stake the computer players: {ai_seats} ante(s) need "
+                        "{stake} chips and the house has {house}. A server manager can fund "
                         "it with `/kapadmin house`, or play with fewer computer players or a "
-                        "smaller ante."
+                        "smaller ante.",
+                        ai_seats=ai_seats,
+                        stake=f"{stake:,}",
+                        house=f"{house:,}",
                     )
                 antes[HOUSE_ID] = stake
             deal = make_deal(rules, self._rng, thrower=table.thrower)
@@ -682,7 +690,9 @@ class TableService:
             if version is not None and version != table.version:
                 raise UserError("That action is out of date: the table has moved on.")
             if state.current != seat:
-                raise UserError(f"It is {table.seats[state.current].name}'s turn, not yours.")
+                raise UserError(
+                    "It is {player}'s turn, not yours.", player=table.seats[state.current].name
+                )
             if isinstance(action, str):
                 action = _parse_for(state, action, table.game)
             outcome = Outcome(table)
@@ -1530,14 +1540,19 @@ def _check_settlement(
     Shap only, ``settle_rate`` chips per point, default 1)."""
     mode = POT if settlement is None else settlement
     if mode not in (POT, DIFFERENCE):
-        raise UserError(f"Unknown settlement {quote_input(mode)}: choose pot or difference.")
+        raise UserError(
+            "Unknown settlement {mode}: choose pot or difference.", mode=quote_input(mode)
+        )
     if mode == DIFFERENCE and game is not Game.TSUNG_SHAP:
         raise UserError("Settlement by difference is a Tsung Shap option.")
     if settle_rate is not None and mode != DIFFERENCE:
         raise UserError("A settle rate only applies to settlement by difference.")
     rate = 1 if settle_rate is None else settle_rate
     if type(rate) is not int or not 1 <= rate <= MAX_SETTLE_RATE:
-        raise UserError(f"The settle rate must be from 1 to {MAX_SETTLE_RATE:,} chips per point.")
+        raise UserError(
+            "The settle rate must be from 1 to {max_settle_rate} chips per point.",
+            max_settle_rate=f"{MAX_SETTLE_RATE:,}",
+        )
     return mode, rate
 
 
@@ -1551,7 +1566,9 @@ def _parse_game(game: str) -> Game:
         return Game(game)
     except ValueError:
         names = ", ".join(g.value for g in Game)
-        raise UserError(f"Unknown game {quote_input(game)}: choose {names}.") from None
+        raise UserError(
+            "Unknown game {game}: choose {names}.", game=quote_input(game), names=names
+        ) from None
 
 
 def _seats_json(seats: Sequence[SeatInfo]) -> str:

@@ -77,24 +77,32 @@ def parse_variants(game: Game, text: str | None) -> dict[str, str]:
         return {}
     items = [item for item in re.split(r"[\s,;]+(?=[A-Za-z_]+\s*=)", text.strip()) if item]
     if len(items) > _MAX_ITEMS:
-        raise UserError(f"At most {_MAX_ITEMS} variants at once.")
+        raise UserError("At most {max_items} variants at once.", max_items=_MAX_ITEMS)
     chosen: dict[str, str] = {}
     for item in items:
         match = _ITEM.match(item.strip().rstrip(",;"))
         if match is None:
             raise UserError(
-                f"Write each variant as flag=value, e.g. `pot_carries_over=true`; got "
-                f"{quote_input(item)}."
+                "Write each variant as flag=value, e.g. `pot_carries_over=true`; got {item}.",
+                item=quote_input(item),
             )
         flag, value = match.group(1).lower(), match.group(2).lower()
         if flag in _OWN_OPTION:
-            raise UserError(f"Choose {flag} with the `{_OWN_OPTION[flag]}` option of /table new.")
+            raise UserError(
+                "Choose {flag} with the `{option}` option of /table new.",
+                flag=flag,
+                option=_OWN_OPTION[flag],
+            )
         variant = VARIANTS.get(flag)
         if variant is None or game not in variant.games:
             known = ", ".join(v.flag for v in VARIANTS.values() if game in v.games)
-            raise UserError(f"No variant {quote_input(flag)} for this game: choose {known}.")
+            raise UserError(
+                "No variant {flag} for this game: choose {known}.",
+                flag=quote_input(flag),
+                known=known,
+            )
         if flag in chosen and chosen[flag] != value:
-            raise UserError(f"The variant {flag} is given twice.")
+            raise UserError("The variant {flag} is given twice.", flag=flag)
         chosen[flag] = value
     return chosen
 

@@ -21,6 +21,7 @@ class PlayConfigRecord:
     notice_mode: str | None = None
     timeout_limit: int | None = None
     lobby_minutes: int | None = None
+    language: str | None = None  # migration 0005; None follows the server's Discord locale
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,24 +72,34 @@ class ServerRepo:
     async def get_play_config(self, tx: Tx, guild_id: int) -> PlayConfigRecord:
         """The server's play settings (all None when it never chose any)."""
         row = await tx.fetchone(
-            "SELECT notice_mode, timeout_limit, lobby_minutes FROM guild_play_config "
+            "SELECT notice_mode, timeout_limit, lobby_minutes, language FROM guild_play_config "
             "WHERE guild_id = ?",
             (guild_id,),
         )
         if row is None:
             return PlayConfigRecord(guild_id)
         return PlayConfigRecord(
-            guild_id, row["notice_mode"], row["timeout_limit"], row["lobby_minutes"]
+            guild_id,
+            row["notice_mode"],
+            row["timeout_limit"],
+            row["lobby_minutes"],
+            row["language"],
         )
 
     async def put_play_config(self, tx: Tx, record: PlayConfigRecord) -> None:
         """Replace the server's play settings."""
         await tx.execute(
-            "INSERT INTO guild_play_config (guild_id, notice_mode, timeout_limit, lobby_minutes) "
-            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "INSERT INTO guild_play_config (guild_id, notice_mode, timeout_limit, lobby_minutes, "
+            "language) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
             "notice_mode = excluded.notice_mode, timeout_limit = excluded.timeout_limit, "
-            "lobby_minutes = excluded.lobby_minutes",
-            (record.guild_id, record.notice_mode, record.timeout_limit, record.lobby_minutes),
+            "lobby_minutes = excluded.lobby_minutes, language = excluded.language",
+            (
+                record.guild_id,
+                record.notice_mode,
+                record.timeout_limit,
+                record.lobby_minutes,
+                record.language,
+            ),
         )
 
     # --- member_settings ----------------------------------------------------------------------
