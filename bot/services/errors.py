@@ -141,12 +141,7 @@ class UnpaidAntes(InsufficientChips):
 
     def __init__(self, shortfalls: Sequence[Shortfall]) -> None:
         self.shortfalls = tuple(shortfalls)
-        names = ", ".join(
-            # user 0 is the server's house account, which stakes the computer seats' antes
-            f"{'the house' if s.user_id == 0 else mention(s.user_id)} has "
-            f"{format_chips(s.balance)} (needs {s.needed:,})"
-            for s in self.shortfalls
-        )
+        names = self._names("en")
         first = self.shortfalls[0]
         super().__init__(
             "Not everyone can pay the ante, so nobody was charged: {names}.",
@@ -155,6 +150,25 @@ class UnpaidAntes(InsufficientChips):
             balance=first.balance,
             needed=first.needed,
         )
+
+    def _names(self, locale: str) -> str:
+        return ", ".join(
+            t(
+                locale,
+                "{member} has {have} chips (needs {needed})",
+                # user 0 is the server's house account, which stakes the computer seats' antes
+                member=t(locale, "the house", context="term")
+                if s.user_id == 0
+                else mention(s.user_id),
+                have=f"{s.balance:,}",
+                needed=f"{s.needed:,}",
+            )
+            for s in self.shortfalls
+        )
+
+    def localized(self, locale: str) -> str:
+        """The message in ``locale``, each shortfall told in it too."""
+        return t(locale, self.msgid, names=self._names(locale))
 
 
 class PotClosed(UserError):
