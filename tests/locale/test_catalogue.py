@@ -80,9 +80,7 @@ def _messages() -> Iterator[tuple[str, str, int]]:
                 ids = [node.args[1]]
             elif name == "nt" and len(node.args) >= 3:
                 ids = [node.args[1]]
-            elif name == "N_" and node.args:
-                ids = [node.args[0]]
-            elif name in ERRORS and node.args:
+            elif (name == "N_" and node.args) or (name in ERRORS and node.args):
                 ids = [node.args[0]]
             elif (
                 name == "__init__"
