@@ -119,6 +119,8 @@ def nt(locale: str, singular: str, plural: str, n: int, /, **values: Any) -> str
             if isinstance(forms, tuple | list) and forms and forms[0]:
                 # Chinese has one plural form.
                 return _format(str(forms[0]), values)
+            if isinstance(forms, str) and forms:
+                return _format(forms, values)
     return _format(singular if n == 1 else plural, values)
 
 
