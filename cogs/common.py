@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
+import weakref
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -26,6 +27,7 @@ __all__ = [
     "bot_of",
     "guarded",
     "locale_of",
+    "member_locale",
     "reply_ephemeral",
     "report_incident",
     "services_of",
@@ -46,8 +48,23 @@ def bot_of(interaction: discord.Interaction[Any]) -> KapBot:
 
 
 def locale_of(interaction: discord.Interaction[Any]) -> str:
-    """The language of a reply only this member sees: his Discord client's (``en`` by default)."""
-    return normalize(interaction.locale)
+    """The language of a reply only this member sees: his Discord client's (``en`` by default).
+
+    Also remembered (per bot, in memory) for the DMs the bot sends him later unprompted."""
+    locale = normalize(interaction.locale)
+    _MEMBER_LOCALES.setdefault(interaction.client, {})[interaction.user.id] = locale
+    return locale
+
+
+#: Each member's language as last seen in one of his interactions, per bot: a DM sent later
+#: (his hand when his turn comes) speaks it. Lost on restart: until he acts again his DMs use
+#: the server's language.
+_MEMBER_LOCALES: weakref.WeakKeyDictionary[Any, dict[int, str]] = weakref.WeakKeyDictionary()
+
+
+def member_locale(client: Any, user_id: int) -> str | None:
+    """A member's language as last seen in an interaction, or None."""
+    return _MEMBER_LOCALES.get(client, {}).get(user_id)
 
 
 def services_of(interaction: discord.Interaction[Any]) -> Services:
@@ -103,6 +120,7 @@ async def report_incident(
 @contextlib.asynccontextmanager
 async def guarded(interaction: discord.Interaction[Any], what: str) -> AsyncIterator[None]:
     """Run a handler body: player mistakes get their message, bugs get an incident id."""
+    locale_of(interaction)  # remember the member's language for his later DMs
     try:
         yield
     except UserError as exc:

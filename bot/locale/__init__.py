@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import string
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,8 @@ __all__ = [
     "LOCALES",
     "LOCALE_NAMES",
     "N_",
+    "EventLine",
+    "Message",
     "catalogue",
     "is_chinese",
     "normalize",
@@ -86,7 +89,9 @@ def _lookup(locale: str, msgid: str, context: str | None = None) -> str | None:
     if message is None or message.fuzzy or not message.string:
         return None
     text = message.string
-    return text if isinstance(text, str) else None
+    if isinstance(text, tuple | list):  # a plural entry: Chinese has one form
+        text = text[0] if text else ""
+    return text if isinstance(text, str) and text else None
 
 
 def translate(locale: str, msgid: str, context: str | None = None) -> str | None:
@@ -122,6 +127,48 @@ def nt(locale: str, singular: str, plural: str, n: int, /, **values: Any) -> str
             if isinstance(forms, str) and forms:
                 return _format(forms, values)
     return _format(singular if n == 1 else plural, values)
+
+
+class Message(str):
+    """English text that can say itself in another language: a ``str`` (the English, so code
+    that stores, compares or sends it is unchanged) carrying its message id and values.
+
+    Services build the lines they hand to the Discord layer with it (a timeout, a fold, a
+    payout); the layer shows ``localized(locale)`` to the members of a server in its language.
+    Values that are themselves :class:`Message` (or :class:`EventLine`) are localized too.
+    """
+
+    msgid: str
+    values: dict[str, Any]
+
+    def __new__(cls, msgid: str, /, **values: Any) -> Message:
+        """``Message("{name} ran out of time.", name="Ann")``."""
+        text = super().__new__(cls, msgid.format(**values) if values else msgid)
+        text.msgid = msgid
+        text.values = values
+        return text
+
+    def localized(self, locale: str) -> str:
+        """The text in ``locale``."""
+        values = {
+            k: v.localized(locale) if isinstance(v, Message) else v for k, v in self.values.items()
+        }
+        return t(locale, self.msgid, **values)
+
+
+class EventLine(str):
+    """An engine event's English line (the engine speaks English and notation), carrying the
+    event and the seat names so a renderer can word it in another language (bot.render)."""
+
+    event: object
+    names: tuple[str, ...]
+
+    def __new__(cls, text: str, event: object, names: Sequence[str]) -> EventLine:
+        """``EventLine(describe_event(event, None, names), event, names)``."""
+        line = super().__new__(cls, text)
+        line.event = event
+        line.names = tuple(names)
+        return line
 
 
 def N_(msgid: str) -> str:

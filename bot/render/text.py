@@ -27,11 +27,13 @@ from bot.engine import (
     Discarded,
     Draw,
     Drew,
+    EndReason,
     FishingPhase,
     FishingResult,
     FishingView,
     Game,
     GameDrawn,
+    GameOver,
     MissedCapture,
     Phase,
     Place,
@@ -45,7 +47,9 @@ from bot.engine import (
     Tile,
     TileTurned,
     Took,
+    TurnStarted,
     View,
+    WinBy,
     Witness,
     sort_tiles,
 )
@@ -54,7 +58,7 @@ from bot.engine.hands import ten_pair_values
 from bot.engine.rules import FirstPlayer, FourTwo, Offer
 from bot.engine.variants import chosen_variants
 from bot.limits import format_duration
-from bot.locale import N_, nt, t
+from bot.locale import N_, EventLine, Message, nt, t
 from bot.locale import tile_name as local_tile_name
 
 __all__ = [
@@ -355,6 +359,132 @@ def private_event_text(
             return t(loc, "🏆 You declared a winning hand!")
         case GameDrawn():
             return t(loc, "The game is drawn.")
+    return None
+
+
+def localize(line: str, locale: str) -> str:
+    """A line the services produced, in ``locale``: a :class:`~bot.locale.Message` says itself,
+    an :class:`~bot.locale.EventLine` is worded here; any other text is shown as it is."""
+    if locale == "en":
+        return str(line)
+    if isinstance(line, Message):
+        return line.localized(locale)
+    if isinstance(line, EventLine):
+        return public_event_text(line.event, line.names, locale) or str(line)
+    return str(line)
+
+
+_WIN_BY = {
+    WinBy.DEALT: N_("{name} declared a winning hand as dealt: {witness}."),
+    WinBy.TAKE: N_("{name} declared a winning hand by taking a discard: {witness}."),
+    WinBy.DRAW: N_("{name} declared a winning hand with a tile drawn from the wall: {witness}."),
+}
+
+
+def public_event_text(event: object, names: Sequence[str], locale: str = "en") -> str | None:
+    """A public event (what every player may see) in ``locale``: the table's "Recent" lines.
+    None for an event this function does not know (the caller keeps the English)."""
+    loc = locale
+
+    def term(word: object) -> str:
+        return t(loc, str(word), context="term")
+
+    match event:
+        case TurnStarted(seat, turn):
+            return t(loc, "Turn {turn}: {name} to play.", turn=turn, name=names[seat])
+        case Took(seat, tile, from_seat):
+            return t(
+                loc,
+                "{name} took {tile} discarded by {other}.",
+                name=names[seat],
+                tile=tile_name(tile, loc),
+                other=names[from_seat],
+            )
+        case Drew(seat, _tile, wall_left):
+            return t(
+                loc,
+                "{name} drew a tile ({left} left in the wall).",
+                name=names[seat],
+                left=wall_left,
+            )
+        case Discarded(seat, tile):
+            return t(loc, "{name} discarded {tile}.", name=names[seat], tile=tile_name(tile, loc))
+        case Declared(seat, witness, win_by):
+            return t(loc, _WIN_BY[win_by], name=names[seat], witness=witness)
+        case GameDrawn(reason):
+            if reason is EndReason.WALL:
+                return t(loc, "The game is drawn: the wall is exhausted.")
+            return t(loc, "The game is drawn: the turn limit.")
+        case TileTurned(seat, tile, pile_left, relay):
+            msgid = (
+                N_("{name} at once turned over {tile} ({left} left in the pile).")
+                if relay
+                else N_("{name} turned over {tile} ({left} left in the pile).")
+            )
+            return t(loc, msgid, name=names[seat], tile=tile_name(tile, loc), left=pile_left)
+        case Placed(seat, tile, end, _auto):
+            if end is None:
+                return t(
+                    loc, "{name} laid {tile} out to start a new row.", name=names[seat], tile=tile
+                )
+            return t(
+                loc,
+                "{name} placed {tile} at the {end} end of the row.",
+                name=names[seat],
+                tile=tile,
+                end=term(end),
+            )
+        case Captured(seat, kind, end, tiles, score, sweep):
+            joined = " + ".join(map(str, tiles))
+            if sweep:
+                return t(
+                    loc,
+                    "{name} swept the row with {tiles}: {score} points.",
+                    name=names[seat],
+                    tiles=joined,
+                    score=score,
+                )
+            return t(
+                loc,
+                "{name} captured a {kind} at {where}, {tiles}: {score} points.",
+                name=names[seat],
+                kind=term(kind),
+                where=t(loc, "both ends")
+                if end is End.ENDS
+                else t(loc, "the {end} end", end=term(end)),
+                tiles=joined,
+                score=score,
+            )
+        case Swept(seat):
+            return t(loc, "{name} swept the table and starts a new row.", name=names[seat])
+        case MissedCapture(seat, claimant, missed):
+            options = "; ".join(
+                f"'{c.claim}' ({' + '.join(map(str, c.tiles))}: {c.score})" for c in missed
+            )
+            return t(
+                loc,
+                "{name} could have captured and did not. {other} may claim one at the start of "
+                "the next turn: {options}.",
+                name=names[seat],
+                other=names[claimant],
+                options=options,
+            )
+        case Claimed(seat, from_seat, combo):
+            return t(
+                loc,
+                "{name} claimed the {kind} {other} missed ({end}), {tiles}: {score} points.",
+                name=names[seat],
+                kind=term(combo.kind),
+                other=names[from_seat],
+                end=term(combo.end),
+                tiles=" + ".join(map(str, combo.tiles)),
+                score=combo.score,
+            )
+        case GameOver(scores, winner, _reason):
+            table = ", ".join(f"{names[s]} {p}" for s, p in enumerate(scores))
+            if winner is None:
+                return t(loc, "Game over: {scores}. Equal scores: the game is drawn.", scores=table)
+            return t(loc, "Game over: {scores}. {name} wins.", scores=table, name=names[winner])
     return None
 
 

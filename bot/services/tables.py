@@ -62,6 +62,7 @@ from bot.engine.actions import Action
 from bot.engine.rules import MAX_PLAYERS
 from bot.engine.variants import chosen_variants
 from bot.limits import format_duration, quote_input
+from bot.locale import EventLine, Message
 from bot.services.absence import passive_action
 from bot.services.chips import HOUSE_ID, ChipsService, DifferenceSettlement, Settlement
 from bot.services.chips import Outcome as ChipsOutcome
@@ -660,7 +661,10 @@ class TableService:
             table.carried = carried
             if carried:
                 table.recent.append(
-                    f"💰 {carried:,} chips carried over from a drawn game join the pot."
+                    Message(
+                        "💰 {chips} chips carried over from a drawn game join the pot.",
+                        chips=f"{carried:,}",
+                    )
                 )
             outcome = Outcome(table, lines=list(table.recent))
             await self._advance(table, outcome)
@@ -866,7 +870,12 @@ class TableService:
             table.timeouts[seat] = count
             await self._seat_out(table, seat, "forfeited", outcome)
             return
-        line = f"⏰ {name} ran out of time ({count}/{limit}): the turn was played passively."
+        line = Message(
+            "⏰ {name} ran out of time ({count}/{limit}): the turn was played passively.",
+            name=name,
+            count=count,
+            limit=limit,
+        )
         outcome.lines.append(line)
         turn = state.turn
         while (
@@ -889,18 +898,22 @@ class TableService:
         wins; otherwise the seat folds and the game goes on without it."""
         out = "folded" if how != "resigned" else how
         name = table.seats[seat].name
-        why = "resigned" if how == "resigned" else "timed out too many turns in a row"
+        why = (
+            Message("{name} resigned", name=name)
+            if how == "resigned"
+            else Message("{name} timed out too many turns in a row", name=name)
+        )
         remaining = [i for i in range(len(table.seats)) if i not in table.out and i != seat]
         if len(remaining) == 1:
             # The end and its payout commit together first: a crash before them leaves the game
             # running with this seat still in it (nothing half-done), never a game nobody can end.
-            await self._end_by_forfeit(table, remaining[0], f"{name} {why}", outcome)
+            await self._end_by_forfeit(table, remaining[0], why, outcome)
             table.out[seat] = out
             await self._save_seat(table, seat)
             return
         table.out[seat] = out
         await self._save_seat(table, seat)
-        line = f"🏳️ {name} {why}: the seat folds (its ante stays in the pot)."
+        line = Message("🏳️ {why}: the seat folds (its ante stays in the pot).", why=why)
         outcome.lines.append(line)
         table.recent.append(line)
         del table.recent[:-MAX_RECENT]
@@ -911,7 +924,7 @@ class TableService:
         state = table.state
         assert state is not None
         seat = table.seats[winner]
-        text = f"{why}: {seat.name} wins."
+        text = Message("{why}: {name} wins.", why=why, name=seat.name)
         line: str | None = None
         # The end and its settlement commit together (the invariant: no ended game unsettled).
         async with self._games.transaction() as tx:
@@ -934,8 +947,8 @@ class TableService:
         table.winner_seat = winner
         table.end_text = text
         outcome.forfeit = True
-        outcome.lines.append(f"🏳️ {text}")
-        table.recent.append(f"🏳️ {text}")
+        outcome.lines.append(Message("🏳️ {text}", text=text))
+        table.recent.append(Message("🏳️ {text}", text=text))
         if line is not None:
             outcome.settlement = line
             outcome.lines.append(line)
@@ -1264,7 +1277,7 @@ class TableService:
         pot = await self._chips.pot(record.id)
         table.carried = 0 if pot is None else pot.carried_in
         await self._load_seats(table)
-        table.recent = ["♻️ Restored after a restart."]
+        table.recent = [Message("♻️ Restored after a restart.")]
         return table
 
     async def _rebuild(self, record: GameRecord, last_seen: float | None) -> Table:
@@ -1363,7 +1376,8 @@ class TableService:
         table.deadline = deadline
         outcome.steps.append(Step(seat, action, tuple(events), by_timeout))
         for event in events:
-            line = describe_event(event, None, [s.name for s in table.seats])
+            names = [s.name for s in table.seats]
+            line = EventLine(describe_event(event, None, names), event, names)
             outcome.lines.append(line)
             if not isinstance(event, TurnStarted):
                 # The message says whose turn it is: "Turn N: X to play" lines would fill a
@@ -1615,32 +1629,53 @@ def _opening_line(table: Table, deal: Deal) -> str:
     if deal.dice:
         dice = " + ".join(str(d) for d in deal.dice)
         thrower = table.seats[deal.thrower].name
-        return (
-            f"🎲 {thrower} threw {dice} = {sum(deal.dice)}: counting from the right, "
-            f"{first} plays first."
+        return Message(
+            "🎲 {thrower} threw {dice} = {total}: counting from the right, {first} plays first.",
+            thrower=thrower,
+            dice=dice,
+            total=sum(deal.dice),
+            first=first,
         )
-    return f"🎲 Lots were drawn: {first} plays first."
+    return Message("🎲 Lots were drawn: {first} plays first.", first=first)
 
 
 def _difference_line(
     winner: SeatInfo, loser: SeatInfo, difference: int, settled: DifferenceSettlement
 ) -> str:
-    points = "point" if difference == 1 else "points"
+    points = (
+        Message("{n} point", n=difference)
+        if difference == 1
+        else Message("{n} points", n=difference)
+    )
     if settled.paid == 0 and settled.owed == 0:
-        return f"{winner.name} won by {difference} {points}: nothing to pay."
+        return Message(
+            "{winner} won by {points}: nothing to pay.", winner=winner.name, points=points
+        )
     if settled.paid == 0:
-        return (
-            f"{winner.name} won by {difference} {points}: {loser.name} owed "
-            f"{settled.owed} chips but has none to pay."
+        return Message(
+            "{winner} won by {points}: {loser} owed {owed} chips but has none to pay.",
+            winner=winner.name,
+            points=points,
+            loser=loser.name,
+            owed=settled.owed,
         )
     capped = (
-        f" (capped: {settled.owed} owed, {loser.name} had only {settled.paid})"
+        Message(
+            " (capped: {owed} owed, {loser} had only {paid})",
+            owed=settled.owed,
+            loser=loser.name,
+            paid=settled.paid,
+        )
         if settled.capped
         else ""
     )
-    return (
-        f"💰 {loser.name} pays {winner.name} {settled.paid} chips for {difference} "
-        f"{points}{capped}."
+    return Message(
+        "💰 {loser} pays {winner} {paid} chips for {points}{capped}.",
+        loser=loser.name,
+        winner=winner.name,
+        paid=settled.paid,
+        points=points,
+        capped=capped,
     )
 
 
@@ -1660,9 +1695,12 @@ def _settlement_line(table: Table, settled: Settlement, winner: int | None) -> s
     if settled.outcome is ChipsOutcome.NO_POT:
         return None
     if settled.outcome is ChipsOutcome.REFUNDED:
-        return "Every ante was refunded."
+        return Message("Every ante was refunded.")
     if settled.outcome is ChipsOutcome.CARRIED:
-        return f"The pot of {settled.carried} chips stays on the table for the next game."
+        return Message(
+            "The pot of {chips} chips stays on the table for the next game.",
+            chips=settled.carried,
+        )
     if winner is None:  # pragma: no cover - a payout always names its winner
         return None
     return _payout_line(table.seats[winner], settled)
@@ -1670,6 +1708,12 @@ def _settlement_line(table: Table, settled: Settlement, winner: int | None) -> s
 
 def _payout_line(seat: SeatInfo, settled: Settlement) -> str:
     if seat.is_ai:
-        return f"{seat.name} won: the pot of {settled.pot:,} chips goes to the house."
-    rake = f" ({settled.rake} to the house)" if settled.rake else ""
-    return f"💰 {seat.name} takes the pot: {settled.paid} chips{rake}."
+        return Message(
+            "{name} won: the pot of {chips} chips goes to the house.",
+            name=seat.name,
+            chips=f"{settled.pot:,}",
+        )
+    rake = Message(" ({rake} to the house)", rake=settled.rake) if settled.rake else ""
+    return Message(
+        "💰 {name} takes the pot: {paid} chips{rake}.", name=seat.name, paid=settled.paid, rake=rake
+    )

@@ -28,6 +28,7 @@ from cogs.translator import DISCORD_LOCALES, NAME_CONTEXT, CatalogueTranslator
 ROOT = Path(__file__).resolve().parents[2]
 CHINESE = ("zh-TW", "zh-CN")
 ERRORS = {
+    "Message",
     "UserError",
     "InvalidAmount",
     "InvalidTarget",
@@ -94,9 +95,12 @@ def _messages() -> Iterator[tuple[str, str, int]]:
             else:
                 continue
             for arg in ids:
-                text = _string(arg)
-                if text is not None:
-                    yield text, *where
+                # t(locale, "a" if on else "b"): both texts are messages.
+                branches = [arg.body, arg.orelse] if isinstance(arg, ast.IfExp) else [arg]
+                for branch in branches:
+                    text = _string(branch)
+                    if text is not None:
+                        yield text, *where
 
 
 # Texts kept as data where the catalogue cannot be imported (the AI layer), translated at use.
