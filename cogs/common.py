@@ -28,6 +28,7 @@ __all__ = [
     "guarded",
     "locale_of",
     "member_locale",
+    "public_locale_of",
     "reply_ephemeral",
     "report_incident",
     "services_of",
@@ -60,6 +61,16 @@ def locale_of(interaction: discord.Interaction[Any]) -> str:
 #: (his hand when his turn comes) speaks it. Lost on restart: until he acts again his DMs use
 #: the server's language.
 _MEMBER_LOCALES: weakref.WeakKeyDictionary[Any, dict[int, str]] = weakref.WeakKeyDictionary()
+
+
+async def public_locale_of(interaction: discord.Interaction[Any]) -> str:
+    """The language of a message everyone in the channel sees: the server's setting
+    (``/kapadmin config language``), else the server's own Discord locale."""
+    if interaction.guild_id is not None:
+        settings = await services_of(interaction).server.play_settings(interaction.guild_id)
+        if settings.language:
+            return settings.language
+    return normalize(interaction.guild_locale)
 
 
 def member_locale(client: Any, user_id: int) -> str | None:

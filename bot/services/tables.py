@@ -62,7 +62,7 @@ from bot.engine.actions import Action
 from bot.engine.rules import MAX_PLAYERS
 from bot.engine.variants import chosen_variants
 from bot.limits import format_duration, quote_input
-from bot.locale import EventLine, Message
+from bot.locale import N_, EventLine, Message
 from bot.services.absence import passive_action
 from bot.services.chips import HOUSE_ID, ChipsService, DifferenceSettlement, Settlement
 from bot.services.chips import Outcome as ChipsOutcome
@@ -102,7 +102,7 @@ FAILURE_LIMIT = 3
 RETRY_SECONDS = 5.0
 """How long a table whose timer failed waits before the next attempt."""
 
-QUARANTINE_NOTICE = (
+QUARANTINE_NOTICE = N_(
     "⚠️ This table ran into an error it could not recover from and was closed. "
     "Every ante was refunded; open a new table with `/table new`."
 )
