@@ -70,7 +70,8 @@ async def public_locale_of(interaction: discord.Interaction[Any]) -> str:
         settings = await services_of(interaction).server.play_settings(interaction.guild_id)
         if settings.language:
             return settings.language
-    return normalize(interaction.guild_locale)
+    guild = interaction.guild
+    return normalize(guild.preferred_locale if guild is not None else interaction.guild_locale)
 
 
 def member_locale(client: Any, user_id: int) -> str | None:
