@@ -388,7 +388,9 @@ class Presenter:
                 title = t(
                     loc, "{name} turned {tile}", name=table.seats[public.current].name, tile=turned
                 )
-            picture = await asyncio.to_thread(render_fishing_row, public.row, turned, title=title)
+            picture = await asyncio.to_thread(
+                render_fishing_row, public.row, turned, title=title, locale=loc
+            )
             return [discord.File(io.BytesIO(picture), filename=ROW_FILE)]
         groups = discard_groups(public.pool)
         title = t(loc, "Discards")
@@ -400,7 +402,7 @@ class Presenter:
                 tile=last.tile,
                 name=table.seats[last.seat].name,
             )
-        picture = await asyncio.to_thread(render_discards, groups, title=title)
+        picture = await asyncio.to_thread(render_discards, groups, title=title, locale=loc)
         alt = field_text(pool_text(public.pool, loc).replace("`", ""))  # alt text: 1024 at most
         return [discord.File(io.BytesIO(picture), filename=DISCARDS_FILE, description=alt)]
 
@@ -761,6 +763,7 @@ class Presenter:
                 new=new,
                 discards=discards,
                 discards_title=None if discards is None else discards_title(discards, loc),
+                locale=loc,
             )
         view = None
         if table.running:
