@@ -54,6 +54,9 @@ ALLOWED = {
     "true",
     "wild",
     "min",
+    "chi",
+    "df",
+    "ceil",
 }
 NAME = re.compile(r"^[-_\w]{1,32}$")
 

@@ -1,0 +1,34 @@
+"""``kapshap sim --lang`` and ``kapshap play --lang``: the offline programs in Chinese."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from bot.sim import cli as sim_cli
+
+
+def test_sim_report_in_simplified_chinese(capsys: pytest.CaptureFixture[str]) -> None:
+    status = sim_cli.main(
+        ["--games", "20", "--seed", "3", "--workers", "1", "--no-progress", "--lang", "zh-CN"]
+    )
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "牌局数" in out and "每秒牌局数" in out and "胡牌：吃牌后" in out
+    assert "games per second" not in out and "wins: after a take" not in out
+
+
+def test_sim_report_stays_english_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    assert sim_cli.main(["--games", "20", "--seed", "3", "--workers", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "games per second" in out and "牌局" not in out
+
+
+def test_sim_refuses_an_unknown_language(capsys: pytest.CaptureFixture[str]) -> None:
+    assert sim_cli.main(["--lang", "fr"]) == 2
+    assert "--lang" in capsys.readouterr().err
+
+
+def _unused() -> io.StringIO:
+    return io.StringIO()
