@@ -29,7 +29,7 @@ from discord.ext import commands
 from bot.app import KapBot, Services
 from bot.locale import N_, t
 from bot.services.chips import MAX_AMOUNT, LeaderboardEntry, RankInfo
-from bot.services.errors import AlreadyClaimed, InvalidTarget, UserError, format_chips, mention
+from bot.services.errors import AlreadyClaimed, InvalidTarget, UserError, mention
 from cogs.common import guarded, locale_of, public_locale_of, services_of
 
 __all__ = [
@@ -91,8 +91,14 @@ def _timestamp(moment: datetime, style: TimestampStyle = "R") -> str:
     return discord.utils.format_dt(moment, style=style)
 
 
-def _rank_text(info: RankInfo) -> str:
-    return f"#{info.rank:,} of {info.total:,} ({format_chips(info.balance)})"
+def _rank_text(info: RankInfo, locale: str = "en") -> str:
+    return t(
+        locale,
+        "#{rank} of {total} ({chips} chips)",
+        rank=f"{info.rank:,}",
+        total=f"{info.total:,}",
+        chips=f"{info.balance:,}",
+    )
 
 
 # -------------------------------------------------------------------------------- leaderboard
@@ -155,6 +161,9 @@ class LeaderboardButton(
                 viewer_id=user.id,
                 viewer_name=user.display_name,
                 public=own and not _is_ephemeral(interaction.message),
+                locale=locale_of(interaction)
+                if not own or _is_ephemeral(interaction.message)
+                else await public_locale_of(interaction),
             )
             if own:
                 await interaction.response.edit_message(embed=embed, view=view)
@@ -174,6 +183,7 @@ async def leaderboard_message(
     viewer_id: int,
     viewer_name: str,
     public: bool,
+    locale: str = "en",
 ) -> tuple[discord.Embed, discord.ui.View]:
     """One leaderboard page for ``viewer_id``, with his rank in the footer, and its buttons.
 
@@ -190,16 +200,25 @@ async def leaderboard_message(
     entries = await chips.leaderboard(guild_id, offset, PAGE_SIZE)
     info = await chips.rank(guild_id, viewer_id)
 
+    loc = locale
     embed = discord.Embed(
-        title="🏆 Leaderboard",
-        description=_board_lines(entries, viewer_id) or "Nobody has chips yet.",
+        title=t(loc, "🏆 Leaderboard"),
+        description=_board_lines(entries, viewer_id, loc) or t(loc, "Nobody has chips yet."),
         colour=discord.Colour.gold(),
     )
     pages = max(1, -(-total // PAGE_SIZE))
-    embed.set_author(name=f"Page {offset // PAGE_SIZE + 1:,} of {pages:,}")
-    rank = "no account" if info is None else _rank_text(info)
+    embed.set_author(
+        name=t(
+            loc, "Page {page} of {pages}", page=f"{offset // PAGE_SIZE + 1:,}", pages=f"{pages:,}"
+        )
+    )
+    rank = t(loc, "no account") if info is None else _rank_text(info, loc)
     # On a public message everyone reads the footer, so say whose rank it is.
-    embed.set_footer(text=f"{viewer_name} · Your rank: {rank}" if public else f"Your rank: {rank}")
+    embed.set_footer(
+        text=t(loc, "{name} · Your rank: {rank}", name=viewer_name, rank=rank)
+        if public
+        else t(loc, "Your rank: {rank}", rank=rank)
+    )
 
     view = discord.ui.View(timeout=None)
     view.add_item(
@@ -219,13 +238,12 @@ async def leaderboard_message(
     return embed, view
 
 
-def _board_lines(entries: list[LeaderboardEntry], viewer_id: int) -> str:
+def _board_lines(entries: list[LeaderboardEntry], viewer_id: int, locale: str = "en") -> str:
     lines = []
     for entry in entries:
-        you = " ← you" if entry.user_id == viewer_id else ""
-        lines.append(
-            f"**#{entry.rank:,}** {mention(entry.user_id)} — {format_chips(entry.balance)}{you}"
-        )
+        you = t(locale, " ← you") if entry.user_id == viewer_id else ""
+        chips = t(locale, "{n} chips", n=f"{entry.balance:,}")
+        lines.append(f"**#{entry.rank:,}** {mention(entry.user_id)} — {chips}{you}")
     return "\n".join(lines)
 
 
@@ -457,6 +475,7 @@ class ChipsCog(commands.Cog, name="Chips"):
                 viewer_id=user.id,
                 viewer_name=user.display_name,
                 public=True,
+                locale=await public_locale_of(interaction),
             )
             await interaction.response.send_message(
                 embed=embed, view=view, allowed_mentions=NO_PINGS
