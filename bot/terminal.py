@@ -25,7 +25,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from bot.ai import AI_LEVELS, Player, get_player
 from bot.ai.base import AnyPlayer, levels_for, player_for
@@ -78,6 +78,8 @@ from bot.engine import (
 from bot.engine.actions import Capture, End
 from bot.engine.fishing import tile_values
 from bot.engine.hands import ten_pair_values
+from bot.locale import LOCALES, nt, tile_name
+from bot.locale import t as tr
 
 __all__ = ["build_parser", "main", "run_game"]
 
@@ -171,6 +173,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--setup",
         action="store_true",
         help="ask for the game, rule set, opponents and level before playing",
+    )
+    parser.add_argument(
+        "--lang",
+        choices=LOCALES,
+        default="en",
+        help="language of the table: en, zh-TW (Traditional Chinese), zh-CN (Simplified)",
     )
     return parser
 
@@ -305,6 +313,7 @@ def _main(args: list[str], inp: TextIO, out: TextIO, err: TextIO) -> int:
             stdin=inp,
             stdout=out,
             seed=seed,
+            locale=namespace.lang,
         )
         if not finished or not _another_game(inp, out):
             return 0
@@ -368,6 +377,7 @@ def _play(
     stdin: TextIO,
     stdout: TextIO,
     seed: int | None = None,
+    locale: str = "en",
 ) -> bool:
     """Play one game (see :func:`run_game`); True when it reached its end, False when the
     player left."""
@@ -383,6 +393,7 @@ def _play(
             bots = dict(ai_level)
             name = ", ".join(sorted({p.level for p in bots.values()}))
         fishing = _FishingTable(rules, deal, list(names), human, bots, rng, stdin, stdout)
+        fishing.locale = locale
         fishing.play(name, seed)
         return fishing.finished
     if isinstance(ai_level, str):
@@ -394,6 +405,7 @@ def _play(
         players = dict(ai_level)
         level = ", ".join(sorted({p.level for p in players.values()}))
     table = _Table(rules, deal, list(names), human, players, rng, stdin, stdout)
+    table.locale = locale
     table.play(level, seed)
     return table.finished
 
@@ -523,6 +535,17 @@ class _Console:
         self.inp = inp
         self.out = out
         self.echo = not _isatty(inp)
+        self.locale = "en"  # --lang: the language of the table's words (bot.locale)
+
+    def tr(self, msgid: str, **values: Any) -> str:
+        """``msgid`` in the table's language."""
+        return tr(self.locale, msgid, **values)
+
+    def label(self, tile: Tile) -> str:
+        """``6-5 Axe 斧頭``, or ``6-5 斧头`` in Chinese (the name in the locale's script)."""
+        if self.locale == "en":
+            return tile.label
+        return f"{tile} {tile_name(self.locale, tile.english, tile.chinese)}"
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -535,7 +558,7 @@ class _Console:
     def turn_header(self, seat: int, turn: int) -> None:
         self.say()
         if seat == self.human:
-            self.say(f"=== Turn {turn}: your turn ===")
+            self.say(self.tr("=== Turn {turn}: your turn ===", turn=turn))
         else:
             self.say(describe_event(TurnStarted(seat, turn), self.human, self.names))
 
@@ -604,9 +627,9 @@ class _Table(_Console):
     def announce(self, level: str, seed: int | None) -> None:
         rules = self.rules
         title = "Kap Shap 夾十" if rules.game is Game.KAP_SHAP else "Kap Tai Shap 夾大十"
-        self.say(f"{title}: {rules.describe()}.")
+        self.say(f"{self.tr(title)}: {rules.describe()}.")
         if seed is not None:
-            self.say(f"Seed {seed} (--seed {seed} deals this game again).")
+            self.say(self.tr("Seed {seed} (--seed {seed} deals this game again).", seed=seed))
         seats = ", ".join(
             f"{seat}: {name}" + ("" if self.me(seat) else f" ({level} AI)")
             for seat, name in enumerate(self.names)
@@ -750,7 +773,12 @@ class _Table(_Console):
 
     def show_status(self, seen: View, legal: Sequence[Action]) -> None:
         if seen.phase is Phase.DRAW:
-            self.say(f"Now draw from the wall ({_tiles(seen.wall_size)} left).")
+            self.say(
+                self.tr(
+                    "Now draw from the wall ({tiles} left).",
+                    tiles=_tiles(seen.wall_size, self.locale),
+                )
+            )
             self.show_legal(legal)
             return
         self.show_hand(seen)
@@ -758,11 +786,21 @@ class _Table(_Console):
         others = ", ".join(
             f"{self.names[s]} {n}" for s, n in enumerate(seen.hand_sizes) if not self.me(s)
         )
-        self.say(f"Wall: {_tiles(seen.wall_size)}. Others hold: {others} tiles.")
+        self.say(
+            self.tr(
+                "Wall: {wall}. Others hold: {others} tiles.",
+                wall=_tiles(seen.wall_size, self.locale),
+                others=others,
+            )
+        )
         if seen.phase is Phase.DISCARD and seen.turn == 1 and seen.history == ():
-            self.say(f"You start with {len(seen.hand)} tiles: discard one, or declare a win.")
+            self.say(
+                self.tr(
+                    "You start with {n} tiles: discard one, or declare a win.", n=len(seen.hand)
+                )
+            )
         if Declare() in legal:
-            self.say("Your hand wins: type 'declare'!")
+            self.say(self.tr("Your hand wins: type 'declare'!"))
         forced = self.rules.stall_guard and seen.turns_without_draw >= self.rules.players
         if seen.phase is Phase.TAKE_OR_DRAW and forced and Draw() in legal:
             # The legal actions say whether a take is left: only one that wins would be.
@@ -774,28 +812,32 @@ class _Table(_Console):
         self.show_legal(legal)
 
     def show_hand(self, seen: View) -> None:
-        self.say(f"Your hand ({len(seen.hand)} tiles):")
+        self.say(self.tr("Your hand ({n} tiles):", n=len(seen.hand)))
         counts = Counter(seen.hand)
         for tile in sort_tiles(counts):
             times = f" ×{counts[tile]}" if counts[tile] > 1 else ""
-            self.say(f"  {tile.label}{times}{self.value_note(tile)}")
+            self.say(f"  {self.label(tile)}{times}{self.value_note(tile)}")
 
     def value_note(self, tile: Tile) -> str:
         four_two = self.rules.four_two_value
         if four_two is FourTwo.WILD and tile in (_FOUR_TWO, _TWO_ONE):
-            return " (counts 3 or 6)"
+            return self.tr(" (counts 3 or 6)")
         if four_two is FourTwo.THREE and tile == _FOUR_TWO:
-            return " (counts 3)"
+            return self.tr(" (counts 3)")
         return ""
 
     def show_pool(self, seen: View, legal: Sequence[Action]) -> None:
         if not seen.pool:
-            self.say("Discards: none yet.")
+            self.say(self.tr("Discards: none yet."))
             return
         latest = seen.pool[-1]
         self.say(
-            f"Discards ({len(seen.pool)} face up; latest {latest.tile} "
-            f"by {self.names[latest.seat]}):"
+            self.tr(
+                "Discards ({n} face up; latest {tile} by {name}):",
+                n=len(seen.pool),
+                tile=latest.tile,
+                name=self.names[latest.seat],
+            )
         )
         takeable = {a.tile for a in legal if isinstance(a, Take) and a.tile is not None}
         counts = Counter(p.tile for p in seen.pool)
@@ -866,7 +908,7 @@ class _Table(_Console):
 
     def game_over(self, result: Result) -> None:
         self.say()
-        self.say("=== Game over ===")
+        self.say(self.tr("=== Game over ==="))
         if result.winner is None or result.witness is None:
             if result.reason is EndReason.CAP:
                 why = f"the turn limit of {self.rules.max_turns} turns was reached"
@@ -1218,8 +1260,8 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _tiles(count: int) -> str:
-    return f"{count} tile" if count == 1 else f"{count} tiles"
+def _tiles(count: int, locale: str = "en") -> str:
+    return nt(locale, "{n} tile", "{n} tiles", count)
 
 
 if __name__ == "__main__":

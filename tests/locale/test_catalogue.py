@@ -79,7 +79,9 @@ def _messages() -> Iterator[tuple[str, str, int]]:
             func = node.func
             name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
             where = (str(path.relative_to(ROOT)), node.lineno)
-            if name in ("t", "tr") and len(node.args) >= 2:
+            if name == "tr" and isinstance(func, ast.Attribute) and node.args:
+                ids = [node.args[0]]  # self.tr("…") of the terminal: the locale is the table's
+            elif name in ("t", "tr") and len(node.args) >= 2:
                 if any(k.arg == "context" for k in node.keywords):
                     continue  # a context lookup (terms): the value may be anything
                 ids = [node.args[1]]
@@ -122,6 +124,7 @@ def _latin_left(text: str) -> set[str]:
     text = re.sub(r"<[^>]*>", "", text)  # mentions, timestamps
     text = re.sub(r"/[a-z_]+(?: [a-z_]+)*", "", text)  # /commands named in text
     text = re.sub(r"\b\w+=\w+\b", "", text)  # variant flags
+    text = re.sub(r"--[a-z-]+|'[^']*'", "", text)  # terminal options and what a player types
     return {w for w in re.findall(r"[A-Za-z]{2,}", text) if w not in ALLOWED}
 
 

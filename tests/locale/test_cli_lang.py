@@ -30,5 +30,14 @@ def test_sim_refuses_an_unknown_language(capsys: pytest.CaptureFixture[str]) -> 
     assert "--lang" in capsys.readouterr().err
 
 
-def _unused() -> io.StringIO:
-    return io.StringIO()
+def test_play_in_traditional_chinese() -> None:
+    """``kapshap play --lang zh-TW``: the status of the table in Traditional Chinese."""
+    from bot import terminal
+
+    out, err = io.StringIO(), io.StringIO()
+    status = terminal.main(
+        ["--lang", "zh-TW", "--seed", "1"], stdin=io.StringIO("quit\n"), stdout=out, stderr=err
+    )
+    text = out.getvalue()
+    assert status == 0, err.getvalue()
+    assert "夾十" in text and "種子 5" in text and "你的手牌" in text and "牌牆" in text
