@@ -34,8 +34,11 @@ from bot.engine import (
     Combination,
     Deal,
     Declare,
+    Declared,
     Discard,
+    Discarded,
     Draw,
+    Drew,
     EndReason,
     EngineError,
     Event,
@@ -48,6 +51,7 @@ from bot.engine import (
     FishingView,
     FourTwo,
     Game,
+    GameDrawn,
     GameOver,
     IllegalAction,
     NotationError,
@@ -59,6 +63,7 @@ from bot.engine import (
     Settlement,
     Take,
     Tile,
+    Took,
     TurnStarted,
     View,
     WinBy,
@@ -78,7 +83,7 @@ from bot.engine import (
 from bot.engine.actions import Capture, End
 from bot.engine.fishing import tile_values
 from bot.engine.hands import ten_pair_values
-from bot.locale import LOCALES, nt, tile_name
+from bot.locale import LOCALES, N_, nt, tile_name
 from bot.locale import t as tr
 
 __all__ = ["build_parser", "main", "run_game"]
@@ -559,6 +564,8 @@ class _Console:
         self.say()
         if seat == self.human:
             self.say(self.tr("=== Turn {turn}: your turn ===", turn=turn))
+        elif self.locale != "en":
+            self.say(self.tr("Turn {turn}: {name} to play.", turn=turn, name=self.names[seat]))
         else:
             self.say(describe_event(TurnStarted(seat, turn), self.human, self.names))
 
@@ -630,6 +637,9 @@ class _Table(_Console):
         self.say(f"{self.tr(title)}: {rules.describe()}.")
         if seed is not None:
             self.say(self.tr("Seed {seed} (--seed {seed} deals this game again).", seed=seed))
+        if self.locale != "en":
+            self.announce_translated(level)
+            return
         seats = ", ".join(
             f"{seat}: {name}" + ("" if self.me(seat) else f" ({level} AI)")
             for seat, name in enumerate(self.names)
@@ -662,12 +672,96 @@ class _Table(_Console):
             "'?' for your legal moves, 'help' for the rules, 'quit' to leave."
         )
 
+    def event_line(self, event: Event) -> str:
+        """One event for the human seat: the engine's English line, or in the table's language
+        with the same wording as the bot's Discord messages (the catalogue's)."""
+        if self.locale == "en":
+            return describe_event(event, self.human, self.names)
+        names = self.names
+        match event:
+            case Took(seat, tile, from_seat):
+                return self.tr(
+                    "{name} took {tile} discarded by {other}.",
+                    name=names[seat],
+                    tile=self.label(tile),
+                    other=names[from_seat],
+                )
+            case Drew(seat, tile, wall_left) if seat == self.human:
+                return self.tr(
+                    "You drew {tile} ({left} left in the wall).",
+                    tile=self.label(tile),
+                    left=wall_left,
+                )
+            case Drew(seat, _tile, wall_left):
+                return self.tr(
+                    "{name} drew a tile ({left} left in the wall).",
+                    name=names[seat],
+                    left=wall_left,
+                )
+            case Discarded(seat, tile):
+                return self.tr("{name} discarded {tile}.", name=names[seat], tile=self.label(tile))
+            case Declared(seat, witness, win_by):
+                msgid = {
+                    WinBy.DEALT: N_("{name} declared a winning hand as dealt: {witness}."),
+                    WinBy.TAKE: N_(
+                        "{name} declared a winning hand by taking a discard: {witness}."
+                    ),
+                    WinBy.DRAW: N_(
+                        "{name} declared a winning hand with a tile drawn from the wall: {witness}."
+                    ),
+                }[win_by]
+                return self.tr(msgid, name=names[seat], witness=witness)
+            case GameDrawn(reason):
+                if reason is EndReason.WALL:
+                    return self.tr("The game is drawn: the wall is exhausted.")
+                return self.tr("The game is drawn: the turn limit.")
+        return describe_event(event, self.human, self.names)
+
+    def announce_translated(self, level: str) -> None:
+        """The seats, who starts and the deal, in the table's language (not English:
+        ``announce`` words it with the English verb forms)."""
+        rules = self.rules
+        seats = ", ".join(
+            f"{seat}: {name}" + ("" if self.me(seat) else self.tr(" ({level} AI)", level=level))
+            for seat, name in enumerate(self.names)
+        )
+        self.say(self.tr("Seats in play order: {seats}.", seats=seats))
+        first = self.names[self.deal.first_seat]
+        if self.deal.dice:
+            self.say(
+                self.tr(
+                    "{name} throws the four dice: {dice} = {total}; counting round from his "
+                    "right, {first} plays first.",
+                    name=self.names[self.deal.thrower],
+                    dice=" + ".join(str(d) for d in self.deal.dice),
+                    total=sum(self.deal.dice),
+                    first=first,
+                )
+            )
+        else:
+            self.say(self.tr("{first} plays first.", first=first))
+        self.say(
+            self.tr(
+                "{first} is dealt {size} tiles, everyone else {rest}; {wall} tiles form the wall.",
+                first=first,
+                size=rules.hand_size,
+                rest=rules.hand_size - 1,
+                wall=view(self.state, self.human).wall_size,
+            )
+        )
+        self.say(
+            self.tr(
+                "Type a move in notation (e.g. 'discard 3-1', 'd 31' or just '31'; 'dr' draws), "
+                "'?' for your legal moves, 'help' for the rules, 'quit' to leave."
+            )
+        )
+
     def narrate(self, events: Sequence[Event]) -> None:
         for event in events:
             if isinstance(event, TurnStarted):
                 self.turn_header(event.seat, event.turn)
             else:
-                self.say(describe_event(event, self.human, self.names))
+                self.say(self.event_line(event))
 
     def computer_step(self, seat: int) -> None:
         legal = legal_actions(self.state)
@@ -818,6 +912,44 @@ class _Table(_Console):
             times = f" ×{counts[tile]}" if counts[tile] > 1 else ""
             self.say(f"  {self.label(tile)}{times}{self.value_note(tile)}")
 
+    def game_over_translated(self, result: Result) -> None:
+        """The end of the game in the table's language (not English: ``game_over`` has its
+        own wording there, with the English verb forms)."""
+        if result.winner is None or result.witness is None:
+            why = (
+                self.tr("the turn limit of {n} turns was reached", n=self.rules.max_turns)
+                if result.reason is EndReason.CAP
+                else self.tr("the wall is exhausted")
+            )
+            refund = (
+                self.tr("the pot stays on the table for the next game")
+                if self.rules.pot_carries_over
+                else self.tr("every ante is refunded")
+            )
+            self.say(
+                self.tr(
+                    "The game is drawn on turn {turn}: {why}; {refund}.",
+                    turn=result.turn,
+                    why=why,
+                    refund=refund,
+                )
+            )
+            return
+        how = {
+            WinBy.DEALT: N_("{name} wins on turn {turn}, with the hand as dealt."),
+            WinBy.TAKE: N_("{name} wins on turn {turn}, by taking a discard."),
+            WinBy.DRAW: N_("{name} wins on turn {turn}, with a tile drawn from the wall."),
+        }[result.win_by or WinBy.DEALT]
+        self.say(self.tr(how, name=self.names[result.winner], turn=result.turn))
+        self.say(self.tr("Winning arrangement:"))
+        eye = result.witness.eye
+        self.say(f"  {self.tr('eye')}   {self.label(eye[0])} + {self.label(eye[1])}")
+        for a, b in result.witness.pairs:
+            x, y = _pair_values(a, b, self.rules.four_two_value)
+            self.say(
+                f"  {self.tr('pair')}  {self.label(a)} + {self.label(b)}  ({x} + {y} = {x + y})"
+            )
+
     def value_note(self, tile: Tile) -> str:
         four_two = self.rules.four_two_value
         if four_two is FourTwo.WILD and tile in (_FOUR_TWO, _TWO_ONE):
@@ -909,6 +1041,9 @@ class _Table(_Console):
     def game_over(self, result: Result) -> None:
         self.say()
         self.say(self.tr("=== Game over ==="))
+        if self.locale != "en":
+            self.game_over_translated(result)
+            return
         if result.winner is None or result.witness is None:
             if result.reason is EndReason.CAP:
                 why = f"the turn limit of {self.rules.max_turns} turns was reached"

@@ -101,7 +101,8 @@ RULES: dict[str, Rule] = {
         third_party=frozenset({"aiosqlite"}),
     ),
     "bot.services": Rule(
-        "bot.services -> standard library + bot.engine + bot.ai + bot.storage; no discord",
+        "bot.services -> standard library + bot.engine + bot.ai + bot.storage + bot.locale; "
+        "no discord",
         internal=frozenset(
             {"bot.engine", "bot.ai", "bot.storage", "bot.services", "bot.limits", "bot.locale"}
         ),
@@ -115,7 +116,7 @@ RULES: dict[str, Rule] = {
         third_party=frozenset({"PIL", "babel"}),
     ),
     "bot.terminal": Rule(
-        "bot.terminal -> standard library + bot.engine + bot.ai",
+        "bot.terminal -> standard library + bot.engine + bot.ai + bot.locale (Babel)",
         internal=frozenset({"bot.engine", "bot.ai", "bot.terminal", "bot.limits", "bot.locale"}),
         third_party=frozenset({"babel"}),
     ),

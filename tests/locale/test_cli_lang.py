@@ -40,4 +40,16 @@ def test_play_in_traditional_chinese() -> None:
     )
     text = out.getvalue()
     assert status == 0, err.getvalue()
-    assert "夾十" in text and "種子 5" in text and "你的手牌" in text and "牌牆" in text
+    assert "夾十" in text and "種子 1" in text and "你的手牌" in text and "牌牆" in text
+    assert "座位" in text and "先手" in text
+
+
+def test_play_narrates_in_simplified_chinese() -> None:
+    """Another player's moves and the end of the game, in Simplified Chinese."""
+    from bot import terminal
+
+    out = io.StringIO()
+    assert terminal.main(["--lang", "zh-CN", "--seed", "5"], stdin=io.StringIO(""), stdout=out) == 0
+    text = out.getvalue()
+    assert "第 1 轮：轮到 Bot 1。" in text and "打出 6-4 红头十" in text
+    assert "牌局结束" in text and "胡牌组合" in text and "紅頭十" not in text
