@@ -542,7 +542,7 @@ class _Console:
         self.echo = not _isatty(inp)
         self.locale = "en"  # --lang: the language of the table's words (bot.locale)
 
-    def tr(self, msgid: str, **values: Any) -> str:
+    def lt(self, msgid: str, **values: Any) -> str:
         """``msgid`` in the table's language."""
         return tr(self.locale, msgid, **values)
 
@@ -563,9 +563,9 @@ class _Console:
     def turn_header(self, seat: int, turn: int) -> None:
         self.say()
         if seat == self.human:
-            self.say(self.tr("=== Turn {turn}: your turn ===", turn=turn))
+            self.say(self.lt("=== Turn {turn}: your turn ===", turn=turn))
         elif self.locale != "en":
-            self.say(self.tr("Turn {turn}: {name} to play.", turn=turn, name=self.names[seat]))
+            self.say(self.lt("Turn {turn}: {name} to play.", turn=turn, name=self.names[seat]))
         else:
             self.say(describe_event(TurnStarted(seat, turn), self.human, self.names))
 
@@ -634,9 +634,9 @@ class _Table(_Console):
     def announce(self, level: str, seed: int | None) -> None:
         rules = self.rules
         title = "Kap Shap 夾十" if rules.game is Game.KAP_SHAP else "Kap Tai Shap 夾大十"
-        self.say(f"{self.tr(title)}: {rules.describe()}.")
+        self.say(f"{self.lt(title)}: {rules.describe()}.")
         if seed is not None:
-            self.say(self.tr("Seed {seed} (--seed {seed} deals this game again).", seed=seed))
+            self.say(self.lt("Seed {seed} (--seed {seed} deals this game again).", seed=seed))
         if self.locale != "en":
             self.announce_translated(level)
             return
@@ -680,26 +680,26 @@ class _Table(_Console):
         names = self.names
         match event:
             case Took(seat, tile, from_seat):
-                return self.tr(
+                return self.lt(
                     "{name} took {tile} discarded by {other}.",
                     name=names[seat],
                     tile=self.label(tile),
                     other=names[from_seat],
                 )
             case Drew(seat, tile, wall_left) if seat == self.human:
-                return self.tr(
+                return self.lt(
                     "You drew {tile} ({left} left in the wall).",
                     tile=self.label(tile),
                     left=wall_left,
                 )
             case Drew(seat, _tile, wall_left):
-                return self.tr(
+                return self.lt(
                     "{name} drew a tile ({left} left in the wall).",
                     name=names[seat],
                     left=wall_left,
                 )
             case Discarded(seat, tile):
-                return self.tr("{name} discarded {tile}.", name=names[seat], tile=self.label(tile))
+                return self.lt("{name} discarded {tile}.", name=names[seat], tile=self.label(tile))
             case Declared(seat, witness, win_by):
                 msgid = {
                     WinBy.DEALT: N_("{name} declared a winning hand as dealt: {witness}."),
@@ -710,11 +710,11 @@ class _Table(_Console):
                         "{name} declared a winning hand with a tile drawn from the wall: {witness}."
                     ),
                 }[win_by]
-                return self.tr(msgid, name=names[seat], witness=witness)
+                return self.lt(msgid, name=names[seat], witness=witness)
             case GameDrawn(reason):
                 if reason is EndReason.WALL:
-                    return self.tr("The game is drawn: the wall is exhausted.")
-                return self.tr("The game is drawn: the turn limit.")
+                    return self.lt("The game is drawn: the wall is exhausted.")
+                return self.lt("The game is drawn: the turn limit.")
         return describe_event(event, self.human, self.names)
 
     def announce_translated(self, level: str) -> None:
@@ -722,14 +722,14 @@ class _Table(_Console):
         ``announce`` words it with the English verb forms)."""
         rules = self.rules
         seats = ", ".join(
-            f"{seat}: {name}" + ("" if self.me(seat) else self.tr(" ({level} AI)", level=level))
+            f"{seat}: {name}" + ("" if self.me(seat) else self.lt(" ({level} AI)", level=level))
             for seat, name in enumerate(self.names)
         )
-        self.say(self.tr("Seats in play order: {seats}.", seats=seats))
+        self.say(self.lt("Seats in play order: {seats}.", seats=seats))
         first = self.names[self.deal.first_seat]
         if self.deal.dice:
             self.say(
-                self.tr(
+                self.lt(
                     "{name} throws the four dice: {dice} = {total}; counting round from his "
                     "right, {first} plays first.",
                     name=self.names[self.deal.thrower],
@@ -739,9 +739,9 @@ class _Table(_Console):
                 )
             )
         else:
-            self.say(self.tr("{first} plays first.", first=first))
+            self.say(self.lt("{first} plays first.", first=first))
         self.say(
-            self.tr(
+            self.lt(
                 "{first} is dealt {size} tiles, everyone else {rest}; {wall} tiles form the wall.",
                 first=first,
                 size=rules.hand_size,
@@ -750,7 +750,7 @@ class _Table(_Console):
             )
         )
         self.say(
-            self.tr(
+            self.lt(
                 "Type a move in notation (e.g. 'discard 3-1', 'd 31' or just '31'; 'dr' draws), "
                 "'?' for your legal moves, 'help' for the rules, 'quit' to leave."
             )
@@ -868,7 +868,7 @@ class _Table(_Console):
     def show_status(self, seen: View, legal: Sequence[Action]) -> None:
         if seen.phase is Phase.DRAW:
             self.say(
-                self.tr(
+                self.lt(
                     "Now draw from the wall ({tiles} left).",
                     tiles=_tiles(seen.wall_size, self.locale),
                 )
@@ -881,7 +881,7 @@ class _Table(_Console):
             f"{self.names[s]} {n}" for s, n in enumerate(seen.hand_sizes) if not self.me(s)
         )
         self.say(
-            self.tr(
+            self.lt(
                 "Wall: {wall}. Others hold: {others} tiles.",
                 wall=_tiles(seen.wall_size, self.locale),
                 others=others,
@@ -889,12 +889,12 @@ class _Table(_Console):
         )
         if seen.phase is Phase.DISCARD and seen.turn == 1 and seen.history == ():
             self.say(
-                self.tr(
+                self.lt(
                     "You start with {n} tiles: discard one, or declare a win.", n=len(seen.hand)
                 )
             )
         if Declare() in legal:
-            self.say(self.tr("Your hand wins: type 'declare'!"))
+            self.say(self.lt("Your hand wins: type 'declare'!"))
         forced = self.rules.stall_guard and seen.turns_without_draw >= self.rules.players
         if seen.phase is Phase.TAKE_OR_DRAW and forced and Draw() in legal:
             # The legal actions say whether a take is left: only one that wins would be.
@@ -906,7 +906,7 @@ class _Table(_Console):
         self.show_legal(legal)
 
     def show_hand(self, seen: View) -> None:
-        self.say(self.tr("Your hand ({n} tiles):", n=len(seen.hand)))
+        self.say(self.lt("Your hand ({n} tiles):", n=len(seen.hand)))
         counts = Counter(seen.hand)
         for tile in sort_tiles(counts):
             times = f" ×{counts[tile]}" if counts[tile] > 1 else ""
@@ -917,17 +917,17 @@ class _Table(_Console):
         own wording there, with the English verb forms)."""
         if result.winner is None or result.witness is None:
             why = (
-                self.tr("the turn limit of {n} turns was reached", n=self.rules.max_turns)
+                self.lt("the turn limit of {n} turns was reached", n=self.rules.max_turns)
                 if result.reason is EndReason.CAP
-                else self.tr("the wall is exhausted")
+                else self.lt("the wall is exhausted")
             )
             refund = (
-                self.tr("the pot stays on the table for the next game")
+                self.lt("the pot stays on the table for the next game")
                 if self.rules.pot_carries_over
-                else self.tr("every ante is refunded")
+                else self.lt("every ante is refunded")
             )
             self.say(
-                self.tr(
+                self.lt(
                     "The game is drawn on turn {turn}: {why}; {refund}.",
                     turn=result.turn,
                     why=why,
@@ -940,31 +940,30 @@ class _Table(_Console):
             WinBy.TAKE: N_("{name} wins on turn {turn}, by taking a discard."),
             WinBy.DRAW: N_("{name} wins on turn {turn}, with a tile drawn from the wall."),
         }[result.win_by or WinBy.DEALT]
-        self.say(self.tr(how, name=self.names[result.winner], turn=result.turn))
-        self.say(self.tr("Winning arrangement:"))
+        self.say(self.lt(how, name=self.names[result.winner], turn=result.turn))
+        self.say(self.lt("Winning arrangement:"))
         eye = result.witness.eye
-        self.say(f"  {self.tr('eye')}   {self.label(eye[0])} + {self.label(eye[1])}")
+        eye_word, pair_word = self.lt("eye"), self.lt("pair")
+        self.say(f"  {eye_word}   {self.label(eye[0])} + {self.label(eye[1])}")
         for a, b in result.witness.pairs:
             x, y = _pair_values(a, b, self.rules.four_two_value)
-            self.say(
-                f"  {self.tr('pair')}  {self.label(a)} + {self.label(b)}  ({x} + {y} = {x + y})"
-            )
+            self.say(f"  {pair_word}  {self.label(a)} + {self.label(b)}  ({x} + {y} = {x + y})")
 
     def value_note(self, tile: Tile) -> str:
         four_two = self.rules.four_two_value
         if four_two is FourTwo.WILD and tile in (_FOUR_TWO, _TWO_ONE):
-            return self.tr(" (counts 3 or 6)")
+            return self.lt(" (counts 3 or 6)")
         if four_two is FourTwo.THREE and tile == _FOUR_TWO:
-            return self.tr(" (counts 3)")
+            return self.lt(" (counts 3)")
         return ""
 
     def show_pool(self, seen: View, legal: Sequence[Action]) -> None:
         if not seen.pool:
-            self.say(self.tr("Discards: none yet."))
+            self.say(self.lt("Discards: none yet."))
             return
         latest = seen.pool[-1]
         self.say(
-            self.tr(
+            self.lt(
                 "Discards ({n} face up; latest {tile} by {name}):",
                 n=len(seen.pool),
                 tile=latest.tile,
@@ -1040,7 +1039,7 @@ class _Table(_Console):
 
     def game_over(self, result: Result) -> None:
         self.say()
-        self.say(self.tr("=== Game over ==="))
+        self.say(self.lt("=== Game over ==="))
         if self.locale != "en":
             self.game_over_translated(result)
             return

@@ -165,20 +165,28 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
             grant = await self.services.chips.grant(
                 guild_id, interaction.user.id, member.id, amount, f"interaction:{interaction.id}"
             )
+            loc = await public_locale_of(interaction)
+            values = {
+                "admin": interaction.user.display_name,
+                "amount": f"{abs(amount):,}",
+                "member": member.mention,
+                "name": member.display_name,
+                "balance": f"{grant.balance:,}",
+            }
             # Public, so chips created or destroyed by staff are visible to the server.
             await interaction.response.send_message(
                 t(
-                    await public_locale_of(interaction),
+                    loc,
                     "🏦 {admin} granted **{amount} chips** to {member}. {name} now has "
-                    "{balance} chips."
-                    if amount > 0
-                    else "🏦 {admin} removed **{amount} chips** from {member}. {name} now has "
                     "{balance} chips.",
-                    admin=interaction.user.display_name,
-                    amount=f"{abs(amount):,}",
-                    member=member.mention,
-                    name=member.display_name,
-                    balance=f"{grant.balance:,}",
+                    **values,
+                )
+                if amount > 0
+                else t(
+                    loc,
+                    "🏦 {admin} removed **{amount} chips** from {member}. {name} now has "
+                    "{balance} chips.",
+                    **values,
                 ),
                 allowed_mentions=discord.AllowedMentions(users=[member], everyone=False),
             )

@@ -275,13 +275,16 @@ def _history_line(
 ) -> str:
     if kind == "grant":
         if actor_id is not None:
-            label = t(
-                locale,
-                "Granted by {admin}" if delta > 0 else "Removed by {admin}",
-                admin=mention(actor_id),
+            admin = mention(actor_id)
+            label = (
+                t(locale, "Granted by {admin}", admin=admin)
+                if delta > 0
+                else t(locale, "Removed by {admin}", admin=admin)
             )
         else:
-            label = t(locale, "Granted by an admin" if delta > 0 else "Removed by an admin")
+            label = (
+                t(locale, "Granted by an admin") if delta > 0 else t(locale, "Removed by an admin")
+            )
     else:
         label = t(locale, _KIND_LABELS[kind]) if kind in _KIND_LABELS else kind
     match = _NOTE_USER.match(note or "")

@@ -95,7 +95,7 @@ def _parse_tile(text: str) -> Tile:
     try:
         return Tile.parse(text)
     except EngineError as exc:
-        raise UserError(str(exc)[:1].upper() + str(exc)[1:] + ".") from None
+        raise UserError("{reason}.", reason=str(exc)[:1].upper() + str(exc)[1:]) from None
 
 
 def _is_click(interaction: discord.Interaction[Any]) -> bool:

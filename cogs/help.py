@@ -121,11 +121,10 @@ class Help(commands.Cog):
                 await server.set_notices(user_id, notices)
             on = await server.notices_on(user_id)
             locale = locale_of(interaction)
-            state = t(
-                locale,
-                "on: when your turn starts you get a new DM (or a mention at the table)"
+            state = (
+                t(locale, "on: when your turn starts you get a new DM (or a mention at the table)")
                 if on
-                else "off: your hand DM is updated silently, nobody calls you",
+                else t(locale, "off: your hand DM is updated silently, nobody calls you")
             )
             head = t(locale, "Saved. ") if notices is not None else ""
             await interaction.response.send_message(

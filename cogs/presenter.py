@@ -1033,11 +1033,10 @@ class Presenter:
                 link=f"https://discord.com/channels/@me/{state.channel_id}/{state.message_id}",
             )
         if state.closed:
-            how = t(
-                loc,
-                "the buttons on the table message play your turn"
+            how = (
+                t(loc, "the buttons on the table message play your turn")
                 if table.fishing
-                else "use `/hand` here or the **My hand** button to see your hand and play",
+                else t(loc, "use `/hand` here or the **My hand** button to see your hand and play")
             )
             text += t(loc, " I can't DM you: {how}.", how=how)
         mentions = discord.AllowedMentions(

@@ -194,7 +194,9 @@ def _legend(groups: Sequence[PoolGroup], choosing: bool, locale: str = "en") -> 
     parts = []
     if choosing:
         takeable = any(g.takeable for g in groups)
-        parts.append(t(locale, "gold: you may take it" if takeable else "none may be taken now"))
+        parts.append(
+            t(locale, "gold: you may take it") if takeable else t(locale, "none may be taken now")
+        )
     parts.append(t(locale, "▼ latest"))
     if any(g.dead for g in groups):
         parts.append(t(locale, "grey: dead"))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bot.locale import t
+from bot.locale import N_, t
 
 __all__ = [
     "AlreadyClaimed",
@@ -80,7 +80,7 @@ class DailyDisabled(UserError):
     """The guild set its daily amount to zero."""
 
     def __init__(self) -> None:
-        super().__init__("Daily chips are turned off in this server.")
+        super().__init__(N_("Daily chips are turned off in this server."))
 
 
 class AlreadyClaimed(UserError):
@@ -94,8 +94,10 @@ class AlreadyClaimed(UserError):
         if minutes == 60:
             hours, minutes = hours + 1, 0
         super().__init__(
-            "You already claimed your daily chips today. "
-            "Next claim in {hours}h {minutes}m ({when} UTC).",
+            N_(
+                "You already claimed your daily chips today. "
+                "Next claim in {hours}h {minutes}m ({when} UTC)."
+            ),
             hours=hours,
             minutes=f"{minutes:02d}",
             when=f"{next_claim_at:%Y-%m-%d %H:%M}",
@@ -109,7 +111,7 @@ class BalanceLimit(UserError):
         self.user_id = user_id
         self.limit = limit
         super().__init__(
-            "That would take {member} over the maximum balance of {limit} chips.",
+            N_("That would take {member} over the maximum balance of {limit} chips."),
             member=mention(user_id),
             limit=f"{limit:,}",
         )
@@ -144,7 +146,7 @@ class UnpaidAntes(InsufficientChips):
         names = self._names("en")
         first = self.shortfalls[0]
         super().__init__(
-            "Not everyone can pay the ante, so nobody was charged: {names}.",
+            N_("Not everyone can pay the ante, so nobody was charged: {names}."),
             names=names,
             user_id=first.user_id,
             balance=first.balance,
@@ -176,4 +178,4 @@ class PotClosed(UserError):
 
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
-        super().__init__("This game's pot has already been settled.")
+        super().__init__(N_("This game's pot has already been settled."))

@@ -79,7 +79,7 @@ def _messages() -> Iterator[tuple[str, str, int]]:
             func = node.func
             name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
             where = (str(path.relative_to(ROOT)), node.lineno)
-            if name == "tr" and isinstance(func, ast.Attribute) and node.args:
+            if name == "lt" and isinstance(func, ast.Attribute) and node.args:
                 ids = [node.args[0]]  # self.tr("…") of the terminal: the locale is the table's
             elif name in ("t", "tr") and len(node.args) >= 2:
                 if any(k.arg == "context" for k in node.keywords):
