@@ -22,8 +22,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import KapBot, Services, command_tree_hash
-from bot.limits import format_duration
 from bot.locale import LOCALE_NAMES, LOCALES, N_, t
+from bot.render.text import duration_text
 from bot.services.chips import MAX_AMOUNT
 from bot.services.errors import InvalidTarget, UserError, format_chips, mention
 from bot.services.guild_settings import LIMITS, GuildSettings
@@ -119,7 +119,7 @@ def _settings_text(current: GuildSettings, changed: bool, locale: str = "en") ->
                 "daily_amount",
                 chips(current.daily_amount) if current.daily_amount else t(locale, "off"),
             ),
-            line("turn_seconds", format_duration(current.turn_seconds)),
+            line("turn_seconds", duration_text(current.turn_seconds, locale)),
             "",
             t(
                 locale,

@@ -58,7 +58,6 @@ from bot.engine import (
     View,
     make_rules,
 )
-from bot.limits import format_duration
 from bot.locale import normalize, t
 from bot.render import render_witness
 from bot.render.table_art import (
@@ -71,6 +70,7 @@ from bot.render.table_art import (
 from bot.render.text import (
     SeatLabel,
     count_text,
+    duration_text,
     fishing_fields,
     game_title,
     hand_prompt,
@@ -440,7 +440,7 @@ class Presenter:
             "Host: {host} · {stakes} · turn timer {timer}",
             host=f"<@{table.host_id}>",
             stakes=stakes,
-            timer=format_duration(table.turn_seconds),
+            timer=duration_text(table.turn_seconds, loc),
         )
         if table.lobby_closes_at is not None:
             # A lobby nobody starts closes by itself (the server's lobby time).

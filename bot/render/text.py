@@ -132,6 +132,26 @@ def short_tile(tile: Tile, locale: str = "en") -> str:
     return tile.english
 
 
+def duration_text(seconds: int, locale: str = "en") -> str:
+    """:func:`bot.limits.format_duration` in any language: ``2 min`` / ``2 分鐘``."""
+    if locale == "en":
+        return format_duration(seconds)
+    seconds = max(int(seconds), 0)
+    if seconds == 0:
+        return t(locale, "{n} s", n=0)
+    parts = []
+    for size, one, many in (
+        (86_400, N_("{n} day"), N_("{n} days")),
+        (3_600, N_("{n} h"), N_("{n} h")),
+        (60, N_("{n} min"), N_("{n} min")),
+        (1, N_("{n} s"), N_("{n} s")),
+    ):
+        count, seconds = divmod(seconds, size)
+        if count:
+            parts.append(t(locale, one if count == 1 else many, n=f"{count:,}"))
+    return " ".join(parts)
+
+
 def count_text(locale: str, count: int, noun: str) -> str:
     """``plural`` in any language: ``3 tiles`` / ``3 張牌``. ``noun``: tile, chip, point."""
     n = f"{count:,}"
@@ -797,7 +817,7 @@ def rules_text(
             t(
                 loc,
                 "• **Turn timer:** {duration}; then the computer plays that turn for you.",
-                duration=format_duration(turn_seconds),
+                duration=duration_text(turn_seconds, loc),
             )
         )
     return "\n".join(lines)
@@ -908,7 +928,7 @@ def _fishing_rules_text(
             t(
                 loc,
                 "• **Turn timer:** {duration}; then the computer plays that turn for you.",
-                duration=format_duration(turn_seconds),
+                duration=duration_text(turn_seconds, loc),
             )
         )
     return "\n".join(lines)

@@ -100,6 +100,7 @@ async def test_a_zh_cn_server_gets_its_table_in_simplified_chinese(
     lobby = r.response.message
     text = message_text(lobby)
     assert "夹十 — 新牌桌" in text and "桌主" in text and "入座" in text
+    assert "每轮时限 2 分钟" in text
     await bob.click(lobby, label="入座")
     await alice.click(lobby, label="开始")
     table = env.bot.services.tables.get(channel.id)  # type: ignore[attr-defined]
