@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from bot.engine import Game
 from bot.limits import quote_input
+from bot.locale import N_, t
 from bot.services.errors import UserError
 
 __all__ = ["VARIANTS", "Variant", "parse_variants", "variant_suggestions", "variants_text"]
@@ -38,19 +39,27 @@ _BOOL = ("true", "false")
 VARIANTS: dict[str, Variant] = {
     v.flag: v
     for v in (
-        Variant("four_two_value", ("3", "6", "wild"), "what 4-2 counts (wild: 3 or 6)", _ALL),
-        Variant("civil_eyes_only", _BOOL, "only civil tiles form the eye", _COLLECTING),
-        Variant("exclude_own_discards", _BOOL, "no taking back one's own discard", _COLLECTING),
-        Variant("first_turn_extra_draw", _BOOL, "first player draws again on turn 1", _COLLECTING),
-        Variant("first_player", ("four-dice", "lots"), "how the first player is chosen", _ALL),
-        Variant("pot_carries_over", _BOOL, "a drawn game's pot stays for the next", _COLLECTING),
-        Variant("rake_percent", ("0", "5", "10"), "house cut of the pot, 0 to 50 %", _ALL),
-        Variant("max_turns", ("50", "100", "200"), "turns before the game is drawn", _COLLECTING),
-        Variant("auto_capture", _BOOL, "the best capture is always taken", _FISHING),
-        Variant("triplet_both_ends_only", _BOOL, "triplets only with both end tiles", _FISHING),
-        Variant("sweep_adds_pips", _BOOL, "a sweep scores 40 + its pips", _FISHING),
-        Variant("second_may_capture_opening", _BOOL, "the second tile may capture", _FISHING),
-        Variant("play_until_both_piles_empty", _BOOL, "play on until both piles are out", _FISHING),
+        Variant("four_two_value", ("3", "6", "wild"), N_("what 4-2 counts (wild: 3 or 6)"), _ALL),
+        Variant("civil_eyes_only", _BOOL, N_("only civil tiles form the eye"), _COLLECTING),
+        Variant("exclude_own_discards", _BOOL, N_("no taking back one's own discard"), _COLLECTING),
+        Variant(
+            "first_turn_extra_draw", _BOOL, N_("first player draws again on turn 1"), _COLLECTING
+        ),
+        Variant("first_player", ("four-dice", "lots"), N_("how the first player is chosen"), _ALL),
+        Variant(
+            "pot_carries_over", _BOOL, N_("a drawn game's pot stays for the next"), _COLLECTING
+        ),
+        Variant("rake_percent", ("0", "5", "10"), N_("house cut of the pot, 0 to 50 %"), _ALL),
+        Variant(
+            "max_turns", ("50", "100", "200"), N_("turns before the game is drawn"), _COLLECTING
+        ),
+        Variant("auto_capture", _BOOL, N_("the best capture is always taken"), _FISHING),
+        Variant("triplet_both_ends_only", _BOOL, N_("triplets only with both end tiles"), _FISHING),
+        Variant("sweep_adds_pips", _BOOL, N_("a sweep scores 40 + its pips"), _FISHING),
+        Variant("second_may_capture_opening", _BOOL, N_("the second tile may capture"), _FISHING),
+        Variant(
+            "play_until_both_piles_empty", _BOOL, N_("play on until both piles are out"), _FISHING
+        ),
     )
 }
 """Every flag ``variant`` accepts, by name."""
@@ -107,7 +116,7 @@ def parse_variants(game: Game, text: str | None) -> dict[str, str]:
     return chosen
 
 
-def variant_suggestions(game: Game, current: str) -> list[tuple[str, str]]:
+def variant_suggestions(game: Game, current: str, locale: str = "en") -> list[tuple[str, str]]:
     """Autocomplete for ``variant``: ``(label, value)`` pairs that extend what is typed.
 
     What is typed up to its last item is kept; the last item is completed to ``flag=value``
@@ -127,7 +136,7 @@ def variant_suggestions(game: Game, current: str) -> list[tuple[str, str]]:
             typed = f"{head} {item}".strip()
             if len(typed) > 100:
                 continue
-            label = f"{typed} — {variant.words}"
+            label = f"{typed} — {t(locale, variant.words)}"
             out.append((label[:100], typed))
     return out[:25]
 
