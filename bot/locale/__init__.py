@@ -14,6 +14,7 @@ and notation (tile Chinese names already live in the engine).
 from __future__ import annotations
 
 import functools
+import re
 import string
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,6 +34,7 @@ __all__ = [
     "is_chinese",
     "normalize",
     "nt",
+    "recognize",
     "t",
     "tile_name",
     "translate",
@@ -169,6 +171,18 @@ class EventLine(str):
         line.event = event
         line.names = tuple(names)
         return line
+
+
+def recognize(text: str, templates: Sequence[str]) -> Message | None:
+    """The :class:`Message` whose English is ``text``, if one of ``templates`` (message ids
+    with ``{fields}``) words it: how an English text from a layer that speaks only English (the
+    engine's refusals) is told in another language. None when no template fits."""
+    for template in templates:
+        pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(template))
+        match = re.fullmatch(pattern, text, re.DOTALL)
+        if match is not None:
+            return Message(template, **match.groupdict())
+    return None
 
 
 def N_(msgid: str) -> str:

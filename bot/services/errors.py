@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bot.locale import N_, t
+from bot.locale import N_, Message, t
 
 __all__ = [
     "AlreadyClaimed",
@@ -62,7 +62,11 @@ class UserError(Exception):
         # Values that are words of the bot's own (a setting's name, "the house") are translated
         # too: the catalogue lists them under the ``term`` context; names and numbers are not.
         values = {
-            k: t(locale, v, context="term") if isinstance(v, str) else v
+            k: v.localized(locale)
+            if isinstance(v, Message)
+            else t(locale, v, context="term")
+            if isinstance(v, str)
+            else v
             for k, v in self.values.items()
         }
         return t(locale, self.msgid, **values)

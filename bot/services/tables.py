@@ -62,7 +62,7 @@ from bot.engine.actions import Action
 from bot.engine.rules import MAX_PLAYERS
 from bot.engine.variants import chosen_variants
 from bot.limits import format_duration, quote_input
-from bot.locale import N_, EventLine, Message
+from bot.locale import N_, EventLine, Message, recognize
 from bot.services.absence import passive_action
 from bot.services.chips import HOUSE_ID, ChipsService, DifferenceSettlement, Settlement
 from bot.services.chips import Outcome as ChipsOutcome
@@ -1333,7 +1333,7 @@ class TableService:
         try:
             new_state, events = _apply(state, action)
         except IllegalAction as exc:
-            raise UserError(_sentence(str(exc))) from None
+            raise _refusal(exc) from None
         end = None
         if new_state.result is not None:
             winner = new_state.result.winner
@@ -1604,14 +1604,52 @@ def _parse_for(state: AnyState, text: str, game: Game) -> AnyAction:
                 usable.append(candidate)
         if len(usable) == 1:
             return usable[0]
-        raise UserError(_sentence(str(exc))) from None
+        raise _refusal(exc) from None
     except EngineError as exc:
-        raise UserError(_sentence(str(exc))) from None
+        raise _refusal(exc) from None
 
 
 def _sentence(text: str) -> str:
     text = text.strip()
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+#: The engine's refusals of a play (it speaks English), as :func:`_sentence` makes them: the
+#: catalogue translates those it recognizes (bot.locale.recognize); any other stays English.
+ENGINE_REFUSALS = (
+    N_("You do not hold {tile}."),
+    N_("Your hand is not a winning hand (an eye and ten-pairs)."),
+    N_("You can only declare when you hold a full hand."),
+    N_("You just took {tile}: discard a different tile."),
+    N_("You must take a discard or draw from the wall first."),
+    N_("You must draw from the wall now."),
+    N_("You hold a full hand: discard a tile (or declare) first."),
+    N_("You hold a full hand: discard a tile (or declare)."),
+    N_("The wall is empty: you may take {tile} only if it wins."),
+    N_("The wall is empty."),
+    N_(
+        "{n} turns in a row took a discard without a draw: you may take {tile} only if it "
+        "wins, else draw from the wall."
+    ),
+    N_(
+        "{n} turns in a row took a discard without a draw: you must draw from the wall (a take "
+        "is allowed only if it wins)."
+    ),
+    N_("Only the most recent discard ({last}) may be taken, not {tile}."),
+    N_("You may not take back your own discard {tile}."),
+    N_("{tile} is not among the face-up discards."),
+    N_("There is no discard you may take."),
+    N_("You may not take that tile."),
+    N_("'{action}' is not allowed now."),
+    N_("The game is over."),
+)
+
+
+def _refusal(exc: BaseException) -> UserError:
+    """A refusal of the engine as a :class:`UserError`, in the member's language when known."""
+    text = _sentence(str(exc))
+    known = recognize(text, ENGINE_REFUSALS)
+    return UserError(text) if known is None else UserError("{reason}", reason=known)
 
 
 def _applied_notation(before: AnyState, after: AnyState, action: AnyAction) -> str:

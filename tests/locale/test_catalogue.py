@@ -233,3 +233,16 @@ def test_discord_locales_are_chinese() -> None:
     """The translator serves exactly Discord's two Chinese locales."""
     assert set(DISCORD_LOCALES) == {discord.Locale.taiwan_chinese, discord.Locale.chinese}
     assert app_commands.TranslationContextLocation.command_name
+
+
+def test_engine_refusals_are_recognized_and_translated() -> None:
+    """The engine speaks English: its refusals of a play reach a member in his language."""
+    from bot.engine import IllegalAction
+    from bot.services.tables import _refusal
+
+    error = _refusal(IllegalAction("you do not hold 6-6"))
+    assert error.message == "You do not hold 6-6."
+    assert error.localized("zh-CN") == "你手上没有 6-6。"
+    assert error.localized("zh-TW") == "你手上沒有 6-6。"
+    unknown = _refusal(IllegalAction("something new"))
+    assert unknown.message == unknown.localized("zh-TW") == "Something new."
