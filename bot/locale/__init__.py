@@ -152,8 +152,14 @@ class Message(str):
 
     def localized(self, locale: str) -> str:
         """The text in ``locale``."""
+        # Words of the bot's own among the values ("left", "pair") are in the ``term`` context.
         values = {
-            k: v.localized(locale) if isinstance(v, Message) else v for k, v in self.values.items()
+            k: v.localized(locale)
+            if isinstance(v, Message)
+            else t(locale, v, context="term")
+            if isinstance(v, str)
+            else v
+            for k, v in self.values.items()
         }
         return t(locale, self.msgid, **values)
 

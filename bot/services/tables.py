@@ -1642,6 +1642,22 @@ ENGINE_REFUSALS = (
     N_("You may not take that tile."),
     N_("'{action}' is not allowed now."),
     N_("The game is over."),
+    # Tsung Shap
+    N_("Turn over your next tile first ('draw')."),
+    N_("You have already claimed one missed combination this turn."),
+    N_("There is no missed capture to claim."),
+    N_("{name} did not miss a {kind} at {end}: you may claim {could}."),
+    N_("You have turned over {tile} already: capture with it or place it."),
+    N_("Missed captures are claimed at the start of a turn, before turning over."),
+    N_("Auto_capture: you must take the best capture ({best})."),
+    N_("Auto_capture: only the best capture may be taken ({best})."),
+    N_("{tile} is not identical to the {end} end tile {other}."),
+    N_("A triplet needs two tiles on the row."),
+    N_(
+        "With triplet_both_ends_only a triplet is the turned tile with both end tiles "
+        "('capture triplet ends')."
+    ),
+    N_("{tile} + {a} + {b} total {total}, not a multiple of ten."),
 )
 
 

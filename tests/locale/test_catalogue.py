@@ -125,6 +125,7 @@ def _latin_left(text: str) -> set[str]:
     text = re.sub(r"/[a-z_]+(?: [a-z_]+)*", "", text)  # /commands named in text
     text = re.sub(r"\b\w+=\w+\b", "", text)  # variant flags
     text = re.sub(r"--[a-z-]+|'[^']*'", "", text)  # terminal options and what a player types
+    text = re.sub(r"\b[a-z0-9]+(?:_[a-z0-9]+)+\b", "", text)  # rule flags (auto_capture)
     return {w for w in re.findall(r"[A-Za-z]{2,}", text) if w not in ALLOWED}
 
 
