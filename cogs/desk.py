@@ -42,10 +42,17 @@ from bot.engine import (
 )
 from bot.limits import quote_input
 from bot.locale import Message, t
-from bot.render.text import legal_text, localize, private_event_text, result_text, rules_text
+from bot.render.text import (
+    game_title,
+    legal_text,
+    localize,
+    private_event_text,
+    result_text,
+    rules_text,
+)
 from bot.services.errors import UserError
 from bot.services.tables import QUARANTINE_NOTICE, Outcome, Table, TableService, TableStatus
-from cogs.common import guarded, locale_of, report_incident
+from cogs.common import guarded, locale_of, public_locale_of, report_incident
 from cogs.presenter import COLOUR, Presenter, jump_url, seat_labels
 from cogs.ui import CustomId, ai_level_view, register_handler
 
@@ -269,8 +276,14 @@ class Desk:
         )
         # Creating the thread and posting take a few calls: acknowledge first.
         await interaction.response.defer(thinking=True)
+        loc = await public_locale_of(interaction)
+        thread_name = (
+            f"{game.replace('-', ' ').title()} table"
+            if loc == "en"
+            else t(loc, "{game} table", game=game_title(Game(game), loc))
+        )
         made = await channel.create_thread(
-            name=f"{game.replace('-', ' ').title()} table",
+            name=thread_name,
             type=discord.ChannelType.public_thread,
             auto_archive_duration=1440,
         )
