@@ -201,6 +201,10 @@ class KapBot(commands.Bot):
         # One process per database: a second bot on the same file refuses to start here.
         if self._lock is None or not self._lock.held:
             self._lock = ProcessLock.acquire(settings.db_path)
+        # Command names and descriptions in each member's language (bot/locale's catalogues).
+        from cogs.translator import CatalogueTranslator
+
+        await self.tree.set_translator(CatalogueTranslator())
         db = await Database.open(Path(settings.db_path))
         chips = ChipsService(
             db,

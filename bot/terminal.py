@@ -25,7 +25,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from bot.ai import AI_LEVELS, Player, get_player
 from bot.ai.base import AnyPlayer, levels_for, player_for
@@ -34,8 +34,11 @@ from bot.engine import (
     Combination,
     Deal,
     Declare,
+    Declared,
     Discard,
+    Discarded,
     Draw,
+    Drew,
     EndReason,
     EngineError,
     Event,
@@ -48,6 +51,7 @@ from bot.engine import (
     FishingView,
     FourTwo,
     Game,
+    GameDrawn,
     GameOver,
     IllegalAction,
     NotationError,
@@ -59,6 +63,7 @@ from bot.engine import (
     Settlement,
     Take,
     Tile,
+    Took,
     TurnStarted,
     View,
     WinBy,
@@ -78,6 +83,8 @@ from bot.engine import (
 from bot.engine.actions import Capture, End
 from bot.engine.fishing import tile_values
 from bot.engine.hands import ten_pair_values
+from bot.locale import LOCALES, N_, nt, tile_name
+from bot.locale import t as tr
 
 __all__ = ["build_parser", "main", "run_game"]
 
@@ -171,6 +178,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--setup",
         action="store_true",
         help="ask for the game, rule set, opponents and level before playing",
+    )
+    parser.add_argument(
+        "--lang",
+        choices=LOCALES,
+        default="en",
+        help="language of the table: en, zh-TW (Traditional Chinese), zh-CN (Simplified)",
     )
     return parser
 
@@ -305,6 +318,7 @@ def _main(args: list[str], inp: TextIO, out: TextIO, err: TextIO) -> int:
             stdin=inp,
             stdout=out,
             seed=seed,
+            locale=namespace.lang,
         )
         if not finished or not _another_game(inp, out):
             return 0
@@ -368,6 +382,7 @@ def _play(
     stdin: TextIO,
     stdout: TextIO,
     seed: int | None = None,
+    locale: str = "en",
 ) -> bool:
     """Play one game (see :func:`run_game`); True when it reached its end, False when the
     player left."""
@@ -383,6 +398,7 @@ def _play(
             bots = dict(ai_level)
             name = ", ".join(sorted({p.level for p in bots.values()}))
         fishing = _FishingTable(rules, deal, list(names), human, bots, rng, stdin, stdout)
+        fishing.locale = locale
         fishing.play(name, seed)
         return fishing.finished
     if isinstance(ai_level, str):
@@ -394,6 +410,7 @@ def _play(
         players = dict(ai_level)
         level = ", ".join(sorted({p.level for p in players.values()}))
     table = _Table(rules, deal, list(names), human, players, rng, stdin, stdout)
+    table.locale = locale
     table.play(level, seed)
     return table.finished
 
@@ -523,6 +540,17 @@ class _Console:
         self.inp = inp
         self.out = out
         self.echo = not _isatty(inp)
+        self.locale = "en"  # --lang: the language of the table's words (bot.locale)
+
+    def lt(self, msgid: str, **values: Any) -> str:
+        """``msgid`` in the table's language."""
+        return tr(self.locale, msgid, **values)
+
+    def label(self, tile: Tile) -> str:
+        """``6-5 Axe 斧頭``, or ``6-5 斧头`` in Chinese (the name in the locale's script)."""
+        if self.locale == "en":
+            return tile.label
+        return f"{tile} {tile_name(self.locale, tile.english, tile.chinese)}"
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -535,7 +563,9 @@ class _Console:
     def turn_header(self, seat: int, turn: int) -> None:
         self.say()
         if seat == self.human:
-            self.say(f"=== Turn {turn}: your turn ===")
+            self.say(self.lt("=== Turn {turn}: your turn ===", turn=turn))
+        elif self.locale != "en":
+            self.say(self.lt("Turn {turn}: {name} to play.", turn=turn, name=self.names[seat]))
         else:
             self.say(describe_event(TurnStarted(seat, turn), self.human, self.names))
 
@@ -604,9 +634,12 @@ class _Table(_Console):
     def announce(self, level: str, seed: int | None) -> None:
         rules = self.rules
         title = "Kap Shap 夾十" if rules.game is Game.KAP_SHAP else "Kap Tai Shap 夾大十"
-        self.say(f"{title}: {rules.describe()}.")
+        self.say(f"{self.lt(title)}: {rules.describe()}.")
         if seed is not None:
-            self.say(f"Seed {seed} (--seed {seed} deals this game again).")
+            self.say(self.lt("Seed {seed} (--seed {seed} deals this game again).", seed=seed))
+        if self.locale != "en":
+            self.announce_translated(level)
+            return
         seats = ", ".join(
             f"{seat}: {name}" + ("" if self.me(seat) else f" ({level} AI)")
             for seat, name in enumerate(self.names)
@@ -639,12 +672,96 @@ class _Table(_Console):
             "'?' for your legal moves, 'help' for the rules, 'quit' to leave."
         )
 
+    def event_line(self, event: Event) -> str:
+        """One event for the human seat: the engine's English line, or in the table's language
+        with the same wording as the bot's Discord messages (the catalogue's)."""
+        if self.locale == "en":
+            return describe_event(event, self.human, self.names)
+        names = self.names
+        match event:
+            case Took(seat, tile, from_seat):
+                return self.lt(
+                    "{name} took {tile} discarded by {other}.",
+                    name=names[seat],
+                    tile=self.label(tile),
+                    other=names[from_seat],
+                )
+            case Drew(seat, tile, wall_left) if seat == self.human:
+                return self.lt(
+                    "You drew {tile} ({left} left in the wall).",
+                    tile=self.label(tile),
+                    left=wall_left,
+                )
+            case Drew(seat, _tile, wall_left):
+                return self.lt(
+                    "{name} drew a tile ({left} left in the wall).",
+                    name=names[seat],
+                    left=wall_left,
+                )
+            case Discarded(seat, tile):
+                return self.lt("{name} discarded {tile}.", name=names[seat], tile=self.label(tile))
+            case Declared(seat, witness, win_by):
+                msgid = {
+                    WinBy.DEALT: N_("{name} declared a winning hand as dealt: {witness}."),
+                    WinBy.TAKE: N_(
+                        "{name} declared a winning hand by taking a discard: {witness}."
+                    ),
+                    WinBy.DRAW: N_(
+                        "{name} declared a winning hand with a tile drawn from the wall: {witness}."
+                    ),
+                }[win_by]
+                return self.lt(msgid, name=names[seat], witness=witness)
+            case GameDrawn(reason):
+                if reason is EndReason.WALL:
+                    return self.lt("The game is drawn: the wall is exhausted.")
+                return self.lt("The game is drawn: the turn limit.")
+        return describe_event(event, self.human, self.names)
+
+    def announce_translated(self, level: str) -> None:
+        """The seats, who starts and the deal, in the table's language (not English:
+        ``announce`` words it with the English verb forms)."""
+        rules = self.rules
+        seats = ", ".join(
+            f"{seat}: {name}" + ("" if self.me(seat) else self.lt(" ({level} AI)", level=level))
+            for seat, name in enumerate(self.names)
+        )
+        self.say(self.lt("Seats in play order: {seats}.", seats=seats))
+        first = self.names[self.deal.first_seat]
+        if self.deal.dice:
+            self.say(
+                self.lt(
+                    "{name} throws the four dice: {dice} = {total}; counting round from his "
+                    "right, {first} plays first.",
+                    name=self.names[self.deal.thrower],
+                    dice=" + ".join(str(d) for d in self.deal.dice),
+                    total=sum(self.deal.dice),
+                    first=first,
+                )
+            )
+        else:
+            self.say(self.lt("{first} plays first.", first=first))
+        self.say(
+            self.lt(
+                "{first} is dealt {size} tiles, everyone else {rest}; {wall} tiles form the wall.",
+                first=first,
+                size=rules.hand_size,
+                rest=rules.hand_size - 1,
+                wall=view(self.state, self.human).wall_size,
+            )
+        )
+        self.say(
+            self.lt(
+                "Type a move in notation (e.g. 'discard 3-1', 'd 31' or just '31'; 'dr' draws), "
+                "'?' for your legal moves, 'help' for the rules, 'quit' to leave."
+            )
+        )
+
     def narrate(self, events: Sequence[Event]) -> None:
         for event in events:
             if isinstance(event, TurnStarted):
                 self.turn_header(event.seat, event.turn)
             else:
-                self.say(describe_event(event, self.human, self.names))
+                self.say(self.event_line(event))
 
     def computer_step(self, seat: int) -> None:
         legal = legal_actions(self.state)
@@ -750,7 +867,12 @@ class _Table(_Console):
 
     def show_status(self, seen: View, legal: Sequence[Action]) -> None:
         if seen.phase is Phase.DRAW:
-            self.say(f"Now draw from the wall ({_tiles(seen.wall_size)} left).")
+            self.say(
+                self.lt(
+                    "Now draw from the wall ({tiles} left).",
+                    tiles=_tiles(seen.wall_size, self.locale),
+                )
+            )
             self.show_legal(legal)
             return
         self.show_hand(seen)
@@ -758,11 +880,21 @@ class _Table(_Console):
         others = ", ".join(
             f"{self.names[s]} {n}" for s, n in enumerate(seen.hand_sizes) if not self.me(s)
         )
-        self.say(f"Wall: {_tiles(seen.wall_size)}. Others hold: {others} tiles.")
+        self.say(
+            self.lt(
+                "Wall: {wall}. Others hold: {others} tiles.",
+                wall=_tiles(seen.wall_size, self.locale),
+                others=others,
+            )
+        )
         if seen.phase is Phase.DISCARD and seen.turn == 1 and seen.history == ():
-            self.say(f"You start with {len(seen.hand)} tiles: discard one, or declare a win.")
+            self.say(
+                self.lt(
+                    "You start with {n} tiles: discard one, or declare a win.", n=len(seen.hand)
+                )
+            )
         if Declare() in legal:
-            self.say("Your hand wins: type 'declare'!")
+            self.say(self.lt("Your hand wins: type 'declare'!"))
         forced = self.rules.stall_guard and seen.turns_without_draw >= self.rules.players
         if seen.phase is Phase.TAKE_OR_DRAW and forced and Draw() in legal:
             # The legal actions say whether a take is left: only one that wins would be.
@@ -774,28 +906,69 @@ class _Table(_Console):
         self.show_legal(legal)
 
     def show_hand(self, seen: View) -> None:
-        self.say(f"Your hand ({len(seen.hand)} tiles):")
+        self.say(self.lt("Your hand ({n} tiles):", n=len(seen.hand)))
         counts = Counter(seen.hand)
         for tile in sort_tiles(counts):
             times = f" ×{counts[tile]}" if counts[tile] > 1 else ""
-            self.say(f"  {tile.label}{times}{self.value_note(tile)}")
+            self.say(f"  {self.label(tile)}{times}{self.value_note(tile)}")
+
+    def game_over_translated(self, result: Result) -> None:
+        """The end of the game in the table's language (not English: ``game_over`` has its
+        own wording there, with the English verb forms)."""
+        if result.winner is None or result.witness is None:
+            why = (
+                self.lt("the turn limit of {n} turns was reached", n=self.rules.max_turns)
+                if result.reason is EndReason.CAP
+                else self.lt("the wall is exhausted")
+            )
+            refund = (
+                self.lt("the pot stays on the table for the next game")
+                if self.rules.pot_carries_over
+                else self.lt("every ante is refunded")
+            )
+            self.say(
+                self.lt(
+                    "The game is drawn on turn {turn}: {why}; {refund}.",
+                    turn=result.turn,
+                    why=why,
+                    refund=refund,
+                )
+            )
+            return
+        how = {
+            WinBy.DEALT: N_("{name} wins on turn {turn}, with the hand as dealt."),
+            WinBy.TAKE: N_("{name} wins on turn {turn}, by taking a discard."),
+            WinBy.DRAW: N_("{name} wins on turn {turn}, with a tile drawn from the wall."),
+        }[result.win_by or WinBy.DEALT]
+        self.say(self.lt(how, name=self.names[result.winner], turn=result.turn))
+        self.say(self.lt("Winning arrangement:"))
+        eye = result.witness.eye
+        eye_word, pair_word = self.lt("eye"), self.lt("pair")
+        self.say(f"  {eye_word}   {self.label(eye[0])} + {self.label(eye[1])}")
+        for a, b in result.witness.pairs:
+            x, y = _pair_values(a, b, self.rules.four_two_value)
+            self.say(f"  {pair_word}  {self.label(a)} + {self.label(b)}  ({x} + {y} = {x + y})")
 
     def value_note(self, tile: Tile) -> str:
         four_two = self.rules.four_two_value
         if four_two is FourTwo.WILD and tile in (_FOUR_TWO, _TWO_ONE):
-            return " (counts 3 or 6)"
+            return self.lt(" (counts 3 or 6)")
         if four_two is FourTwo.THREE and tile == _FOUR_TWO:
-            return " (counts 3)"
+            return self.lt(" (counts 3)")
         return ""
 
     def show_pool(self, seen: View, legal: Sequence[Action]) -> None:
         if not seen.pool:
-            self.say("Discards: none yet.")
+            self.say(self.lt("Discards: none yet."))
             return
         latest = seen.pool[-1]
         self.say(
-            f"Discards ({len(seen.pool)} face up; latest {latest.tile} "
-            f"by {self.names[latest.seat]}):"
+            self.lt(
+                "Discards ({n} face up; latest {tile} by {name}):",
+                n=len(seen.pool),
+                tile=latest.tile,
+                name=self.names[latest.seat],
+            )
         )
         takeable = {a.tile for a in legal if isinstance(a, Take) and a.tile is not None}
         counts = Counter(p.tile for p in seen.pool)
@@ -866,7 +1039,10 @@ class _Table(_Console):
 
     def game_over(self, result: Result) -> None:
         self.say()
-        self.say("=== Game over ===")
+        self.say(self.lt("=== Game over ==="))
+        if self.locale != "en":
+            self.game_over_translated(result)
+            return
         if result.winner is None or result.witness is None:
             if result.reason is EndReason.CAP:
                 why = f"the turn limit of {self.rules.max_turns} turns was reached"
@@ -1218,8 +1394,8 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _tiles(count: int) -> str:
-    return f"{count} tile" if count == 1 else f"{count} tiles"
+def _tiles(count: int, locale: str = "en") -> str:
+    return nt(locale, "{n} tile", "{n} tiles", count)
 
 
 if __name__ == "__main__":

@@ -22,13 +22,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import KapBot, Services, command_tree_hash
-from bot.limits import format_duration
+from bot.locale import LOCALE_NAMES, LOCALES, N_, t
+from bot.render.text import duration_text
 from bot.services.chips import MAX_AMOUNT
 from bot.services.errors import InvalidTarget, UserError, format_chips, mention
 from bot.services.guild_settings import LIMITS, GuildSettings
-from bot.services.server import PlaySettings
+from bot.services.server import AUTO_LANGUAGE, PlaySettings
 from cogs.chips import NO_PINGS, guild_of, reply_private
-from cogs.common import guarded
+from cogs.common import guarded, locale_of, public_locale_of
 
 __all__ = ["TABLE_ENDED_EVENT", "AdminCog", "setup"]
 
@@ -60,6 +61,11 @@ NOTICE_CHOICES = [
     app_commands.Choice(name="Channel: mention the player at the table", value="channel"),
     app_commands.Choice(name="Both DM and channel mention", value="both"),
 ]
+#: Each language is named in itself, so a manager finds his own whatever the client's language.
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name="Auto: the server's own language", value=AUTO_LANGUAGE),
+    *(app_commands.Choice(name=LOCALE_NAMES[code], value=code) for code in LOCALES),
+]
 
 
 REVIEW_CHOICES = [
@@ -68,45 +74,74 @@ REVIEW_CHOICES = [
 ]
 
 
-def _play_text(play: PlaySettings, reviews_public: bool = False) -> str:
+def _play_text(play: PlaySettings, locale: str = "en", reviews_public: bool = False) -> str:
     """The server's play settings, for ``/kapadmin config`` (``reviews_public``: the bot-wide
     default of the reviews setting)."""
-    modes = {"dm": "by DM", "channel": "by a mention in the channel", "both": "by DM and mention"}
+    modes = {
+        "dm": N_("by DM"),
+        "channel": N_("by a mention in the channel"),
+        "both": N_("by DM and mention"),
+    }
+    language = (
+        LOCALE_NAMES[play.language]
+        if play.language
+        else t(locale, "auto (the server's own language)")
+    )
     mode = play.review_mode or ("public" if reviews_public else "own")
-    reviews = {
-        "own": "own games only (unless the player allows it in `/settings`)",
-        "public": "anyone may review anyone's games",
-    }[mode] + (" (bot default)" if play.review_mode is None else "")
+    review_words = {
+        "own": N_("own games only (unless the player allows it in `/settings`)"),
+        "public": N_("anyone may review anyone's games"),
+    }
+    reviews = t(locale, review_words[mode]) + (
+        t(locale, " (bot default)") if play.review_mode is None else ""
+    )
     return "\n".join(
         [
-            f"• **Turn notices**: {modes[play.notice_mode]} (closed DMs: a mention)",
-            f"• **Timeouts in a row before a player is out**: {play.timeout_limit}",
-            f"• **A lobby nobody starts closes after**: {play.lobby_minutes} min",
-            f"• **Reviews**: {reviews}",
+            t(
+                locale,
+                "• **Turn notices**: {mode} (closed DMs: a mention)",
+                mode=t(locale, modes[play.notice_mode]),
+            ),
+            t(
+                locale,
+                "• **Timeouts in a row before a player is out**: {n}",
+                n=play.timeout_limit,
+            ),
+            t(locale, "• **A lobby nobody starts closes after**: {n} min", n=play.lobby_minutes),
+            t(locale, "• **Reviews**: {reviews}", reviews=reviews),
+            t(locale, "• **Language of public messages**: {language}", language=language),
         ]
     )
 
 
-def _settings_text(current: GuildSettings, changed: bool) -> str:
+def _settings_text(current: GuildSettings, changed: bool, locale: str = "en") -> str:
     """The server's settings as a short list, marking those left at the bot's default."""
 
     def line(name: str, value: str) -> str:
-        origin = " (bot default)" if current.is_default(name) else ""
-        return f"• **{LIMITS[name].label.capitalize()}**: {value}{origin}"
+        origin = t(locale, " (bot default)") if current.is_default(name) else ""
+        label = t(locale, LIMITS[name].label, context="term")
+        return f"• **{label[:1].upper() + label[1:]}**: {value}{origin}"
 
-    head = "Server settings updated:" if changed else "Server settings:"
+    def chips(n: int) -> str:
+        return t(locale, "{n} chips", n=f"{n:,}")
+
+    head = t(locale, "Server settings updated:") if changed else t(locale, "Server settings:")
     return "\n".join(
         [
             head,
-            line("ante", format_chips(current.ante)),
-            line("starting_chips", format_chips(current.starting_chips)),
+            line("ante", chips(current.ante)),
+            line("starting_chips", chips(current.starting_chips)),
             line(
                 "daily_amount",
-                format_chips(current.daily_amount) if current.daily_amount else "off",
+                chips(current.daily_amount) if current.daily_amount else t(locale, "off"),
             ),
-            line("turn_seconds", format_duration(current.turn_seconds)),
+            line("turn_seconds", duration_text(current.turn_seconds, locale)),
             "",
-            "New accounts and new tables use these; existing balances and open tables keep theirs.",
+            t(
+                locale,
+                "New accounts and new tables use these; existing balances and open tables keep "
+                "theirs.",
+            ),
         ]
     )
 
@@ -146,12 +181,29 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
             grant = await self.services.chips.grant(
                 guild_id, interaction.user.id, member.id, amount, f"interaction:{interaction.id}"
             )
-            verb = "granted" if amount > 0 else "removed"
+            loc = await public_locale_of(interaction)
+            values = {
+                "admin": interaction.user.display_name,
+                "amount": f"{abs(amount):,}",
+                "member": member.mention,
+                "name": member.display_name,
+                "balance": f"{grant.balance:,}",
+            }
             # Public, so chips created or destroyed by staff are visible to the server.
             await interaction.response.send_message(
-                f"🏦 {interaction.user.display_name} {verb} **{format_chips(abs(amount))}** "
-                f"{'to' if amount > 0 else 'from'} {member.mention}. "
-                f"{member.display_name} now has {format_chips(grant.balance)}.",
+                t(
+                    loc,
+                    "🏦 {admin} granted **{amount} chips** to {member}. {name} now has "
+                    "{balance} chips.",
+                    **values,
+                )
+                if amount > 0
+                else t(
+                    loc,
+                    "🏦 {admin} removed **{amount} chips** from {member}. {name} now has "
+                    "{balance} chips.",
+                    **values,
+                ),
                 allowed_mentions=discord.AllowedMentions(users=[member], everyone=False),
             )
 
@@ -166,8 +218,9 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
         lobby_minutes="Minutes after which a lobby nobody starts closes (default 15)",
         reviews="Who may /review a member's games: the member only, or anyone",
         reset="Go back to the bot's defaults first (then apply any values given)",
+        language="Language of the table messages and channel lines (auto: the server's own)",
     )
-    @app_commands.choices(notices=NOTICE_CHOICES, reviews=REVIEW_CHOICES)
+    @app_commands.choices(notices=NOTICE_CHOICES, reviews=REVIEW_CHOICES, language=LANGUAGE_CHOICES)
     async def config(
         self,
         interaction: discord.Interaction[Any],
@@ -180,6 +233,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
         lobby_minutes: app_commands.Range[int, 1, 1440] | None = None,
         reviews: str | None = None,
         reset: bool = False,
+        language: str | None = None,
     ) -> None:
         """With no option, show the settings; otherwise change the ones given."""
         async with guarded(interaction, "/kapadmin config"):
@@ -196,6 +250,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
                     timeouts,
                     lobby_minutes,
                     reviews,
+                    language,
                 )
             )
             play = await self.services.server.update_play_settings(
@@ -204,6 +259,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
                 timeout_limit=timeouts,
                 lobby_minutes=lobby_minutes,
                 review_mode=reviews,
+                language=language,
                 reset=reset,
             )
             current = await self.services.guild_settings.update(
@@ -218,11 +274,12 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
                 log.info(
                     "guild %s settings changed by %s: %s", guild_id, interaction.user.id, current
                 )
-            text = _settings_text(current, changed)
+            loc = locale_of(interaction)
+            text = _settings_text(current, changed, loc)
             head, _, tail = text.rpartition("\n\n")
             await reply_private(
                 interaction,
-                f"{head}\n{_play_text(play, self.bot.settings.review_public)}\n\n{tail}",
+                f"{head}\n{_play_text(play, loc, self.bot.settings.review_public)}\n\n{tail}",
             )
 
     @app_commands.command(name="house", description="The house account: balance, or fund it")
@@ -237,15 +294,19 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
             _require_manager(interaction)
             guild_id = guild_of(interaction)
             chips = self.services.chips
-            explain = (
+            loc = locale_of(interaction)
+            explain = t(
+                loc,
                 "The house stakes every computer player's ante and collects the pot when a "
                 "computer player wins; a table with computer players can start only if the "
-                "house can stake them."
+                "house can stake them.",
             )
             if fund is None:
                 balance = await chips.house_balance(guild_id)
                 await reply_private(
-                    interaction, f"🏦 The house has **{format_chips(balance)}**.\n{explain}"
+                    interaction,
+                    t(loc, "🏦 The house has **{chips} chips**.", chips=f"{balance:,}")
+                    + f"\n{explain}",
                 )
                 return
             grant = await chips.fund_house(
@@ -253,8 +314,14 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
             )
             # Public, like a grant: chips created by staff are visible to the server.
             await interaction.response.send_message(
-                f"🏦 {interaction.user.display_name} funded the house with "
-                f"**{format_chips(fund)}**. The house now has {format_chips(grant.balance)}.",
+                t(
+                    await public_locale_of(interaction),
+                    "🏦 {admin} funded the house with **{fund} chips**. The house now has "
+                    "{balance} chips.",
+                    admin=interaction.user.display_name,
+                    fund=f"{fund:,}",
+                    balance=f"{grant.balance:,}",
+                ),
                 allowed_mentions=NO_PINGS,
             )
 
@@ -276,16 +343,23 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
             ended = await services.tables.cancel(channel_id, interaction.user.id, admin=True)
             self.bot.dispatch(TABLE_ENDED_EVENT, ended, interaction.user.id)
             refunds = dict(pot.antes) if pot is not None else {}
+            loc = await public_locale_of(interaction)
             if refunds:
                 listed = ", ".join(
                     f"{mention(user_id)} {format_chips(amount)}"
                     for user_id, amount in refunds.items()
                 )
-                detail = f"Every ante was refunded: {listed}."
+                detail = t(loc, "Every ante was refunded: {listed}.", listed=listed)
             else:
-                detail = "No ante had been taken."
+                detail = t(loc, "No ante had been taken.")
             await interaction.response.send_message(
-                f"🛑 {interaction.user.display_name} ended the table `{ended.id}`. {detail}",
+                t(
+                    loc,
+                    "🛑 {admin} ended the table `{id}`. {detail}",
+                    admin=interaction.user.display_name,
+                    id=ended.id,
+                    detail=detail,
+                ),
                 allowed_mentions=NO_PINGS,
             )
 
@@ -308,21 +382,26 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
             await interaction.response.defer(ephemeral=True, thinking=True)
             tree = self.bot.tree
             guild = discord.Object(guild_id)
+            loc = locale_of(interaction)
             if scope == "global":
                 synced = await tree.sync()
                 await self.services.server.set_command_hash(command_tree_hash(tree))
-                text = (
-                    f"Synced {len(synced)} global commands for every server. If this server "
-                    "also has its own copies, `/kapadmin sync scope:clear` removes the doubles."
+                text = t(
+                    loc,
+                    "Synced {n} global commands for every server. If this server also has its "
+                    "own copies, `/kapadmin sync scope:clear` removes the doubles.",
+                    n=len(synced),
                 )
             elif scope == "guild":
                 tree.copy_global_to(guild=guild)
                 synced = await tree.sync(guild=guild)
-                text = f"Synced {len(synced)} commands to this server."
+                text = t(loc, "Synced {n} commands to this server.", n=len(synced))
             else:
                 tree.clear_commands(guild=guild)
                 await tree.sync(guild=guild)
-                text = "Removed this server's copies of the commands; the global ones remain."
+                text = t(
+                    loc, "Removed this server's copies of the commands; the global ones remain."
+                )
             log.info("commands synced (%s) by %s in guild %s", scope, interaction.user.id, guild_id)
             await interaction.followup.send(text, ephemeral=True)
 

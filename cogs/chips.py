@@ -27,9 +27,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import KapBot, Services
+from bot.locale import N_, t
 from bot.services.chips import MAX_AMOUNT, LeaderboardEntry, RankInfo
-from bot.services.errors import AlreadyClaimed, InvalidTarget, UserError, format_chips, mention
-from cogs.common import guarded, services_of
+from bot.services.errors import AlreadyClaimed, InvalidTarget, UserError, mention
+from cogs.common import guarded, locale_of, public_locale_of, services_of
 from cogs.stats import GameName, rating_board_message
 
 __all__ = [
@@ -91,8 +92,14 @@ def _timestamp(moment: datetime, style: TimestampStyle = "R") -> str:
     return discord.utils.format_dt(moment, style=style)
 
 
-def _rank_text(info: RankInfo) -> str:
-    return f"#{info.rank:,} of {info.total:,} ({format_chips(info.balance)})"
+def _rank_text(info: RankInfo, locale: str = "en") -> str:
+    return t(
+        locale,
+        "#{rank} of {total} ({chips} chips)",
+        rank=f"{info.rank:,}",
+        total=f"{info.total:,}",
+        chips=f"{info.balance:,}",
+    )
 
 
 # -------------------------------------------------------------------------------- leaderboard
@@ -155,6 +162,9 @@ class LeaderboardButton(
                 viewer_id=user.id,
                 viewer_name=user.display_name,
                 public=own and not _is_ephemeral(interaction.message),
+                locale=locale_of(interaction)
+                if not own or _is_ephemeral(interaction.message)
+                else await public_locale_of(interaction),
             )
             if own:
                 await interaction.response.edit_message(embed=embed, view=view)
@@ -174,6 +184,7 @@ async def leaderboard_message(
     viewer_id: int,
     viewer_name: str,
     public: bool,
+    locale: str = "en",
 ) -> tuple[discord.Embed, discord.ui.View]:
     """One leaderboard page for ``viewer_id``, with his rank in the footer, and its buttons.
 
@@ -190,16 +201,25 @@ async def leaderboard_message(
     entries = await chips.leaderboard(guild_id, offset, PAGE_SIZE)
     info = await chips.rank(guild_id, viewer_id)
 
+    loc = locale
     embed = discord.Embed(
-        title="🏆 Leaderboard",
-        description=_board_lines(entries, viewer_id) or "Nobody has chips yet.",
+        title=t(loc, "🏆 Leaderboard"),
+        description=_board_lines(entries, viewer_id, loc) or t(loc, "Nobody has chips yet."),
         colour=discord.Colour.gold(),
     )
     pages = max(1, -(-total // PAGE_SIZE))
-    embed.set_author(name=f"Page {offset // PAGE_SIZE + 1:,} of {pages:,}")
-    rank = "no account" if info is None else _rank_text(info)
+    embed.set_author(
+        name=t(
+            loc, "Page {page} of {pages}", page=f"{offset // PAGE_SIZE + 1:,}", pages=f"{pages:,}"
+        )
+    )
+    rank = t(loc, "no account") if info is None else _rank_text(info, loc)
     # On a public message everyone reads the footer, so say whose rank it is.
-    embed.set_footer(text=f"{viewer_name} · Your rank: {rank}" if public else f"Your rank: {rank}")
+    embed.set_footer(
+        text=t(loc, "{name} · Your rank: {rank}", name=viewer_name, rank=rank)
+        if public
+        else t(loc, "Your rank: {rank}", rank=rank)
+    )
 
     view = discord.ui.View(timeout=None)
     view.add_item(
@@ -219,13 +239,12 @@ async def leaderboard_message(
     return embed, view
 
 
-def _board_lines(entries: list[LeaderboardEntry], viewer_id: int) -> str:
+def _board_lines(entries: list[LeaderboardEntry], viewer_id: int, locale: str = "en") -> str:
     lines = []
     for entry in entries:
-        you = " ← you" if entry.user_id == viewer_id else ""
-        lines.append(
-            f"**#{entry.rank:,}** {mention(entry.user_id)} — {format_chips(entry.balance)}{you}"
-        )
+        you = t(locale, " ← you") if entry.user_id == viewer_id else ""
+        chips = t(locale, "{n} chips", n=f"{entry.balance:,}")
+        lines.append(f"**#{entry.rank:,}** {mention(entry.user_id)} — {chips}{you}")
     return "\n".join(lines)
 
 
@@ -234,14 +253,14 @@ def _board_lines(entries: list[LeaderboardEntry], viewer_id: int) -> str:
 _NOTE_USER = re.compile(r"^(?:to|from) ([0-9]+)$")
 
 _KIND_LABELS = {
-    "start": "Starting chips",
-    "daily": "Daily claim",
-    "give_out": "Gift to",
-    "give_in": "Gift from",
-    "ante": "Ante",
-    "payout": "Pot won",
-    "refund": "Ante refunded",
-    "rake": "House rake",
+    "start": N_("Starting chips"),
+    "daily": N_("Daily claim"),
+    "give_out": N_("Gift to"),
+    "give_in": N_("Gift from"),
+    "ante": N_("Ante"),
+    "payout": N_("Pot won"),
+    "refund": N_("Ante refunded"),
+    "rake": N_("House rake"),
 }
 
 
@@ -253,16 +272,26 @@ def _history_line(
     game_id: str | None,
     actor_id: int | None,
     note: str | None,
+    locale: str = "en",
 ) -> str:
     if kind == "grant":
-        label = "Granted" if delta > 0 else "Removed"
-        label += f" by {mention(actor_id)}" if actor_id is not None else " by an admin"
+        if actor_id is not None:
+            admin = mention(actor_id)
+            label = (
+                t(locale, "Granted by {admin}", admin=admin)
+                if delta > 0
+                else t(locale, "Removed by {admin}", admin=admin)
+            )
+        else:
+            label = (
+                t(locale, "Granted by an admin") if delta > 0 else t(locale, "Removed by an admin")
+            )
     else:
-        label = _KIND_LABELS.get(kind, kind)
+        label = t(locale, _KIND_LABELS[kind]) if kind in _KIND_LABELS else kind
     match = _NOTE_USER.match(note or "")
     if match is not None:  # gifts record the other member as "to 123" / "from 123"
         label += f" {mention(int(match[1]))}"
-    game = f" · game `{game_id}`" if game_id else ""
+    game = t(locale, " · game `{game}`", game=game_id) if game_id else ""
     after = "" if balance_after is None else f" → {balance_after:,}"
     return f"{_timestamp(when, 'd')} `{delta:+,}` **{label}**{game}{after}"
 
@@ -296,14 +325,18 @@ class ChipsCog(commands.Cog, name="Chips"):
             guild_id = guild_of(interaction)
             chips = self.services.chips
             user = interaction.user
+            loc = locale_of(interaction)
             if member is None or member.id == user.id:
                 await chips.balance(guild_id, user.id)
                 info = await chips.rank(guild_id, user.id)
                 if info is None:  # pragma: no cover - the account was just opened
                     raise RuntimeError(f"no account for {user.id} right after opening it")
-                text = (
-                    f"You have **{format_chips(info.balance)}** "
-                    f"(rank #{info.rank:,} of {info.total:,})."
+                text = t(
+                    loc,
+                    "You have **{chips} chips** (rank #{rank} of {total}).",
+                    chips=f"{info.balance:,}",
+                    rank=f"{info.rank:,}",
+                    total=f"{info.total:,}",
                 )
             elif member.bot:
                 raise InvalidTarget("Bots don't hold chips.")
@@ -312,14 +345,21 @@ class ChipsCog(commands.Cog, name="Chips"):
                 info = await chips.rank(guild_id, member.id)
                 if info is None:
                     start = (await self.services.guild_settings.get(guild_id)).starting_chips
-                    text = (
-                        f"{member.display_name} has no chips account yet; it will open with "
-                        f"{format_chips(start)} the first time they play."
+                    text = t(
+                        loc,
+                        "{name} has no chips account yet; it will open with {chips} chips the "
+                        "first time they play.",
+                        name=member.display_name,
+                        chips=f"{start:,}",
                     )
                 else:
-                    text = (
-                        f"{member.display_name} has **{format_chips(info.balance)}** "
-                        f"(rank #{info.rank:,} of {info.total:,})."
+                    text = t(
+                        loc,
+                        "{name} has **{chips} chips** (rank #{rank} of {total}).",
+                        name=member.display_name,
+                        chips=f"{info.balance:,}",
+                        rank=f"{info.rank:,}",
+                        total=f"{info.total:,}",
                     )
             await reply_private(interaction, text)
 
@@ -335,14 +375,20 @@ class ChipsCog(commands.Cog, name="Chips"):
                 # local time and counts down by itself.
                 when = exc.next_claim_at
                 raise UserError(
-                    "You already claimed your daily chips today. "
-                    f"Next claim {_timestamp(when)} ({_timestamp(when, 'f')})."
+                    "You already claimed your daily chips today. Next claim {relative} ({when}).",
+                    relative=_timestamp(when),
+                    when=_timestamp(when, "f"),
                 ) from None
             await reply_private(
                 interaction,
-                f"🎁 You claimed **{format_chips(claim.amount)}**. "
-                f"Balance: {format_chips(claim.balance)}. "
-                f"Next claim {_timestamp(claim.next_claim_at)}.",
+                t(
+                    locale_of(interaction),
+                    "🎁 You claimed **{amount} chips**. Balance: {balance} chips. "
+                    "Next claim {when}.",
+                    amount=f"{claim.amount:,}",
+                    balance=f"{claim.balance:,}",
+                    when=_timestamp(claim.next_claim_at),
+                ),
             )
 
     @chips.command(name="give", description="Give some of your chips to another member")
@@ -365,10 +411,18 @@ class ChipsCog(commands.Cog, name="Chips"):
                 guild_id, giver.id, member.id, amount, f"interaction:{interaction.id}"
             )
             await interaction.response.send_message(
-                f"💸 {giver.display_name} gave **{format_chips(gift.amount)}** to "
-                f"{member.mention}.\n"
-                f"{giver.display_name} now has {format_chips(gift.from_balance)}; "
-                f"{member.display_name} now has {format_chips(gift.to_balance)}.",
+                t(
+                    await public_locale_of(interaction),
+                    "💸 {giver} gave **{amount} chips** to {member}.\n"
+                    "{giver} now has {giver_balance} chips; {receiver} now has "
+                    "{receiver_balance} chips.",
+                    giver=giver.display_name,
+                    amount=f"{gift.amount:,}",
+                    member=member.mention,
+                    giver_balance=f"{gift.from_balance:,}",
+                    receiver=member.display_name,
+                    receiver_balance=f"{gift.to_balance:,}",
+                ),
                 # Ping the recipient (he should know), nobody else.
                 allowed_mentions=discord.AllowedMentions(users=[member], everyone=False),
             )
@@ -391,16 +445,23 @@ class ChipsCog(commands.Cog, name="Chips"):
                     e.game_id,
                     e.actor_id,
                     e.note,
+                    locale_of(interaction),
                 )
                 for e in entries
             ]
+            loc = locale_of(interaction)
             embed = discord.Embed(
-                title="Your chip history",
-                description="\n".join(lines) or "No chip movements yet.",
+                title=t(loc, "Your chip history"),
+                description="\n".join(lines) or t(loc, "No chip movements yet."),
                 colour=discord.Colour.blurple(),
             )
             embed.set_footer(
-                text=f"Balance: {format_chips(balance)} · last {len(lines)} entries, newest first"
+                text=t(
+                    loc,
+                    "Balance: {balance} chips · last {n} entries, newest first",
+                    balance=f"{balance:,}",
+                    n=len(lines),
+                )
             )
             await reply_private(interaction, embed=embed)
 
@@ -445,6 +506,7 @@ class ChipsCog(commands.Cog, name="Chips"):
                 viewer_id=user.id,
                 viewer_name=user.display_name,
                 public=True,
+                locale=await public_locale_of(interaction),
             )
             await interaction.response.send_message(
                 embed=embed, view=view, allowed_mentions=NO_PINGS

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
+import weakref
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -18,12 +19,16 @@ import discord
 
 from bot.app import KapBot, Services
 from bot.limits import fit_message, quote_input
+from bot.locale import normalize, t
 from bot.services.errors import UserError
 
 __all__ = [
     "INCIDENT_LOGGER",
     "bot_of",
     "guarded",
+    "locale_of",
+    "member_locale",
+    "public_locale_of",
     "reply_ephemeral",
     "report_incident",
     "services_of",
@@ -41,6 +46,37 @@ def bot_of(interaction: discord.Interaction[Any]) -> KapBot:
     if not isinstance(client, KapBot):
         raise TypeError(f"the game cogs need a KapBot, not {type(client).__name__}")
     return client
+
+
+def locale_of(interaction: discord.Interaction[Any]) -> str:
+    """The language of a reply only this member sees: his Discord client's (``en`` by default).
+
+    Also remembered (per bot, in memory) for the DMs the bot sends him later unprompted."""
+    locale = normalize(interaction.locale)
+    _MEMBER_LOCALES.setdefault(interaction.client, {})[interaction.user.id] = locale
+    return locale
+
+
+#: Each member's language as last seen in one of his interactions, per bot: a DM sent later
+#: (his hand when his turn comes) speaks it. Lost on restart: until he acts again his DMs use
+#: the server's language.
+_MEMBER_LOCALES: weakref.WeakKeyDictionary[Any, dict[int, str]] = weakref.WeakKeyDictionary()
+
+
+async def public_locale_of(interaction: discord.Interaction[Any]) -> str:
+    """The language of a message everyone in the channel sees: the server's setting
+    (``/kapadmin config language``), else the server's own Discord locale."""
+    if interaction.guild_id is not None:
+        settings = await services_of(interaction).server.play_settings(interaction.guild_id)
+        if settings.language:
+            return settings.language
+    guild = interaction.guild
+    return normalize(guild.preferred_locale if guild is not None else interaction.guild_locale)
+
+
+def member_locale(client: Any, user_id: int) -> str | None:
+    """A member's language as last seen in an interaction, or None."""
+    return _MEMBER_LOCALES.get(client, {}).get(user_id)
 
 
 def services_of(interaction: discord.Interaction[Any]) -> Services:
@@ -83,7 +119,12 @@ async def report_incident(
     )
     if interaction is not None:
         await reply_ephemeral(
-            interaction, f"Sorry, something went wrong (incident `{incident}`). It has been logged."
+            interaction,
+            t(
+                locale_of(interaction),
+                "Sorry, something went wrong (incident `{incident}`). It has been logged.",
+                incident=incident,
+            ),
         )
     return incident
 
@@ -91,10 +132,11 @@ async def report_incident(
 @contextlib.asynccontextmanager
 async def guarded(interaction: discord.Interaction[Any], what: str) -> AsyncIterator[None]:
     """Run a handler body: player mistakes get their message, bugs get an incident id."""
+    locale_of(interaction)  # remember the member's language for his later DMs
     try:
         yield
     except UserError as exc:
-        await reply_ephemeral(interaction, exc.message)
+        await reply_ephemeral(interaction, exc.localized(locale_of(interaction)))
     except discord.HTTPException as exc:
         if exc.code == ALREADY_ACKNOWLEDGED:
             log.info("%s: interaction %s was already answered", what, interaction.id)

@@ -41,10 +41,18 @@ from bot.engine import (
     parse_action,
 )
 from bot.limits import quote_input
-from bot.render.text import legal_text, private_event_text, result_text, rules_text
+from bot.locale import Message, t
+from bot.render.text import (
+    game_title,
+    legal_text,
+    localize,
+    private_event_text,
+    result_text,
+    rules_text,
+)
 from bot.services.errors import UserError
 from bot.services.tables import QUARANTINE_NOTICE, Outcome, Table, TableService, TableStatus
-from cogs.common import guarded, report_incident
+from cogs.common import guarded, locale_of, public_locale_of, report_incident
 from cogs.presenter import COLOUR, Presenter, jump_url, seat_labels
 from cogs.ui import CustomId, ai_level_view, register_handler
 
@@ -94,7 +102,7 @@ def _parse_tile(text: str) -> Tile:
     try:
         return Tile.parse(text)
     except EngineError as exc:
-        raise UserError(str(exc)[:1].upper() + str(exc)[1:] + ".") from None
+        raise UserError("{reason}.", reason=str(exc)[:1].upper() + str(exc)[1:]) from None
 
 
 def _is_click(interaction: discord.Interaction[Any]) -> bool:
@@ -156,8 +164,10 @@ class Desk:
         if len(mine) > 1:
             links = ", ".join(jump_url(t) for t in mine)
             raise UserError(
-                f"You are playing at {len(mine)} tables ({links}): use the command in the "
-                "table's channel."
+                "You are playing at {count} tables ({links}): use the command in the "
+                "table's channel.",
+                count=len(mine),
+                links=links,
             )
         return mine[0]
 
@@ -182,7 +192,9 @@ class Desk:
             )
             self.presenter.mark_edited(table)
         else:
-            await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(
+                localize(text, locale_of(interaction)), ephemeral=True
+            )
             await self.presenter.touch(table, now=True)
 
     # ------------------------------------------------------------------------- lobby
@@ -209,8 +221,9 @@ class Desk:
         existing = self.tables.get(interaction.channel_id)
         if existing is not None and existing.status.is_open and not thread:
             raise UserError(
-                f"There is already a table in this channel: {jump_url(existing)}. "
-                "Finish or cancel it first, or open one in a thread (`thread: True`)."
+                "There is already a table in this channel: {link}. "
+                "Finish or cancel it first, or open one in a thread (`thread: True`).",
+                link=jump_url(existing),
             )
         user = interaction.user
         if ante is None or timer is None:
@@ -234,6 +247,8 @@ class Desk:
             "settle_rate": settle_rate,
             "variants": variants,
         }
+        if interaction.guild_id is not None:
+            await self.presenter.refresh_locale(interaction.guild_id)
         if not thread:
             table = await self.tables.open_table(channel_id=interaction.channel_id, **options)
             response = await interaction.response.send_message(
@@ -261,8 +276,14 @@ class Desk:
         )
         # Creating the thread and posting take a few calls: acknowledge first.
         await interaction.response.defer(thinking=True)
+        loc = await public_locale_of(interaction)
+        thread_name = (
+            f"{game.replace('-', ' ').title()} table"
+            if loc == "en"
+            else t(loc, "{game} table", game=game_title(Game(game), loc))
+        )
         made = await channel.create_thread(
-            name=f"{game.replace('-', ' ').title()} table",
+            name=thread_name,
             type=discord.ChannelType.public_thread,
             auto_archive_duration=1440,
         )
@@ -277,19 +298,24 @@ class Desk:
         await self.tables.set_message(table, message.id)
         self.presenter.mark_edited(table)
         await interaction.followup.send(
-            f"{user.mention} opened a table in {made.mention}: join it there."
+            t(
+                self.presenter.public_locale(table),
+                "{member} opened a table in {thread}: join it there.",
+                member=user.mention,
+                thread=made.mention,
+            )
         )
 
     async def join(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """Join or the "Join" button."""
         user = interaction.user
         await self.tables.join(table.channel_id, user.id, user.display_name)
-        await self._table_changed(interaction, table, "You joined the table.")
+        await self._table_changed(interaction, table, Message("You joined the table."))
 
     async def leave(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """Leave or the "Leave" button."""
         await self.tables.leave(table.channel_id, interaction.user.id)
-        await self._table_changed(interaction, table, "You left the table.")
+        await self._table_changed(interaction, table, Message("You left the table."))
 
     async def ask_ai_level(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """The "Add AI" button: the host picks a level (added at once if there is only one)."""
@@ -299,9 +325,10 @@ class Desk:
         if len(levels) <= 1:
             await self.add_ai(interaction, table, default_ai_level(table.game))
             return
+        loc = locale_of(interaction)
         await interaction.response.send_message(
-            "Which level should the computer play?",
-            view=ai_level_view(table.id, levels, default_ai_level(table.game)),
+            t(loc, "Which level should the computer play?"),
+            view=ai_level_view(table.id, levels, default_ai_level(table.game), loc),
             ephemeral=True,
         )
 
@@ -313,14 +340,18 @@ class Desk:
         levels = levels_for(table.game)
         if level not in levels:
             raise UserError(
-                f"Unknown computer level {quote_input(level)}: choose {', '.join(levels)}."
+                "Unknown computer level {level}: choose {choices}.",
+                level=quote_input(level),
+                choices=", ".join(levels),
             )
         await self.tables.add_ai(table.channel_id, interaction.user.id, level)
-        text = f"Added a computer player ({level})."
+        text = Message("Added a computer player ({level}).", level=level)
         message = interaction.message
         if _is_click(interaction) and message is not None and message.flags.ephemeral:
             # The level select sits on the host's private message: replace it by the answer.
-            await interaction.response.edit_message(content=text, view=None)
+            await interaction.response.edit_message(
+                content=localize(text, locale_of(interaction)), view=None
+            )
             await self.presenter.touch(table, now=True)
         else:
             await self._table_changed(interaction, table, text)
@@ -341,7 +372,10 @@ class Desk:
                 await interaction.response.edit_message(**edit)
             self.presenter.mark_edited(table)
         else:
-            opening = outcome.lines[0] if outcome.lines else "The game has started."
+            opening = localize(
+                outcome.lines[0] if outcome.lines else Message("The game has started."),
+                self.presenter.public_locale(table),
+            )
             none = discord.AllowedMentions.none()
             if answered:
                 await interaction.followup.send(opening, allowed_mentions=none)
@@ -353,13 +387,18 @@ class Desk:
     async def cancel(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """``/table cancel`` or "Cancel" (the host closes his lobby)."""
         await self.tables.cancel(table.channel_id, interaction.user.id)
+        loc = self.presenter.public_locale(table)
         embed = discord.Embed(
-            title="Table cancelled", description="The host closed this table.", colour=COLOUR
+            title=t(loc, "Table cancelled"),
+            description=t(loc, "The host closed this table."),
+            colour=COLOUR,
         )
         if self._shows_table(interaction, table):
             await interaction.response.edit_message(embed=embed, view=None)
         else:
-            await interaction.response.send_message("The table is cancelled.", ephemeral=True)
+            await interaction.response.send_message(
+                t(locale_of(interaction), "The table is cancelled."), ephemeral=True
+            )
             if table.message_id is not None:
                 channel = self.bot.get_partial_messageable(table.channel_id)
                 try:
@@ -375,12 +414,16 @@ class Desk:
             raise UserError("There is no table here.")
         current = self.tables.get(interaction.channel_id)
         if current is not None and current.status.is_open:
-            raise UserError(f"A table is already open here: {jump_url(current)}.")
+            raise UserError("A table is already open here: {current}.", current=jump_url(current))
         table = await self.tables.rematch(
             interaction.channel_id, interaction.user.id, table_id=table_id
         )
         response = await interaction.response.send_message(
-            f"{interaction.user.mention} calls a rematch: same seats, same stakes.",
+            t(
+                self.presenter.public_locale(table),
+                "{member} calls a rematch: same seats, same stakes.",
+                member=interaction.user.mention,
+            ),
             embed=self.presenter.lobby_embed(table),
             view=self.presenter.table_view(table),
             allowed_mentions=discord.AllowedMentions.none(),
@@ -405,22 +448,29 @@ class Desk:
             channel = self.bot.get_partial_messageable(table.channel_id)
             with contextlib.suppress(discord.HTTPException):  # deleted already: nothing to do
                 await channel.get_partial_message(old).edit(
-                    content=f"This table's message moved: {jump_url(table)}", embed=None, view=None
+                    content=t(
+                        self.presenter.public_locale(table),
+                        "This table's message moved: {link}",
+                        link=jump_url(table),
+                    ),
+                    embed=None,
+                    view=None,
                 )
 
     async def rules(
         self, interaction: discord.Interaction[Any], table: Table | None, game: str | None
     ) -> None:
         """``/table rules`` or "Rules": the rules in force here (or a game's defaults)."""
+        loc = locale_of(interaction)
         if table is not None and game is None:
-            embed = self.presenter.rules_embed(table)
+            embed = self.presenter.rules_embed(table, loc)
         else:
             try:
                 rules = make_rules(Game(game or "kap-shap"))
             except (ValueError, EngineError) as exc:
-                raise UserError(f"Unknown game: {exc}.") from None
-            embed = discord.Embed(title="Rules (defaults)", colour=COLOUR)
-            embed.description = rules_text(rules)[:4096]
+                raise UserError("Unknown game: {exc}.", exc=exc) from None
+            embed = discord.Embed(title=t(loc, "Rules (defaults)"), colour=COLOUR)
+            embed.description = rules_text(rules, locale=loc)[:4096]
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ------------------------------------------------------------------------- play
@@ -443,12 +493,13 @@ class Desk:
         )
         seat = table.seat_of(user.id)
         names = [s.name for s in table.seats]
+        loc = locale_of(interaction)
         notes = [
             text
             for step in outcome.steps
             if step.seat == seat and seat is not None
             for event in step.events
-            if (text := private_event_text(event, seat, names)) is not None
+            if (text := private_event_text(event, seat, names, loc)) is not None
         ]
         self.presenter.add_notes(table, user.id, notes)
         skip: int | None = None
@@ -490,23 +541,27 @@ class Desk:
                     )
                     skip = user.id
         elif interaction.response.is_done():
-            await interaction.followup.send(self._after_text(table, user.id, notes), ephemeral=True)
+            await interaction.followup.send(
+                self._after_text(table, user.id, notes, loc), ephemeral=True
+            )
         else:
             await interaction.response.send_message(
-                self._after_text(table, user.id, notes), ephemeral=True
+                self._after_text(table, user.id, notes, loc), ephemeral=True
             )
         await self.present(outcome, skip_dm=skip, active=user.id)
 
-    def _after_text(self, table: Table, user_id: int, notes: Sequence[str]) -> str:
+    def _after_text(
+        self, table: Table, user_id: int, notes: Sequence[str], locale: str = "en"
+    ) -> str:
         """The private answer to a play command: what happened, and what comes next."""
-        lines = list(notes) or ["Done."]
+        lines = list(notes) or [t(locale, "Done.")]
         seat_view = table.view_for(user_id)
         if seat_view is not None and seat_view.result is not None:
-            lines.append(result_text(seat_view.result, seat_labels(table)))
+            lines.append(result_text(seat_view.result, seat_labels(table), locale))
         elif seat_view is not None and seat_view.my_turn and table.state is not None:
-            lines.append(legal_text(seat_view, table.legal()))
+            lines.append(legal_text(seat_view, table.legal(), locale))
         elif table.current_seat is not None:
-            lines.append(f"{table.current_seat.name} plays next.")
+            lines.append(t(locale, "{name} plays next.", name=table.current_seat.name))
         return "\n".join(lines)
 
     async def show_hand(self, interaction: discord.Interaction[Any], table: Table) -> None:
@@ -517,8 +572,9 @@ class Desk:
             raise UserError("The game has not started yet.")
         if table.fishing:
             # No hand in Tsung Shap: say what the player may do (the table has the buttons).
-            text = self._after_text(table, interaction.user.id, [])
-            link = f"The table, with its buttons: {jump_url(table)}"
+            loc = locale_of(interaction)
+            text = self._after_text(table, interaction.user.id, [], loc)
+            link = t(loc, "The table, with its buttons: {link}", link=jump_url(table))
             await interaction.response.send_message(f"{text}\n{link}", ephemeral=True)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -548,10 +604,11 @@ class Desk:
         for step in outcome.steps:
             info = table.seats[step.seat]
             if step.by_timeout and info.user_id is not None:
+                loc = self.presenter.private_locale(table, info.user_id)
                 notes = [
-                    f"⏰ (played for you) {text}"
+                    t(loc, "⏰ (played for you) {text}", text=text)
                     for event in step.events
-                    if (text := private_event_text(event, step.seat, names)) is not None
+                    if (text := private_event_text(event, step.seat, names, loc)) is not None
                 ]
                 self.presenter.add_notes(table, info.user_id, notes)
         if not table_shown:
@@ -627,7 +684,9 @@ class Desk:
     async def table_ended(self, table: Table, admin_id: int) -> None:
         """A server manager ended the table (``/kapadmin endtable``): close its message, take
         the buttons off every player's DM."""
-        table.recent.append(f"🛑 Ended by <@{admin_id}>: every ante was refunded.")
+        table.recent.append(
+            Message("🛑 Ended by {admin}: every ante was refunded.", admin=f"<@{admin_id}>")
+        )
         await self.presenter.touch(table, now=True)
         await self.presenter.update_dms(table)
         self.presenter.forget(table.id)
@@ -650,7 +709,7 @@ class Desk:
             async with limit:
                 try:
                     if outcome.quarantined:
-                        await self.presenter.say(outcome.table, QUARANTINE_NOTICE)
+                        await self.presenter.say(outcome.table, Message(QUARANTINE_NOTICE))
                         self.presenter.forget(outcome.table.id)
                         return
                     # A timeout is told in the table message's recent lines, not a new message.
@@ -672,10 +731,14 @@ class Desk:
             await report_incident(None, exc, "closing lobbies")
             return
         for table in closed:
+            loc = self.presenter.public_locale(table)
             embed = discord.Embed(
-                title="Table closed",
-                description="Nobody started this table in time, so it closed by itself. "
-                "Open a new one with `/table new`.",
+                title=t(loc, "Table closed"),
+                description=t(
+                    loc,
+                    "Nobody started this table in time, so it closed by itself. "
+                    "Open a new one with `/table new`.",
+                ),
                 colour=COLOUR,
             )
             if table.message_id is not None:
@@ -689,9 +752,12 @@ class Desk:
     async def resign(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """``/table resign``: the player gives up this game."""
         outcome = await self.tables.resign(table.channel_id, interaction.user.id)
-        text = outcome.lines[0] if outcome.lines else "You resigned."
+        loc = locale_of(interaction)
+        text = localize(outcome.lines[0], loc) if outcome.lines else t(loc, "You resigned.")
         await interaction.response.send_message(
-            f"You resigned. {text}", ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            t(loc, "You resigned. {text}", text=text),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         await self.present(outcome)
 

@@ -14,7 +14,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import KapBot
-from cogs.common import guarded
+from bot.locale import N_, t
+from cogs.common import guarded, locale_of
 from cogs.presenter import COLOUR
 
 __all__ = ["HELP_SECTIONS", "Help", "help_embed", "setup"]
@@ -23,58 +24,70 @@ EVERYWHERE = app_commands.allowed_contexts(guilds=True, dms=True, private_channe
 
 HELP_SECTIONS: tuple[tuple[str, str], ...] = (
     (
-        "Kap Shap 夾十 (2 players) and Kap Tai Shap 夾大十 (2-20)",
-        "Collect a winning hand: one **eye** (two identical tiles) and the rest in "
-        "**ten-pairs** (two tiles whose pips total 10 or 20; 4-2 counts 3). Kap Shap holds 8 "
-        "tiles (eye + 3 pairs), Kap Tai Shap 10 (eye + 4 pairs). On your turn take a face-up "
-        "discard or draw from the wall, then discard; declare when your hand wins. The winner "
-        "takes the pot.",
+        N_("Kap Shap 夾十 (2 players) and Kap Tai Shap 夾大十 (2-20)"),
+        N_(
+            "Collect a winning hand: one **eye** (two identical tiles) and the rest in "
+            "**ten-pairs** (two tiles whose pips total 10 or 20; 4-2 counts 3). Kap Shap holds 8 "
+            "tiles (eye + 3 pairs), Kap Tai Shap 10 (eye + 4 pairs). On your turn take a face-up "
+            "discard or draw from the wall, then discard; declare when your hand wins. The winner "
+            "takes the pot."
+        ),
     ),
     (
-        "Tsung Shap 爭十 (2 players)",
-        "No hand: each player turns over the next tile of his pile and either **captures** "
-        "(a pair with an end of the row, or three tiles totalling a multiple of ten) or places "
-        "it at an end of the row. Captures score points; when a player has laid out all his "
-        "tiles the higher score wins.",
+        N_("Tsung Shap 爭十 (2 players)"),
+        N_(
+            "No hand: each player turns over the next tile of his pile and either **captures** "
+            "(a pair with an end of the row, or three tiles totalling a multiple of ten) or places "
+            "it at an end of the row. Captures score points; when a player has laid out all his "
+            "tiles the higher score wins."
+        ),
     ),
     (
-        "Commands",
-        "`/table new` open a table (here or in a thread) · `/table join`, `leave`, `addbot`, "
-        "`start`, `cancel` · `/table resign` give up your game · `/table show` post the table "
-        "again · `/table rules`\n"
-        "`/draw`, `/take`, `/discard`, `/declare`, `/hand` play (in the table's channel, or in "
-        "my DM when you play at one table)\n"
-        "`/chips …` balance, daily chips, gifts · `/leaderboard` · `/settings` your turn "
-        "notices, reviews · `/kapadmin …` server managers (settings, the house, ending a table)",
+        N_("Commands"),
+        N_(
+            "`/table new` open a table (here or in a thread) · `/table join`, `leave`, `addbot`, "
+            "`start`, `cancel` · `/table resign` give up your game · `/table show` post the table "
+            "again · `/table rules`\n"
+            "`/draw`, `/take`, `/discard`, `/declare`, `/hand` play (in the table's channel, or in "
+            "my DM when you play at one table)\n"
+            "`/chips …` balance, daily chips, gifts · `/leaderboard` · `/settings` your turn "
+            "notices, reviews · `/kapadmin …` server managers (settings, the house, ending a table)"
+        ),
     ),
     (
-        "Buttons",
-        "Lobby: **Join**, **Leave**, **Add AI**, **Start**, **Cancel**. Table: **My hand** "
-        "(your hand, only you see it), **Rules**; Tsung Shap's play buttons are on the table. "
-        "Your DM: **Draw**, **Take …**, **Discard …**, **Declare** on your turn. At the end: "
-        "**Rematch** (same seats, same stakes).",
+        N_("Buttons"),
+        N_(
+            "Lobby: **Join**, **Leave**, **Add AI**, **Start**, **Cancel**. Table: **My hand** "
+            "(your hand, only you see it), **Rules**; Tsung Shap's play buttons are on the table. "
+            "Your DM: **Draw**, **Take …**, **Discard …**, **Declare** on your turn. At the end: "
+            "**Rematch** (same seats, same stakes)."
+        ),
     ),
     (
-        "Computer players",
-        "**random** plays any legal move (easy) · **greedy** makes the move that looks best "
-        "now: the tiles closest to a winning hand, in Tsung Shap the biggest capture (fair) · "
-        "**expert** also reckons with the tiles nobody has seen yet (strong). The house stakes "
-        "their antes and collects when they win, so beating them wins their antes.",
+        N_("Computer players"),
+        N_(
+            "**random** plays any legal move (easy) · **greedy** makes the move that looks best "
+            "now: the tiles closest to a winning hand, in Tsung Shap the biggest capture (fair) · "
+            "**expert** also reckons with the tiles nobody has seen yet (strong). The house stakes "
+            "their antes and collects when they win, so beating them wins their antes."
+        ),
     ),
     (
-        "Your turn",
-        "When your turn starts I send your hand again as a new DM, so Discord tells you. If "
-        "you don't play in time your turn is played passively (draw and discard, never a win); "
-        "after a few timeouts in a row you are out. Closed DMs? I mention you at the table.",
+        N_("Your turn"),
+        N_(
+            "When your turn starts I send your hand again as a new DM, so Discord tells you. If "
+            "you don't play in time your turn is played passively (draw and discard, never a win); "
+            "after a few timeouts in a row you are out. Closed DMs? I mention you at the table."
+        ),
     ),
 )
 
 
-def help_embed() -> discord.Embed:
-    """The help screen."""
-    embed = discord.Embed(title="Kap Shap — how to play", colour=COLOUR)
+def help_embed(locale: str = "en") -> discord.Embed:
+    """The help screen in ``locale``."""
+    embed = discord.Embed(title=t(locale, "Kap Shap — how to play"), colour=COLOUR)
     for name, value in HELP_SECTIONS:
-        embed.add_field(name=name, value=value, inline=False)
+        embed.add_field(name=t(locale, name), value=t(locale, value), inline=False)
     return embed
 
 
@@ -90,7 +103,9 @@ class Help(commands.Cog):
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         """The help screen, privately."""
         async with guarded(interaction, "/help"):
-            await interaction.response.send_message(embed=help_embed(), ephemeral=True)
+            await interaction.response.send_message(
+                embed=help_embed(locale_of(interaction)), ephemeral=True
+            )
 
     @EVERYWHERE
     @app_commands.command(name="settings", description="Your own settings (turn notices, reviews)")
@@ -114,17 +129,32 @@ class Help(commands.Cog):
                 await server.set_reviews_allowed(user_id, reviews)
             on = await server.notices_on(user_id)
             others = await server.reviews_allowed(user_id)
+            locale = locale_of(interaction)
             state = (
-                "on: when your turn starts you get a new DM (or a mention at the table)"
+                t(locale, "on: when your turn starts you get a new DM (or a mention at the table)")
                 if on
-                else "off: your hand DM is updated silently, nobody calls you"
+                else t(locale, "off: your hand DM is updated silently, nobody calls you")
             )
-            head = "Saved. " if notices is not None or reviews is not None else ""
-            who = "anyone may review your games" if others else "only you review your games"
+            head = t(locale, "Saved. ") if notices is not None or reviews is not None else ""
+            who = (
+                t(locale, "anyone may review your games")
+                if others
+                else t(locale, "only you review your games")
+            )
             await interaction.response.send_message(
-                f"{head}Turn notices are **{state}**. Change with `/settings notices:`.\n"
-                f"Reviews: **{who}** (unless the server makes reviews public). "
-                "Change with `/settings reviews:`.",
+                head
+                + t(
+                    locale,
+                    "Turn notices are **{state}**. Change with `/settings notices:`.",
+                    state=state,
+                )
+                + "\n"
+                + t(
+                    locale,
+                    "Reviews: **{who}** (unless the server makes reviews public). "
+                    "Change with `/settings reviews:`.",
+                    who=who,
+                ),
                 ephemeral=True,
             )
 

@@ -48,9 +48,11 @@ from bot.engine import (
     legal_actions,
 )
 from bot.limits import quote_input
+from bot.locale import t
+from bot.render.text import tile_label
 from bot.services.errors import UserError
 from bot.services.tables import Table
-from cogs.common import guarded, report_incident
+from cogs.common import guarded, locale_of, report_incident
 from cogs.desk import Desk, desk_for
 from cogs.ui import KapButton, KapSelect
 
@@ -65,9 +67,14 @@ IDLE_SECONDS = 1.0
 """How long the scheduler waits while the bot is not ready yet (nothing can be done then)."""
 
 
-def _choice(tile: Tile, count: int = 1) -> app_commands.Choice[str]:
+def _choice(tile: Tile, count: int = 1, locale: str = "en") -> app_commands.Choice[str]:
     extra = f" ×{count}" if count > 1 else ""
-    return app_commands.Choice(name=f"{tile} {tile.english} {tile.chinese}{extra}", value=str(tile))
+    return app_commands.Choice(name=f"{tile_label(tile, locale)}{extra}", value=str(tile))
+
+
+def _sides(locale: str) -> list[app_commands.Choice[str]]:
+    """The row's ends, named in the member's language (the value stays ``left``/``right``)."""
+    return [app_commands.Choice(name=t(locale, c.name), value=c.value) for c in SIDE_CHOICES]
 
 
 SIDE_CHOICES = [
@@ -89,7 +96,7 @@ def _fishing_take(table: Table, tile: str | None) -> str:
             return str(legal[0])
         if not legal:
             raise UserError("There is nothing to capture or claim now.")
-        raise UserError("Which one? " + ", ".join(f"`{a}`" for a in legal) + ".")
+        raise UserError("Which one? {choices}.", choices=", ".join(f"`{a}`" for a in legal))
     text = " ".join(tile.strip().lower().split())
     if text.startswith(("capture ", "claim ")):
         return text
@@ -97,8 +104,8 @@ def _fishing_take(table: Table, tile: str | None) -> str:
         verb = "claim" if any(isinstance(a, Claim) for a in legal) else "capture"
         return f"{verb} {text.replace('sweep', 'triplet', 1)}"
     raise UserError(
-        f"Not a capture: {quote_input(tile)}. Choose one of the suggestions, "
-        "e.g. `capture pair left`."
+        "Not a capture: {tile}. Choose one of the suggestions, e.g. `capture pair left`.",
+        tile=quote_input(tile),
     )
 
 
@@ -290,13 +297,14 @@ class Play(commands.Cog):
         if table is None or table.state is None or seat_view is None or seat_view.seat is None:
             return []
         if not isinstance(seat_view, View):
-            return _matching(SIDE_CHOICES, current)
+            return _matching(_sides(locale_of(interaction)), current)
         counts = Counter(seat_view.hand)
         if seat_view.my_turn:
             tiles = [a.tile for a in legal_actions(table.state) if isinstance(a, Discard)]
         else:
             tiles = sorted(counts, key=lambda t: t.index)
-        return _matching([_choice(t, counts[t]) for t in tiles], current)
+        loc = locale_of(interaction)
+        return _matching([_choice(t, counts[t], loc) for t in tiles], current)
 
     @take.autocomplete("tile")
     async def take_tiles(
@@ -316,7 +324,8 @@ class Play(commands.Cog):
             tiles = [a.tile for a in legal if isinstance(a, Take) and a.tile is not None]
         else:
             tiles = sorted(live, key=lambda t: t.index)
-        return _matching([_choice(t, live[t]) for t in tiles], current)
+        loc = locale_of(interaction)
+        return _matching([_choice(t, live[t], loc) for t in tiles], current)
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

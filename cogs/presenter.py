@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -58,7 +59,7 @@ from bot.engine import (
     View,
     make_rules,
 )
-from bot.limits import format_duration
+from bot.locale import normalize, t
 from bot.render import render_witness
 from bot.render.table_art import (
     PoolGroup,
@@ -69,21 +70,25 @@ from bot.render.table_art import (
 )
 from bot.render.text import (
     SeatLabel,
+    count_text,
+    duration_text,
     fishing_fields,
     game_title,
     hand_prompt,
     legal_text,
-    plural,
+    localize,
     pool_text,
     recent_text,
     result_text,
     rules_summary,
     rules_text,
     seats_text,
+    short_tile,
     turn_text,
     witness_text,
 )
 from bot.services.tables import Table, TableStatus
+from cogs.common import member_locale
 from cogs.ui import fishing_table_view, hand_view, lobby_view, table_view
 
 __all__ = ["EDIT_INTERVAL", "HandPayload", "Presenter", "jump_url"]
@@ -125,14 +130,20 @@ def seat_labels(table: Table) -> list[SeatLabel]:
     return [SeatLabel(s.name, s.is_ai) for s in table.seats]
 
 
-def discards_line(table: Table, public: View) -> str:
+def discards_line(table: Table, public: View, locale: str = "en") -> str:
     """The table message's few words on the discards (the picture shows them all)."""
     if not public.pool:
-        return "*(no discards yet)*"
+        return t(locale, "*(no discards yet)*")
     last = public.pool[-1]
     dead = sum(1 for p in public.pool if p.dead)
-    text = f"Latest: `{last.tile}` {last.tile.english} from {table.seats[last.seat].name}"
-    return text + (f" · {dead} dead" if dead else "")
+    text = t(
+        locale,
+        "Latest: `{tile}` {name} from {player}",
+        tile=last.tile,
+        name=short_tile(last.tile, locale),
+        player=table.seats[last.seat].name,
+    )
+    return text + (t(locale, " · {n} dead", n=dead) if dead else "")
 
 
 HandPicture = tuple[tuple[Tile, ...], tuple[Tile, ...], tuple[PoolGroup, ...] | None]
@@ -152,11 +163,11 @@ def hand_picture(seat_view: View, legal: Sequence[AnyAction]) -> HandPicture:
     return tuple(seat_view.hand), tuple(new), discards
 
 
-def discards_title(groups: Sequence[PoolGroup]) -> str:
+def discards_title(groups: Sequence[PoolGroup], locale: str = "en") -> str:
     """The heading of the discards in a hand picture."""
     if any(g.takeable for g in groups):
-        return "Discards: you may take one framed in gold"
-    return "Discards: none may be taken now"
+        return t(locale, "Discards: you may take one framed in gold")
+    return t(locale, "Discards: none may be taken now")
 
 
 def lobby_rules(table: Table) -> RuleSet | None:
@@ -177,20 +188,24 @@ def lobby_rules(table: Table) -> RuleSet | None:
         return None
 
 
-def stakes_text(table: Table) -> str:
+def stakes_text(table: Table, locale: str = "en") -> str:
     """What a game is played for, after the rules summary: the ante and pot, or the rate."""
     if table.by_difference:
-        return f" · settled at {plural(table.settle_rate, 'chip')} per point"
+        return t(
+            locale,
+            " · settled at {chips} per point",
+            chips=count_text(locale, table.settle_rate, "chip"),
+        )
     # Every seat antes (members from their balance, computer seats from the house); the pot
     # also holds chips carried over from a drawn game.
-    return f" · ante {table.ante:,} · pot {table.pot:,}"
+    return t(locale, " · ante {ante} · pot {pot}", ante=f"{table.ante:,}", pot=f"{table.pot:,}")
 
 
-def aborted_text(table: Table) -> str:
+def aborted_text(table: Table, locale: str = "en") -> str:
     """What an aborted game's message says about the chips."""
     if table.by_difference:
-        return "This game was ended before it finished: nobody pays."
-    return "This game was ended before it finished: every ante was refunded."
+        return t(locale, "This game was ended before it finished: nobody pays.")
+    return t(locale, "This game was ended before it finished: every ante was refunded.")
 
 
 @dataclass(slots=True)
@@ -231,16 +246,17 @@ class _DmState:
     mention_key: tuple[Any, ...] | None = None
 
 
-def time_left(seconds: float) -> str:
+def time_left(seconds: float, locale: str = "en") -> str:
     """``125`` -> ``"2 min"``: the turn time left, for a notice."""
     seconds = max(0, int(seconds))
     if seconds < 60:
-        return f"{seconds} s"
+        return t(locale, "{n} s", n=seconds)
     if seconds < 3600:
-        return f"{seconds // 60} min"
+        return t(locale, "{n} min", n=seconds // 60)
     if seconds < 86_400:
-        return f"{seconds // 3600} h"
-    return f"{seconds // 86_400} day" + ("s" if seconds >= 2 * 86_400 else "")
+        return t(locale, "{n} h", n=seconds // 3600)
+    days = seconds // 86_400
+    return t(locale, "{n} day", n=days) if days == 1 else t(locale, "{n} days", n=days)
 
 
 class Presenter:
@@ -251,11 +267,34 @@ class Presenter:
         self.bot = bot
         self._messages: dict[str, _MessageState] = {}
         self._dms: dict[tuple[str, int], _DmState] = {}
+        # Each server's chosen language (None: its Discord locale), read at each table edit.
+        self._languages: dict[int, str | None] = {}
         self.wake: Callable[[], None] = lambda: None
         """Called when a table changed; the play cog's scheduler re-plans its sleep."""
 
     def _now(self) -> float:
         return self.bot.clock.now().timestamp()
+
+    # ------------------------------------------------------------------------- languages
+
+    def public_locale(self, table: Table) -> str:
+        """The language of a table's public messages: the server's setting
+        (``/kapadmin config language``), else the server's own Discord locale."""
+        chosen = self._languages.get(table.guild_id)
+        if chosen:
+            return chosen
+        guild = self.bot.get_guild(table.guild_id)
+        return normalize(None if guild is None else guild.preferred_locale)
+
+    async def refresh_locale(self, guild_id: int) -> None:
+        """Read the server's language setting (cached by the server service)."""
+        settings = await self.bot.services.server.play_settings(guild_id)
+        self._languages[guild_id] = settings.language
+
+    def private_locale(self, table: Table, user_id: int) -> str:
+        """The language of a member's DM: his client's, as last seen in an interaction, else
+        the table's public language."""
+        return member_locale(self.bot, user_id) or self.public_locale(table)
 
     # ------------------------------------------------------------------------- table message
 
@@ -263,59 +302,76 @@ class Presenter:
         """The public embed of a table in any state (lobby, running, over)."""
         if table.status is TableStatus.LOBBY:
             return self.lobby_embed(table)
+        loc = self.public_locale(table)
         rules = table.rules
-        title = f"{game_title(table.game)} — table {table.id}"
+        title = t(loc, "{game} — table {id}", game=game_title(table.game, loc), id=table.id)
         embed = discord.Embed(title=title, colour=COLOUR)
         public = table.view_for(None)  # the spectator's view: no hand in it
         if public is None or rules is None:
-            embed.description = "This table was closed."
+            embed.description = t(loc, "This table was closed.")
             return embed
         seats = seat_labels(table)
         if isinstance(public, FishingView):
             return self._fishing_embed(table, public, embed)
-        lines = [rules_summary(rules) + stakes_text(table)]
+        lines = [rules_summary(rules, loc) + stakes_text(table, loc)]
         if table.status is TableStatus.ABORTED:
-            lines.append("This game was ended before it finished: every ante was refunded.")
+            lines.append(t(loc, "This game was ended before it finished: every ante was refunded."))
         elif table.end_text is not None:
-            lines.append(f"🏁 Game over: {table.end_text}")
+            lines.append(t(loc, "🏁 Game over: {text}", text=localize(table.end_text, loc)))
         else:
-            lines.append(turn_text(public, seats, table.deadline if table.running else None))
+            lines.append(turn_text(public, seats, table.deadline if table.running else None, loc))
         embed.description = "\n".join(lines)
-        embed.add_field(name="Seats", value=field_text(seats_text(public, seats)), inline=True)
-        embed.add_field(name="Wall", value=plural(public.wall_size, "tile"), inline=True)
         embed.add_field(
-            name=f"Discards ({len(public.pool)})", value=discards_line(table, public), inline=False
+            name=t(loc, "Seats"), value=field_text(seats_text(public, seats, loc)), inline=True
         )
-        embed.add_field(name="Recent", value=field_text(recent_text(table.recent)), inline=False)
+        embed.add_field(
+            name=t(loc, "Wall"), value=count_text(loc, public.wall_size, "tile"), inline=True
+        )
+        embed.add_field(
+            name=t(loc, "Discards ({n})", n=len(public.pool)),
+            value=discards_line(table, public, loc),
+            inline=False,
+        )
+        embed.add_field(
+            name=t(loc, "Recent"), value=field_text(self._recent(table, loc)), inline=False
+        )
         embed.set_image(url=f"attachment://{DISCARDS_FILE}")
         if table.running:
             embed.set_footer(
-                text="Play with /take /draw /discard /declare here, or the buttons in your DM."
+                text=t(
+                    loc, "Play with /take /draw /discard /declare here, or the buttons in your DM."
+                )
             )
         return embed
+
+    def _recent(self, table: Table, locale: str) -> str:
+        return recent_text([localize(line, locale) for line in table.recent], locale=locale)
 
     def _fishing_embed(
         self, table: Table, public: FishingView, embed: discord.Embed
     ) -> discord.Embed:
         """Tsung Shap's table: rules, turn, scores and piles, the row (as text and, attached,
         as a picture), the turned tile, claimable misses and the recent events."""
+        loc = self.public_locale(table)
         rules = public.rules
         seats = seat_labels(table)
-        lines = [rules_summary(rules) + stakes_text(table)]
+        lines = [rules_summary(rules, loc) + stakes_text(table, loc)]
         if table.status is TableStatus.ABORTED:
-            lines.append(aborted_text(table))
+            lines.append(aborted_text(table, loc))
         elif table.end_text is not None:
-            lines.append(f"🏁 Game over: {table.end_text}")
+            lines.append(t(loc, "🏁 Game over: {text}", text=localize(table.end_text, loc)))
         else:
-            lines.append(turn_text(public, seats, table.deadline if table.running else None))
+            lines.append(turn_text(public, seats, table.deadline if table.running else None, loc))
         embed.description = "\n".join(lines)
-        for name, value in fishing_fields(public, seats):
+        for name, value in fishing_fields(public, seats, loc):
             embed.add_field(name=name, value=field_text(value), inline=False)
-        embed.add_field(name="Recent", value=field_text(recent_text(table.recent)), inline=False)
+        embed.add_field(
+            name=t(loc, "Recent"), value=field_text(self._recent(table, loc)), inline=False
+        )
         embed.set_image(url=f"attachment://{ROW_FILE}")
         if table.running:
             embed.set_footer(
-                text="Play with the buttons below, or /draw, /take and /discard side here."
+                text=t(loc, "Play with the buttons below, or /draw, /take and /discard side here.")
             )
         return embed
 
@@ -323,27 +379,38 @@ class Presenter:
         """The picture the table message carries (drawn in a thread): the face-up discards of
         Kap Shap and Kap Tai Shap, or Tsung Shap's row with the tile just turned over."""
         public = table.view_for(None)
+        loc = self.public_locale(table)
         if table.status is TableStatus.LOBBY or public is None:
             return []
         if isinstance(public, FishingView):
             turned = public.turned if public.result is None else None
             title = None
             if turned is not None:
-                title = f"{table.seats[public.current].name} turned {turned}"
-            picture = await asyncio.to_thread(render_fishing_row, public.row, turned, title=title)
+                title = t(
+                    loc, "{name} turned {tile}", name=table.seats[public.current].name, tile=turned
+                )
+            picture = await asyncio.to_thread(
+                render_fishing_row, public.row, turned, title=title, locale=loc
+            )
             return [discord.File(io.BytesIO(picture), filename=ROW_FILE)]
         groups = discard_groups(public.pool)
-        title = "Discards"
+        title = t(loc, "Discards")
         if public.pool:
             last = public.pool[-1]
-            title = f"Discards · latest {last.tile} from {table.seats[last.seat].name}"
-        picture = await asyncio.to_thread(render_discards, groups, title=title)
-        alt = field_text(pool_text(public.pool).replace("`", ""))  # alt text: 1024 at most
+            title = t(
+                loc,
+                "Discards · latest {tile} from {name}",
+                tile=last.tile,
+                name=table.seats[last.seat].name,
+            )
+        picture = await asyncio.to_thread(render_discards, groups, title=title, locale=loc)
+        alt = field_text(pool_text(public.pool, loc).replace("`", ""))  # alt text: 1024 at most
         return [discord.File(io.BytesIO(picture), filename=DISCARDS_FILE, description=alt)]
 
     async def table_message(self, table: Table, *, edit: bool) -> dict[str, Any]:
         """Keyword arguments that send (``edit=False``) or edit the table message: embed,
         buttons and, for Tsung Shap, the row picture."""
+        await self.refresh_locale(table.guild_id)
         kwargs: dict[str, Any] = {"embed": self.table_embed(table), "view": self.table_view(table)}
         files = await self.table_files(table)
         if files:
@@ -352,58 +419,75 @@ class Presenter:
 
     def lobby_embed(self, table: Table) -> discord.Embed:
         """The lobby: seats, ante and the rules the game would start with."""
-        embed = discord.Embed(title=f"{game_title(table.game)} — new table", colour=COLOUR)
+        loc = self.public_locale(table)
+        embed = discord.Embed(
+            title=t(loc, "{game} — new table", game=game_title(table.game, loc)), colour=COLOUR
+        )
         rules = lobby_rules(table)
+        host = t(loc, " (host)")
         seats = "\n".join(
             f"{i + 1}. {s.name}"
             + (" 🤖" if s.is_ai else "")
-            + (" (host)" if s.user_id == table.host_id else "")
+            + (host if s.user_id == table.host_id else "")
             for i, s in enumerate(table.seats)
         )
         stakes = (
-            f"settled at **{table.settle_rate:,}** chips per point"
+            t(loc, "settled at **{rate}** chips per point", rate=f"{table.settle_rate:,}")
             if table.by_difference
-            else f"ante **{table.ante:,}** chips"
+            else t(loc, "ante **{ante}** chips", ante=f"{table.ante:,}")
         )
-        embed.description = (
-            f"Host: <@{table.host_id}> · {stakes} · "
-            f"turn timer {format_duration(table.turn_seconds)}"
+        embed.description = t(
+            loc,
+            "Host: {host} · {stakes} · turn timer {timer}",
+            host=f"<@{table.host_id}>",
+            stakes=stakes,
+            timer=duration_text(table.turn_seconds, loc),
         )
         if table.lobby_closes_at is not None:
             # A lobby nobody starts closes by itself (the server's lobby time).
-            embed.description += f"\nCloses <t:{int(table.lobby_closes_at)}:R> unless started."
+            embed.description += "\n" + t(
+                loc,
+                "Closes {when} unless started.",
+                when=f"<t:{int(table.lobby_closes_at)}:R>",
+            )
         embed.add_field(
-            name=f"Seats ({len(table.seats)}/{table.max_seats})",
+            name=t(loc, "Seats ({n}/{max})", n=len(table.seats), max=table.max_seats),
             value=field_text(seats),
             inline=False,
         )
-        rules_line = rules_summary(rules) if rules is not None else "(needs more players)"
-        embed.add_field(name="Rules", value=rules_line, inline=False)
-        embed.set_footer(text="Join, add a computer player, then the host starts the game.")
+        rules_line = (
+            rules_summary(rules, loc) if rules is not None else t(loc, "(needs more players)")
+        )
+        embed.add_field(name=t(loc, "Rules"), value=rules_line, inline=False)
+        embed.set_footer(text=t(loc, "Join, add a computer player, then the host starts the game."))
         return embed
 
     def table_view(self, table: Table) -> discord.ui.View:
         """The buttons under the table message in its current state (none once aborted)."""
+        loc = self.public_locale(table)
         if table.status is TableStatus.LOBBY:
-            return lobby_view(table.id)
+            return lobby_view(table.id, loc)
         if table.status is TableStatus.ABORTED:
             return discord.ui.View(timeout=None)  # an empty view removes the buttons
         if table.fishing and table.running and isinstance(table.view_for(None), FishingView):
             legal = [a for a in table.legal() if isinstance(a, Draw | Capture | Place | Claim)]
-            return fishing_table_view(table.id, table.version, legal)
+            return fishing_table_view(table.id, table.version, legal, loc)
         # Once over, the Rematch button is on the end-of-game message (one is enough).
-        return table_view(table.id, finished=not table.running, rematch=False)
+        return table_view(table.id, finished=not table.running, rematch=False, locale=loc)
 
-    def rules_embed(self, table: Table) -> discord.Embed:
-        """The rules in force at a table, explained."""
+    def rules_embed(self, table: Table, locale: str | None = None) -> discord.Embed:
+        """The rules in force at a table, explained (in ``locale``, else the table's)."""
+        loc = locale or self.public_locale(table)
         rules = lobby_rules(table)
-        embed = discord.Embed(title=f"Rules — {game_title(table.game)}", colour=COLOUR)
+        embed = discord.Embed(
+            title=t(loc, "Rules — {game}", game=game_title(table.game, loc)), colour=COLOUR
+        )
         if rules is None:
-            embed.description = "These settings need more players before they make a game."
+            embed.description = t(loc, "These settings need more players before they make a game.")
         else:
-            embed.description = rules_text(rules, ante=table.ante, turn_seconds=table.turn_seconds)[
-                :4096
-            ]
+            embed.description = rules_text(
+                rules, ante=table.ante, turn_seconds=table.turn_seconds, locale=loc
+            )[:4096]
         return embed
 
     def mark_edited(self, table: Table) -> None:
@@ -486,7 +570,7 @@ class Presenter:
         )
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
-            await channel.send(text, allowed_mentions=mentions)
+            await channel.send(localize(text, self.public_locale(table)), allowed_mentions=mentions)
         except discord.HTTPException as exc:
             log.warning("table %s: could not post %r: %s", table.id, text, exc)
 
@@ -495,36 +579,43 @@ class Presenter:
         state = table.state
         if state is None:
             return
+        loc = self.public_locale(table)
         if state.result is None:
             if table.end_text is None:
                 return
-            lines = [f"🏁 {table.end_text}"] + ([settlement] if settlement else [])
+            lines = [f"🏁 {localize(table.end_text, loc)}"] + (
+                [localize(settlement, loc)] if settlement else []
+            )
             await self._send_end(table, lines, None)
             return
         result = state.result
         seats = seat_labels(table)
-        lines = [result_text(result, seats)]
+        lines = [result_text(result, seats, loc)]
         file = None
         if isinstance(result, FishingResult):
             pass  # nothing hidden to reveal: the table message shows the final row and scores
         elif result.witness is not None and result.winner is not None:
             lines.append(
-                f"Winning hand: {witness_text(result.witness, state.rules.four_two_value)}"
+                t(
+                    loc,
+                    "Winning hand: {hand}",
+                    hand=witness_text(result.witness, state.rules.four_two_value, loc),
+                )
             )
             winner = table.seats[result.winner].name
             picture = await asyncio.to_thread(
-                render_witness, result.witness, title=f"{winner} wins"
+                render_witness, result.witness, title=t(loc, "{name} wins", name=winner)
             )
             file = discord.File(io.BytesIO(picture), filename=WIN_FILE)
         if settlement:
-            lines.append(settlement)
+            lines.append(localize(settlement, loc))
         await self._send_end(table, lines, file)
 
     async def _send_end(self, table: Table, lines: list[str], file: discord.File | None) -> None:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         kwargs: dict[str, Any] = {
             "content": "\n".join(lines),
-            "view": table_view(table.id, finished=True),
+            "view": table_view(table.id, finished=True, locale=self.public_locale(table)),
             "allowed_mentions": discord.AllowedMentions.none(),
         }
         if file is not None:
@@ -585,10 +676,13 @@ class Presenter:
             return None
         if state.current != seat or seat in table.out:
             return None
+        loc = self.private_locale(table, table.seats[seat].user_id or 0)
         left = ""
         if table.deadline is not None:
-            left = f" — {time_left(table.deadline - self._now())} left"
-        return f"🀄 Your turn at <#{table.channel_id}>{left}."
+            left = t(loc, " — {time} left", time=time_left(table.deadline - self._now(), loc))
+        return t(
+            loc, "🀄 Your turn at {channel}{left}.", channel=f"<#{table.channel_id}>", left=left
+        )
 
     def add_notes(self, table: Table, user_id: int, notes: Sequence[str]) -> None:
         """Remember a player's own last moves, told in his hand view."""
@@ -607,42 +701,62 @@ class Presenter:
         legal = table.legal() if seat_view.my_turn else []
         if isinstance(seat_view, FishingView):
             return self._turn_notice(table, seat_view, legal, signature)
-        embed = discord.Embed(title=f"Your hand — {game_title(table.game)}", colour=COLOUR)
+        loc = self.private_locale(table, user_id)
+        embed = discord.Embed(
+            title=t(loc, "Your hand — {game}", game=game_title(table.game, loc)), colour=COLOUR
+        )
         if seat_view.result is not None:
             # result_text says it all ("🏆 … won", "The game is drawn"): no "The game is over."
-            status = result_text(seat_view.result, seat_labels(table))
+            status = result_text(seat_view.result, seat_labels(table), loc)
         elif table.end_text is not None:
-            status = f"🏁 Game over: {table.end_text}"
+            status = t(loc, "🏁 Game over: {text}", text=localize(table.end_text, loc))
         elif not table.running:
-            status = "This game was ended before it finished: every ante was refunded."
+            status = t(loc, "This game was ended before it finished: every ante was refunded.")
         elif seat_view.seat in table.out:
-            status = "You are out of this game: your seat folded."
+            status = t(loc, "You are out of this game: your seat folded.")
         elif not seat_view.my_turn:
             # Whose turn it is, truthfully. At two seats it is always the other player's while
             # this DM stands; at a larger table the turn moves on without editing every DM.
             if len(table.seats) == 2:
                 current = seat_labels(table)[seat_view.current].name
-                status = f"It is not your turn: **{current}** is playing turn {seat_view.turn}."
+                status = t(
+                    loc,
+                    "It is not your turn: **{name}** is playing turn {turn}.",
+                    name=current,
+                    turn=seat_view.turn,
+                )
             else:
-                status = (
-                    f"It is not your turn: the table message shows whose it is ({jump_url(table)})."
+                status = t(
+                    loc,
+                    "It is not your turn: the table message shows whose it is ({link}).",
+                    link=jump_url(table),
                 )
         else:
-            status = hand_prompt(seat_view, legal)
+            status = hand_prompt(seat_view, legal, loc)
         embed.description = status[:4096]
         embed.add_field(
-            name="Table",
-            value=(
-                f"<#{table.channel_id}> · turn {seat_view.turn} · "
-                f"wall {seat_view.wall_size} · {plural(len(seat_view.pool), 'discard')}"
+            name=t(loc, "Table"),
+            value=t(
+                loc,
+                "{channel} · turn {turn} · wall {wall} · {discards} discard"
+                if len(seat_view.pool) == 1
+                else "{channel} · turn {turn} · wall {wall} · {discards} discards",
+                channel=f"<#{table.channel_id}>",
+                turn=seat_view.turn,
+                wall=seat_view.wall_size,
+                discards=len(seat_view.pool),
             ),
             inline=False,
         )
         notes = self._dm(table, user_id).notes
         if notes:
-            embed.add_field(name="Your last moves", value="\n".join(notes), inline=False)
+            embed.add_field(
+                name=t(loc, "Your last moves"),
+                value="\n".join(localize(n, loc) for n in notes),
+                inline=False,
+            )
         embed.set_image(url=f"attachment://{HAND_FILE}")
-        embed.set_footer(text=f"table {table.id}")
+        embed.set_footer(text=t(loc, "table {id}", id=table.id))
         picture = None
         if previous is None or previous[0] != signature[0]:
             hand, new, discards = signature[0]
@@ -651,12 +765,13 @@ class Presenter:
                 hand,
                 new=new,
                 discards=discards,
-                discards_title=None if discards is None else discards_title(discards),
+                discards_title=None if discards is None else discards_title(discards, loc),
+                locale=loc,
             )
         view = None
         if table.running:
             hand_legal = [a for a in legal if isinstance(a, Take | Draw | Discard | Declare)]
-            view = hand_view(table.id, table.version, seat_view, hand_legal)
+            view = hand_view(table.id, table.version, seat_view, hand_legal, loc)
         return HandPayload(embed, picture, view, signature, self.notice_line(table, seat_view.seat))
 
     def _turn_notice(
@@ -668,32 +783,43 @@ class Presenter:
     ) -> HandPayload:
         """Tsung Shap's whole private view: a short notice (no hand, no buttons; the table
         message carries the buttons)."""
-        embed = discord.Embed(title=f"{game_title(table.game)}", colour=COLOUR)
+        user_id = table.seats[seat_view.seat].user_id if seat_view.seat is not None else None
+        loc = self.private_locale(table, user_id or 0)
+        embed = discord.Embed(title=f"{game_title(table.game, loc)}", colour=COLOUR)
         seats = seat_labels(table)
         if seat_view.result is not None:
-            status = f"🏁 Game over. {result_text(seat_view.result, seats)}"
+            status = t(
+                loc, "🏁 Game over. {result}", result=result_text(seat_view.result, seats, loc)
+            )
         elif table.end_text is not None:
-            status = f"🏁 Game over: {table.end_text}"
+            status = t(loc, "🏁 Game over: {text}", text=localize(table.end_text, loc))
         elif not table.running:
-            status = aborted_text(table)
+            status = aborted_text(table, loc)
         elif seat_view.seat in table.out:
-            status = "You are out of this game: your seat folded."
+            status = t(loc, "You are out of this game: your seat folded.")
         elif seat_view.my_turn:
-            moves = legal_text(seat_view, legal)
-            notice = self.notice_line(table, seat_view.seat)
-            if notice is not None:
-                # The notice above the embed already says "Your turn": say it once.
-                moves = moves.removeprefix("**It is your turn.**").lstrip()
+            moves = legal_text(seat_view, legal, loc)
+            if self.notice_line(table, seat_view.seat) is not None:
+                # The notice above the embed already says "Your turn": drop the status's own
+                # bold opener ("**It is your turn.**" in any language), say it once.
+                moves = re.sub(r"^\*\*[^*]+\*\*\s*", "", moves)
                 moves = moves[:1].upper() + moves[1:]
-            status = f"Turn {seat_view.turn} at {jump_url(table)}\n\n{moves}"
+            status = (
+                t(loc, "Turn {turn} at {link}", turn=seat_view.turn, link=jump_url(table))
+                + "\n\n"
+                + moves
+            )
         else:
             current = seats[seat_view.current].name
-            status = (
-                f"It is not your turn: **{current}** is playing turn {seat_view.turn} at "
-                f"<#{table.channel_id}>."
+            status = t(
+                loc,
+                "It is not your turn: **{name}** is playing turn {turn} at {channel}.",
+                name=current,
+                turn=seat_view.turn,
+                channel=f"<#{table.channel_id}>",
             )
         embed.description = status[:4096]
-        embed.set_footer(text=f"table {table.id}")
+        embed.set_footer(text=t(loc, "table {id}", id=table.id))
         return HandPayload(embed, None, None, signature, self.notice_line(table, seat_view.seat))
 
     def record_dm(
@@ -904,21 +1030,26 @@ class Presenter:
                 await server.forget_message(table.id, user_id, "mention")
         if key is None:
             return
+        loc = self.public_locale(table)
         left = ""
         if table.deadline is not None:
-            left = f" — {time_left(table.deadline - self._now())} left"
-        text = f"<@{user_id}>, it's your turn{left}."
+            left = t(loc, " — {time} left", time=time_left(table.deadline - self._now(), loc))
+        text = t(loc, "{member}, it's your turn{left}.", member=f"<@{user_id}>", left=left)
         if table.fishing and not state.closed:
-            text += f" The table: {jump_url(table)}"
+            text += t(loc, " The table: {link}", link=jump_url(table))
         elif state.message_id is not None and state.channel_id is not None and not state.closed:
-            text += f" Your hand: https://discord.com/channels/@me/{state.channel_id}/{state.message_id}"
+            text += t(
+                loc,
+                " Your hand: {link}",
+                link=f"https://discord.com/channels/@me/{state.channel_id}/{state.message_id}",
+            )
         if state.closed:
             how = (
-                "the buttons on the table message play your turn"
+                t(loc, "the buttons on the table message play your turn")
                 if table.fishing
-                else "use `/hand` here or the **My hand** button to see your hand and play"
+                else t(loc, "use `/hand` here or the **My hand** button to see your hand and play")
             )
-            text += f" I can't DM you: {how}."
+            text += t(loc, " I can't DM you: {how}.", how=how)
         mentions = discord.AllowedMentions(
             users=[discord.Object(user_id)], everyone=False, roles=False
         )

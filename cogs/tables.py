@@ -18,7 +18,7 @@ from bot.engine import Game
 from bot.limits import MAX_ANTE, MAX_SETTLE_RATE, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from bot.services.errors import UserError
 from bot.services.variants import parse_variants, variant_suggestions
-from cogs.common import guarded, report_incident
+from cogs.common import guarded, locale_of, report_incident
 from cogs.desk import Desk, ai_levels, desk_for
 from cogs.ui import KapButton, KapSelect
 
@@ -119,7 +119,9 @@ class Tables(
         chosen = getattr(interaction.namespace, "game", None) or "kap-shap"
         return [
             app_commands.Choice(name=label, value=value)
-            for label, value in variant_suggestions(game_of(chosen), current)
+            for label, value in variant_suggestions(
+                game_of(chosen), current, locale_of(interaction)
+            )
         ]
 
     @app_commands.command(name="join", description="Sit down at the table in this channel")

@@ -43,7 +43,9 @@ from bot.engine import (
     Tile,
     View,
 )
-from bot.render.text import action_label
+from bot.locale import N_, normalize
+from bot.locale import t as tr
+from bot.render.text import action_label, tile_label
 
 __all__ = [
     "BUTTON_VERBS",
@@ -152,7 +154,11 @@ async def _dispatch(
     if handler is None:
         # The cogs are not loaded (yet): say so rather than letting the click fail silently.
         await interaction.response.send_message(
-            "The game is not available right now; try again in a moment.", ephemeral=True
+            tr(
+                normalize(interaction.locale),
+                "The game is not available right now; try again in a moment.",
+            ),
+            ephemeral=True,
         )
         return
     await handler.on_component(interaction, cid, values)
@@ -247,64 +253,74 @@ def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     return view
 
 
-def lobby_view(table_id: str) -> discord.ui.View:
+def lobby_view(table_id: str, locale: str = "en") -> discord.ui.View:
     """Join, Leave, Add AI, Start and Cancel (valid whatever the lobby's version)."""
 
     def button(verb: str, label: str, style: discord.ButtonStyle) -> KapButton:
-        return KapButton(CustomId(table_id, None, verb), label=label, style=style)
+        return KapButton(CustomId(table_id, None, verb), label=tr(locale, label), style=style)
 
     return _view(
-        button("join", "Join", discord.ButtonStyle.success),
-        button("leave", "Leave", discord.ButtonStyle.secondary),
-        button("addai", "Add AI", discord.ButtonStyle.primary),
-        button("start", "Start", discord.ButtonStyle.success),
-        button("cancel", "Cancel", discord.ButtonStyle.danger),
+        button("join", N_("Join"), discord.ButtonStyle.success),
+        button("leave", N_("Leave"), discord.ButtonStyle.secondary),
+        button("addai", N_("Add AI"), discord.ButtonStyle.primary),
+        button("start", N_("Start"), discord.ButtonStyle.success),
+        button("cancel", N_("Cancel"), discord.ButtonStyle.danger),
     )
 
 
-def _level_words(level: str, default: str) -> str | None:
+def _level_words(level: str, default: str, locale: str = "en") -> str | None:
     """What a level means, for its option (Discord allows 100 characters there)."""
-    words = LEVEL_WORDS.get(level, "") + (" (default)" if level == default else "")
+    words = tr(locale, LEVEL_WORDS.get(level, "")) if level in LEVEL_WORDS else ""
+    words += tr(locale, " (default)") if level == default else ""
     return words.strip()[:100] or None
 
 
-def ai_level_view(table_id: str, levels: Sequence[str], default: str) -> discord.ui.View:
+def ai_level_view(
+    table_id: str, levels: Sequence[str], default: str, locale: str = "en"
+) -> discord.ui.View:
     """A select of the computer levels, for the host."""
     options = [
         discord.SelectOption(
             label=level,
             value=level,
             default=False,
-            description=_level_words(level, default),
+            description=_level_words(level, default, locale),
         )
         for level in levels
     ]
     return _view(
         KapSelect(
-            CustomId(table_id, None, "choose-ai"), options=options, placeholder="Computer level…"
+            CustomId(table_id, None, "choose-ai"),
+            options=options,
+            placeholder=tr(locale, "Computer level…"),
         )
     )
 
 
-def table_view(table_id: str, *, finished: bool, rematch: bool = True) -> discord.ui.View:
+def table_view(
+    table_id: str, *, finished: bool, rematch: bool = True, locale: str = "en"
+) -> discord.ui.View:
     """The table message's buttons: My hand and Rules; Rematch once the game is over (unless
     ``rematch=False``: the end-of-game message carries it)."""
+    rules = tr(locale, "Rules")
     if finished and not rematch:
-        return _view(KapButton(CustomId(table_id, None, "rules"), label="Rules"))
+        return _view(KapButton(CustomId(table_id, None, "rules"), label=rules))
     if finished:
         return _view(
             KapButton(
                 CustomId(table_id, None, "rematch"),
-                label="Rematch",
+                label=tr(locale, "Rematch"),
                 style=discord.ButtonStyle.success,
             ),
-            KapButton(CustomId(table_id, None, "rules"), label="Rules"),
+            KapButton(CustomId(table_id, None, "rules"), label=rules),
         )
     return _view(
         KapButton(
-            CustomId(table_id, None, "hand"), label="My hand", style=discord.ButtonStyle.primary
+            CustomId(table_id, None, "hand"),
+            label=tr(locale, "My hand"),
+            style=discord.ButtonStyle.primary,
         ),
-        KapButton(CustomId(table_id, None, "rules"), label="Rules"),
+        KapButton(CustomId(table_id, None, "rules"), label=rules),
     )
 
 
@@ -314,14 +330,14 @@ def play_arg(action: AnyAction) -> str:
 
 
 def fishing_table_view(
-    table_id: str, version: int, legal: Sequence[FishingAction]
+    table_id: str, version: int, legal: Sequence[FishingAction], locale: str = "en"
 ) -> discord.ui.View:
     """The running Tsung Shap table message's buttons: the current player's actions (claims,
     Draw, captures, Place left / Place right, each for this ``version``), then Rules."""
 
     def button(action: FishingAction, style: discord.ButtonStyle, row: int) -> KapButton:
         cid = CustomId(table_id, version, "play", play_arg(action))
-        return KapButton(cid, label=action_label(action), style=style, row=row)
+        return KapButton(cid, label=action_label(action, locale), style=style, row=row)
 
     items: list[discord.ui.Item[Any]] = []
     claims = [a for a in legal if isinstance(a, Claim)][:5]
@@ -331,12 +347,12 @@ def fishing_table_view(
     if Draw() in legal:
         items.append(button(Draw(), discord.ButtonStyle.primary, 2))
     items += [button(a, discord.ButtonStyle.primary, 2) for a in legal if isinstance(a, Place)]
-    items.append(KapButton(CustomId(table_id, None, "rules"), label="Rules", row=3))
+    items.append(KapButton(CustomId(table_id, None, "rules"), label=tr(locale, "Rules"), row=3))
     return _view(*items)
 
 
 def hand_view(
-    table_id: str, version: int, seat_view: View, legal: Sequence[Action]
+    table_id: str, version: int, seat_view: View, legal: Sequence[Action], locale: str = "en"
 ) -> discord.ui.View | None:
     """Buttons (and a select) for the legal actions of the seat to act; None off-turn."""
     if not seat_view.my_turn or not legal:
@@ -348,16 +364,25 @@ def hand_view(
     items: list[discord.ui.Item[Any]] = []
     if Declare() in legal:
         items.append(
-            KapButton(cid("declare"), label="Declare", style=discord.ButtonStyle.success, row=0)
+            KapButton(
+                cid("declare"),
+                label=tr(locale, "Declare"),
+                style=discord.ButtonStyle.success,
+                row=0,
+            )
         )
     takes = [a.tile for a in legal if isinstance(a, Take) and a.tile is not None]
     if Draw() in legal:
-        items.append(KapButton(cid("draw"), label="Draw", style=discord.ButtonStyle.primary, row=0))
+        items.append(
+            KapButton(
+                cid("draw"), label=tr(locale, "Draw"), style=discord.ButtonStyle.primary, row=0
+            )
+        )
     if 0 < len(takes) <= TAKE_BUTTONS_MAX:
         items += [
             KapButton(
                 cid("take", t),
-                label=action_label(Take(t)),
+                label=action_label(Take(t), locale),
                 style=discord.ButtonStyle.primary,
                 row=0,
             )
@@ -365,13 +390,19 @@ def hand_view(
         ]
     elif takes:
         options = [
-            discord.SelectOption(label=f"{t} {t.english} {t.chinese}", value=str(t))
-            for t in takes[:25]
+            discord.SelectOption(label=tile_label(t, locale), value=str(t)) for t in takes[:25]
         ]
         items.append(
-            KapSelect(cid("choose-take"), options=options, placeholder="Take a discard…", row=3)
+            KapSelect(
+                cid("choose-take"),
+                options=options,
+                placeholder=tr(locale, "Take a discard…"),
+                row=3,
+            )
         )
     discards = [a.tile for a in legal if isinstance(a, Discard)]
     for i, t in enumerate(discards[:10]):
-        items.append(KapButton(cid("discard", t), label=action_label(Discard(t)), row=1 + i // 5))
+        items.append(
+            KapButton(cid("discard", t), label=action_label(Discard(t), locale), row=1 + i // 5)
+        )
     return _view(*items)

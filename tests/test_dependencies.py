@@ -55,6 +55,7 @@ LAYERS = (
     "bot.cli",
     "bot.config",
     "bot.limits",
+    "bot.locale",
     "bot.__main__",
     "bot",
     "cogs",
@@ -84,7 +85,7 @@ RULES: dict[str, Rule] = {
     "bot.sim": Rule(
         "bot.sim -> standard library + bot.engine + bot.ai + third-party tools "
         "(matplotlib, tqdm, numpy …); no asyncio, no database, no discord",
-        internal=frozenset({"bot.engine", "bot.ai", "bot.sim", "bot.limits"}),
+        internal=frozenset({"bot.engine", "bot.ai", "bot.sim", "bot.limits", "bot.locale"}),
         third_party=None,
         forbidden=NO_ASYNC_NO_DB | DISCORD,
     ),
@@ -104,20 +105,31 @@ RULES: dict[str, Rule] = {
     ),
     "bot.services": Rule(
         "bot.services -> standard library + bot.engine + bot.ai + bot.storage + bot.tournament"
-        " + openskill; no discord",
+        " + bot.locale + openskill, babel; no discord",
         internal=frozenset(
-            {"bot.engine", "bot.ai", "bot.storage", "bot.services", "bot.limits", "bot.tournament"}
+            {
+                "bot.engine",
+                "bot.ai",
+                "bot.storage",
+                "bot.services",
+                "bot.limits",
+                "bot.tournament",
+                "bot.locale",
+            }
         ),
-        third_party=frozenset({"openskill"}),
+        third_party=frozenset({"openskill", "babel"}),
     ),
     "bot.render": Rule(
         "bot.render -> standard library + bot.engine + bot.tournament (pure values) + Pillow",
-        internal=frozenset({"bot.engine", "bot.tournament", "bot.render", "bot.limits"}),
-        third_party=frozenset({"PIL"}),
+        internal=frozenset(
+            {"bot.engine", "bot.tournament", "bot.render", "bot.limits", "bot.locale"}
+        ),
+        third_party=frozenset({"PIL", "babel"}),
     ),
     "bot.terminal": Rule(
-        "bot.terminal -> standard library + bot.engine + bot.ai",
-        internal=frozenset({"bot.engine", "bot.ai", "bot.terminal", "bot.limits"}),
+        "bot.terminal -> standard library + bot.engine + bot.ai + bot.locale (Babel)",
+        internal=frozenset({"bot.engine", "bot.ai", "bot.terminal", "bot.limits", "bot.locale"}),
+        third_party=frozenset({"babel"}),
     ),
     "bot.records_cli": Rule(
         "bot.records_cli -> standard library + bot.engine + bot.ai at module level; "
@@ -151,6 +163,12 @@ RULES: dict[str, Rule] = {
     "bot.config": Rule(
         "bot.config -> standard library only (every entry point, bot.cli included, loads it)",
         internal=frozenset({"bot.config", "bot.limits"}),
+    ),
+    "bot.locale": Rule(
+        "bot.locale -> standard library + Babel (the message catalogues); every layer but the "
+        "engine, the AI and the pure formats may import it",
+        internal=frozenset({"bot.locale"}),
+        third_party=frozenset({"babel"}),
     ),
     "bot.limits": Rule(
         "bot.limits -> standard library only; every layer may import it (shared bounds)",

@@ -169,15 +169,16 @@ def render_tiles(
     caption: str | None = None,
     labels: bool = True,
     highlight: set[int] | None = None,
+    tag: str = "new",
 ) -> bytes:
     """PNG of ``tiles`` side by side, in the given order, each with its notation underneath.
 
     ``caption`` is written above the row; ``highlight`` holds positions (0-based) framed in gold
-    and tagged "new", e.g. the tile just drawn. Sort first (:func:`bot.engine.tiles.sort_tiles`)
-    for a hand. More than ten tiles wrap onto a second line.
+    and tagged ``tag`` ("new", in the reader's language), e.g. the tile just drawn. Sort first
+    (:func:`bot.engine.tiles.sort_tiles`) for a hand. More than ten tiles wrap onto a second line.
     """
     marked = frozenset(highlight or ())
-    return _render_tiles(tuple(tiles), caption, labels, marked)
+    return _render_tiles(tuple(tiles), caption, labels, marked, tag)
 
 
 _PER_LINE = 10  # a hand's tiles per line: 10 tiles make a 700 px row
@@ -218,7 +219,11 @@ def draw_tiles_block(
 
 @lru_cache(maxsize=512)
 def _render_tiles(
-    tiles: tuple[Tile, ...], title: str | None, labels: bool, marked: frozenset[int]
+    tiles: tuple[Tile, ...],
+    title: str | None,
+    labels: bool,
+    marked: frozenset[int],
+    tag: str = "new",
 ) -> bytes:
     if not tiles:
         return empty("no tiles", title)
@@ -228,7 +233,7 @@ def _render_tiles(
     canvas = Image.new("RGB", (width, top + block_h + MARGIN), FELT)
     if title:
         caption(ImageDraw.Draw(canvas), MARGIN, MARGIN + 2, title, width - 2 * MARGIN)
-    draw_tiles_block(canvas, MARGIN, top, tiles, labels, marked)
+    draw_tiles_block(canvas, MARGIN, top, tiles, labels, marked, tag=tag)
     return png(canvas)
 
 

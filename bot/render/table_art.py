@@ -25,6 +25,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.collecting import PoolTile
 from bot.engine.tiles import Tile, sort_tiles
+from bot.locale import N_, t
 from bot.render.images import (
     BADGE,
     CAPTION_H,
@@ -188,15 +189,17 @@ def _draw_pool_block(
             _badge(draw, x + tw - 2, y - 6, f"×{group.count}")
 
 
-def _legend(groups: Sequence[PoolGroup], choosing: bool) -> str:
+def _legend(groups: Sequence[PoolGroup], choosing: bool, locale: str = "en") -> str:
     """What the marks of a discards picture mean, in one line."""
     parts = []
     if choosing:
         takeable = any(g.takeable for g in groups)
-        parts.append("gold: you may take it" if takeable else "none may be taken now")
-    parts.append("▼ latest")
+        parts.append(
+            t(locale, "gold: you may take it") if takeable else t(locale, "none may be taken now")
+        )
+    parts.append(t(locale, "▼ latest"))
     if any(g.dead for g in groups):
-        parts.append("grey: dead")
+        parts.append(t(locale, "grey: dead"))
     return " · ".join(parts)
 
 
@@ -206,23 +209,28 @@ def render_discards(
     title: str | None = None,
     legend: bool = True,
     choosing: bool = False,
+    locale: str = "en",
 ) -> bytes:
     """PNG of the face-up discards (see :func:`discard_groups`), eleven groups to a line.
 
     ``title`` is written above; ``legend`` adds a line saying what the marks mean; ``choosing``
     (the player to move) fades the live discards he may not take.
     """
-    return _render_discards(tuple(groups), title, legend, choosing)
+    return _render_discards(tuple(groups), title, legend, choosing, locale)
 
 
 @lru_cache(maxsize=256)
 def _render_discards(
-    groups: tuple[PoolGroup, ...], title: str | None, legend: bool, choosing: bool
+    groups: tuple[PoolGroup, ...],
+    title: str | None,
+    legend: bool,
+    choosing: bool,
+    locale: str = "en",
 ) -> bytes:
     if not groups:
-        return empty("no discards yet", title)
+        return empty(t(locale, "no discards yet"), title)
     block_w, block_h = _pool_block_size(len(groups))
-    legend_text = _legend(groups, choosing) if legend else ""
+    legend_text = _legend(groups, choosing, locale) if legend else ""
     width = max(
         2 * MARGIN + block_w,
         caption_width(title),
@@ -252,6 +260,7 @@ def render_hand_view(
     discards: Sequence[PoolGroup] | None = None,
     title: str | None = None,
     discards_title: str | None = None,
+    locale: str = "en",
 ) -> bytes:
     """PNG of a player's hand (rank order), the tiles in ``new`` (just drawn or taken) framed
     and tagged "new"; with ``discards``, the discards below it (see :func:`render_discards`),
@@ -267,8 +276,10 @@ def render_hand_view(
         if spare:
             marked.add(spare[0])
     if discards is None:
-        return render_tiles(tiles, caption=title, highlight=marked)
-    return _render_hand_view(tiles, frozenset(marked), tuple(discards), title, discards_title)
+        return render_tiles(tiles, caption=title, highlight=marked, tag=t(locale, "new"))
+    return _render_hand_view(
+        tiles, frozenset(marked), tuple(discards), title, discards_title, locale
+    )
 
 
 @lru_cache(maxsize=256)
@@ -278,10 +289,11 @@ def _render_hand_view(
     groups: tuple[PoolGroup, ...],
     title: str | None,
     discards_title: str | None,
+    locale: str = "en",
 ) -> bytes:
     hand_w, hand_h = tiles_block_size(max(1, len(tiles)), True, bool(marked))
     pool_w, pool_h = _pool_block_size(max(1, len(groups)))
-    legend_text = _legend(groups, True) if groups else "no discards yet"
+    legend_text = _legend(groups, True, locale) if groups else t(locale, "no discards yet")
     width = max(
         2 * MARGIN + hand_w,
         2 * MARGIN + pool_w,
@@ -295,7 +307,7 @@ def _render_hand_view(
     draw = ImageDraw.Draw(canvas)
     if title:
         caption(draw, MARGIN, MARGIN + 2, title, width - 2 * MARGIN)
-    draw_tiles_block(canvas, MARGIN, top, tiles, True, marked)
+    draw_tiles_block(canvas, MARGIN, top, tiles, True, marked, tag=t(locale, "new"))
     rule_y = top + hand_h + 6
     draw.line([(MARGIN, rule_y), (width - MARGIN, rule_y)], fill=TEXT_DIM, width=1)
     if discards_title:
@@ -316,12 +328,13 @@ def render_fishing_row(
     turned: Tile | None = None,
     *,
     title: str | None = None,
-    turned_label: str = "turned",
+    turned_label: str = N_("turned"),
+    locale: str = "en",
 ) -> bytes:
     """PNG of the Tsung Shap row left to right, "L" and "R" at its ends, wrapped into lines of
     at most nine tiles (balanced: twelve tiles make two lines of six); ``turned``, the tile just
     turned over, is framed beside it and tagged ``turned_label``."""
-    return _render_fishing_row(tuple(row), turned, title, turned_label)
+    return _render_fishing_row(tuple(row), turned, title, t(locale, turned_label), locale)
 
 
 def _end_marker(draw: ImageDraw.ImageDraw, x_tip: float, mid: float, side: str) -> None:
@@ -334,10 +347,14 @@ def _end_marker(draw: ImageDraw.ImageDraw, x_tip: float, mid: float, side: str) 
 
 @lru_cache(maxsize=256)
 def _render_fishing_row(
-    row: tuple[Tile, ...], turned: Tile | None, title: str | None, turned_label: str
+    row: tuple[Tile, ...],
+    turned: Tile | None,
+    title: str | None,
+    turned_label: str,
+    locale: str = "en",
 ) -> bytes:
     if not row and turned is None:
-        return empty("the row is empty", title)
+        return empty(t(locale, "the row is empty"), title)
     tw, th = tile_size(_ROW_SCALE)
     gap = GAP
     lines = max(1, (len(row) + _ROW_PER_LINE - 1) // _ROW_PER_LINE)
@@ -358,7 +375,7 @@ def _render_fishing_row(
     row_top = top + (body_h - row_h) // 2
     if not row:
         mid = row_top + th / 2 - 8
-        text_centered(draw, MARGIN + row_w / 2, mid, "empty row", LABEL_FONT, TEXT_DIM)
+        text_centered(draw, MARGIN + row_w / 2, mid, t(locale, "empty row"), LABEL_FONT, TEXT_DIM)
     for i, tile in enumerate(row):
         x = MARGIN + _END_W + (i % per_line) * (tw + gap)
         y = row_top + (i // per_line) * (line_h + _LINE_GAP)

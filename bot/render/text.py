@@ -27,11 +27,13 @@ from bot.engine import (
     Discarded,
     Draw,
     Drew,
+    EndReason,
     FishingPhase,
     FishingResult,
     FishingView,
     Game,
     GameDrawn,
+    GameOver,
     MissedCapture,
     Phase,
     Place,
@@ -45,7 +47,9 @@ from bot.engine import (
     Tile,
     TileTurned,
     Took,
+    TurnStarted,
     View,
+    WinBy,
     Witness,
     sort_tiles,
 )
@@ -54,6 +58,8 @@ from bot.engine.hands import ten_pair_values
 from bot.engine.rules import FirstPlayer, FourTwo, Offer
 from bot.engine.variants import chosen_variants
 from bot.limits import format_duration
+from bot.locale import N_, EventLine, Message, nt, t
+from bot.locale import tile_name as local_tile_name
 
 __all__ = [
     "GAME_TITLES",
@@ -79,16 +85,16 @@ __all__ = [
 ]
 
 GAME_TITLES: dict[Game, str] = {
-    Game.KAP_SHAP: "Kap Shap 夾十",
-    Game.KAP_TAI_SHAP: "Kap Tai Shap 夾大十",
-    Game.TSUNG_SHAP: "Tsung Shap 爭十",
+    Game.KAP_SHAP: N_("Kap Shap 夾十"),
+    Game.KAP_TAI_SHAP: N_("Kap Tai Shap 夾大十"),
+    Game.TSUNG_SHAP: N_("Tsung Shap 爭十"),
 }
 
 _RULE_SET_TITLES = {
     "culin": "Culin",
-    "classic": "Classic",
-    "last-draw": "Last + draw",
-    "custom": "Custom",
+    "classic": N_("Classic"),
+    "last-draw": N_("Last + draw"),
+    "custom": N_("Custom"),
 }
 
 
@@ -100,14 +106,62 @@ class SeatLabel:
     is_ai: bool = False
 
 
-def game_title(game: Game) -> str:
-    """``Kap Shap 夾十``."""
-    return GAME_TITLES.get(game, str(game))
+def game_title(game: Game, locale: str = "en") -> str:
+    """``Kap Shap 夾十`` (``夾十`` in zh-TW, ``夹十`` in zh-CN)."""
+    title = GAME_TITLES.get(game)
+    return str(game) if title is None else t(locale, title)
 
 
-def tile_name(tile: Tile) -> str:
-    """The tile's notation in code style, then its English and Chinese names (6-5 Axe 斧頭)."""
+def tile_name(tile: Tile, locale: str = "en") -> str:
+    """The tile's notation in code style, then its English and Chinese names (6-5 Axe 斧頭);
+    in Chinese, the notation and the Chinese name in the locale's script (6-5 斧头)."""
+    if locale != "en":
+        return f"`{tile}` {local_tile_name(locale, tile.english, tile.chinese)}"
     return f"`{tile}` {tile.english} {tile.chinese}"
+
+
+def tile_label(tile: Tile, locale: str = "en") -> str:
+    """A tile in plain text (a select option): ``6-5 Axe 斧頭`` / ``6-5 斧头``."""
+    return tile_name(tile, locale).replace("`", "")
+
+
+def short_tile(tile: Tile, locale: str = "en") -> str:
+    """A tile's English name, or its Chinese name in the locale's script (no notation)."""
+    if locale != "en":
+        return local_tile_name(locale, tile.english, tile.chinese)
+    return tile.english
+
+
+def duration_text(seconds: int, locale: str = "en") -> str:
+    """:func:`bot.limits.format_duration` in any language: ``2 min`` / ``2 分鐘``."""
+    if locale == "en":
+        return format_duration(seconds)
+    seconds = max(int(seconds), 0)
+    if seconds == 0:
+        return t(locale, "{n} s", n=0)
+    parts = []
+    for size, one, many in (
+        (86_400, N_("{n} day"), N_("{n} days")),
+        (3_600, N_("{n} h"), N_("{n} h")),
+        (60, N_("{n} min"), N_("{n} min")),
+        (1, N_("{n} s"), N_("{n} s")),
+    ):
+        count, seconds = divmod(seconds, size)
+        if count:
+            parts.append(t(locale, one if count == 1 else many, n=f"{count:,}"))
+    return " ".join(parts)
+
+
+def count_text(locale: str, count: int, noun: str) -> str:
+    """``plural`` in any language: ``3 tiles`` / ``3 張牌``. ``noun``: tile, chip, point."""
+    n = f"{count:,}"
+    if noun == "tile":
+        return nt(locale, "{n} tile", "{n} tiles", count, n=n)
+    if noun == "chip":
+        return nt(locale, "{n} chip", "{n} chips", count, n=n)
+    if noun == "point":
+        return nt(locale, "{n} point", "{n} points", count, n=n)
+    return plural(count, noun)
 
 
 def deadline_text(deadline: float) -> str:
@@ -122,28 +176,29 @@ def _counted(tiles: Iterable[Tile]) -> list[tuple[Tile, int]]:
     return list(counts.items())
 
 
-def hand_text(hand: Sequence[Tile]) -> str:
+def hand_text(hand: Sequence[Tile], locale: str = "en") -> str:
     """A private hand, one kind per line, in rank order, with counts (6-6 Heaven 天 ×2).
 
     Only ever shown to the hand's owner (his DM, or an ephemeral reply).
     """
     if not hand:
-        return "*(no tiles)*"
+        return t(locale, "*(no tiles)*")
     return "\n".join(
-        tile_name(tile) + (f" ×{count}" if count > 1 else "") for tile, count in _counted(hand)
+        tile_name(tile, locale) + (f" ×{count}" if count > 1 else "")
+        for tile, count in _counted(hand)
     )
 
 
-def pool_text(pool: Sequence[PoolTile]) -> str:
+def pool_text(pool: Sequence[PoolTile], locale: str = "en") -> str:
     """The face-up discards grouped by kind; dead ones (never takeable) listed apart."""
     if not pool:
-        return "*(no discards yet)*"
+        return t(locale, "*(no discards yet)*")
     live = [p.tile for p in pool if not p.dead]
     dead = [p.tile for p in pool if p.dead]
 
     def group(tiles: list[Tile]) -> str:
         return " · ".join(
-            f"`{tile}` {tile.english}" + (f" ×{count}" if count > 1 else "")
+            f"`{tile}` {short_tile(tile, locale)}" + (f" ×{count}" if count > 1 else "")
             for tile, count in _counted(tiles)
         )
 
@@ -151,45 +206,53 @@ def pool_text(pool: Sequence[PoolTile]) -> str:
     if live:
         lines.append(group(live))
     if dead:
-        lines.append(f"dead: {group(dead)}")
+        lines.append(t(locale, "dead: {tiles}", tiles=group(dead)))
     return "\n".join(lines)
 
 
-def seats_text(view: AnyView, seats: Sequence[SeatLabel]) -> str:
+def seats_text(view: AnyView, seats: Sequence[SeatLabel], locale: str = "en") -> str:
     """Seats in play order with hand sizes (Tsung Shap: score and pile); the player to act is
     marked ▶."""
     if isinstance(view, FishingView):
-        return scores_text(view, seats)
+        return scores_text(view, seats, locale)
     lines = []
     for i, seat in enumerate(seats):
         marker = "▶" if view.result is None and i == view.current else "•"
         who = f"**{seat.name}**" if marker == "▶" else seat.name
         robot = " 🤖" if seat.is_ai else ""
         size = view.hand_sizes[i] if i < len(view.hand_sizes) else 0
-        first = " (first)" if i == view.first_seat else ""
-        lines.append(f"{marker} {who}{robot} — {plural(size, 'tile')}{first}")
+        first = t(locale, " (first)") if i == view.first_seat else ""
+        lines.append(f"{marker} {who}{robot} — {count_text(locale, size, 'tile')}{first}")
     return "\n".join(lines)
 
 
-def turn_text(view: AnyView, seats: Sequence[SeatLabel], deadline: float | None) -> str:
+def turn_text(
+    view: AnyView, seats: Sequence[SeatLabel], deadline: float | None, locale: str = "en"
+) -> str:
     """Whose turn it is, what he is expected to do, and when his time runs out."""
     if view.result is not None:
-        return result_text(view.result, seats)
+        return result_text(view.result, seats, locale)
     seat = seats[view.current]
     steps: dict[str, str] = {
-        Phase.TAKE_OR_DRAW: "take a discard or draw",
-        Phase.DISCARD: "discard a tile or declare",
-        Phase.DRAW: "draw from the wall",
-        FishingPhase.TURN_OVER: "turn over a tile (`/draw`)",
-        FishingPhase.PLAY: "capture (`/take`) or place the tile (`/discard side`)",
+        Phase.TAKE_OR_DRAW: N_("take a discard or draw"),
+        Phase.DISCARD: N_("discard a tile or declare"),
+        Phase.DRAW: N_("draw from the wall"),
+        FishingPhase.TURN_OVER: N_("turn over a tile (`/draw`)"),
+        FishingPhase.PLAY: N_("capture (`/take`) or place the tile (`/discard side`)"),
     }
     if isinstance(view, FishingView) and view.phase is FishingPhase.TURN_OVER and view.pending:
-        step = "claim a missed capture (`/take`) or turn over a tile (`/draw`)"
+        step = N_("claim a missed capture (`/take`) or turn over a tile (`/draw`)")
     else:
-        step = steps.get(str(view.phase), "play")
-    text = f"Turn {view.turn}: **{seat.name}** to {step}."
+        step = steps.get(str(view.phase), N_("play"))
+    text = t(
+        locale,
+        "Turn {turn}: **{name}** to {step}.",
+        turn=view.turn,
+        name=seat.name,
+        step=t(locale, step),
+    )
     if deadline is not None and not seat.is_ai:
-        text += f" Time runs out {deadline_text(deadline)}."
+        text += t(locale, " Time runs out {when}.", when=deadline_text(deadline))
     return text
 
 
@@ -198,26 +261,41 @@ def plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
-def recent_text(lines: Sequence[str], limit: int = 8) -> str:
+def recent_text(lines: Sequence[str], limit: int = 8, locale: str = "en") -> str:
     """The last few public events, oldest first."""
     shown = [line for line in lines if line][-limit:]
-    return "\n".join(shown) if shown else "*(nothing yet)*"
+    return "\n".join(shown) if shown else t(locale, "*(nothing yet)*")
 
 
-def result_text(result: Result | FishingResult, seats: Sequence[SeatLabel]) -> str:
+def result_text(
+    result: Result | FishingResult, seats: Sequence[SeatLabel], locale: str = "en"
+) -> str:
     """How the game ended, in one line."""
     if isinstance(result, FishingResult):
         scores = ", ".join(f"{seats[i].name} {p}" for i, p in enumerate(result.scores))
         if result.winner is None:
-            return f"The game is drawn: equal scores ({scores})."
-        return f"🏆 **{seats[result.winner].name}** won on turn {result.turn}: {scores}."
+            return t(locale, "The game is drawn: equal scores ({scores}).", scores=scores)
+        return t(
+            locale,
+            "🏆 **{name}** won on turn {turn}: {scores}.",
+            name=seats[result.winner].name,
+            turn=result.turn,
+            scores=scores,
+        )
     if result.winner is None:
-        why = "the wall is exhausted" if result.reason.value == "wall" else "the turn limit"
-        return f"The game is drawn: {why}."
-    how = {"dealt": "with his dealt tiles", "take": "by taking a discard", "draw": "by drawing"}
-    by = how.get(result.win_by.value if result.win_by is not None else "", "")
-    tail = f" {by}" if by else ""
-    return f"🏆 **{seats[result.winner].name}** won on turn {result.turn}{tail}."
+        if result.reason.value == "wall":
+            return t(locale, "The game is drawn: the wall is exhausted.")
+        return t(locale, "The game is drawn: the turn limit.")
+    how = {
+        "dealt": N_("🏆 **{name}** won on turn {turn} with his dealt tiles."),
+        "take": N_("🏆 **{name}** won on turn {turn} by taking a discard."),
+        "draw": N_("🏆 **{name}** won on turn {turn} by drawing."),
+    }
+    msgid = how.get(
+        result.win_by.value if result.win_by is not None else "",
+        N_("🏆 **{name}** won on turn {turn}."),
+    )
+    return t(locale, msgid, name=seats[result.winner].name, turn=result.turn)
 
 
 def _pair_total(a: Tile, b: Tile, four_two: FourTwo) -> int:
@@ -225,142 +303,350 @@ def _pair_total(a: Tile, b: Tile, four_two: FourTwo) -> int:
     return sum(values) if values is not None else a.pips + b.pips
 
 
-def witness_text(witness: Witness, four_two: FourTwo = FourTwo.THREE) -> str:
+def witness_text(witness: Witness, four_two: FourTwo = FourTwo.THREE, locale: str = "en") -> str:
     """The winning arrangement in one line: the eye, then each ten-pair with its total."""
-    parts = [f"eye `{witness.eye[0]}` `{witness.eye[1]}`"]
+    parts = [t(locale, "eye {tiles}", tiles=f"`{witness.eye[0]}` `{witness.eye[1]}`")]
     parts += [f"`{a}`+`{b}` = {_pair_total(a, b, four_two)}" for a, b in witness.pairs]
     return " · ".join(parts)
 
 
-def private_event_text(event: AnyEvent, seat: int, names: Sequence[str]) -> str | None:
+def private_event_text(
+    event: AnyEvent, seat: int, names: Sequence[str], locale: str = "en"
+) -> str | None:
     """One of ``seat``'s own moves told to him ("You drew 6-5 Axe 斧頭."); None for events
     that are not his moves. Private: a drawn tile is named (Tsung Shap hides nothing)."""
+    loc = locale
     match event:
         case TileTurned(s, tile, pile_left, _relay) if s == seat:
-            return f"You turned over {tile_name(tile)} ({pile_left} left in your pile)."
+            return t(
+                loc,
+                "You turned over {tile} ({left} left in your pile).",
+                tile=tile_name(tile, loc),
+                left=pile_left,
+            )
         case Placed(s, tile, end, _auto) if s == seat:
-            where = "to start a new row" if end is None else f"at the {end} end"
-            return f"You placed {tile_name(tile)} {where}."
+            if end is None:
+                return t(loc, "You placed {tile} to start a new row.", tile=tile_name(tile, loc))
+            return t(
+                loc,
+                "You placed {tile} at the {end} end.",
+                tile=tile_name(tile, loc),
+                end=t(loc, str(end), context="term"),
+            )
         case Captured(s, kind, _end, tiles, score, sweep) if s == seat:
-            what = "swept the row" if sweep else f"captured a {kind}"
-            return f"You {what}: {' + '.join(f'`{t}`' for t in tiles)}, {score} points."
+            joined = " + ".join(f"`{x}`" for x in tiles)
+            if sweep:
+                return t(
+                    loc, "You swept the row: {tiles}, {score} points.", tiles=joined, score=score
+                )
+            return t(
+                loc,
+                "You captured a {kind}: {tiles}, {score} points.",
+                kind=t(loc, str(kind), context="term"),
+                tiles=joined,
+                score=score,
+            )
         case Swept(s) if s == seat:
-            return "A sweep: your next tile starts a new row."
+            return t(loc, "A sweep: your next tile starts a new row.")
         case Claimed(s, _from, combo) if s == seat:
-            joined = " + ".join(f"`{t}`" for t in combo.tiles)
-            return f"You claimed the missed {combo.kind}: {joined}, {combo.score} points."
+            joined = " + ".join(f"`{x}`" for x in combo.tiles)
+            return t(
+                loc,
+                "You claimed the missed {kind}: {tiles}, {score} points.",
+                kind=t(loc, str(combo.kind), context="term"),
+                tiles=joined,
+                score=combo.score,
+            )
         case MissedCapture(s, claimant, _missed) if s == seat:
-            return f"You could have captured: {names[claimant]} may claim it."
+            return t(loc, "You could have captured: {name} may claim it.", name=names[claimant])
         case Took(s, tile, from_seat) if s == seat:
-            return f"You took {tile_name(tile)} discarded by {names[from_seat]}."
+            return t(
+                loc,
+                "You took {tile} discarded by {name}.",
+                tile=tile_name(tile, loc),
+                name=names[from_seat],
+            )
         case Drew(s, tile, wall_left) if s == seat:
-            return f"You drew {tile_name(tile)} ({wall_left} left in the wall)."
+            return t(
+                loc,
+                "You drew {tile} ({left} left in the wall).",
+                tile=tile_name(tile, loc),
+                left=wall_left,
+            )
         case Discarded(s, tile) if s == seat:
-            return f"You discarded {tile_name(tile)}."
+            return t(loc, "You discarded {tile}.", tile=tile_name(tile, loc))
         case Declared(s, _, _) if s == seat:
-            return "🏆 You declared a winning hand!"
+            return t(loc, "🏆 You declared a winning hand!")
         case GameDrawn():
-            return "The game is drawn."
+            return t(loc, "The game is drawn.")
     return None
 
 
-def action_label(action: AnyAction) -> str:
+def localize(line: str, locale: str) -> str:
+    """A line the services produced, in ``locale``: a :class:`~bot.locale.Message` says itself,
+    an :class:`~bot.locale.EventLine` is worded here; any other text is shown as it is."""
+    if locale == "en":
+        return str(line)
+    if isinstance(line, Message):
+        return line.localized(locale)
+    if isinstance(line, EventLine):
+        return public_event_text(line.event, line.names, locale) or str(line)
+    return str(line)
+
+
+_WIN_BY = {
+    WinBy.DEALT: N_("{name} declared a winning hand as dealt: {witness}."),
+    WinBy.TAKE: N_("{name} declared a winning hand by taking a discard: {witness}."),
+    WinBy.DRAW: N_("{name} declared a winning hand with a tile drawn from the wall: {witness}."),
+}
+
+
+def public_event_text(event: object, names: Sequence[str], locale: str = "en") -> str | None:
+    """A public event (what every player may see) in ``locale``: the table's "Recent" lines.
+    None for an event this function does not know (the caller keeps the English)."""
+    loc = locale
+
+    def term(word: object) -> str:
+        return t(loc, str(word), context="term")
+
+    match event:
+        case TurnStarted(seat, turn):
+            return t(loc, "Turn {turn}: {name} to play.", turn=turn, name=names[seat])
+        case Took(seat, tile, from_seat):
+            return t(
+                loc,
+                "{name} took {tile} discarded by {other}.",
+                name=names[seat],
+                tile=tile_name(tile, loc),
+                other=names[from_seat],
+            )
+        case Drew(seat, _tile, wall_left):
+            return t(
+                loc,
+                "{name} drew a tile ({left} left in the wall).",
+                name=names[seat],
+                left=wall_left,
+            )
+        case Discarded(seat, tile):
+            return t(loc, "{name} discarded {tile}.", name=names[seat], tile=tile_name(tile, loc))
+        case Declared(seat, witness, win_by):
+            return t(loc, _WIN_BY[win_by], name=names[seat], witness=witness)
+        case GameDrawn(reason):
+            if reason is EndReason.WALL:
+                return t(loc, "The game is drawn: the wall is exhausted.")
+            return t(loc, "The game is drawn: the turn limit.")
+        case TileTurned(seat, tile, pile_left, relay):
+            msgid = (
+                N_("{name} at once turned over {tile} ({left} left in the pile).")
+                if relay
+                else N_("{name} turned over {tile} ({left} left in the pile).")
+            )
+            return t(loc, msgid, name=names[seat], tile=tile_name(tile, loc), left=pile_left)
+        case Placed(seat, tile, end, _auto):
+            if end is None:
+                return t(
+                    loc, "{name} laid {tile} out to start a new row.", name=names[seat], tile=tile
+                )
+            return t(
+                loc,
+                "{name} placed {tile} at the {end} end of the row.",
+                name=names[seat],
+                tile=tile,
+                end=term(end),
+            )
+        case Captured(seat, kind, end, tiles, score, sweep):
+            joined = " + ".join(map(str, tiles))
+            if sweep:
+                return t(
+                    loc,
+                    "{name} swept the row with {tiles}: {score} points.",
+                    name=names[seat],
+                    tiles=joined,
+                    score=score,
+                )
+            return t(
+                loc,
+                "{name} captured a {kind} at {where}, {tiles}: {score} points.",
+                name=names[seat],
+                kind=term(kind),
+                where=t(loc, "both ends")
+                if end is End.ENDS
+                else t(loc, "the {end} end", end=term(end)),
+                tiles=joined,
+                score=score,
+            )
+        case Swept(seat):
+            return t(loc, "{name} swept the table and starts a new row.", name=names[seat])
+        case MissedCapture(seat, claimant, missed):
+            options = "; ".join(
+                f"'{c.claim}' ({' + '.join(map(str, c.tiles))}: {c.score})" for c in missed
+            )
+            return t(
+                loc,
+                "{name} could have captured and did not. {other} may claim one at the start of "
+                "the next turn: {options}.",
+                name=names[seat],
+                other=names[claimant],
+                options=options,
+            )
+        case Claimed(seat, from_seat, combo):
+            return t(
+                loc,
+                "{name} claimed the {kind} {other} missed ({end}), {tiles}: {score} points.",
+                name=names[seat],
+                kind=term(combo.kind),
+                other=names[from_seat],
+                end=term(combo.end),
+                tiles=" + ".join(map(str, combo.tiles)),
+                score=combo.score,
+            )
+        case GameOver(scores, winner, _reason):
+            table = ", ".join(f"{names[s]} {p}" for s, p in enumerate(scores))
+            if winner is None:
+                return t(loc, "Game over: {scores}. Equal scores: the game is drawn.", scores=table)
+            return t(loc, "Game over: {scores}. {name} wins.", scores=table, name=names[winner])
+    return None
+
+
+def action_label(action: AnyAction, locale: str = "en") -> str:
     """A short button label for an action."""
+
+    def term(word: object) -> str:
+        return t(locale, str(word), context="term")
+
     match action:
         case Capture(kind, end):
-            return f"Capture {kind} {end}"
+            return t(locale, "Capture {kind} {end}", kind=term(kind), end=term(end))
         case Claim(kind, end):
-            return f"Claim {kind} {end}"
+            return t(locale, "Claim {kind} {end}", kind=term(kind), end=term(end))
         case Place(end):
-            return f"Place {end}"
+            return t(locale, "Place {end}", end=term(end))
         case Take(tile):
-            return "Take" if tile is None else f"Take {tile}"
+            return t(locale, "Take") if tile is None else t(locale, "Take {tile}", tile=tile)
         case Draw():
-            return "Draw"
+            return t(locale, "Draw")
         case Discard(tile):
-            return f"Discard {tile}"
+            return t(locale, "Discard {tile}", tile=tile)
         case Declare():
-            return "Declare"
+            return t(locale, "Declare")
     raise AssertionError(f"unknown action {action!r}")
 
 
-def legal_text(view: AnyView, legal: Sequence[AnyAction]) -> str:
+def legal_text(view: AnyView, legal: Sequence[AnyAction], locale: str = "en") -> str:
     """What the seat may do now, in words (for his DM)."""
     if view.result is not None:
-        return "The game is over."
+        return t(locale, "The game is over.")
     if not view.my_turn:
-        return "It is not your turn: you will be told here when it is."
+        return t(locale, "It is not your turn: you will be told here when it is.")
     if isinstance(view, FishingView):
-        return _fishing_legal_text(view, legal)
+        return _fishing_legal_text(view, legal, locale)
     takes = [a.tile for a in legal if isinstance(a, Take) and a.tile is not None]
     discards = [a.tile for a in legal if isinstance(a, Discard)]
     options = []
     if Declare() in legal:
-        options.append("**declare** your winning hand")
+        options.append(t(locale, "**declare** your winning hand"))
     if takes:
-        options.append("**take** " + ", ".join(f"`{t}`" for t in takes))
+        options.append(t(locale, "**take** {tiles}", tiles=", ".join(f"`{x}`" for x in takes)))
     if Draw() in legal:
-        options.append("**draw** from the wall")
+        options.append(t(locale, "**draw** from the wall"))
     if discards:
-        options.append("**discard** one of " + ", ".join(f"`{t}`" for t in discards))
-    return "**It is your turn.** You may " + ", or ".join(options) + "."
+        options.append(
+            t(locale, "**discard** one of {tiles}", tiles=", ".join(f"`{x}`" for x in discards))
+        )
+    return t(
+        locale,
+        "**It is your turn.** You may {options}.",
+        options=t(locale, ", or ").join(options),
+    )
 
 
-def hand_prompt(view: View, legal: Sequence[AnyAction]) -> str:
+def hand_prompt(view: View, legal: Sequence[AnyAction], locale: str = "en") -> str:
     """The one line of a hand DM saying what to do: the picture shows the hand, the new tile
     and the discards that may be taken, and the buttons carry the moves, so nothing is listed."""
     if view.result is not None:
-        return "The game is over."
+        return t(locale, "The game is over.")
     if not view.my_turn:
-        return "It is not your turn: you will be told here when it is."
+        return t(locale, "It is not your turn: you will be told here when it is.")
     takes = any(isinstance(a, Take) for a in legal)
     if Declare() in legal:
-        return "**It is your turn: you can win!** Declare, or discard a tile."
+        return t(locale, "**It is your turn: you can win!** Declare, or discard a tile.")
     if any(isinstance(a, Discard) for a in legal):
-        return "**It is your turn:** discard a tile."
+        return t(locale, "**It is your turn:** discard a tile.")
     if takes and Draw() in legal:
-        return "**It is your turn:** take a discard framed in gold, or draw from the wall."
+        return t(
+            locale, "**It is your turn:** take a discard framed in gold, or draw from the wall."
+        )
     if takes:
-        return "**It is your turn:** the wall is empty: take a discard framed in gold."
-    return "**It is your turn:** draw from the wall."
+        return t(locale, "**It is your turn:** the wall is empty: take a discard framed in gold.")
+    return t(locale, "**It is your turn:** draw from the wall.")
 
 
-def _fishing_legal_text(view: FishingView, legal: Sequence[AnyAction]) -> str:
+def _fishing_legal_text(view: FishingView, legal: Sequence[AnyAction], locale: str = "en") -> str:
     options = []
     claims = {str(c.claim): c for c in view.pending}
     for action in legal:
         if isinstance(action, Claim):
             combo = claims.get(str(action))
-            score = f" ({combo.score} points)" if combo is not None else ""
-            options.append(f"`{action}`{score} with `/take`")
+            if combo is not None:
+                options.append(
+                    t(
+                        locale,
+                        "`{action}` ({score} points) with `/take`",
+                        action=action,
+                        score=combo.score,
+                    )
+                )
+            else:
+                options.append(t(locale, "`{action}` with `/take`", action=action))
     if Draw() in legal:
-        options.append("**turn over** your next tile with `/draw`")
+        options.append(t(locale, "**turn over** your next tile with `/draw`"))
     captures = [c for c in view.options if c.capture in legal]
     for combo in captures:
-        options.append(f"`{combo.capture}` ({combo.score} points) with `/take`")
+        options.append(
+            t(
+                locale,
+                "`{action}` ({score} points) with `/take`",
+                action=combo.capture,
+                score=combo.score,
+            )
+        )
     if Place(End.LEFT) in legal:
-        options.append("**place** it at the left or right end with `/discard side`")
-    turned = f" You turned over {tile_name(view.turned)}." if view.turned is not None else ""
-    return f"**It is your turn.**{turned} You may " + ", or ".join(options) + "."
+        options.append(t(locale, "**place** it at the left or right end with `/discard side`"))
+    turned = (
+        t(locale, " You turned over {tile}.", tile=tile_name(view.turned, locale))
+        if view.turned is not None
+        else ""
+    )
+    return t(
+        locale,
+        "**It is your turn.**{turned} You may {options}.",
+        turned=turned,
+        options=t(locale, ", or ").join(options),
+    )
 
 
-def fishing_fields(view: FishingView, seats: Sequence[SeatLabel]) -> list[tuple[str, str]]:
+def fishing_fields(
+    view: FishingView, seats: Sequence[SeatLabel], locale: str = "en"
+) -> list[tuple[str, str]]:
     """The Tsung Shap table message's fields (name, value): scores and piles, the row, the
     tile in play and any missed capture that may be claimed."""
-    row = " ".join(f"`{t}`" for t in view.row) if view.row else "*(empty)*"
-    fields = [("Scores and piles", scores_text(view, seats)), ("Row (left → right)", row)]
+    row = " ".join(f"`{x}`" for x in view.row) if view.row else t(locale, "*(empty)*")
+    fields = [
+        (t(locale, "Scores and piles"), scores_text(view, seats, locale)),
+        (t(locale, "Row (left → right)"), row),
+    ]
     if view.turned is not None and view.result is None:
-        fields.append(("Turned over", tile_name(view.turned)))
+        fields.append((t(locale, "Turned over"), tile_name(view.turned, locale)))
     if view.pending and view.result is None:
         missed = "\n".join(
-            f"`{c.claim}`: {' + '.join(f'`{t}`' for t in c.tiles)} = {c.score}"
+            f"`{c.claim}`: {' + '.join(f'`{x}`' for x in c.tiles)} = {c.score}"
             for c in view.pending
         )
-        fields.append(("Missed capture (may be claimed)", missed))
+        fields.append((t(locale, "Missed capture (may be claimed)"), missed))
     return fields
 
 
-def scores_text(view: FishingView, seats: Sequence[SeatLabel]) -> str:
+def scores_text(view: FishingView, seats: Sequence[SeatLabel], locale: str = "en") -> str:
     """Tsung Shap seats: score, tiles left in the pile, tiles captured; ▶ marks the player to
     act."""
     lines = []
@@ -370,23 +656,43 @@ def scores_text(view: FishingView, seats: Sequence[SeatLabel]) -> str:
         robot = " 🤖" if seat.is_ai else ""
         score = view.scores[i] if i < len(view.scores) else 0
         pile = view.pile_sizes[i] if i < len(view.pile_sizes) else 0
-        left = plural(pile, "tile")
-        lines.append(f"{marker} {who}{robot} — **{score}** points · {left} left in the pile")
+        left = count_text(locale, pile, "tile")
+        lines.append(
+            f"{marker} {who}{robot} — "
+            + t(locale, "**{score}** points · {left} left in the pile", score=score, left=left)
+        )
     return "\n".join(lines)
 
 
-def rules_summary(rules: RuleSet) -> str:
+def rules_summary(rules: RuleSet, locale: str = "en") -> str:
     """One line: ``Culin rules · 2 players · 1 set · hand of 8``."""
     if rules.game is Game.TSUNG_SHAP:
         variants = rules.variants()
         tail = (" · " + ", ".join(variants)) if variants else ""
-        return f"Standard rules · 2 players · 1 set · piles of {rules.pile_size}{tail}"
-    sets = "1 set" if rules.sets == 1 else f"{rules.sets} sets"
+        return (
+            t(
+                locale,
+                "Standard rules · 2 players · 1 set · piles of {size}",
+                size=rules.pile_size,
+            )
+            + tail
+        )
+    sets = nt(locale, "{n} set", "{n} sets", rules.sets)
     name = _RULE_SET_TITLES.get(rules.rule_set_name, rules.rule_set_name)
     chosen = chosen_variants(rules)
     # The host's variants, as he typed them (/table new variant:…).
     tail = (" · " + ", ".join(f"{k}={v}" for k, v in chosen.items())) if chosen else ""
-    return f"{name} rules · {rules.players} players · {sets} · hand of {rules.hand_size}{tail}"
+    return (
+        t(
+            locale,
+            "{name} rules · {players} players · {sets} · hand of {size}",
+            name=t(locale, name),
+            players=rules.players,
+            sets=sets,
+            size=rules.hand_size,
+        )
+        + tail
+    )
 
 
 def rules_text(
@@ -394,142 +700,235 @@ def rules_text(
     *,
     ante: int | None = None,
     turn_seconds: int | None = None,
+    locale: str = "en",
 ) -> str:
     """An explanation of the rules in force, as bullet points."""
+    loc = locale
     if rules.game is Game.TSUNG_SHAP:
-        return _fishing_rules_text(rules, ante=ante, turn_seconds=turn_seconds)
+        return _fishing_rules_text(rules, ante=ante, turn_seconds=turn_seconds, locale=loc)
     h = rules.hand_size
     four_two = {
-        FourTwo.THREE: "4-2 counts 3",
-        FourTwo.SIX: "4-2 counts 6",
-        FourTwo.WILD: "4-2 and 2-1 count 3 or 6 (Gee Joon wild)",
+        FourTwo.THREE: N_("4-2 counts 3"),
+        FourTwo.SIX: N_("4-2 counts 6"),
+        FourTwo.WILD: N_("4-2 and 2-1 count 3 or 6 (Gee Joon wild)"),
     }[rules.four_two_value]
     lines = [
-        f"**{game_title(rules.game)}** — {rules_summary(rules)}",
-        f"• **Goal:** a hand of {h} tiles made of one *eye* (two identical tiles) and "
-        f"{rules.pairs} *ten-pairs* (two tiles whose values total 10 or 20); {four_two}.",
+        f"**{game_title(rules.game, loc)}** — {rules_summary(rules, loc)}",
+        t(
+            loc,
+            "• **Goal:** a hand of {size} tiles made of one *eye* (two identical tiles) and "
+            "{pairs} *ten-pairs* (two tiles whose values total 10 or 20); {four_two}.",
+            size=h,
+            pairs=rules.pairs,
+            four_two=t(loc, four_two),
+        ),
     ]
     if rules.military_eyes:
-        lines.append("• With several sets, two identical military tiles may form the eye.")
+        lines.append(t(loc, "• With several sets, two identical military tiles may form the eye."))
     else:
-        lines.append("• Only civil tiles (the pairs: Heaven, Earth, Man …) can form the eye.")
+        lines.append(
+            t(loc, "• Only civil tiles (the pairs: Heaven, Earth, Man …) can form the eye.")
+        )
     if rules.offer is Offer.ANY:
-        take = "optionally **take any** face-up discard"
+        take = t(loc, "optionally **take any** face-up discard")
         if rules.exclude_own_discards:
-            take += " (not your own)"
+            take += t(loc, " (not your own)")
     else:
-        take = "optionally **take the most recent** discard"
+        take = t(loc, "optionally **take the most recent** discard")
     if rules.draw_after_take:
-        turn = (
-            f"{take} and, unless that wins, discard one; then **draw** from the wall and, "
-            "unless that wins, discard one."
+        turn = t(
+            loc,
+            "{take} and, unless that wins, discard one; then **draw** from the wall and, "
+            "unless that wins, discard one.",
+            take=take,
         )
     else:
-        turn = (
+        turn = t(
+            loc,
             "**either** take the most recent discard **or** draw from the wall; unless that "
-            "wins, discard one. A discard the next player does not take is dead."
+            "wins, discard one. A discard the next player does not take is dead.",
         )
-    lines.append(f"• **Your turn:** {turn}")
-    first = f"• **First turn:** the first player starts with {h} tiles and discards one"
-    first += ", then draws and discards again." if rules.first_turn_extra_draw else "."
+    lines.append(t(loc, "• **Your turn:** {turn}", turn=turn))
+    if rules.first_turn_extra_draw:
+        first = t(
+            loc,
+            "• **First turn:** the first player starts with {size} tiles and discards one, "
+            "then draws and discards again.",
+            size=h,
+        )
+    else:
+        first = t(
+            loc,
+            "• **First turn:** the first player starts with {size} tiles and discards one.",
+            size=h,
+        )
     lines.append(first)
     how_first = (
-        "the thrower's four dice, counted around from his right"
+        N_("the thrower's four dice, counted around from his right")
         if rules.first_player is FirstPlayer.FOUR_DICE
-        else "drawing lots"
+        else N_("drawing lots")
     )
-    lines.append(f"• **Who starts:** {how_first}.")
+    lines.append(t(loc, "• **Who starts:** {how}.", how=t(loc, how_first)))
     lines.append(
-        "• **Declare** on your turn whenever your hand wins; a false declaration is refused."
+        t(
+            loc,
+            "• **Declare** on your turn whenever your hand wins; a false declaration is refused.",
+        )
     )
-    end = "the game is drawn and every ante is refunded"
+    end = N_("the game is drawn and every ante is refunded")
     if rules.pot_carries_over:
-        end = "the game is drawn and the pot stays on the table for the next game"
+        end = N_("the game is drawn and the pot stays on the table for the next game")
     lines.append(
-        f"• **Wall empty:** a player may still win by taking a discard; otherwise {end}. "
-        f"The game also ends after {rules.max_turns} turns."
+        t(
+            loc,
+            "• **Wall empty:** a player may still win by taking a discard; otherwise {end}. "
+            "The game also ends after {turns} turns.",
+            end=t(loc, end),
+            turns=rules.max_turns,
+        )
     )
     if rules.stall_guard and not rules.draw_after_take:
         # With a draw after every take (Culin, Last + draw) no turn passes without a draw.
         lines.append(
-            f"• After {rules.players} turns in a row of taking without drawing, the next player "
-            "must draw unless taking wins."
+            t(
+                loc,
+                "• After {players} turns in a row of taking without drawing, the next player "
+                "must draw unless taking wins.",
+                players=rules.players,
+            )
         )
-    lines += _variants_lines(rules)
+    lines += _variants_lines(rules, loc)
     if ante is not None:
-        rake = f", minus a {rules.rake_percent}% house cut" if rules.rake_percent else ""
+        rake = (
+            t(loc, ", minus a {percent}% house cut", percent=rules.rake_percent)
+            if rules.rake_percent
+            else ""
+        )
         lines.append(
-            f"• **Stakes:** everyone pays {plural(ante, 'chip')}; the winner takes the pot{rake}."
+            t(
+                loc,
+                "• **Stakes:** everyone pays {chips}; the winner takes the pot{rake}.",
+                chips=count_text(loc, ante, "chip"),
+                rake=rake,
+            )
         )
     if turn_seconds is not None:
         lines.append(
-            f"• **Turn timer:** {format_duration(turn_seconds)}; then the computer plays that "
-            "turn for you."
+            t(
+                loc,
+                "• **Turn timer:** {duration}; then the computer plays that turn for you.",
+                duration=duration_text(turn_seconds, loc),
+            )
         )
     return "\n".join(lines)
 
 
-def _variants_lines(rules: RuleSet) -> list[str]:
+def _variants_lines(rules: RuleSet, locale: str = "en") -> list[str]:
     """The variants the host chose (``/table new variant:…``), as he typed them."""
     chosen = chosen_variants(rules)
     if not chosen:
         return []
-    return ["• **Variants:** " + " · ".join(f"`{k}={v}`" for k, v in chosen.items())]
+    listed = " · ".join(f"`{k}={v}`" for k, v in chosen.items())
+    return [t(locale, "• **Variants:** {variants}", variants=listed)]
 
 
-def _fishing_rules_text(rules: RuleSet, *, ante: int | None, turn_seconds: int | None) -> str:
+def _fishing_rules_text(
+    rules: RuleSet, *, ante: int | None, turn_seconds: int | None, locale: str = "en"
+) -> str:
     """Tsung Shap's rules in force (RULES.md §3), as bullet points."""
+    loc = locale
     four_two = {
-        FourTwo.THREE: "4-2 counts 3",
-        FourTwo.SIX: "4-2 counts 6",
-        FourTwo.WILD: "4-2 and 2-1 count 3 or 6 (Gee Joon wild)",
+        FourTwo.THREE: N_("4-2 counts 3"),
+        FourTwo.SIX: N_("4-2 counts 6"),
+        FourTwo.WILD: N_("4-2 and 2-1 count 3 or 6 (Gee Joon wild)"),
     }[rules.four_two_value]
     triplet = (
-        "the turned tile with both end tiles"
+        N_("the turned tile with both end tiles")
         if rules.triplet_both_ends_only
-        else "the turned tile with the two tiles at either end, or with both end tiles"
+        else N_("the turned tile with the two tiles at either end, or with both end tiles")
     )
-    sweep = "40 + the pips" if rules.sweep_adds_pips else "a flat 40"
+    sweep = N_("40 + the pips") if rules.sweep_adds_pips else N_("a flat 40")
     lines = [
-        f"**{game_title(rules.game)}** — {rules_summary(rules)}",
-        f"• **Setup:** each player has a face-down pile of {rules.pile_size} tiles; "
-        "nobody has a hand.",
-        "• **Your turn:** turn over your next tile (`/draw`); then capture with it (`/take`) "
-        "or place it at the left or right end of the row (`/discard side`).",
-        "• **Pair:** the same kind as an end tile; scores 10 × the pips of both.",
-        f"• **Triplet:** {triplet}, totalling 10, 20 or 30; scores the total ({four_two}).",
-        f"• **Sweep:** a triplet that empties a 2-tile row scores {sweep}; the sweeper's next "
-        "tile starts a new row.",
+        f"**{game_title(rules.game, loc)}** — {rules_summary(rules, loc)}",
+        t(
+            loc,
+            "• **Setup:** each player has a face-down pile of {size} tiles; nobody has a hand.",
+            size=rules.pile_size,
+        ),
+        t(
+            loc,
+            "• **Your turn:** turn over your next tile (`/draw`); then capture with it (`/take`) "
+            "or place it at the left or right end of the row (`/discard side`).",
+        ),
+        t(loc, "• **Pair:** the same kind as an end tile; scores 10 × the pips of both."),
+        t(
+            loc,
+            "• **Triplet:** {triplet}, totalling 10, 20 or 30; scores the total ({four_two}).",
+            triplet=t(loc, triplet),
+            four_two=t(loc, four_two),
+        ),
+        t(
+            loc,
+            "• **Sweep:** a triplet that empties a 2-tile row scores {sweep}; the sweeper's next "
+            "tile starts a new row.",
+            sweep=t(loc, sweep),
+        ),
     ]
     if rules.auto_capture:
-        lines.append("• **Auto capture:** the best capture must be taken; nothing can be missed.")
+        lines.append(
+            t(loc, "• **Auto capture:** the best capture must be taken; nothing can be missed.")
+        )
     else:
         lines.append(
-            "• **Missed captures:** placing a tile that could have captured lets the opponent "
-            "claim one of those captures at the start of his next turn (`/take`)."
+            t(
+                loc,
+                "• **Missed captures:** placing a tile that could have captured lets the "
+                "opponent claim one of those captures at the start of his next turn (`/take`).",
+            )
         )
     end = (
-        "both piles are laid out"
+        N_("both piles are laid out")
         if rules.play_until_both_piles_empty
-        else "a player has laid out his whole pile"
+        else N_("a player has laid out his whole pile")
     )
-    lines.append(f"• **End:** when {end}; the higher score wins, equal scores draw.")
-    lines += _variants_lines(rules)
+    lines.append(
+        t(
+            loc,
+            "• **End:** when {end}; the higher score wins, equal scores draw.",
+            end=t(loc, end),
+        )
+    )
+    lines += _variants_lines(rules, loc)
     if ante is not None and rules.settlement is Settlement.DIFFERENCE:
         lines.append(
-            "• **Stakes:** no ante; the loser pays the winner "
-            f"{plural(rules.settle_rate, 'chip')} per point of difference (at most what he "
-            "has); a draw pays nothing."
+            t(
+                loc,
+                "• **Stakes:** no ante; the loser pays the winner {chips} per point of "
+                "difference (at most what he has); a draw pays nothing.",
+                chips=count_text(loc, rules.settle_rate, "chip"),
+            )
         )
     elif ante is not None:
-        rake = f", minus a {rules.rake_percent}% house cut" if rules.rake_percent else ""
+        rake = (
+            t(loc, ", minus a {percent}% house cut", percent=rules.rake_percent)
+            if rules.rake_percent
+            else ""
+        )
         lines.append(
-            f"• **Stakes:** everyone pays {plural(ante, 'chip')}; the winner takes the pot{rake}; "
-            "a draw refunds every ante."
+            t(
+                loc,
+                "• **Stakes:** everyone pays {chips}; the winner takes the pot{rake}; a draw "
+                "refunds every ante.",
+                chips=count_text(loc, ante, "chip"),
+                rake=rake,
+            )
         )
     if turn_seconds is not None:
         lines.append(
-            f"• **Turn timer:** {format_duration(turn_seconds)}; then the computer plays that "
-            "turn for you."
+            t(
+                loc,
+                "• **Turn timer:** {duration}; then the computer plays that turn for you.",
+                duration=duration_text(turn_seconds, loc),
+            )
         )
     return "\n".join(lines)

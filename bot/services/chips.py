@@ -65,7 +65,6 @@ from bot.services.errors import (
     PotClosed,
     Shortfall,
     UnpaidAntes,
-    format_chips,
     mention,
 )
 from bot.storage.chips import (
@@ -243,7 +242,11 @@ def check_amount(amount: int, *, what: str = "Amount") -> int:
     """Validate a positive amount of one operation (1 .. MAX_AMOUNT)."""
     # bool is an int subclass; True chips is a bug, not an amount.
     if type(amount) is not int or not 1 <= amount <= MAX_AMOUNT:
-        raise InvalidAmount(f"{what} must be a whole number from 1 to {MAX_AMOUNT:,}.")
+        raise InvalidAmount(
+            "{what} must be a whole number from 1 to {max_amount}.",
+            what=what,
+            max_amount=f"{MAX_AMOUNT:,}",
+        )
     return amount
 
 
@@ -333,7 +336,9 @@ class ChipsService:
             if from_balance is None:
                 have = await self._balance_in(tx, guild_id, from_id)
                 raise InsufficientChips(
-                    f"You have {format_chips(have)}, not enough to give {amount:,}.",
+                    "You have {have} chips, not enough to give {amount}.",
+                    have=f"{have:,}",
+                    amount=f"{amount:,}",
                     user_id=from_id,
                     balance=have,
                     needed=amount,
@@ -375,8 +380,9 @@ class ChipsService:
         """
         if type(amount) is not int or amount == 0 or abs(amount) > MAX_AMOUNT:
             raise InvalidAmount(
-                f"Grant a whole number of chips from 1 to {MAX_AMOUNT:,}, or a negative one to "
-                "remove chips."
+                "Grant a whole number of chips from 1 to {max_amount}, or a negative one to "
+                "remove chips.",
+                max_amount=f"{MAX_AMOUNT:,}",
             )
         key = f"grant:{_check_key(idem_key)}"
         now = self._clock.now()
@@ -400,8 +406,10 @@ class ChipsService:
                 if debited is None:
                     have = await self._balance_in(tx, guild_id, member_id)
                     raise InsufficientChips(
-                        f"{mention(member_id)} has only {format_chips(have)}; "
-                        f"can't remove {-amount:,}.",
+                        "{member} has only {have} chips; can't remove {amount}.",
+                        member=mention(member_id),
+                        have=f"{have:,}",
+                        amount=f"{-amount:,}",
                         user_id=member_id,
                         balance=have,
                         needed=-amount,
@@ -831,7 +839,10 @@ class ChipsService:
         result. ``amount == 0`` (or a loser with no chips) moves nothing and writes nothing.
         """
         if type(amount) is not int or not 0 <= amount <= MAX_AMOUNT:
-            raise InvalidAmount(f"A settlement must be a whole number from 0 to {MAX_AMOUNT:,}.")
+            raise InvalidAmount(
+                "A settlement must be a whole number from 0 to {max_amount}.",
+                max_amount=f"{MAX_AMOUNT:,}",
+            )
         if winner_id == loser_id:
             raise ValueError("the winner and the loser of a settlement must differ")
         out_key, in_key = f"settle:{game_id}:out", f"settle:{game_id}:in"

@@ -13,6 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
+
+from bot.locale import N_, Message, t
 
 __all__ = [
     "AlreadyClaimed",
@@ -41,11 +44,32 @@ def mention(user_id: int) -> str:
 
 
 class UserError(Exception):
-    """A refusal with a short, user-facing message."""
+    """A refusal with a short, user-facing message.
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    ``message`` is the English text and the catalogue's message id (bot/locale); ``{fields}`` in
+    it are filled from ``values``. ``message`` is the English text; :meth:`localized` the text in
+    a member's language.
+    """
+
+    def __init__(self, message: str, /, **values: Any) -> None:
+        self.msgid = message
+        self.values = values
+        self.message = message.format(**values) if values else message
+        super().__init__(self.message)
+
+    def localized(self, locale: str) -> str:
+        """The message in ``locale`` (``en``, ``zh-TW``, ``zh-CN``)."""
+        # Values that are words of the bot's own (a setting's name, "the house") are translated
+        # too: the catalogue lists them under the ``term`` context; names and numbers are not.
+        values = {
+            k: v.localized(locale)
+            if isinstance(v, Message)
+            else t(locale, v, context="term")
+            if isinstance(v, str)
+            else v
+            for k, v in self.values.items()
+        }
+        return t(locale, self.msgid, **values)
 
 
 class InvalidAmount(UserError):
@@ -60,7 +84,7 @@ class DailyDisabled(UserError):
     """The guild set its daily amount to zero."""
 
     def __init__(self) -> None:
-        super().__init__("Daily chips are turned off in this server.")
+        super().__init__(N_("Daily chips are turned off in this server."))
 
 
 class AlreadyClaimed(UserError):
@@ -74,9 +98,13 @@ class AlreadyClaimed(UserError):
         if minutes == 60:
             hours, minutes = hours + 1, 0
         super().__init__(
-            "You already claimed your daily chips today. "
-            f"Next claim in {hours}h {minutes:02d}m "
-            f"({next_claim_at:%Y-%m-%d %H:%M} UTC)."
+            N_(
+                "You already claimed your daily chips today. "
+                "Next claim in {hours}h {minutes}m ({when} UTC)."
+            ),
+            hours=hours,
+            minutes=f"{minutes:02d}",
+            when=f"{next_claim_at:%Y-%m-%d %H:%M}",
         )
 
 
@@ -87,15 +115,19 @@ class BalanceLimit(UserError):
         self.user_id = user_id
         self.limit = limit
         super().__init__(
-            f"That would take {mention(user_id)} over the maximum balance of {format_chips(limit)}."
+            N_("That would take {member} over the maximum balance of {limit} chips."),
+            member=mention(user_id),
+            limit=f"{limit:,}",
         )
 
 
 class InsufficientChips(UserError):
     """A member does not have enough chips for an operation."""
 
-    def __init__(self, message: str, *, user_id: int, balance: int, needed: int) -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str, /, *, user_id: int, balance: int, needed: int, **values: Any
+    ) -> None:
+        super().__init__(message, **values)
         self.user_id = user_id
         self.balance = balance
         self.needed = needed
@@ -115,19 +147,34 @@ class UnpaidAntes(InsufficientChips):
 
     def __init__(self, shortfalls: Sequence[Shortfall]) -> None:
         self.shortfalls = tuple(shortfalls)
-        names = ", ".join(
-            # user 0 is the server's house account, which stakes the computer seats' antes
-            f"{'the house' if s.user_id == 0 else mention(s.user_id)} has "
-            f"{format_chips(s.balance)} (needs {s.needed:,})"
-            for s in self.shortfalls
-        )
+        names = self._names("en")
         first = self.shortfalls[0]
         super().__init__(
-            f"Not everyone can pay the ante, so nobody was charged: {names}.",
+            N_("Not everyone can pay the ante, so nobody was charged: {names}."),
+            names=names,
             user_id=first.user_id,
             balance=first.balance,
             needed=first.needed,
         )
+
+    def _names(self, locale: str) -> str:
+        return ", ".join(
+            t(
+                locale,
+                "{member} has {have} chips (needs {needed})",
+                # user 0 is the server's house account, which stakes the computer seats' antes
+                member=t(locale, "the house", context="term")
+                if s.user_id == 0
+                else mention(s.user_id),
+                have=f"{s.balance:,}",
+                needed=f"{s.needed:,}",
+            )
+            for s in self.shortfalls
+        )
+
+    def localized(self, locale: str) -> str:
+        """The message in ``locale``, each shortfall told in it too."""
+        return t(locale, self.msgid, names=self._names(locale))
 
 
 class PotClosed(UserError):
@@ -135,4 +182,4 @@ class PotClosed(UserError):
 
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
-        super().__init__("This game's pot has already been settled.")
+        super().__init__(N_("This game's pot has already been settled."))

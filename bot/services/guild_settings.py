@@ -58,8 +58,11 @@ class Limit:
         # bool is an int subclass: ``True`` seconds is a bug in the caller, not a setting.
         if type(value) is not int or not self.minimum <= value <= self.maximum:
             raise InvalidSetting(
-                f"The {self.label} must be a whole number from {self.minimum:,} to "
-                f"{self.maximum:,} {self.unit}."
+                "The {label} must be a whole number from {minimum} to {maximum} {unit}.",
+                label=self.label,
+                minimum=f"{self.minimum:,}",
+                maximum=f"{self.maximum:,}",
+                unit=self.unit,
             )
         return value
 

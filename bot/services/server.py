@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from bot.locale import LOCALES
 from bot.services.errors import UserError
 from bot.storage.db import Database
 from bot.storage.server import GameMessage, PlayConfigRecord, SeatStateRecord, ServerRepo
@@ -37,6 +38,8 @@ __all__ = [
 COMMAND_HASH_KEY = "command_tree_hash"
 NOTICE_MODES = ("dm", "channel", "both")
 REVIEW_MODES = ("own", "public")
+#: ``/kapadmin config language:auto``: public messages follow the server's Discord locale.
+AUTO_LANGUAGE = "auto"
 DEFAULT_TIMEOUT_LIMIT = 3
 DEFAULT_LOBBY_MINUTES = 15
 TIMEOUT_LIMIT_RANGE = (1, 20)
@@ -52,6 +55,8 @@ class PlaySettings:
     timeout_limit: int = DEFAULT_TIMEOUT_LIMIT
     lobby_minutes: int = DEFAULT_LOBBY_MINUTES
     review_mode: str | None = None  # None: the bot-wide default (KAPSHAP_REVIEW_PUBLIC)
+    #: The language of public messages (``en``, ``zh-TW``, ``zh-CN``); None: the server's own.
+    language: str | None = None
 
     @property
     def dm_notices(self) -> bool:
@@ -67,7 +72,12 @@ class PlaySettings:
 def _check_range(name: str, value: int, bounds: tuple[int, int]) -> int:
     low, high = bounds
     if type(value) is not int or not low <= value <= high:
-        raise UserError(f"The {name} must be a whole number from {low:,} to {high:,}.")
+        raise UserError(
+            "The {name} must be a whole number from {low} to {high}.",
+            name=name,
+            low=f"{low:,}",
+            high=f"{high:,}",
+        )
     return value
 
 
@@ -118,20 +128,28 @@ class ServerService:
         timeout_limit: int | None = None,
         lobby_minutes: int | None = None,
         review_mode: str | None = None,
+        language: str | None = None,
         reset: bool = False,
     ) -> PlaySettings:
         """Change some play settings (``None``: unchanged; ``reset``: back to the defaults
         first). Every value is checked before anything is written."""
         if notice_mode is not None and notice_mode not in NOTICE_MODES:
-            raise UserError(f"Turn notices go by {', '.join(NOTICE_MODES)}.")
+            raise UserError("Turn notices go by {choices}.", choices=", ".join(NOTICE_MODES))
         if timeout_limit is not None:
             _check_range("timeout limit", timeout_limit, TIMEOUT_LIMIT_RANGE)
         if lobby_minutes is not None:
             _check_range("lobby time", lobby_minutes, LOBBY_MINUTES_RANGE)
         if review_mode is not None and review_mode not in REVIEW_MODES:
             raise UserError(f"Reviews are {' or '.join(REVIEW_MODES)}.")
+        if language is not None and language not in (*LOCALES, AUTO_LANGUAGE):
+            raise UserError(
+                "Choose the language from the list: {choices}.",
+                choices=", ".join((*LOCALES, AUTO_LANGUAGE)),
+            )
         given = [
-            v for v in (notice_mode, timeout_limit, lobby_minutes, review_mode) if v is not None
+            v
+            for v in (notice_mode, timeout_limit, lobby_minutes, review_mode, language)
+            if v is not None
         ]
         if not given and not reset:
             return await self.play_settings(guild_id)
@@ -147,6 +165,9 @@ class ServerService:
                 timeout_limit=record.timeout_limit if timeout_limit is None else timeout_limit,
                 lobby_minutes=record.lobby_minutes if lobby_minutes is None else lobby_minutes,
                 review_mode=record.review_mode if review_mode is None else review_mode,
+                language=record.language
+                if language is None
+                else (None if language == AUTO_LANGUAGE else language),
             )
             await self._repo.put_play_config(tx, record)
         settings = _effective(record)
@@ -223,4 +244,5 @@ def _effective(record: PlayConfigRecord) -> PlaySettings:
         timeout_limit=record.timeout_limit or DEFAULT_TIMEOUT_LIMIT,
         lobby_minutes=record.lobby_minutes or DEFAULT_LOBBY_MINUTES,
         review_mode=record.review_mode,
+        language=record.language,
     )

@@ -62,11 +62,12 @@ from bot.engine.actions import Action
 from bot.engine.rules import MAX_PLAYERS
 from bot.engine.variants import chosen_variants
 from bot.limits import format_duration, quote_input
+from bot.locale import N_, EventLine, Message, recognize
 from bot.services.absence import passive_action
 from bot.services.chips import HOUSE_ID, ChipsService, DifferenceSettlement, Settlement
 from bot.services.chips import Outcome as ChipsOutcome
 from bot.services.clock import Clock
-from bot.services.errors import UserError, format_chips
+from bot.services.errors import UserError
 from bot.services.ratings import RatingService
 from bot.services.server import ServerService
 from bot.storage.db import Tx
@@ -102,7 +103,7 @@ FAILURE_LIMIT = 3
 RETRY_SECONDS = 5.0
 """How long a table whose timer failed waits before the next attempt."""
 
-QUARANTINE_NOTICE = (
+QUARANTINE_NOTICE = N_(
     "⚠️ This table ran into an error it could not recover from and was closed. "
     "Every ante was refunded; open a new table with `/table new`."
 )
@@ -475,14 +476,17 @@ class TableService:
         ante = self.defaults.ante if ante is None else ante
         turn_seconds = self.defaults.turn_seconds if turn_seconds is None else turn_seconds
         if not 0 <= ante <= limits.MAX_ANTE:
-            raise UserError(f"The ante must be between 0 and {limits.MAX_ANTE:,} chips.")
+            raise UserError(
+                "The ante must be between 0 and {max_ante} chips.", max_ante=f"{limits.MAX_ANTE:,}"
+            )
         if not limits.MIN_TURN_SECONDS <= turn_seconds <= limits.MAX_TURN_SECONDS:
             raise UserError(
-                f"The turn timer must be between {limits.MIN_TURN_SECONDS} seconds and "
-                f"{format_duration(limits.MAX_TURN_SECONDS)}."
+                "The turn timer must be between {low} seconds and {high}.",
+                low=limits.MIN_TURN_SECONDS,
+                high=format_duration(limits.MAX_TURN_SECONDS),
             )
         if not 2 <= max_seats <= MAX_PLAYERS:
-            raise UserError(f"A table seats 2 to {MAX_PLAYERS} players.")
+            raise UserError("A table seats 2 to {max_players} players.", max_players=MAX_PLAYERS)
         try:
             make_rules(
                 game_enum,
@@ -493,7 +497,7 @@ class TableService:
                 **_settle_flags(mode, rate),
             )
         except EngineError as exc:
-            raise UserError(f"Those settings don't work: {exc}.") from None
+            raise UserError("Those settings don't work: {exc}.", exc=exc) from None
         return game_enum, mode, rate, max_seats, ante, turn_seconds
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Table:
@@ -504,7 +508,7 @@ class TableService:
             if table.seat_of(user_id) is not None:
                 raise UserError("You are already seated at this table.")
             if len(table.seats) >= table.max_seats:
-                raise UserError(f"The table is full ({table.max_seats} seats).")
+                raise UserError("The table is full ({max_seats} seats).", max_seats=table.max_seats)
             await self._save_seats(table, [*table.seats, SeatInfo(name, user_id=user_id)])
         return table
 
@@ -531,10 +535,12 @@ class TableService:
             levels = levels_for(table.game)
             if level not in levels:
                 raise UserError(
-                    f"Unknown AI level {quote_input(level)}: choose {', '.join(levels)}."
+                    "Unknown AI level {level}: choose {choices}.",
+                    level=quote_input(level),
+                    choices=", ".join(levels),
                 )
             if len(table.seats) >= table.max_seats:
-                raise UserError(f"The table is full ({table.max_seats} seats).")
+                raise UserError("The table is full ({max_seats} seats).", max_seats=table.max_seats)
             number = 1 + sum(1 for s in table.seats if s.is_ai)
             seat = SeatInfo(f"AI {number} ({level})", ai_level=level)
             await self._save_seats(table, [*table.seats, seat])
@@ -604,7 +610,7 @@ class TableService:
                     **_settle_flags(table.settlement, table.settle_rate),
                 )
             except EngineError as exc:
-                raise UserError(f"Can't start: {exc}.") from None
+                raise UserError("Can't start: {exc}.", exc=exc) from None
             antes = {s.user_id: table.ante for s in table.seats if s.user_id is not None}
             # The house stakes every computer seat's ante (one escrow row for all of them).
             ai_seats = sum(1 for s in table.seats if s.is_ai)
@@ -612,12 +618,20 @@ class TableService:
                 stake = table.ante * ai_seats
                 house = await self._chips.house_balance(table.guild_id)
                 if house < stake:
-                    raise UserError(
-                        "The house can't stake the computer players: "
-                        f"{ai_seats} {'ante needs' if ai_seats == 1 else 'antes need'} "
-                        f"{stake:,} chips and the house has {house:,}. A server manager can fund "
+                    # Two messages, not "ante(s)": a catalogue entry each (Chinese has one).
+                    refusal = (
+                        "The house can't stake the computer players: {ai_seats} ante needs "
+                        "{stake} chips and the house has {house}. A server manager can fund "
                         "it with `/kapadmin house`, or play with fewer computer players or a "
                         "smaller ante."
+                        if ai_seats == 1
+                        else "The house can't stake the computer players: {ai_seats} antes need "
+                        "{stake} chips and the house has {house}. A server manager can fund "
+                        "it with `/kapadmin house`, or play with fewer computer players or a "
+                        "smaller ante."
+                    )
+                    raise UserError(
+                        refusal, ai_seats=ai_seats, stake=f"{stake:,}", house=f"{house:,}"
                     )
                 antes[HOUSE_ID] = stake
             deal = make_deal(rules, self._rng, thrower=table.thrower)
@@ -659,7 +673,10 @@ class TableService:
             table.carried = carried
             if carried:
                 table.recent.append(
-                    f"💰 {carried:,} chips carried over from a drawn game join the pot."
+                    Message(
+                        "💰 {chips} chips carried over from a drawn game join the pot.",
+                        chips=f"{carried:,}",
+                    )
                 )
             outcome = Outcome(table, lines=list(table.recent))
             await self._advance(table, outcome)
@@ -728,7 +745,9 @@ class TableService:
             if version is not None and version != table.version:
                 raise UserError("That action is out of date: the table has moved on.")
             if state.current != seat:
-                raise UserError(f"It is {table.seats[state.current].name}'s turn, not yours.")
+                raise UserError(
+                    "It is {player}'s turn, not yours.", player=table.seats[state.current].name
+                )
             if isinstance(action, str):
                 action = _parse_for(state, action, table.game)
             outcome = Outcome(table)
@@ -902,7 +921,12 @@ class TableService:
             table.timeouts[seat] = count
             await self._seat_out(table, seat, "forfeited", outcome)
             return
-        line = f"⏰ {name} ran out of time ({count}/{limit}): the turn was played passively."
+        line = Message(
+            "⏰ {name} ran out of time ({count}/{limit}): the turn was played passively.",
+            name=name,
+            count=count,
+            limit=limit,
+        )
         outcome.lines.append(line)
         turn = state.turn
         while (
@@ -925,18 +949,22 @@ class TableService:
         wins; otherwise the seat folds and the game goes on without it."""
         out = "folded" if how != "resigned" else how
         name = table.seats[seat].name
-        why = "resigned" if how == "resigned" else "timed out too many turns in a row"
+        why = (
+            Message("{name} resigned", name=name)
+            if how == "resigned"
+            else Message("{name} timed out too many turns in a row", name=name)
+        )
         remaining = [i for i in range(len(table.seats)) if i not in table.out and i != seat]
         if len(remaining) == 1:
             # The end and its payout commit together first: a crash before them leaves the game
             # running with this seat still in it (nothing half-done), never a game nobody can end.
-            await self._end_by_forfeit(table, remaining[0], f"{name} {why}", outcome)
+            await self._end_by_forfeit(table, remaining[0], why, outcome)
             table.out[seat] = out
             await self._save_seat(table, seat)
             return
         table.out[seat] = out
         await self._save_seat(table, seat)
-        line = f"🏳️ {name} {why}: the seat folds (its ante stays in the pot)."
+        line = Message("🏳️ {why}: the seat folds (its ante stays in the pot).", why=why)
         outcome.lines.append(line)
         table.recent.append(line)
         del table.recent[:-MAX_RECENT]
@@ -947,7 +975,7 @@ class TableService:
         state = table.state
         assert state is not None
         seat = table.seats[winner]
-        text = f"{why}: {seat.name} wins."
+        text = Message("{why}: {name} wins.", why=why, name=seat.name)
         line: str | None = None
         # The end and its settlement commit together (the invariant: no ended game unsettled).
         async with self._games.transaction() as tx:
@@ -971,8 +999,8 @@ class TableService:
         table.winner_seat = winner
         table.end_text = text
         outcome.forfeit = True
-        outcome.lines.append(f"🏳️ {text}")
-        table.recent.append(f"🏳️ {text}")
+        outcome.lines.append(Message("🏳️ {text}", text=text))
+        table.recent.append(Message("🏳️ {text}", text=text))
         if line is not None:
             outcome.settlement = line
             outcome.lines.append(line)
@@ -1303,7 +1331,7 @@ class TableService:
         pot = await self._chips.pot(record.id)
         table.carried = 0 if pot is None else pot.carried_in
         await self._load_seats(table)
-        table.recent = ["♻️ Restored after a restart."]
+        table.recent = [Message("♻️ Restored after a restart.")]
         return table
 
     async def _rebuild(self, record: GameRecord, last_seen: float | None) -> Table:
@@ -1359,7 +1387,7 @@ class TableService:
         try:
             new_state, events = _apply(state, action)
         except IllegalAction as exc:
-            raise UserError(_sentence(str(exc))) from None
+            raise _refusal(exc) from None
         end = None
         if new_state.result is not None:
             winner = new_state.result.winner
@@ -1403,7 +1431,8 @@ class TableService:
         table.deadline = deadline
         outcome.steps.append(Step(seat, action, tuple(events), by_timeout))
         for event in events:
-            line = describe_event(event, None, [s.name for s in table.seats])
+            names = [s.name for s in table.seats]
+            line = EventLine(describe_event(event, None, names), event, names)
             outcome.lines.append(line)
             if not isinstance(event, TurnStarted):
                 # The message says whose turn it is: "Turn N: X to play" lines would fill a
@@ -1599,14 +1628,19 @@ def _check_settlement(
     Shap only, ``settle_rate`` chips per point, default 1)."""
     mode = POT if settlement is None else settlement
     if mode not in (POT, DIFFERENCE):
-        raise UserError(f"Unknown settlement {quote_input(mode)}: choose pot or difference.")
+        raise UserError(
+            "Unknown settlement {mode}: choose pot or difference.", mode=quote_input(mode)
+        )
     if mode == DIFFERENCE and game is not Game.TSUNG_SHAP:
         raise UserError("Settlement by difference is a Tsung Shap option.")
     if settle_rate is not None and mode != DIFFERENCE:
         raise UserError("A settle rate only applies to settlement by difference.")
     rate = 1 if settle_rate is None else settle_rate
     if type(rate) is not int or not 1 <= rate <= MAX_SETTLE_RATE:
-        raise UserError(f"The settle rate must be from 1 to {MAX_SETTLE_RATE:,} chips per point.")
+        raise UserError(
+            "The settle rate must be from 1 to {max_settle_rate} chips per point.",
+            max_settle_rate=f"{MAX_SETTLE_RATE:,}",
+        )
     return mode, rate
 
 
@@ -1620,7 +1654,9 @@ def _parse_game(game: str) -> Game:
         return Game(game)
     except ValueError:
         names = ", ".join(g.value for g in Game)
-        raise UserError(f"Unknown game {quote_input(game)}: choose {names}.") from None
+        raise UserError(
+            "Unknown game {game}: choose {names}.", game=quote_input(game), names=names
+        ) from None
 
 
 def _seats_json(seats: Sequence[SeatInfo]) -> str:
@@ -1642,14 +1678,68 @@ def _parse_for(state: AnyState, text: str, game: Game) -> AnyAction:
                 usable.append(candidate)
         if len(usable) == 1:
             return usable[0]
-        raise UserError(_sentence(str(exc))) from None
+        raise _refusal(exc) from None
     except EngineError as exc:
-        raise UserError(_sentence(str(exc))) from None
+        raise _refusal(exc) from None
 
 
 def _sentence(text: str) -> str:
     text = text.strip()
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+#: The engine's refusals of a play (it speaks English), as :func:`_sentence` makes them: the
+#: catalogue translates those it recognizes (bot.locale.recognize); any other stays English.
+ENGINE_REFUSALS = (
+    N_("You do not hold {tile}."),
+    N_("Your hand is not a winning hand (an eye and ten-pairs)."),
+    N_("You can only declare when you hold a full hand."),
+    N_("You just took {tile}: discard a different tile."),
+    N_("You must take a discard or draw from the wall first."),
+    N_("You must draw from the wall now."),
+    N_("You hold a full hand: discard a tile (or declare) first."),
+    N_("You hold a full hand: discard a tile (or declare)."),
+    N_("The wall is empty: you may take {tile} only if it wins."),
+    N_("The wall is empty."),
+    N_(
+        "{n} turns in a row took a discard without a draw: you may take {tile} only if it "
+        "wins, else draw from the wall."
+    ),
+    N_(
+        "{n} turns in a row took a discard without a draw: you must draw from the wall (a take "
+        "is allowed only if it wins)."
+    ),
+    N_("Only the most recent discard ({last}) may be taken, not {tile}."),
+    N_("You may not take back your own discard {tile}."),
+    N_("{tile} is not among the face-up discards."),
+    N_("There is no discard you may take."),
+    N_("You may not take that tile."),
+    N_("'{action}' is not allowed now."),
+    N_("The game is over."),
+    # Tsung Shap
+    N_("Turn over your next tile first ('draw')."),
+    N_("You have already claimed one missed combination this turn."),
+    N_("There is no missed capture to claim."),
+    N_("{name} did not miss a {kind} at {end}: you may claim {could}."),
+    N_("You have turned over {tile} already: capture with it or place it."),
+    N_("Missed captures are claimed at the start of a turn, before turning over."),
+    N_("Auto_capture: you must take the best capture ({best})."),
+    N_("Auto_capture: only the best capture may be taken ({best})."),
+    N_("{tile} is not identical to the {end} end tile {other}."),
+    N_("A triplet needs two tiles on the row."),
+    N_(
+        "With triplet_both_ends_only a triplet is the turned tile with both end tiles "
+        "('capture triplet ends')."
+    ),
+    N_("{tile} + {a} + {b} total {total}, not a multiple of ten."),
+)
+
+
+def _refusal(exc: BaseException) -> UserError:
+    """A refusal of the engine as a :class:`UserError`, in the member's language when known."""
+    text = _sentence(str(exc))
+    known = recognize(text, ENGINE_REFUSALS)
+    return UserError(text) if known is None else UserError("{reason}", reason=known)
 
 
 def _applied_notation(before: AnyState, after: AnyState, action: AnyAction) -> str:
@@ -1667,32 +1757,53 @@ def _opening_line(table: Table, deal: Deal) -> str:
     if deal.dice:
         dice = " + ".join(str(d) for d in deal.dice)
         thrower = table.seats[deal.thrower].name
-        return (
-            f"🎲 {thrower} threw {dice} = {sum(deal.dice)}: counting from the right, "
-            f"{first} plays first."
+        return Message(
+            "🎲 {thrower} threw {dice} = {total}: counting from the right, {first} plays first.",
+            thrower=thrower,
+            dice=dice,
+            total=sum(deal.dice),
+            first=first,
         )
-    return f"🎲 Lots were drawn: {first} plays first."
+    return Message("🎲 Lots were drawn: {first} plays first.", first=first)
 
 
 def _difference_line(
     winner: SeatInfo, loser: SeatInfo, difference: int, settled: DifferenceSettlement
 ) -> str:
-    points = "point" if difference == 1 else "points"
+    points = (
+        Message("{n} point", n=difference)
+        if difference == 1
+        else Message("{n} points", n=difference)
+    )
     if settled.paid == 0 and settled.owed == 0:
-        return f"{winner.name} won by {difference} {points}: nothing to pay."
+        return Message(
+            "{winner} won by {points}: nothing to pay.", winner=winner.name, points=points
+        )
     if settled.paid == 0:
-        return (
-            f"{winner.name} won by {difference} {points}: {loser.name} owed "
-            f"{format_chips(settled.owed)} but has none to pay."
+        return Message(
+            "{winner} won by {points}: {loser} owed {owed} chips but has none to pay.",
+            winner=winner.name,
+            points=points,
+            loser=loser.name,
+            owed=f"{settled.owed:,}",
         )
     capped = (
-        f" (capped: {settled.owed:,} owed, {loser.name} had only {settled.paid:,})"
+        Message(
+            " (capped: {owed} owed, {loser} had only {paid})",
+            owed=f"{settled.owed:,}",
+            loser=loser.name,
+            paid=f"{settled.paid:,}",
+        )
         if settled.capped
         else ""
     )
-    return (
-        f"💰 {loser.name} pays {winner.name} {format_chips(settled.paid)} for {difference} "
-        f"{points}{capped}."
+    return Message(
+        "💰 {loser} pays {winner} {paid} chips for {points}{capped}.",
+        loser=loser.name,
+        winner=winner.name,
+        paid=f"{settled.paid:,}",
+        points=points,
+        capped=capped,
     )
 
 
@@ -1712,9 +1823,12 @@ def _settlement_line(table: Table, settled: Settlement, winner: int | None) -> s
     if settled.outcome is ChipsOutcome.NO_POT:
         return None
     if settled.outcome is ChipsOutcome.REFUNDED:
-        return "Every ante was refunded."
+        return Message("Every ante was refunded.")
     if settled.outcome is ChipsOutcome.CARRIED:
-        return f"The pot of {format_chips(settled.carried)} stays on the table for the next game."
+        return Message(
+            "The pot of {chips} chips stays on the table for the next game.",
+            chips=f"{settled.carried:,}",
+        )
     if winner is None:  # pragma: no cover - a payout always names its winner
         return None
     return _payout_line(table.seats[winner], settled)
@@ -1722,6 +1836,15 @@ def _settlement_line(table: Table, settled: Settlement, winner: int | None) -> s
 
 def _payout_line(seat: SeatInfo, settled: Settlement) -> str:
     if seat.is_ai:
-        return f"{seat.name} won: the pot of {format_chips(settled.pot)} goes to the house."
-    rake = f" ({settled.rake:,} to the house)" if settled.rake else ""
-    return f"💰 {seat.name} takes the pot: {format_chips(settled.paid)}{rake}."
+        return Message(
+            "{name} won: the pot of {chips} chips goes to the house.",
+            name=seat.name,
+            chips=f"{settled.pot:,}",
+        )
+    rake = Message(" ({rake} to the house)", rake=f"{settled.rake:,}") if settled.rake else ""
+    return Message(
+        "💰 {name} takes the pot: {paid} chips{rake}.",
+        name=seat.name,
+        paid=f"{settled.paid:,}",
+        rake=rake,
+    )

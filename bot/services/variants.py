@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from bot.engine import Game
 from bot.limits import quote_input
+from bot.locale import N_, t
 from bot.services.errors import UserError
 
 __all__ = ["VARIANTS", "Variant", "parse_variants", "variant_suggestions", "variants_text"]
@@ -38,19 +39,27 @@ _BOOL = ("true", "false")
 VARIANTS: dict[str, Variant] = {
     v.flag: v
     for v in (
-        Variant("four_two_value", ("3", "6", "wild"), "what 4-2 counts (wild: 3 or 6)", _ALL),
-        Variant("civil_eyes_only", _BOOL, "only civil tiles form the eye", _COLLECTING),
-        Variant("exclude_own_discards", _BOOL, "no taking back one's own discard", _COLLECTING),
-        Variant("first_turn_extra_draw", _BOOL, "first player draws again on turn 1", _COLLECTING),
-        Variant("first_player", ("four-dice", "lots"), "how the first player is chosen", _ALL),
-        Variant("pot_carries_over", _BOOL, "a drawn game's pot stays for the next", _COLLECTING),
-        Variant("rake_percent", ("0", "5", "10"), "house cut of the pot, 0 to 50 %", _ALL),
-        Variant("max_turns", ("50", "100", "200"), "turns before the game is drawn", _COLLECTING),
-        Variant("auto_capture", _BOOL, "the best capture is always taken", _FISHING),
-        Variant("triplet_both_ends_only", _BOOL, "triplets only with both end tiles", _FISHING),
-        Variant("sweep_adds_pips", _BOOL, "a sweep scores 40 + its pips", _FISHING),
-        Variant("second_may_capture_opening", _BOOL, "the second tile may capture", _FISHING),
-        Variant("play_until_both_piles_empty", _BOOL, "play on until both piles are out", _FISHING),
+        Variant("four_two_value", ("3", "6", "wild"), N_("what 4-2 counts (wild: 3 or 6)"), _ALL),
+        Variant("civil_eyes_only", _BOOL, N_("only civil tiles form the eye"), _COLLECTING),
+        Variant("exclude_own_discards", _BOOL, N_("no taking back one's own discard"), _COLLECTING),
+        Variant(
+            "first_turn_extra_draw", _BOOL, N_("first player draws again on turn 1"), _COLLECTING
+        ),
+        Variant("first_player", ("four-dice", "lots"), N_("how the first player is chosen"), _ALL),
+        Variant(
+            "pot_carries_over", _BOOL, N_("a drawn game's pot stays for the next"), _COLLECTING
+        ),
+        Variant("rake_percent", ("0", "5", "10"), N_("house cut of the pot, 0 to 50 %"), _ALL),
+        Variant(
+            "max_turns", ("50", "100", "200"), N_("turns before the game is drawn"), _COLLECTING
+        ),
+        Variant("auto_capture", _BOOL, N_("the best capture is always taken"), _FISHING),
+        Variant("triplet_both_ends_only", _BOOL, N_("triplets only with both end tiles"), _FISHING),
+        Variant("sweep_adds_pips", _BOOL, N_("a sweep scores 40 + its pips"), _FISHING),
+        Variant("second_may_capture_opening", _BOOL, N_("the second tile may capture"), _FISHING),
+        Variant(
+            "play_until_both_piles_empty", _BOOL, N_("play on until both piles are out"), _FISHING
+        ),
     )
 }
 """Every flag ``variant`` accepts, by name."""
@@ -77,29 +86,37 @@ def parse_variants(game: Game, text: str | None) -> dict[str, str]:
         return {}
     items = [item for item in re.split(r"[\s,;]+(?=[A-Za-z_]+\s*=)", text.strip()) if item]
     if len(items) > _MAX_ITEMS:
-        raise UserError(f"At most {_MAX_ITEMS} variants at once.")
+        raise UserError("At most {max_items} variants at once.", max_items=_MAX_ITEMS)
     chosen: dict[str, str] = {}
     for item in items:
         match = _ITEM.match(item.strip().rstrip(",;"))
         if match is None:
             raise UserError(
-                f"Write each variant as flag=value, e.g. `pot_carries_over=true`; got "
-                f"{quote_input(item)}."
+                "Write each variant as flag=value, e.g. `pot_carries_over=true`; got {item}.",
+                item=quote_input(item),
             )
         flag, value = match.group(1).lower(), match.group(2).lower()
         if flag in _OWN_OPTION:
-            raise UserError(f"Choose {flag} with the `{_OWN_OPTION[flag]}` option of /table new.")
+            raise UserError(
+                "Choose {flag} with the `{option}` option of /table new.",
+                flag=flag,
+                option=_OWN_OPTION[flag],
+            )
         variant = VARIANTS.get(flag)
         if variant is None or game not in variant.games:
             known = ", ".join(v.flag for v in VARIANTS.values() if game in v.games)
-            raise UserError(f"No variant {quote_input(flag)} for this game: choose {known}.")
+            raise UserError(
+                "No variant {flag} for this game: choose {known}.",
+                flag=quote_input(flag),
+                known=known,
+            )
         if flag in chosen and chosen[flag] != value:
-            raise UserError(f"The variant {flag} is given twice.")
+            raise UserError("The variant {flag} is given twice.", flag=flag)
         chosen[flag] = value
     return chosen
 
 
-def variant_suggestions(game: Game, current: str) -> list[tuple[str, str]]:
+def variant_suggestions(game: Game, current: str, locale: str = "en") -> list[tuple[str, str]]:
     """Autocomplete for ``variant``: ``(label, value)`` pairs that extend what is typed.
 
     What is typed up to its last item is kept; the last item is completed to ``flag=value``
@@ -119,7 +136,7 @@ def variant_suggestions(game: Game, current: str) -> list[tuple[str, str]]:
             typed = f"{head} {item}".strip()
             if len(typed) > 100:
                 continue
-            label = f"{typed} — {variant.words}"
+            label = f"{typed} — {t(locale, variant.words)}"
             out.append((label[:100], typed))
     return out[:25]
 

@@ -16,6 +16,7 @@ import json
 import math
 import os
 import sys
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ from typing import Any, NoReturn, TextIO
 
 from bot.engine import RulesError, RuleSet, make_rules, with_flag
 from bot.engine.rules import RULE_SET_NAMES, Game
+from bot.locale import LOCALES, nt, t
 from bot.sim.oracle import OracleCheck, check_dealt_wins
 from bot.sim.runner import (
     ConfigResult,
@@ -242,6 +244,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--no-progress", action="store_true", help="never show the progress bar on stderr"
     )
+    parser.add_argument(
+        "--lang",
+        choices=LOCALES,
+        default="en",
+        help="language of the report: en, zh-TW (Traditional Chinese), zh-CN (Simplified)",
+    )
     return parser
 
 
@@ -446,7 +454,7 @@ def _num(value: float | None, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def _rows(outcomes: Sequence[Outcome]) -> list[tuple[str, list[str]]]:
+def _rows(outcomes: Sequence[Outcome], locale: str = "en") -> list[tuple[str, list[str]]]:
     players = outcomes[0].rules.players
     rows: list[tuple[str, list[str]]] = []
 
@@ -454,31 +462,38 @@ def _rows(outcomes: Sequence[Outcome]) -> list[tuple[str, list[str]]]:
         rows.append((label, values))
 
     s = [o.summary for o in outcomes]
-    row("games", [str(x.games) for x in s])
-    row("won", [_pct(x.win_rate) for x in s])
-    row("drawn: wall exhausted", [_pct(x.draw_rate) for x in s])
-    row("drawn: turn cap", [_pct(x.cap_rate) for x in s])
-    row("winning turn T: mean", [_num(x.mean_turn) for x in s])
-    row("  median", [_num(x.median_turn, 1) for x in s])
+    row(t(locale, "games"), [str(x.games) for x in s])
+    row(t(locale, "won"), [_pct(x.win_rate) for x in s])
+    row(t(locale, "drawn: wall exhausted"), [_pct(x.draw_rate) for x in s])
+    row(t(locale, "drawn: turn cap"), [_pct(x.cap_rate) for x in s])
+    row(t(locale, "winning turn T: mean"), [_num(x.mean_turn) for x in s])
+    row(t(locale, "  median"), [_num(x.median_turn, 1) for x in s])
     row(
-        "  p10 / p25 / p75 / p90",
+        t(locale, "  p10 / p25 / p75 / p90"),
         [
             " / ".join(_num(v, 1) for v in (x.p10_turn, x.p25_turn, x.p75_turn, x.p90_turn))
             for x in s
         ],
     )
-    row("round ceil(T/N): mean", [_num(x.mean_round) for x in s])
-    row("won in round 1", [_pct(x.round1_win_rate) for x in s])
-    row("wins: with the dealt hand", [_pct(x.win_by.get("dealt")) for x in s])
-    row("wins: after a take", [_pct(x.win_by.get("take")) for x in s])
-    row("wins: after a draw", [_pct(x.win_by.get("draw")) for x in s])
-    row("takes per game", [_num(x.takes_per_game) for x in s])
-    row("takeable discards at a take", [_num(x.mean_pool_at_take) for x in s])
+    row(t(locale, "round ceil(T/N): mean"), [_num(x.mean_round) for x in s])
+    row(t(locale, "won in round 1"), [_pct(x.round1_win_rate) for x in s])
+    row(t(locale, "wins: with the dealt hand"), [_pct(x.win_by.get("dealt")) for x in s])
+    row(t(locale, "wins: after a take"), [_pct(x.win_by.get("take")) for x in s])
+    row(t(locale, "wins: after a draw"), [_pct(x.win_by.get("draw")) for x in s])
+    row(t(locale, "takes per game"), [_num(x.takes_per_game) for x in s])
+    row(t(locale, "takeable discards at a take"), [_num(x.mean_pool_at_take) for x in s])
     for seat in range(players):
-        label = "first player" if seat == 0 else f"{seat} after the first"
-        row(f"win share: seat {seat} ({label})", [_pct(x.seat_win_share[seat], 1) for x in s])
+        label = (
+            t(locale, "first player")
+            if seat == 0
+            else t(locale, "{seat} after the first", seat=seat)
+        )
+        row(
+            t(locale, "win share: seat {seat} ({label})", seat=seat, label=label),
+            [_pct(x.seat_win_share[seat], 1) for x in s],
+        )
     row(
-        "equal seats: chi2 (df) p",
+        t(locale, "equal seats: chi2 (df) p"),
         [
             "-"
             if x.chi2.statistic is None or x.chi2.p_value is None
@@ -487,44 +502,48 @@ def _rows(outcomes: Sequence[Outcome]) -> list[tuple[str, list[str]]]:
         ],
     )
     row(
-        "first player dealt wins",
+        t(locale, "first player dealt wins"),
         [f"{_pct(o.oracle.observed, 3)} ({o.oracle.dealt_wins})" for o in outcomes],
     )
-    row("  exact probability", [_pct(o.oracle.exact, 3) for o in outcomes])
-    row("  z-score", [_num(o.oracle.z) for o in outcomes])
-    row("games per second", [f"{o.result.games_per_second:.0f}" for o in outcomes])
+    row(t(locale, "  exact probability"), [_pct(o.oracle.exact, 3) for o in outcomes])
+    row(t(locale, "  z-score"), [_num(o.oracle.z) for o in outcomes])
+    row(t(locale, "games per second"), [f"{o.result.games_per_second:.0f}" for o in outcomes])
     return rows
 
 
-def format_report(outcomes: Sequence[Outcome], seed: int) -> str:
-    """A readable table: one column per configuration, one row per figure."""
+def format_report(outcomes: Sequence[Outcome], seed: int, locale: str = "en") -> str:
+    """A readable table: one column per configuration, one row per figure (``locale``: the
+    language of the words, ``kapshap sim --lang``)."""
     first = outcomes[0]
     rules = first.rules
-    s = "set" if rules.sets == 1 else "sets"
     chosen = first.result.config.levels
-    levels = f"{chosen[0]} (every seat)" if len(set(chosen)) == 1 else " / ".join(chosen)
+    levels = (
+        t(locale, "{level} (every seat)", level=chosen[0])
+        if len(set(chosen)) == 1
+        else " / ".join(chosen)
+    )
     lines = [
-        f"{rules.game}, {rules.players} players, {rules.sets} {s}; "
-        f"{first.summary.games} games per rule set, seed {seed}; AI by seat: {levels}",
-        "Seats count from the first player (seat 0). Win shares (how, by seat) and turn "
-        "figures are of won games;",
-        "every other rate is of all games.",
+        t(
+            locale,
+            "{game}, {players} players, {sets}; {games} games per rule set, seed {seed}; "
+            "AI by seat: {levels}",
+            game=rules.game,
+            players=rules.players,
+            sets=nt(locale, "{n} set", "{n} sets", rules.sets),
+            games=first.summary.games,
+            seed=seed,
+            levels=levels,
+        ),
+        t(
+            locale,
+            "Seats count from the first player (seat 0). Win shares (how, by seat) and turn "
+            "figures are of won games;",
+        ),
+        t(locale, "every other rate is of all games."),
         "",
     ]
     headers = [o.rules.rule_set_name for o in outcomes]
-    rows = _rows(outcomes)
-    label_width = max(len(label) for label, _ in rows)
-    widths = [
-        max(len(headers[i]), *(len(values[i]) for _, values in rows)) for i in range(len(headers))
-    ]
-    lines.append(
-        " " * label_width
-        + "  "
-        + "  ".join(h.rjust(w) for h, w in zip(headers, widths, strict=True))
-    )
-    for label, values in rows:
-        cells = "  ".join(v.rjust(w) for v, w in zip(values, widths, strict=True))
-        lines.append(f"{label.ljust(label_width)}  {cells}")
+    lines += _table(headers, _rows(outcomes, locale))
     return "\n".join(lines)
 
 
@@ -632,21 +651,26 @@ def _pair(values: Sequence[float], digits: int) -> str:
     return " / ".join(_num(v, digits) for v in values)
 
 
-def _fishing_rows(outcomes: Sequence[FishingOutcome]) -> list[tuple[str, list[str]]]:
+def _fishing_rows(
+    outcomes: Sequence[FishingOutcome], locale: str = "en"
+) -> list[tuple[str, list[str]]]:
     s = [o.summary for o in outcomes]
     rows: list[tuple[str, list[str]]] = [
-        ("games", [str(x.games) for x in s]),
-        ("score (first / second): mean", [_pair(x.mean_score, 1) for x in s]),
-        ("  median", [_pair(x.median_score, 1) for x in s]),
-        ("  p90", [_pair(x.p90_score, 1) for x in s]),
-        ("  max", [_pair(x.max_score, 0) for x in s]),
-        ("win share: seat 0 (first player)", [_pct(x.win_share[0], 1) for x in s]),
-        ("win share: seat 1", [_pct(x.win_share[1], 1) for x in s]),
-        ("drawn (equal scores)", [_pct(x.draw_rate, 1) for x in s]),
-        ("first-player advantage: win share", [_pct(x.win_share_advantage, 1) for x in s]),
-        ("  mean score difference", [_num(x.mean_score_difference, 1) for x in s]),
+        (t(locale, "games"), [str(x.games) for x in s]),
+        (t(locale, "score (first / second): mean"), [_pair(x.mean_score, 1) for x in s]),
+        (t(locale, "  median"), [_pair(x.median_score, 1) for x in s]),
+        (t(locale, "  p90"), [_pair(x.p90_score, 1) for x in s]),
+        (t(locale, "  max"), [_pair(x.max_score, 0) for x in s]),
+        (t(locale, "win share: seat 0 (first player)"), [_pct(x.win_share[0], 1) for x in s]),
+        (t(locale, "win share: seat 1"), [_pct(x.win_share[1], 1) for x in s]),
+        (t(locale, "drawn (equal scores)"), [_pct(x.draw_rate, 1) for x in s]),
         (
-            "  equal seats: chi2 (df) p",
+            t(locale, "first-player advantage: win share"),
+            [_pct(x.win_share_advantage, 1) for x in s],
+        ),
+        (t(locale, "  mean score difference"), [_num(x.mean_score_difference, 1) for x in s]),
+        (
+            t(locale, "  equal seats: chi2 (df) p"),
             [
                 "-"
                 if x.chi2.statistic is None or x.chi2.p_value is None
@@ -654,20 +678,29 @@ def _fishing_rows(outcomes: Sequence[FishingOutcome]) -> list[tuple[str, list[st
                 for x in s
             ],
         ),
-        ("captures per game: pairs", [_num(x.captures_per_game["pair"]) for x in s]),
-        ("  triplets", [_num(x.captures_per_game["triplet"]) for x in s]),
-        ("  sweeps", [_num(x.captures_per_game["sweep"]) for x in s]),
-        ("sweeps per game (claims included)", [_num(x.sweeps_per_game) for x in s]),
-        ("missed captures per game", [_num(x.missed_per_game) for x in s]),
-        ("claimed captures per game", [_num(x.claimed_per_game) for x in s]),
-        ("turns per game", [_num(x.mean_turns, 1) for x in s]),
-        ("games per second", [f"{o.result.games_per_second:.0f}" for o in outcomes]),
+        (t(locale, "captures per game: pairs"), [_num(x.captures_per_game["pair"]) for x in s]),
+        (t(locale, "  triplets"), [_num(x.captures_per_game["triplet"]) for x in s]),
+        (t(locale, "  sweeps"), [_num(x.captures_per_game["sweep"]) for x in s]),
+        (t(locale, "sweeps per game (claims included)"), [_num(x.sweeps_per_game) for x in s]),
+        (t(locale, "missed captures per game"), [_num(x.missed_per_game) for x in s]),
+        (t(locale, "claimed captures per game"), [_num(x.claimed_per_game) for x in s]),
+        (t(locale, "turns per game"), [_num(x.mean_turns, 1) for x in s]),
+        (t(locale, "games per second"), [f"{o.result.games_per_second:.0f}" for o in outcomes]),
     ]
     return rows
 
 
+def _width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: CJK characters take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _ljust(text: str, width: int) -> str:
+    return text + " " * max(0, width - _width(text))
+
+
 def _table(headers: Sequence[str], rows: Sequence[tuple[str, list[str]]]) -> list[str]:
-    label_width = max(len(label) for label, _ in rows)
+    label_width = max(_width(label) for label, _ in rows)
     widths = [
         max(len(headers[i]), *(len(values[i]) for _, values in rows)) for i in range(len(headers))
     ]
@@ -678,23 +711,36 @@ def _table(headers: Sequence[str], rows: Sequence[tuple[str, list[str]]]) -> lis
     ]
     for label, values in rows:
         cells = "  ".join(v.rjust(w) for v, w in zip(values, widths, strict=True))
-        lines.append(f"{label.ljust(label_width)}  {cells}")
+        lines.append(f"{_ljust(label, label_width)}  {cells}")
     return lines
 
 
-def format_fishing_report(outcomes: Sequence[FishingOutcome], seed: int) -> str:
+def format_fishing_report(outcomes: Sequence[FishingOutcome], seed: int, locale: str = "en") -> str:
     """A readable table for Tsung Shap: one column per variant, one row per figure."""
     first = outcomes[0]
     chosen = first.result.config.levels
-    levels = f"{chosen[0]} (every seat)" if len(set(chosen)) == 1 else " / ".join(chosen)
+    levels = (
+        t(locale, "{level} (every seat)", level=chosen[0])
+        if len(set(chosen)) == 1
+        else " / ".join(chosen)
+    )
     lines = [
-        f"{first.rules.describe()}; {first.summary.games} games per variant, seed {seed}; "
-        f"AI by seat: {levels}",
-        "Seat 0 is the first player. Figures are over all games; the score difference is the "
-        "first player's score minus the second's.",
+        t(
+            locale,
+            "{rules}; {games} games per variant, seed {seed}; AI by seat: {levels}",
+            rules=first.rules.describe(),
+            games=first.summary.games,
+            seed=seed,
+            levels=levels,
+        ),
+        t(
+            locale,
+            "Seat 0 is the first player. Figures are over all games; the score difference is "
+            "the first player's score minus the second's.",
+        ),
         "",
     ]
-    lines += _table([o.variant for o in outcomes], _fishing_rows(outcomes))
+    lines += _table([o.variant for o in outcomes], _fishing_rows(outcomes, locale))
     return "\n".join(lines)
 
 
@@ -773,7 +819,7 @@ def _main_fishing(
     return _emit(
         [json.dumps(fishing_to_json(o, args.seed)) for o in outcomes]
         if args.json
-        else [format_fishing_report(outcomes, args.seed)],
+        else [format_fishing_report(outcomes, args.seed, args.lang)],
         lambda path: write_fishing_csv(outcomes, args.seed, path),
         lambda path: _plot_fishing(outcomes, path),
         csv_path,
@@ -869,7 +915,7 @@ def main(argv: list[str] | None = None) -> int:
     return _emit(
         [json.dumps(to_json(o, args.seed)) for o in outcomes]
         if args.json
-        else [format_report(outcomes, args.seed)],
+        else [format_report(outcomes, args.seed, args.lang)],
         lambda path: write_csv(outcomes, args.seed, path),
         lambda path: _plot(outcomes, path),
         csv_path,

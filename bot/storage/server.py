@@ -22,6 +22,7 @@ class PlayConfigRecord:
     timeout_limit: int | None = None
     lobby_minutes: int | None = None
     review_mode: str | None = None
+    language: str | None = None  # None follows the server's Discord locale
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +73,7 @@ class ServerRepo:
     async def get_play_config(self, tx: Tx, guild_id: int) -> PlayConfigRecord:
         """The server's play settings (all None when it never chose any)."""
         row = await tx.fetchone(
-            "SELECT notice_mode, timeout_limit, lobby_minutes, review_mode "
+            "SELECT notice_mode, timeout_limit, lobby_minutes, review_mode, language "
             "FROM guild_play_config WHERE guild_id = ?",
             (guild_id,),
         )
@@ -84,22 +85,25 @@ class ServerRepo:
             row["timeout_limit"],
             row["lobby_minutes"],
             row["review_mode"],
+            row["language"],
         )
 
     async def put_play_config(self, tx: Tx, record: PlayConfigRecord) -> None:
         """Replace the server's play settings."""
         await tx.execute(
             "INSERT INTO guild_play_config "
-            "(guild_id, notice_mode, timeout_limit, lobby_minutes, review_mode) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "(guild_id, notice_mode, timeout_limit, lobby_minutes, review_mode, language) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
             "notice_mode = excluded.notice_mode, timeout_limit = excluded.timeout_limit, "
-            "lobby_minutes = excluded.lobby_minutes, review_mode = excluded.review_mode",
+            "lobby_minutes = excluded.lobby_minutes, review_mode = excluded.review_mode, "
+            "language = excluded.language",
             (
                 record.guild_id,
                 record.notice_mode,
                 record.timeout_limit,
                 record.lobby_minutes,
                 record.review_mode,
+                record.language,
             ),
         )
 

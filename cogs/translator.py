@@ -1,0 +1,121 @@
+"""Slash-command metadata in each member's language, through discord.py's ``Translator``.
+
+discord.py asks the translator for every command, group, option and choice name and description
+when it builds the payload it syncs; Discord then shows each member the text of his client's
+language (``zh-TW``, ``zh-CN``) and the English one to everyone else. The texts come from the
+catalogues of :mod:`bot.locale`: names under the ``command name`` context (they obey Discord's
+name rules: lowercase, no spaces, 1-32 characters), everything else without a context.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.locale import translate
+
+__all__ = ["DISCORD_LOCALES", "NAME_CONTEXT", "CatalogueTranslator"]
+
+#: The catalogue context of command, group and option names.
+NAME_CONTEXT = "command name"
+#: The Discord locales the bot translates into, and the catalogue each one reads.
+DISCORD_LOCALES: dict[discord.Locale, str] = {
+    discord.Locale.taiwan_chinese: "zh-TW",
+    discord.Locale.chinese: "zh-CN",
+}
+_NAMES = frozenset(
+    {
+        app_commands.TranslationContextLocation.command_name,
+        app_commands.TranslationContextLocation.group_name,
+        app_commands.TranslationContextLocation.parameter_name,
+    }
+)
+
+
+class CatalogueTranslator(app_commands.Translator):
+    """Translates the command tree's texts from the bot's message catalogues."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        """The text of ``string`` in ``locale``, or None (Discord then shows the English)."""
+        language = DISCORD_LOCALES.get(locale)
+        if language is None:
+            return None
+        msgctxt = NAME_CONTEXT if context.location in _NAMES else None
+        return translate(language, string.message, msgctxt)
+
+
+async def _command_texts() -> list[tuple[str, str | None]]:
+    """Every text of the command tree, with its catalogue context (names: ``command name``)."""
+    import tempfile
+    from pathlib import Path
+
+    from bot.app import KapBot
+    from bot.config import Settings
+
+    collected: list[tuple[str, str | None]] = []
+
+    class _Collect(app_commands.Translator):
+        async def translate(
+            self,
+            string: app_commands.locale_str,
+            locale: discord.Locale,
+            context: app_commands.TranslationContextTypes,
+        ) -> str | None:
+            if locale is discord.Locale.taiwan_chinese:
+                msgctxt = NAME_CONTEXT if context.location in _NAMES else None
+                collected.append((string.message, msgctxt))
+            return None
+
+    with tempfile.TemporaryDirectory() as folder:
+        settings = Settings(discord_token=None, db_path=Path(folder) / "db.sqlite3")
+        bot = KapBot(settings, auto_sync=False)
+        await bot.setup_hook()
+        try:
+            for command in bot.tree.get_commands():
+                await command.get_translated_payload(bot.tree, _Collect())
+        finally:
+            await bot.close()
+    return list(dict.fromkeys(collected))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m cogs.translator messages.pot``: add to a template made by ``pybabel extract``
+    what it cannot find in the source: the command tree's texts (read from the tree itself, the
+    way discord.py asks the translator), the tile names and the words of the ``term`` context
+    (read from the zh-TW catalogue), so that ``pybabel update`` keeps them."""
+    import asyncio
+    import sys
+
+    from babel.messages.pofile import read_po, write_po
+
+    from bot.locale import catalogue
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m cogs.translator PATH.pot", file=sys.stderr)
+        return 2
+    with open(args[0], "rb") as file:
+        template = read_po(file)
+    for text, context in asyncio.run(_command_texts()):
+        template.add(text, context=context)
+    from bot.ai.base import LEVEL_WORDS
+
+    for words in LEVEL_WORDS.values():  # the AI layer keeps them as data (no bot.locale there)
+        template.add(words)
+    known = catalogue("zh-TW")
+    assert known is not None
+    for message in known:
+        if message.id and message.context in ("tile", "term"):
+            template.add(message.id, context=message.context)
+    with open(args[0], "wb") as file:
+        write_po(file, template, width=100)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
