@@ -27,6 +27,7 @@ from bot.services.chips import MAX_AMOUNT
 from bot.services.errors import InvalidTarget, UserError, format_chips, mention
 from bot.services.guild_settings import LIMITS, GuildSettings
 from bot.services.server import PlaySettings
+from bot.services.tournaments import OrganiserRoles
 from cogs.chips import NO_PINGS, guild_of, reply_private
 from cogs.common import guarded
 
@@ -165,6 +166,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
         timeouts="Turns in a row a player may time out before he is out (default 3)",
         lobby_minutes="Minutes after which a lobby nobody starts closes (default 15)",
         reviews="Who may /review a member's games: the member only, or anyone",
+        organiser_role="Members with this role may create tournaments (managers always may)",
         reset="Go back to the bot's defaults first (then apply any values given)",
     )
     @app_commands.choices(notices=NOTICE_CHOICES, reviews=REVIEW_CHOICES)
@@ -179,6 +181,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
         timeouts: app_commands.Range[int, 1, 20] | None = None,
         lobby_minutes: app_commands.Range[int, 1, 1440] | None = None,
         reviews: str | None = None,
+        organiser_role: discord.Role | None = None,
         reset: bool = False,
     ) -> None:
         """With no option, show the settings; otherwise change the ones given."""
@@ -196,6 +199,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
                     timeouts,
                     lobby_minutes,
                     reviews,
+                    organiser_role,
                 )
             )
             play = await self.services.server.update_play_settings(
@@ -214,15 +218,23 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
                 turn_seconds=turn_seconds,
                 reset=reset,
             )
+            roles = OrganiserRoles(self.services.db)
+            if organiser_role is not None or reset:
+                await roles.set(guild_id, None if organiser_role is None else organiser_role.id)
+            role_id = await roles.get(guild_id)
             if changed:
                 log.info(
                     "guild %s settings changed by %s: %s", guild_id, interaction.user.id, current
                 )
             text = _settings_text(current, changed)
             head, _, tail = text.rpartition("\n\n")
+            organisers = (
+                f"<@&{role_id}> and server managers" if role_id is not None else "server managers"
+            )
             await reply_private(
                 interaction,
-                f"{head}\n{_play_text(play, self.bot.settings.review_public)}\n\n{tail}",
+                f"{head}\n{_play_text(play, self.bot.settings.review_public)}\n"
+                f"• **Tournament organisers**: {organisers}\n\n{tail}",
             )
 
     @app_commands.command(name="house", description="The house account: balance, or fund it")

@@ -33,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -253,6 +253,9 @@ class Presenter:
         self._dms: dict[tuple[str, int], _DmState] = {}
         self.wake: Callable[[], None] = lambda: None
         """Called when a table changed; the play cog's scheduler re-plans its sleep."""
+        self.event_table: Callable[[int], Awaitable[bool]] | None = None
+        """Set by the tournaments cog: whether a channel's table plays a tournament match (its
+        next game opens by itself, so its end message offers no Rematch)."""
 
     def _now(self) -> float:
         return self.bot.clock.now().timestamp()
@@ -522,9 +525,10 @@ class Presenter:
 
     async def _send_end(self, table: Table, lines: list[str], file: discord.File | None) -> None:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        event = self.event_table is not None and await self.event_table(table.channel_id)
         kwargs: dict[str, Any] = {
             "content": "\n".join(lines),
-            "view": table_view(table.id, finished=True),
+            "view": table_view(table.id, finished=True, rematch=not event),
             "allowed_mentions": discord.AllowedMentions.none(),
         }
         if file is not None:
