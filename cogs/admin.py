@@ -28,6 +28,7 @@ from bot.services.chips import MAX_AMOUNT
 from bot.services.errors import InvalidTarget, UserError, format_chips, mention
 from bot.services.guild_settings import LIMITS, GuildSettings
 from bot.services.server import AUTO_LANGUAGE, PlaySettings
+from bot.services.tournaments import OrganiserRoles
 from cogs.chips import NO_PINGS, guild_of, reply_private
 from cogs.common import guarded, locale_of, public_locale_of
 
@@ -217,6 +218,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
         timeouts="Turns in a row a player may time out before he is out (default 3)",
         lobby_minutes="Minutes after which a lobby nobody starts closes (default 15)",
         reviews="Who may /review a member's games: the member only, or anyone",
+        organiser_role="Members with this role may create tournaments (managers always may)",
         reset="Go back to the bot's defaults first (then apply any values given)",
         language="Language of the table messages and channel lines (auto: the server's own)",
     )
@@ -232,6 +234,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
         timeouts: app_commands.Range[int, 1, 20] | None = None,
         lobby_minutes: app_commands.Range[int, 1, 1440] | None = None,
         reviews: str | None = None,
+        organiser_role: discord.Role | None = None,
         reset: bool = False,
         language: str | None = None,
     ) -> None:
@@ -251,6 +254,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
                     lobby_minutes,
                     reviews,
                     language,
+                    organiser_role,
                 )
             )
             play = await self.services.server.update_play_settings(
@@ -270,6 +274,10 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
                 turn_seconds=turn_seconds,
                 reset=reset,
             )
+            roles = OrganiserRoles(self.services.db)
+            if organiser_role is not None or reset:
+                await roles.set(guild_id, None if organiser_role is None else organiser_role.id)
+            role_id = await roles.get(guild_id)
             if changed:
                 log.info(
                     "guild %s settings changed by %s: %s", guild_id, interaction.user.id, current
@@ -277,9 +285,16 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
             loc = locale_of(interaction)
             text = _settings_text(current, changed, loc)
             head, _, tail = text.rpartition("\n\n")
+            organisers = (
+                t(loc, "{role} and server managers", role=f"<@&{role_id}>")
+                if role_id is not None
+                else t(loc, "server managers")
+            )
             await reply_private(
                 interaction,
-                f"{head}\n{_play_text(play, loc, self.bot.settings.review_public)}\n\n{tail}",
+                f"{head}\n{_play_text(play, loc, self.bot.settings.review_public)}\n"
+                + t(loc, "• **Tournament organisers**: {organisers}", organisers=organisers)
+                + f"\n\n{tail}",
             )
 
     @app_commands.command(name="house", description="The house account: balance, or fund it")

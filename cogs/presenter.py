@@ -34,7 +34,7 @@ import asyncio
 import io
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -271,6 +271,9 @@ class Presenter:
         self._languages: dict[int, str | None] = {}
         self.wake: Callable[[], None] = lambda: None
         """Called when a table changed; the play cog's scheduler re-plans its sleep."""
+        self.event_table: Callable[[int], Awaitable[bool]] | None = None
+        """Set by the tournaments cog: whether a channel's table plays a tournament match (its
+        next game opens by itself, so its end message offers no Rematch)."""
 
     def _now(self) -> float:
         return self.bot.clock.now().timestamp()
@@ -613,9 +616,12 @@ class Presenter:
 
     async def _send_end(self, table: Table, lines: list[str], file: discord.File | None) -> None:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
+        event = self.event_table is not None and await self.event_table(table.channel_id)
         kwargs: dict[str, Any] = {
             "content": "\n".join(lines),
-            "view": table_view(table.id, finished=True, locale=self.public_locale(table)),
+            "view": table_view(
+                table.id, finished=True, rematch=not event, locale=self.public_locale(table)
+            ),
             "allowed_mentions": discord.AllowedMentions.none(),
         }
         if file is not None:

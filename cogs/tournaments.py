@@ -58,10 +58,7 @@ TEXT = {
     "no_history": "No tournament has finished in this server yet.",
     "guild_only": "Tournaments are run in a server channel.",
     "text_channel": "A tournament needs a text channel to open its match threads in.",
-    "role_set": "Members with {role} may now create tournaments.",
-    "role_cleared": "Only server managers may now create tournaments.",
     "stopped": "🛑 The tournament ended this game (time, a drop or a new pairing).",
-    "managers_only": "Only a server manager can choose the organiser role.",
 }
 
 GAME_CHOICES = [
@@ -190,14 +187,26 @@ class Tournaments(
     async def cog_load(self) -> None:
         """Listen for ended games and start the event clock."""
         self.bot.services.tables.end_listeners.append(self.service.game_ended)
+        self.desk.presenter.event_table = self.service.is_event_table
         self.clock.start()
 
     async def cog_unload(self) -> None:
         """Stop the clock and the listener."""
         self.clock.cancel()
+        if self.desk.presenter.event_table == self.service.is_event_table:
+            self.desk.presenter.event_table = None
         listeners = self.bot.services.tables.end_listeners
         if self.service.game_ended in listeners:
             listeners.remove(self.service.game_ended)
+
+    @commands.Cog.listener()
+    async def on_kap_table_ended(self, table: Table, admin_id: int) -> None:
+        """``/kapadmin endtable`` aborted a table: if it played a match, the event replays the
+        game at once (see :meth:`TournamentService.table_aborted`)."""
+        try:
+            await self.service.table_aborted(table.channel_id)
+        except Exception as exc:
+            await report_incident(None, exc, f"replaying the game of table {table.id}")
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -548,26 +557,6 @@ class Tournaments(
             self.service.need_organiser(view.record, interaction.user.id, _manager(interaction))
             await interaction.response.send_message(TEXT["done"], ephemeral=True)
             await self.service.cancel(view.id, interaction.user.id, manager=_manager(interaction))
-
-    @app_commands.command(
-        name="organisers", description="Choose the role that may create tournaments (managers)"
-    )
-    @app_commands.describe(role="The organiser role (leave out to allow managers only)")
-    async def organisers(
-        self, interaction: discord.Interaction[Any], role: discord.Role | None = None
-    ) -> None:
-        """Set the server's organiser role."""
-        async with guarded(interaction, "/tournament organisers"):
-            guild_id = _guild(interaction)
-            if not _manager(interaction):
-                raise UserError(TEXT["managers_only"])
-            await self.service.set_organiser_role(guild_id, None if role is None else role.id)
-            text = (
-                TEXT["role_cleared"] if role is None else TEXT["role_set"].format(role=role.mention)
-            )
-            await interaction.response.send_message(
-                text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-            )
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

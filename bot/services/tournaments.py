@@ -62,6 +62,7 @@ __all__ = [
     "AI_LEVELS",
     "FORMATS",
     "TEXT",
+    "OrganiserRoles",
     "RatingLookup",
     "TournamentHost",
     "TournamentRecord",
@@ -168,6 +169,28 @@ class TournamentView:
         return self.record.id
 
 
+class OrganiserRoles:
+    """The server's tournament organiser role, set by ``/kapadmin config organiser_role``.
+
+    Apart from :class:`TournamentService` so the server settings command can read and write it
+    without the tables and chips an event needs."""
+
+    def __init__(self, db: Database) -> None:
+        """Read and write ``tournament_config`` in ``db``."""
+        self._db = db
+        self._repo = TournamentsRepo()
+
+    async def get(self, guild_id: int) -> int | None:
+        """The role id, or None (only server managers may create events)."""
+        async with self._db.read() as tx:
+            return await self._repo.organiser_role(tx, guild_id)
+
+    async def set(self, guild_id: int, role_id: int | None) -> None:
+        """Set (or clear, with None) the role."""
+        async with self._db.transaction() as tx:
+            await self._repo.set_organiser_role(tx, guild_id, role_id)
+
+
 class TournamentService:
     """Create, fill, run and pay out tournaments."""
 
@@ -229,14 +252,12 @@ class TournamentService:
         """Server managers, and members with the organiser role, may create events."""
         if manager:
             return True
-        async with self._db.read() as tx:
-            role = await self._repo.organiser_role(tx, guild_id)
+        role = await OrganiserRoles(self._db).get(guild_id)
         return role is not None and role in role_ids
 
     async def set_organiser_role(self, guild_id: int, role_id: int | None) -> None:
         """Set (or clear) the server's tournament organiser role (a manager's command)."""
-        async with self._db.transaction() as tx:
-            await self._repo.set_organiser_role(tx, guild_id, role_id)
+        await OrganiserRoles(self._db).set(guild_id, role_id)
 
     # ----------------------------------------------------------------------------- sign-up
 
@@ -684,17 +705,39 @@ class TournamentService:
 
     async def game_ended(self, outcome: Outcome) -> None:
         """A table's game ended (the table service's listener): carry its event on."""
-        table = outcome.table
-        tid = self._threads.get(table.channel_id)
+        tid = await self._event_of_thread(outcome.table.channel_id)
+        if tid is not None:
+            # Not inside the caller's handling: the next game opens in the same thread.
+            await self.advance(tid)
+
+    async def table_aborted(self, channel_id: int) -> bool:
+        """A server manager ended the table in ``channel_id`` (``/kapadmin endtable``).
+
+        The aborted game does not count and the match plays it again at once, in the same
+        thread (the round's time limit still runs): ending a stuck or broken game must not
+        decide a match against players who did nothing wrong. True when it was an event's."""
+        tid = await self._event_of_thread(channel_id)
+        if tid is None:
+            return False
+        await self.advance(tid)
+        return True
+
+    async def is_event_table(self, channel_id: int) -> bool:
+        """Whether the table in ``channel_id`` plays a tournament match (its next game opens by
+        itself, so its end message offers no rematch)."""
+        return await self._event_of_thread(channel_id) is not None
+
+    async def _event_of_thread(self, channel_id: int) -> int | None:
+        """The event whose match plays in the thread ``channel_id``, if any."""
+        tid = self._threads.get(channel_id)
         if tid is None:
             async with self._db.read() as tx:
-                found = await self._repo.match_by_thread(tx, table.channel_id)
+                found = await self._repo.match_by_thread(tx, channel_id)
             if found is None:
-                return
+                return None
             tid = found[0]
-            self._threads[table.channel_id] = tid
-        # Not inside the caller's handling: the next game opens in the same thread.
-        await self.advance(tid)
+            self._threads[channel_id] = tid
+        return tid
 
     async def _finish(self, record: TournamentRecord, event: Event) -> None:
         """Pay the prizes by the split (or refund when nobody can be paid) and close."""

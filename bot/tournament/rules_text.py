@@ -133,7 +133,9 @@ def explain_rules(settings: EventSettings, entrants: int | None = None) -> str:
         )
     lines.append(
         "A player who does not show up forfeits by the table's timeout rules. Leaving with "
-        "/tournament drop ends your pairings; your results so far stand."
+        "/tournament drop ends your pairings; your results so far stand. A game a server "
+        "manager ends (/kapadmin endtable) does not count: it is played again at once, "
+        "within the round's time limit."
     )
     if s.buy_in:
         split = "/".join(str(p) for p in s.prize_split)
