@@ -22,10 +22,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import KapBot
+from bot.locale import N_, nt, t
 from bot.render.charts import rating_chart
 from bot.services.errors import UserError, mention
 from bot.services.ratings import HistoryEntry, MemberStats, RatingService
-from cogs.common import guarded, services_of
+from cogs.common import guarded, public_locale_of, services_of
 
 __all__ = [
     "HISTORY_SIZE",
@@ -48,9 +49,13 @@ REPLAY_ID = "kap:replay:{game_id}"
 """Custom id of a history entry's Replay button; the replay cog handles it."""
 
 GameName = Literal["kap-shap", "kap-tai-shap", "tsung-shap"]
-GAME_TITLES = {"kap-shap": "Kap Shap", "kap-tai-shap": "Kap Tai Shap", "tsung-shap": "Tsung Shap"}
+GAME_TITLES = {
+    "kap-shap": N_("Kap Shap"),
+    "kap-tai-shap": N_("Kap Tai Shap"),
+    "tsung-shap": N_("Tsung Shap"),
+}
 _RESULT_WORDS = {"win": "🏆 Won", "loss": "Lost", "draw": "Drawn"}
-_POSITIONS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
+_POSITIONS = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"), N_("6th"))
 
 NO_PINGS = discord.AllowedMentions.none()
 
@@ -72,12 +77,12 @@ def _ratings(interaction: discord.Interaction[Any]) -> RatingService:
     return services_of(interaction).ratings
 
 
-def _title(game: str) -> str:
-    return GAME_TITLES.get(game, "Every game")
+def _title(game: str, locale: str = "en") -> str:
+    return t(locale, GAME_TITLES.get(game, N_("Every game")))
 
 
-def _rating_text(rating: int, provisional: bool) -> str:
-    return f"{rating:,}" + (" (provisional)" if provisional else "")
+def _rating_text(rating: int, provisional: bool, locale: str = "en") -> str:
+    return f"{rating:,}" + (t(locale, " (provisional)") if provisional else "")
 
 
 # ----------------------------------------------------------------------------- leaderboard
@@ -219,64 +224,86 @@ async def rating_board_message(
     return embed, view
 
 
-def _wins(value: int) -> str:
-    return f"{value:,} win" + ("" if value == 1 else "s")
+def _wins(value: int, locale: str = "en") -> str:
+    return nt(locale, "{count} win", "{count} wins", value, count=f"{value:,}")
 
 
 # ----------------------------------------------------------------------------- stats
 
 
-def stats_embed(stats: MemberStats, name: str) -> discord.Embed:
-    """The ``/stats`` embed (the chart is attached separately)."""
+def stats_embed(stats: MemberStats, name: str, locale: str = "en") -> discord.Embed:
+    """The ``/stats`` embed (the chart is attached separately), in ``locale``."""
+    loc = locale
     embed = discord.Embed(
-        title=f"📊 {name} — {_title(stats.game or 'all')}", colour=discord.Colour.blurple()
+        title=f"📊 {name} — {_title(stats.game or 'all', loc)}", colour=discord.Colour.blurple()
     )
     if stats.games == 0:
-        embed.description = "No finished games yet."
+        embed.description = t(loc, "No finished games yet.")
         return embed
     rate = f"{stats.win_rate:.0%}" if stats.win_rate is not None else "—"
     embed.add_field(
-        name="Games",
-        value=(
-            f"{stats.games:,} played · {stats.wins:,} won · {stats.draws:,} drawn · "
-            f"{stats.losses:,} lost\nWin rate {rate}"
+        name=t(loc, "Games"),
+        value=t(
+            loc,
+            "{games} played · {wins} won · {draws} drawn · {losses} lost\nWin rate {rate}",
+            games=f"{stats.games:,}",
+            wins=f"{stats.wins:,}",
+            draws=f"{stats.draws:,}",
+            losses=f"{stats.losses:,}",
+            rate=rate,
         ),
         inline=False,
     )
     if stats.ratings:
         embed.add_field(
-            name="Rating",
+            name=t(loc, "Rating"),
             value="\n".join(
-                f"{_title(game)}: **{_rating_text(value, provisional)}**"
+                f"{_title(game, loc)}: **{_rating_text(value, provisional, loc)}**"
                 for game, (value, provisional) in stats.ratings.items()
             ),
             inline=True,
         )
     embed.add_field(
-        name="Streaks",
-        value=f"Current: {_wins(stats.current_streak)}\nBest: {_wins(stats.best_streak)}",
+        name=t(loc, "Streaks"),
+        value=t(
+            loc,
+            "Current: {current}\nBest: {best}",
+            current=_wins(stats.current_streak, loc),
+            best=_wins(stats.best_streak, loc),
+        ),
         inline=True,
     )
     positions = "\n".join(
-        f"{_POSITIONS[p] if p < len(_POSITIONS) else p + 1} to play: {won}/{played} won"
+        t(
+            loc,
+            "{position} to play: {won}/{played} won",
+            position=t(loc, _POSITIONS[p]) if p < len(_POSITIONS) else p + 1,
+            won=won,
+            played=played,
+        )
         for p, (played, won) in stats.by_position.items()
     )
-    embed.add_field(name="By seat (order of play)", value=positions, inline=True)
+    embed.add_field(name=t(loc, "By seat (order of play)"), value=positions, inline=True)
     if stats.favourite_eye is not None:
         eye, times = stats.favourite_eye
         embed.add_field(
-            name="Favourite winning arrangement",
-            value=f"Eye {eye} ({times} win{'' if times == 1 else 's'})",
+            name=t(loc, "Favourite winning arrangement"),
+            value=t(loc, "Eye {eye} ({wins})", eye=eye, wins=_wins(times, loc)),
             inline=False,
         )
     if stats.tsung_games and stats.average_score is not None:
         per = stats.tsung_games
         embed.add_field(
-            name="Tsung Shap",
-            value=(
-                f"Average score {stats.average_score:.1f} · captures {stats.captures:,} "
-                f"({stats.captures / per:.1f} a game) · sweeps {stats.sweeps:,} · "
-                f"claims {stats.claims:,}"
+            name=t(loc, "Tsung Shap"),
+            value=t(
+                loc,
+                "Average score {score} · captures {captures} ({per_game} a game) · "
+                "sweeps {sweeps} · claims {claims}",
+                score=f"{stats.average_score:.1f}",
+                captures=f"{stats.captures:,}",
+                per_game=f"{stats.captures / per:.1f}",
+                sweeps=f"{stats.sweeps:,}",
+                claims=f"{stats.claims:,}",
             ),
             inline=False,
         )
@@ -358,13 +385,14 @@ class StatsCog(commands.Cog, name="Stats"):
                 raise UserError("Bots have no statistics.")
             await interaction.response.defer(thinking=True)
             stats = await self.bot.services.ratings.stats(guild_id, who.id, game)
-            embed = stats_embed(stats, who.display_name)
+            locale = await public_locale_of(interaction)
+            embed = stats_embed(stats, who.display_name, locale)
             files = []
             if stats.rating_history:
                 png = await asyncio.to_thread(
                     rating_chart,
-                    {_title(g): v for g, v in sorted(stats.rating_history.items())},
-                    title=f"Rating of {who.display_name}",
+                    {_title(g, locale): v for g, v in sorted(stats.rating_history.items())},
+                    title=t(locale, "Rating of {name}", name=who.display_name),
                 )
                 files.append(discord.File(io.BytesIO(png), filename="rating.png"))
                 embed.set_image(url="attachment://rating.png")
