@@ -1,4 +1,5 @@
-"""The ``/stats`` embed is worded in the server's language: no English left in zh-TW / zh-CN."""
+"""``/stats`` and ``/review`` replies are worded in the server's language: no English left in
+zh-TW / zh-CN."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import re
 import pytest
 
 from bot.services.ratings import MemberStats
+from bot.services.replays import Progress
+from cogs.replay import progress_text
 from cogs.stats import stats_embed
 
 
@@ -58,3 +61,11 @@ def test_stats_embed_in_chinese(locale: str) -> None:
     text = _text(locale)
     assert not re.findall(r"[A-Za-z]{2,}", text), text
     assert ("夾十" if locale == "zh-TW" else "夹十") in text
+
+
+@pytest.mark.parametrize("locale", ["zh-TW", "zh-CN"])
+def test_review_progress_in_chinese(locale: str) -> None:
+    """The review reply's progress lines (queued, running) are Chinese too."""
+    for progress in (Progress(0, 3, 9), Progress(2, 0, 9, waiting=True)):
+        text = re.sub(r"`[^`]*`", "", progress_text("abc", progress, locale))
+        assert not re.findall(r"[A-Za-z]{2,}", text), text
