@@ -26,7 +26,7 @@ from bot.locale import N_, nt, t
 from bot.render.charts import rating_chart
 from bot.services.errors import UserError, mention
 from bot.services.ratings import HistoryEntry, MemberStats, RatingService
-from cogs.common import guarded, public_locale_of, services_of
+from cogs.common import guarded, locale_of, public_locale_of, services_of
 
 __all__ = [
     "HISTORY_SIZE",
@@ -54,7 +54,7 @@ GAME_TITLES = {
     "kap-tai-shap": N_("Kap Tai Shap"),
     "tsung-shap": N_("Tsung Shap"),
 }
-_RESULT_WORDS = {"win": "🏆 Won", "loss": "Lost", "draw": "Drawn"}
+_RESULT_WORDS = {"win": N_("🏆 Won"), "loss": N_("Lost"), "draw": N_("Drawn")}
 _POSITIONS = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"), N_("6th"))
 
 NO_PINGS = discord.AllowedMentions.none()
@@ -310,27 +310,32 @@ def stats_embed(stats: MemberStats, name: str, locale: str = "en") -> discord.Em
     return embed
 
 
-def history_lines(entries: list[HistoryEntry]) -> str:
-    """One line per game of ``/history``, numbered like the Replay buttons."""
+def history_lines(entries: list[HistoryEntry], locale: str = "en") -> str:
+    """One line per game of ``/history``, numbered like the Replay buttons, in ``locale``."""
     lines = []
     for number, entry in enumerate(entries, start=1):
         when = discord.utils.format_dt(entry.finished_at, "R")
-        rating = f" · rating {entry.rating:,}" if entry.rating is not None else ""
+        rating = (
+            t(locale, " · rating {rating}", rating=f"{entry.rating:,}")
+            if entry.rating is not None
+            else ""
+        )
         against = ", ".join(discord.utils.escape_markdown(o) for o in entry.opponents)
         lines.append(
-            f"**{number}.** {_RESULT_WORDS[entry.result]} · {_title(entry.game)} vs {against} · "
-            f"{when}{rating} · `{entry.game_id}`"
+            f"**{number}.** {t(locale, _RESULT_WORDS[entry.result])} · "
+            + t(locale, "{game} vs {against}", game=_title(entry.game, locale), against=against)
+            + f" · {when}{rating} · `{entry.game_id}`"
         )
     return "\n".join(lines)
 
 
-def history_view(entries: list[HistoryEntry]) -> discord.ui.View:
+def history_view(entries: list[HistoryEntry], locale: str = "en") -> discord.ui.View:
     """A Replay button per game (custom id :data:`REPLAY_ID`), answered by the replay cog."""
     view = discord.ui.View(timeout=None)
     for number, entry in enumerate(entries, start=1):
         view.add_item(
             discord.ui.Button(
-                label=f"Replay {number}",
+                label=t(locale, "Replay {number}", number=number),
                 style=discord.ButtonStyle.secondary,
                 custom_id=replay_custom_id(entry.game_id),
             )
@@ -411,14 +416,15 @@ class StatsCog(commands.Cog, name="Stats"):
             if who.bot:
                 raise UserError("Bots have no game history.")
             entries = await self.bot.services.ratings.history(guild_id, who.id, HISTORY_SIZE)
+            locale = locale_of(interaction)
             embed = discord.Embed(
-                title=f"🕘 Recent games of {who.display_name}",
-                description=history_lines(entries) or "No finished games yet.",
+                title=t(locale, "🕘 Recent games of {name}", name=who.display_name),
+                description=history_lines(entries, locale) or t(locale, "No finished games yet."),
                 colour=discord.Colour.blurple(),
             )
             await interaction.response.send_message(
                 embed=embed,
-                view=history_view(entries),
+                view=history_view(entries, locale),
                 ephemeral=True,
                 allowed_mentions=NO_PINGS,
             )
