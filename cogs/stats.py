@@ -162,6 +162,9 @@ class RatingBoardButton(
                 viewer_id=user.id,
                 viewer_name=user.display_name,
                 public=own and not ephemeral,
+                locale=locale_of(interaction)
+                if not own or ephemeral
+                else await public_locale_of(interaction),
             )
             if own:
                 await interaction.response.edit_message(embed=embed, view=view)
@@ -181,8 +184,10 @@ async def rating_board_message(
     viewer_id: int,
     viewer_name: str,
     public: bool,
+    locale: str = "en",
 ) -> tuple[discord.Embed, discord.ui.View]:
-    """One page of the ``rating`` or ``wins`` board, the viewer's rank in the footer.
+    """One page of the ``rating`` or ``wins`` board, the viewer's rank in the footer, in
+    ``locale``.
 
     Three indexed queries (the page, the count, the viewer's rank), whatever the server's size.
     """
@@ -190,27 +195,41 @@ async def rating_board_message(
         guild_id, by=by, game=game, user_id=viewer_id, offset=offset, limit=PAGE_SIZE
     )
     total, offset = page.total, page.offset
+    loc = locale
     lines = []
     for rank, user_id, value, provisional in page.rows:
-        you = " ← you" if user_id == viewer_id else ""
-        shown = _rating_text(value, provisional) if by == "rating" else _wins(value)
+        you = t(loc, " ← you") if user_id == viewer_id else ""
+        shown = _rating_text(value, provisional, loc) if by == "rating" else _wins(value, loc)
         lines.append(f"**#{rank:,}** {mention(user_id)} — {shown}{you}")
-    what = "rated games" if by == "rating" else "games"
+    heading = t(loc, "Rating") if by == "rating" else t(loc, "Wins")
+    nobody = (
+        t(loc, "Nobody has played rated games here yet.")
+        if by == "rating"
+        else t(loc, "Nobody has played games here yet.")
+    )
     embed = discord.Embed(
-        title=f"🏆 {'Rating' if by == 'rating' else 'Wins'} — {_title(page.game)}",
-        description="\n".join(lines) or f"Nobody has played {what} here yet.",
+        title=f"🏆 {heading} — {_title(page.game, loc)}",
+        description="\n".join(lines) or nobody,
         colour=discord.Colour.gold(),
     )
     pages = max(1, -(-total // PAGE_SIZE))
-    embed.set_author(name=f"Page {offset // PAGE_SIZE + 1:,} of {pages:,}")
+    embed.set_author(
+        name=t(
+            loc, "Page {page} of {pages}", page=f"{offset // PAGE_SIZE + 1:,}", pages=f"{pages:,}"
+        )
+    )
     if page.own is None:
-        rank_text = "not ranked yet"
+        rank_text = t(loc, "not ranked yet")
     else:
         rank, value, provisional = page.own
-        shown = _rating_text(value, provisional) if by == "rating" else _wins(value)
-        rank_text = f"#{rank:,} of {total:,} ({shown})"
+        shown = _rating_text(value, provisional, loc) if by == "rating" else _wins(value, loc)
+        rank_text = t(
+            loc, "#{rank} of {total} ({shown})", rank=f"{rank:,}", total=f"{total:,}", shown=shown
+        )
     embed.set_footer(
-        text=f"{viewer_name} · Your rank: {rank_text}" if public else f"Your rank: {rank_text}"
+        text=t(loc, "{name} · Your rank: {rank}", name=viewer_name, rank=rank_text)
+        if public
+        else t(loc, "Your rank: {rank}", rank=rank_text)
     )
     view = discord.ui.View(timeout=None)
     key = page.game
