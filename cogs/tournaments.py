@@ -22,7 +22,7 @@ from discord.ext import commands, tasks
 
 from bot.app import KapBot
 from bot.limits import MAX_ANTE
-from bot.locale import t
+from bot.locale import N_, t
 from bot.render.tournament_art import render_event_bracket, render_event_standings
 from bot.services.errors import UserError
 from bot.services.tables import Outcome, Table
@@ -49,20 +49,20 @@ MESSAGE_LIMIT = 2000
 
 # User-facing sentences of this cog, in one place.
 TEXT = {
-    "joined": "You are in **{name}**.",
-    "left": "You left **{name}**; your buy-in was refunded.",
+    "joined": N_("You are in **{name}**."),
+    "left": N_("You left **{name}**; your buy-in was refunded."),
     "created": "Tournament **#{id} {name}** is open for sign-up.",
     "started": "**{name}** has started.",
-    "filled": "Added {count} computer player(s).",
-    "dropped": "You left **{name}**. Your results so far stand.",
-    "done": "Done.",
-    "no_history": "No tournament has finished in this server yet.",
-    "guild_only": "Tournaments are run in a server channel.",
-    "text_channel": "A tournament needs a text channel to open its match threads in.",
-    "role_set": "Members with {role} may now create tournaments.",
-    "role_cleared": "Only server managers may now create tournaments.",
+    "filled": N_("Added {count} computer player(s)."),
+    "dropped": N_("You left **{name}**. Your results so far stand."),
+    "done": N_("Done."),
+    "no_history": N_("No tournament has finished in this server yet."),
+    "guild_only": N_("Tournaments are run in a server channel."),
+    "text_channel": N_("A tournament needs a text channel to open its match threads in."),
+    "role_set": N_("Members with {role} may now create tournaments."),
+    "role_cleared": N_("Only server managers may now create tournaments."),
     "stopped": "🛑 The tournament ended this game (time, a drop or a new pairing).",
-    "managers_only": "Only a server manager can choose the organiser role.",
+    "managers_only": N_("Only a server manager can choose the organiser role."),
 }
 
 GAME_CHOICES = [
