@@ -86,6 +86,9 @@ TEXT = {
         "tournament."
     ),
     "not_registration": N_("Sign-up for this tournament is closed."),
+    "not_registration_drop": N_(
+        "Sign-up for this tournament is closed. Use `/tournament drop` to leave."
+    ),
     "already_in": N_("You are already entered in this tournament."),
     "full": N_("This tournament is full."),
     "not_in": N_("You are not entered in this tournament."),
@@ -326,7 +329,7 @@ class TournamentService:
         async with self._lock(tournament_id), self._db.transaction() as tx:
             record = await self._require(tx, tournament_id)
             if record.status not in ("registration", "check-in"):
-                raise UserError(TEXT["not_registration"] + " Use `/tournament drop` to leave.")
+                raise UserError(TEXT["not_registration_drop"])
             entry = await self._repo.entry(tx, tournament_id, user_id)
             if entry is None or not entry.active:
                 raise UserError(TEXT["not_in"])
