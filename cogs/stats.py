@@ -55,6 +55,7 @@ GAME_TITLES = {
     "tsung-shap": N_("Tsung Shap"),
 }
 _RESULT_WORDS = {"win": N_("🏆 Won"), "loss": N_("Lost"), "draw": N_("Drawn")}
+_EVERY_GAME = N_("Every game")  # a module constant: the extractor misses N_ nested in t()
 _POSITIONS = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"), N_("6th"))
 
 NO_PINGS = discord.AllowedMentions.none()
@@ -78,7 +79,7 @@ def _ratings(interaction: discord.Interaction[Any]) -> RatingService:
 
 
 def _title(game: str, locale: str = "en") -> str:
-    return t(locale, GAME_TITLES.get(game, N_("Every game")))
+    return t(locale, GAME_TITLES.get(game, _EVERY_GAME))
 
 
 def _rating_text(rating: int, provisional: bool, locale: str = "en") -> str:
