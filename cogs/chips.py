@@ -492,6 +492,7 @@ class ChipsCog(commands.Cog, name="Chips"):
                     viewer_id=user.id,
                     viewer_name=user.display_name,
                     public=True,
+                    locale=await public_locale_of(interaction),
                 )
                 await interaction.response.send_message(
                     embed=embed, view=view, allowed_mentions=NO_PINGS

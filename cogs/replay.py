@@ -25,6 +25,7 @@ from discord.ext import commands
 from bot.app import KapBot
 from bot.engine import FishingView, View
 from bot.limits import fit_message
+from bot.locale import nt, t
 from bot.render.images import pool_groups, render_pool, render_row
 from bot.render.text import game_title, hand_text, pool_text
 from bot.services.errors import UserError
@@ -36,7 +37,7 @@ from bot.services.replays import (
     frame,
     summary_lines,
 )
-from cogs.common import guarded
+from cogs.common import guarded, public_locale_of
 
 __all__ = ["ReplayButton", "Replays"]
 
@@ -208,15 +209,25 @@ def replay_page(
     return embed, files, buttons
 
 
-def progress_text(game_id: str, progress: Progress) -> str:
-    """What the review reply says while it runs."""
+def progress_text(game_id: str, progress: Progress, locale: str = "en") -> str:
+    """What the review reply says while it runs (in ``locale``)."""
     if progress.waiting:
-        ahead = progress.queued
-        return (
-            f"⏳ Your review of game `{game_id}` is queued: {ahead} "
-            f"review{'s' if ahead != 1 else ''} ahead of it (at most a few run at once)."
+        return nt(
+            locale,
+            "⏳ Your review of game `{game}` is queued: {n} review ahead of it (at most a few "
+            "run at once).",
+            "⏳ Your review of game `{game}` is queued: {n} reviews ahead of it (at most a few "
+            "run at once).",
+            progress.queued,
+            game=game_id,
         )
-    return f"🔍 Reviewing game `{game_id}`: {progress.done} of {progress.total} decisions done…"
+    return t(
+        locale,
+        "🔍 Reviewing game `{game}`: {done} of {total} decisions done…",
+        game=game_id,
+        done=progress.done,
+        total=progress.total,
+    )
 
 
 class Replays(commands.Cog):
@@ -276,13 +287,16 @@ class Replays(commands.Cog):
                 public=None if mode is None else mode == "public",
                 owner_allows=owner_allows,
             )
-            await interaction.response.send_message(f"🔍 Reviewing game `{loaded.id}`…")
+            locale = await public_locale_of(interaction)
+            await interaction.response.send_message(
+                t(locale, "🔍 Reviewing game `{game}`…", game=loaded.id)
+            )
             last: list[tuple[float, str]] = []
 
             async def report(progress: Progress) -> None:
                 # The first report and every queue move are shown; then at most one edit per
                 # PROGRESS_EVERY seconds (Discord rate-limits message edits).
-                text = progress_text(loaded.id, progress)
+                text = progress_text(loaded.id, progress, locale)
                 now = time.monotonic()
                 if last and (
                     text == last[-1][1]
@@ -294,14 +308,21 @@ class Replays(commands.Cog):
 
             result = await self.reviews.review(loaded, seat, report)
             lines = summary_lines(result)
-            agreed = f"{result.agreed} of {len(result.decisions)}"
-            head = (
-                f"📝 Review of game `{result.game_id}` for **{result.name}**: {agreed} decisions "
-                f"matched the expert. Chances to win from {result.rollouts} play-outs of the "
+            head = t(
+                locale,
+                "📝 Review of game `{game}` for **{name}**: {agreed} of {total} decisions "
+                "matched the expert. Chances to win from {rollouts} play-outs of the "
                 "unseen tiles per move (± one standard error of the difference); largest "
-                "mistakes first."
+                "mistakes first.",
+                game=result.game_id,
+                name=result.name,
+                agreed=result.agreed,
+                total=len(result.decisions),
+                rollouts=result.rollouts,
             )
-            body = "\n".join(f"• {line}" for line in lines) or "No decision had an alternative."
+            body = "\n".join(f"• {line}" for line in lines) or t(
+                locale, "No decision had an alternative."
+            )
             await interaction.edit_original_response(content=fit_message(f"{head}\n{body}"))
 
 

@@ -22,10 +22,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import KapBot
+from bot.locale import N_, nt, t
 from bot.render.charts import rating_chart
 from bot.services.errors import UserError, mention
 from bot.services.ratings import HistoryEntry, MemberStats, RatingService
-from cogs.common import guarded, services_of
+from cogs.common import guarded, locale_of, public_locale_of, services_of
 
 __all__ = [
     "HISTORY_SIZE",
@@ -48,9 +49,14 @@ REPLAY_ID = "kap:replay:{game_id}"
 """Custom id of a history entry's Replay button; the replay cog handles it."""
 
 GameName = Literal["kap-shap", "kap-tai-shap", "tsung-shap"]
-GAME_TITLES = {"kap-shap": "Kap Shap", "kap-tai-shap": "Kap Tai Shap", "tsung-shap": "Tsung Shap"}
-_RESULT_WORDS = {"win": "🏆 Won", "loss": "Lost", "draw": "Drawn"}
-_POSITIONS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
+GAME_TITLES = {
+    "kap-shap": N_("Kap Shap"),
+    "kap-tai-shap": N_("Kap Tai Shap"),
+    "tsung-shap": N_("Tsung Shap"),
+}
+_RESULT_WORDS = {"win": N_("🏆 Won"), "loss": N_("Lost"), "draw": N_("Drawn")}
+_EVERY_GAME = N_("Every game")  # a module constant: the extractor misses N_ nested in t()
+_POSITIONS = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"), N_("6th"))
 
 NO_PINGS = discord.AllowedMentions.none()
 
@@ -72,12 +78,12 @@ def _ratings(interaction: discord.Interaction[Any]) -> RatingService:
     return services_of(interaction).ratings
 
 
-def _title(game: str) -> str:
-    return GAME_TITLES.get(game, "Every game")
+def _title(game: str, locale: str = "en") -> str:
+    return t(locale, GAME_TITLES.get(game, _EVERY_GAME))
 
 
-def _rating_text(rating: int, provisional: bool) -> str:
-    return f"{rating:,}" + (" (provisional)" if provisional else "")
+def _rating_text(rating: int, provisional: bool, locale: str = "en") -> str:
+    return f"{rating:,}" + (t(locale, " (provisional)") if provisional else "")
 
 
 # ----------------------------------------------------------------------------- leaderboard
@@ -157,6 +163,9 @@ class RatingBoardButton(
                 viewer_id=user.id,
                 viewer_name=user.display_name,
                 public=own and not ephemeral,
+                locale=locale_of(interaction)
+                if not own or ephemeral
+                else await public_locale_of(interaction),
             )
             if own:
                 await interaction.response.edit_message(embed=embed, view=view)
@@ -176,8 +185,10 @@ async def rating_board_message(
     viewer_id: int,
     viewer_name: str,
     public: bool,
+    locale: str = "en",
 ) -> tuple[discord.Embed, discord.ui.View]:
-    """One page of the ``rating`` or ``wins`` board, the viewer's rank in the footer.
+    """One page of the ``rating`` or ``wins`` board, the viewer's rank in the footer, in
+    ``locale``.
 
     Three indexed queries (the page, the count, the viewer's rank), whatever the server's size.
     """
@@ -185,27 +196,41 @@ async def rating_board_message(
         guild_id, by=by, game=game, user_id=viewer_id, offset=offset, limit=PAGE_SIZE
     )
     total, offset = page.total, page.offset
+    loc = locale
     lines = []
     for rank, user_id, value, provisional in page.rows:
-        you = " ← you" if user_id == viewer_id else ""
-        shown = _rating_text(value, provisional) if by == "rating" else _wins(value)
+        you = t(loc, " ← you") if user_id == viewer_id else ""
+        shown = _rating_text(value, provisional, loc) if by == "rating" else _wins(value, loc)
         lines.append(f"**#{rank:,}** {mention(user_id)} — {shown}{you}")
-    what = "rated games" if by == "rating" else "games"
+    heading = t(loc, "Rating") if by == "rating" else t(loc, "Wins")
+    nobody = (
+        t(loc, "Nobody has played rated games here yet.")
+        if by == "rating"
+        else t(loc, "Nobody has played games here yet.")
+    )
     embed = discord.Embed(
-        title=f"🏆 {'Rating' if by == 'rating' else 'Wins'} — {_title(page.game)}",
-        description="\n".join(lines) or f"Nobody has played {what} here yet.",
+        title=f"🏆 {heading} — {_title(page.game, loc)}",
+        description="\n".join(lines) or nobody,
         colour=discord.Colour.gold(),
     )
     pages = max(1, -(-total // PAGE_SIZE))
-    embed.set_author(name=f"Page {offset // PAGE_SIZE + 1:,} of {pages:,}")
+    embed.set_author(
+        name=t(
+            loc, "Page {page} of {pages}", page=f"{offset // PAGE_SIZE + 1:,}", pages=f"{pages:,}"
+        )
+    )
     if page.own is None:
-        rank_text = "not ranked yet"
+        rank_text = t(loc, "not ranked yet")
     else:
         rank, value, provisional = page.own
-        shown = _rating_text(value, provisional) if by == "rating" else _wins(value)
-        rank_text = f"#{rank:,} of {total:,} ({shown})"
+        shown = _rating_text(value, provisional, loc) if by == "rating" else _wins(value, loc)
+        rank_text = t(
+            loc, "#{rank} of {total} ({shown})", rank=f"{rank:,}", total=f"{total:,}", shown=shown
+        )
     embed.set_footer(
-        text=f"{viewer_name} · Your rank: {rank_text}" if public else f"Your rank: {rank_text}"
+        text=t(loc, "{name} · Your rank: {rank}", name=viewer_name, rank=rank_text)
+        if public
+        else t(loc, "Your rank: {rank}", rank=rank_text)
     )
     view = discord.ui.View(timeout=None)
     key = page.game
@@ -219,91 +244,118 @@ async def rating_board_message(
     return embed, view
 
 
-def _wins(value: int) -> str:
-    return f"{value:,} win" + ("" if value == 1 else "s")
+def _wins(value: int, locale: str = "en") -> str:
+    return nt(locale, "{count} win", "{count} wins", value, count=f"{value:,}")
 
 
 # ----------------------------------------------------------------------------- stats
 
 
-def stats_embed(stats: MemberStats, name: str) -> discord.Embed:
-    """The ``/stats`` embed (the chart is attached separately)."""
+def stats_embed(stats: MemberStats, name: str, locale: str = "en") -> discord.Embed:
+    """The ``/stats`` embed (the chart is attached separately), in ``locale``."""
+    loc = locale
     embed = discord.Embed(
-        title=f"📊 {name} — {_title(stats.game or 'all')}", colour=discord.Colour.blurple()
+        title=f"📊 {name} — {_title(stats.game or 'all', loc)}", colour=discord.Colour.blurple()
     )
     if stats.games == 0:
-        embed.description = "No finished games yet."
+        embed.description = t(loc, "No finished games yet.")
         return embed
     rate = f"{stats.win_rate:.0%}" if stats.win_rate is not None else "—"
     embed.add_field(
-        name="Games",
-        value=(
-            f"{stats.games:,} played · {stats.wins:,} won · {stats.draws:,} drawn · "
-            f"{stats.losses:,} lost\nWin rate {rate}"
+        name=t(loc, "Games"),
+        value=t(
+            loc,
+            "{games} played · {wins} won · {draws} drawn · {losses} lost\nWin rate {rate}",
+            games=f"{stats.games:,}",
+            wins=f"{stats.wins:,}",
+            draws=f"{stats.draws:,}",
+            losses=f"{stats.losses:,}",
+            rate=rate,
         ),
         inline=False,
     )
     if stats.ratings:
         embed.add_field(
-            name="Rating",
+            name=t(loc, "Rating"),
             value="\n".join(
-                f"{_title(game)}: **{_rating_text(value, provisional)}**"
+                f"{_title(game, loc)}: **{_rating_text(value, provisional, loc)}**"
                 for game, (value, provisional) in stats.ratings.items()
             ),
             inline=True,
         )
     embed.add_field(
-        name="Streaks",
-        value=f"Current: {_wins(stats.current_streak)}\nBest: {_wins(stats.best_streak)}",
+        name=t(loc, "Streaks"),
+        value=t(
+            loc,
+            "Current: {current}\nBest: {best}",
+            current=_wins(stats.current_streak, loc),
+            best=_wins(stats.best_streak, loc),
+        ),
         inline=True,
     )
     positions = "\n".join(
-        f"{_POSITIONS[p] if p < len(_POSITIONS) else p + 1} to play: {won}/{played} won"
+        t(
+            loc,
+            "{position} to play: {won}/{played} won",
+            position=t(loc, _POSITIONS[p]) if p < len(_POSITIONS) else p + 1,
+            won=won,
+            played=played,
+        )
         for p, (played, won) in stats.by_position.items()
     )
-    embed.add_field(name="By seat (order of play)", value=positions, inline=True)
+    embed.add_field(name=t(loc, "By seat (order of play)"), value=positions, inline=True)
     if stats.favourite_eye is not None:
         eye, times = stats.favourite_eye
         embed.add_field(
-            name="Favourite winning arrangement",
-            value=f"Eye {eye} ({times} win{'' if times == 1 else 's'})",
+            name=t(loc, "Favourite winning arrangement"),
+            value=t(loc, "Eye {eye} ({wins})", eye=eye, wins=_wins(times, loc)),
             inline=False,
         )
     if stats.tsung_games and stats.average_score is not None:
         per = stats.tsung_games
         embed.add_field(
-            name="Tsung Shap",
-            value=(
-                f"Average score {stats.average_score:.1f} · captures {stats.captures:,} "
-                f"({stats.captures / per:.1f} a game) · sweeps {stats.sweeps:,} · "
-                f"claims {stats.claims:,}"
+            name=t(loc, "Tsung Shap"),
+            value=t(
+                loc,
+                "Average score {score} · captures {captures} ({per_game} a game) · "
+                "sweeps {sweeps} · claims {claims}",
+                score=f"{stats.average_score:.1f}",
+                captures=f"{stats.captures:,}",
+                per_game=f"{stats.captures / per:.1f}",
+                sweeps=f"{stats.sweeps:,}",
+                claims=f"{stats.claims:,}",
             ),
             inline=False,
         )
     return embed
 
 
-def history_lines(entries: list[HistoryEntry]) -> str:
-    """One line per game of ``/history``, numbered like the Replay buttons."""
+def history_lines(entries: list[HistoryEntry], locale: str = "en") -> str:
+    """One line per game of ``/history``, numbered like the Replay buttons, in ``locale``."""
     lines = []
     for number, entry in enumerate(entries, start=1):
         when = discord.utils.format_dt(entry.finished_at, "R")
-        rating = f" · rating {entry.rating:,}" if entry.rating is not None else ""
+        rating = (
+            t(locale, " · rating {rating}", rating=f"{entry.rating:,}")
+            if entry.rating is not None
+            else ""
+        )
         against = ", ".join(discord.utils.escape_markdown(o) for o in entry.opponents)
         lines.append(
-            f"**{number}.** {_RESULT_WORDS[entry.result]} · {_title(entry.game)} vs {against} · "
-            f"{when}{rating} · `{entry.game_id}`"
+            f"**{number}.** {t(locale, _RESULT_WORDS[entry.result])} · "
+            + t(locale, "{game} vs {against}", game=_title(entry.game, locale), against=against)
+            + f" · {when}{rating} · `{entry.game_id}`"
         )
     return "\n".join(lines)
 
 
-def history_view(entries: list[HistoryEntry]) -> discord.ui.View:
+def history_view(entries: list[HistoryEntry], locale: str = "en") -> discord.ui.View:
     """A Replay button per game (custom id :data:`REPLAY_ID`), answered by the replay cog."""
     view = discord.ui.View(timeout=None)
     for number, entry in enumerate(entries, start=1):
         view.add_item(
             discord.ui.Button(
-                label=f"Replay {number}",
+                label=t(locale, "Replay {number}", number=number),
                 style=discord.ButtonStyle.secondary,
                 custom_id=replay_custom_id(entry.game_id),
             )
@@ -358,13 +410,14 @@ class StatsCog(commands.Cog, name="Stats"):
                 raise UserError("Bots have no statistics.")
             await interaction.response.defer(thinking=True)
             stats = await self.bot.services.ratings.stats(guild_id, who.id, game)
-            embed = stats_embed(stats, who.display_name)
+            locale = await public_locale_of(interaction)
+            embed = stats_embed(stats, who.display_name, locale)
             files = []
             if stats.rating_history:
                 png = await asyncio.to_thread(
                     rating_chart,
-                    {_title(g): v for g, v in sorted(stats.rating_history.items())},
-                    title=f"Rating of {who.display_name}",
+                    {_title(g, locale): v for g, v in sorted(stats.rating_history.items())},
+                    title=t(locale, "Rating of {name}", name=who.display_name),
                 )
                 files.append(discord.File(io.BytesIO(png), filename="rating.png"))
                 embed.set_image(url="attachment://rating.png")
@@ -383,14 +436,15 @@ class StatsCog(commands.Cog, name="Stats"):
             if who.bot:
                 raise UserError("Bots have no game history.")
             entries = await self.bot.services.ratings.history(guild_id, who.id, HISTORY_SIZE)
+            locale = locale_of(interaction)
             embed = discord.Embed(
-                title=f"🕘 Recent games of {who.display_name}",
-                description=history_lines(entries) or "No finished games yet.",
+                title=t(locale, "🕘 Recent games of {name}", name=who.display_name),
+                description=history_lines(entries, locale) or t(locale, "No finished games yet."),
                 colour=discord.Colour.blurple(),
             )
             await interaction.response.send_message(
                 embed=embed,
-                view=history_view(entries),
+                view=history_view(entries, locale),
                 ephemeral=True,
                 allowed_mentions=NO_PINGS,
             )

@@ -22,6 +22,7 @@ from discord.ext import commands, tasks
 
 from bot.app import KapBot
 from bot.limits import MAX_ANTE
+from bot.locale import N_, t
 from bot.render.tournament_art import render_event_bracket, render_event_standings
 from bot.services.errors import UserError
 from bot.services.tables import Outcome, Table
@@ -36,7 +37,7 @@ from bot.services.tournaments import (
     standings_text,
 )
 from bot.services.tournaments import TEXT as SERVICE_TEXT
-from cogs.common import guarded, report_incident
+from cogs.common import guarded, locale_of, report_incident
 from cogs.desk import Desk, desk_for
 
 __all__ = ["TournamentButton", "Tournaments", "setup"]
@@ -48,16 +49,16 @@ MESSAGE_LIMIT = 2000
 
 # User-facing sentences of this cog, in one place.
 TEXT = {
-    "joined": "You are in **{name}**.",
-    "left": "You left **{name}**; your buy-in was refunded.",
+    "joined": N_("You are in **{name}**."),
+    "left": N_("You left **{name}**; your buy-in was refunded."),
     "created": "Tournament **#{id} {name}** is open for sign-up.",
     "started": "**{name}** has started.",
-    "filled": "Added {count} computer player(s).",
-    "dropped": "You left **{name}**. Your results so far stand.",
-    "done": "Done.",
-    "no_history": "No tournament has finished in this server yet.",
-    "guild_only": "Tournaments are run in a server channel.",
-    "text_channel": "A tournament needs a text channel to open its match threads in.",
+    "filled": N_("Added {count} computer player(s)."),
+    "dropped": N_("You left **{name}**. Your results so far stand."),
+    "done": N_("Done."),
+    "no_history": N_("No tournament has finished in this server yet."),
+    "guild_only": N_("Tournaments are run in a server channel."),
+    "text_channel": N_("A tournament needs a text channel to open its match threads in."),
     "stopped": "🛑 The tournament ended this game (time, a drop or a new pairing).",
 }
 
@@ -308,13 +309,13 @@ class Tournaments(
         user = interaction.user
         if verb == "join":
             view = await self.service.join(tournament_id, user.id, user.display_name)
-            text = TEXT["joined"].format(name=view.record.name)
+            text = t(locale_of(interaction), TEXT["joined"], name=view.record.name)
         elif verb == "checkin":
             view = await self.service.check_in(tournament_id, user.id)
-            text = SERVICE_TEXT["checked_in"].format(name=view.record.name)
+            text = t(locale_of(interaction), SERVICE_TEXT["checked_in"], name=view.record.name)
         else:
             view = await self.service.leave(tournament_id, user.id)
-            text = TEXT["left"].format(name=view.record.name)
+            text = t(locale_of(interaction), TEXT["left"], name=view.record.name)
         await interaction.response.send_message(text, ephemeral=True)
         await self.refresh(view.record)
 
@@ -439,7 +440,7 @@ class Tournaments(
                 view.id, interaction.user.id, count, level, manager=_manager(interaction)
             )
             await interaction.response.send_message(
-                TEXT["filled"].format(count=count), ephemeral=True
+                t(locale_of(interaction), TEXT["filled"], count=count), ephemeral=True
             )
             await self.refresh(view.record)
 
@@ -481,7 +482,9 @@ class Tournaments(
         async with guarded(interaction, "/tournament history"):
             records = await self.service.history(_guild(interaction))
             if not records:
-                await interaction.response.send_message(TEXT["no_history"], ephemeral=True)
+                await interaction.response.send_message(
+                    t(locale_of(interaction), TEXT["no_history"]), ephemeral=True
+                )
                 return
             lines = []
             for record in records:
@@ -499,7 +502,7 @@ class Tournaments(
         async with guarded(interaction, "/tournament drop"):
             view = await self.service.current(_guild(interaction), event)
             await interaction.response.send_message(
-                TEXT["dropped"].format(name=view.record.name), ephemeral=True
+                t(locale_of(interaction), TEXT["dropped"], name=view.record.name), ephemeral=True
             )
             await self.service.drop(view.id, interaction.user.id)
 
@@ -514,7 +517,9 @@ class Tournaments(
         async with guarded(interaction, "/tournament disqualify"):
             view = await self.service.current(_guild(interaction), event)
             self.service.need_organiser(view.record, interaction.user.id, _manager(interaction))
-            await interaction.response.send_message(TEXT["done"], ephemeral=True)
+            await interaction.response.send_message(
+                t(locale_of(interaction), TEXT["done"]), ephemeral=True
+            )
             await self.service.drop(
                 view.id,
                 member.id,
@@ -529,7 +534,9 @@ class Tournaments(
         async with guarded(interaction, "/tournament repair"):
             view = await self.service.current(_guild(interaction), event)
             self.service.need_organiser(view.record, interaction.user.id, _manager(interaction))
-            await interaction.response.send_message(TEXT["done"], ephemeral=True)
+            await interaction.response.send_message(
+                t(locale_of(interaction), TEXT["done"]), ephemeral=True
+            )
             await self.service.repair(view.id, interaction.user.id, manager=_manager(interaction))
 
     @app_commands.command(name="pause", description="Pause a tournament (organiser)")
@@ -538,7 +545,9 @@ class Tournaments(
         async with guarded(interaction, "/tournament pause"):
             view = await self.service.current(_guild(interaction), event)
             await self.service.pause(view.id, interaction.user.id, manager=_manager(interaction))
-            await interaction.response.send_message(TEXT["done"], ephemeral=True)
+            await interaction.response.send_message(
+                t(locale_of(interaction), TEXT["done"]), ephemeral=True
+            )
 
     @app_commands.command(name="resume", description="Resume a paused tournament (organiser)")
     async def resume(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
@@ -546,7 +555,9 @@ class Tournaments(
         async with guarded(interaction, "/tournament resume"):
             view = await self.service.current(_guild(interaction), event)
             self.service.need_organiser(view.record, interaction.user.id, _manager(interaction))
-            await interaction.response.send_message(TEXT["done"], ephemeral=True)
+            await interaction.response.send_message(
+                t(locale_of(interaction), TEXT["done"]), ephemeral=True
+            )
             await self.service.resume(view.id, interaction.user.id, manager=_manager(interaction))
 
     @app_commands.command(name="cancel", description="Cancel and refund every buy-in (organiser)")
@@ -555,7 +566,9 @@ class Tournaments(
         async with guarded(interaction, "/tournament cancel"):
             view = await self.service.current(_guild(interaction), event)
             self.service.need_organiser(view.record, interaction.user.id, _manager(interaction))
-            await interaction.response.send_message(TEXT["done"], ephemeral=True)
+            await interaction.response.send_message(
+                t(locale_of(interaction), TEXT["done"]), ephemeral=True
+            )
             await self.service.cancel(view.id, interaction.user.id, manager=_manager(interaction))
 
     async def cog_app_command_error(

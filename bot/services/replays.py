@@ -277,12 +277,15 @@ class ReviewService:
         if target != requester:
             if not (self.public if public is None else public) and not owner_allows:
                 raise UserError(
-                    f"You can only review your own games here. <@{target}> can let others "
+                    "You can only review your own games here. <@{target}> can let others "
                     "review his games with `/settings reviews:True`, or a server manager can "
-                    "make reviews public with `/kapadmin config reviews:public`."
+                    "make reviews public with `/kapadmin config reviews:public`.",
+                    target=target,
                 )
             if seat is None:
-                raise UserError(f"<@{target}> did not play game `{game.id}`.")
+                raise UserError(
+                    "<@{target}> did not play game `{game}`.", target=target, game=game.id
+                )
             return seat
         if seat is None:
             raise UserError(

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from bot.locale import N_
 from bot.services.chips import ChipsService
 from bot.services.clock import Clock
 from bot.services.errors import UserError
@@ -78,23 +79,26 @@ log = logging.getLogger(__name__)
 
 # Every user-facing sentence of this module, in one place (to be wrapped for translation).
 TEXT = {
-    "no_event": "There is no tournament with that number in this server.",
-    "no_open": "There is no tournament open in this server. Start one with `/tournament new`.",
-    "not_organiser": "Only the organiser of this tournament or a server manager can do that.",
-    "may_not_create": (
+    "no_event": N_("There is no tournament with that number in this server."),
+    "no_open": N_("There is no tournament open in this server. Start one with `/tournament new`."),
+    "not_organiser": N_("Only the organiser of this tournament or a server manager can do that."),
+    "may_not_create": N_(
         "Only a server manager or a member with the tournament organiser role can create a "
         "tournament."
     ),
-    "not_registration": "Sign-up for this tournament is closed.",
-    "already_in": "You are already entered in this tournament.",
-    "full": "This tournament is full.",
-    "not_in": "You are not entered in this tournament.",
-    "not_running": "This tournament is not running.",
-    "not_paused": "This tournament is not paused.",
-    "over": "This tournament is already over.",
-    "fill_range": "Add from 1 to 64 computer players.",
-    "round_minutes": "The round time limit is from 5 to 1440 minutes.",
-    "turn_seconds": "The turn timer is from 10 to 3600 seconds.",
+    "not_registration": N_("Sign-up for this tournament is closed."),
+    "not_registration_drop": N_(
+        "Sign-up for this tournament is closed. Use `/tournament drop` to leave."
+    ),
+    "already_in": N_("You are already entered in this tournament."),
+    "full": N_("This tournament is full."),
+    "not_in": N_("You are not entered in this tournament."),
+    "not_running": N_("This tournament is not running."),
+    "not_paused": N_("This tournament is not paused."),
+    "over": N_("This tournament is already over."),
+    "fill_range": N_("Add from 1 to 64 computer players."),
+    "round_minutes": N_("The round time limit is from 5 to 1440 minutes."),
+    "turn_seconds": N_("The turn timer is from 10 to 3600 seconds."),
     "pairings": "**{name}: round {number}**\n{text}",
     "time_up": "⏰ Round {number} of **{name}** is over: its time ran out.",
     "standings": "**{name}: standings after round {number}**\n{text}",
@@ -112,7 +116,7 @@ TEXT = {
     ),
     "checkin_closed": "Check-in for **{name}** is closed: {dropped} dropped and refunded.",
     "not_checkin": "Check-in for this tournament is not open.",
-    "checked_in": "You are checked in for **{name}**.",
+    "checked_in": N_("You are checked in for **{name}**."),
     "match_open": "{mentions}: your match **{match}** of **{name}** starts here ({game} {n}).",
 }
 
@@ -346,7 +350,7 @@ class TournamentService:
         async with self._lock(tournament_id), self._db.transaction() as tx:
             record = await self._require(tx, tournament_id)
             if record.status not in ("registration", "check-in"):
-                raise UserError(TEXT["not_registration"] + " Use `/tournament drop` to leave.")
+                raise UserError(TEXT["not_registration_drop"])
             entry = await self._repo.entry(tx, tournament_id, user_id)
             if entry is None or not entry.active:
                 raise UserError(TEXT["not_in"])
