@@ -120,8 +120,20 @@ def rollout_choice(
     if kernel.available():
         deals = max(deals, _MIN_PER_CANDIDATE)
     keys = [rng.getrandbits(64) for _ in range(deals)]
+    scores = play_outs(view, seen, candidates, keys, TRIES)
+    return _pick(candidates, scores, fallback)
+
+
+def play_outs(
+    view: View, seen: Seen, candidates: Sequence[int], keys: Sequence[int], tries: int = 1
+) -> list[list[float]]:
+    """The kernel's play-out scores of ``seat``'s candidates (kinds, or -1 for draw / declare),
+    a row per key: one determinized deal of what the view hides each (``tries`` random draws
+    per opponent hand, the closest to winning kept; 1 is a uniform deal)."""
+    from bot.ai import kernel
+
     live = [(p.tile.index, p.seat) for p in view.pool if not p.dead]
-    scores = kernel.rollout_scores(
+    return kernel.rollout_scores(
         view.rules,
         seen.seat,
         {
@@ -141,9 +153,8 @@ def rollout_choice(
         _scalars(view, seen),
         list(candidates),
         keys,
-        tries=TRIES,
+        tries=tries,
     )
-    return _pick(candidates, scores, fallback)
 
 
 def _pick(candidates: Sequence[int], scores: Sequence[Sequence[float]], fallback: int) -> int:
