@@ -50,6 +50,10 @@ many turns: a decision stays well under a second here (docs/benchmarks.md)."""
 _MIN_PER_CANDIDATE = 8
 TRIES = 4
 """Random draws per opponent hand in a play-out, of which the closest to winning is kept."""
+INFER = 1
+"""The default ``infer`` of :class:`MasterPlayer`."""
+INFER_TRIES = 16
+"""The same, when the draws are also judged by the opponent's latest discard (``infer``)."""
 MARGIN = 2.0
 """Standard errors by which a move must beat the expert's in the play-outs to be preferred."""
 
@@ -108,8 +112,10 @@ def rollout_choice(
     fallback: int,
     budget: int,
     rng: random.Random,
+    infer: int = 0,
 ) -> int:
-    """The candidate (a kind, or -1 for draw / declare) with the best play-out score."""
+    """The candidate (a kind, or -1 for draw / declare) with the best play-out score; with
+    ``infer``, the opponents' hands are drawn to explain their latest discards too."""
     from bot.ai import kernel  # numba and numpy load only when a master decides
 
     if len(candidates) < 2 or not kernel.numpy_here():
@@ -120,12 +126,20 @@ def rollout_choice(
     if kernel.available():
         deals = max(deals, _MIN_PER_CANDIDATE)
     keys = [rng.getrandbits(64) for _ in range(deals)]
-    scores = play_outs(view, seen, candidates, keys, TRIES)
+    if infer:
+        scores = play_outs(view, seen, candidates, keys, INFER_TRIES, infer)
+    else:
+        scores = play_outs(view, seen, candidates, keys, TRIES)
     return _pick(candidates, scores, fallback)
 
 
 def play_outs(
-    view: View, seen: Seen, candidates: Sequence[int], keys: Sequence[int], tries: int = 1
+    view: View,
+    seen: Seen,
+    candidates: Sequence[int],
+    keys: Sequence[int],
+    tries: int = 1,
+    infer: int = 0,
 ) -> list[list[float]]:
     """The kernel's play-out scores of ``seat``'s candidates (kinds, or -1 for draw / declare),
     a row per key: one determinized deal of what the view hides each (``tries`` random draws
@@ -154,6 +168,7 @@ def play_outs(
         list(candidates),
         keys,
         tries=tries,
+        infer=infer,
     )
 
 
@@ -185,9 +200,12 @@ class MasterPlayer:
 
     level = "master"
 
-    def __init__(self, budget: int | None = None) -> None:
+    def __init__(self, budget: int | None = None, infer: int = INFER) -> None:
         self.budget = budget if budget is not None else default_budget()
         """Play-outs per decision; None: from :data:`DEFAULT_BUDGET` by the table's size."""
+        self.infer = infer
+        """How far the play-outs' opponent hands must explain their latest discards (0: not;
+        1: fewest missing; 2: and most improving kinds; see :func:`bot.ai.kernel.rollouts`)."""
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         """Declare a win, else the take, draw or discard whose play-outs score best."""
@@ -201,8 +219,10 @@ class MasterPlayer:
         if view.phase is Phase.TAKE_OR_DRAW:
             kinds = sorted({a.tile.index for a in legal if isinstance(a, Take) and a.tile})
             candidates = kinds + ([DRAW] if Draw() in legal else [])
-            kind = rollout_choice(view, seen, candidates, expert_take(seen), budget, rng)
+            kind = rollout_choice(
+                view, seen, candidates, expert_take(seen), budget, rng, self.infer
+            )
             return Draw() if kind == DRAW else Take(KINDS[kind])
         kinds = sorted({a.tile.index for a in legal if isinstance(a, Discard)})
-        kind = rollout_choice(view, seen, kinds, expert_discard(seen), budget, rng)
+        kind = rollout_choice(view, seen, kinds, expert_discard(seen), budget, rng, self.infer)
         return Discard(KINDS[kind])
