@@ -9,6 +9,10 @@ every candidate out many times and keeps the one that wins most often:
   and not discarded since), and the hand sizes and the wall size are those of the view. The
   state of the table (the live discards and who threw them, the turn, the stall count, the
   compulsory draw to come) comes from the view and its public record.
+* **Inference from public moves** (``infer``): each opponent's hidden tiles are the most
+  likely of several random draws: close to winning, not wanting what it passed over, and (with
+  ``infer``) such that the expert, holding them and the tile it threw in its latest turn,
+  would have thrown that tile. Only public moves are used, so it never peeks either.
 * **Common random numbers.** Every candidate is played out on the same deals, so their
   difference is measured with much less noise than their values.
 * **Played out by the compiled kernel** (:mod:`bot.ai.kernel`), every seat playing the expert,
@@ -50,7 +54,7 @@ many turns: a decision stays well under a second here (docs/benchmarks.md)."""
 _MIN_PER_CANDIDATE = 8
 TRIES = 4
 """Random draws per opponent hand in a play-out, of which the closest to winning is kept."""
-INFER = 1
+INFER = 2
 """The default ``infer`` of :class:`MasterPlayer`."""
 INFER_TRIES = 16
 """The same, when the draws are also judged by the opponent's latest discard (``infer``)."""
