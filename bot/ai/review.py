@@ -18,8 +18,9 @@ either value; both the values' and the difference's standard errors are reported
   rng) -> scores`` (per action, one score per play-out, every action on the same deals).
   :func:`estimate_actions` is the one made from a play-out; a compiled kernel that deals and
   plays out itself (the ``master`` level's) fits here, with its scores mapped to 1 for a win
-  and 0 otherwise. :func:`default_estimator` is what reviews and ``kapshap analyse`` use: the
-  one place to switch.
+  and 0 otherwise (:func:`kernel_estimator`). :func:`default_estimator` is what reviews and
+  ``kapshap analyse`` use: the kernel's for Kap Shap and Kap Tai Shap where numba is
+  installed, else the engine's.
 
 **A review** (:func:`review_decision`, :func:`decisions_of`) takes a finished game's record and
 one seat: for each of its decisions with more than one legal action, the expert's choice and the
