@@ -29,8 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bot.ai.base as base
 import bot.ai.fishing as fishing
+import bot.ai.master as master
 from bot.ai.fishing_master import MasterFishingPlayer
-from bot.ai.master import MasterPlayer
+from bot.ai.master import INFER, MasterPlayer
 from bot.engine import make_deal, make_rules
 from bot.sim.fishing import play_fishing
 from bot.sim.play import play_reference
@@ -63,8 +64,16 @@ def main() -> None:
     parser.add_argument("match", choices=("shap", "tsung", "table"))
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--budget", type=int, default=None, help="play-outs per decision")
+    parser.add_argument(
+        "--infer", type=int, default=INFER, help="fit opponent hands to their discards (0-2)"
+    )
+    parser.add_argument(
+        "--margin", type=float, default=None, help="standard errors to beat the expert's move"
+    )
     args = parser.parse_args()
-    base.AI_LEVELS["master"] = lambda: _timed(MasterPlayer(args.budget))
+    if args.margin is not None:
+        master.MARGIN = args.margin
+    base.AI_LEVELS["master"] = lambda: _timed(MasterPlayer(args.budget, args.infer))
     fishing.FISHING_LEVELS["master"] = lambda: _timed(MasterFishingPlayer(args.budget))
 
     rules = {

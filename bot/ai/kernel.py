@@ -951,6 +951,15 @@ def below(state: Any, bound: int) -> int:
 
 
 @jit
+def _popcount(bits: int) -> int:
+    n = 0
+    while bits:
+        bits &= bits - 1
+        n += 1
+    return n
+
+
+@jit
 def _likely_hand(
     ev: Any,
     state: Any,
@@ -961,14 +970,29 @@ def _likely_hand(
     base: Any,
     best: Any,
     passed: Any,
+    recent: Any,
+    infer: int,
 ) -> None:
     """Move to ``tiles[at : at + need]`` the most likely of ``tries`` random draws of ``need``
     tiles from ``tiles[at:]`` for a seat holding ``base`` besides: the one leaving the fewest
     tiles missing, then the fewest of the kinds the seat passed over (``passed``) that would
     have brought it closer (the first on ties). Other players keep hands close to winning and
-    do not pass over what they need; random hands do neither."""
+    do not pass over what they need; random hands do neither. With ``infer``, a draw is also
+    judged by the seat's latest discard (``recent``, one tile): a hand from which the expert
+    would have discarded something leaving fewer tiles missing is unlikely (64 per tile of
+    difference), since the expert always keeps the fewest missing; with ``infer`` 2, also one
+    from which another such discard keeps more improving kinds (4 per kind)."""
     count = tiles.shape[0]
     best_score = 1 << 30
+    thrown = -1
+    if infer:
+        n = 0
+        for k in range(21):
+            n += recent[k]
+            if recent[k]:
+                thrown = k
+        if n != 1:
+            thrown = -1
     for _ in range(tries):
         for i in range(need):
             j = at + i + below(state, count - at - i)
@@ -978,9 +1002,30 @@ def _likely_hand(
         for i in range(need):
             base[tiles[at + i]] += 1
         missing, bits = _info(ev, base)
+        score = 32 * missing
+        if thrown >= 0:
+            # The hand before the discard: what it holds now plus the tile it threw.
+            base[thrown] += 1
+            fewest = missing
+            most = _popcount(bits)
+            kept = most
+            for k in range(21):
+                if base[k] and k != thrown:
+                    base[k] -= 1
+                    m, b = _info(ev, base)
+                    base[k] += 1
+                    if m < fewest:
+                        fewest = m
+                        most = _popcount(b)
+                    elif m == fewest and _popcount(b) > most:
+                        most = _popcount(b)
+            base[thrown] -= 1
+            score += 64 * (missing - fewest)
+            if infer > 1 and missing == fewest:
+                # Of the discards keeping the fewest missing, the expert prefers more outs.
+                score += 4 * (most - kept)
         for i in range(need):
             base[tiles[at + i]] -= 1
-        score = 32 * missing
         for k in range(21):
             if passed[k] and bits >> k & 1:
                 score += 1
@@ -1023,6 +1068,7 @@ def rollouts(
     keys: Any,
     tiles: Any,
     tries: int,
+    infer: int,
 ) -> Any:
     """Score each candidate first decision of ``seat`` over determinized play-outs.
 
@@ -1072,7 +1118,9 @@ def rollouts(
                 held += known[s, k]
             need = min(sizes[s] - held, count - at)
             if shuffle and tries > 1 and need > 0:
-                _likely_hand(ev, state, tiles, at, need, tries, hands[s], best, passed[s])
+                _likely_hand(
+                    ev, state, tiles, at, need, tries, hands[s], best, passed[s], recent[s], infer
+                )
             for i in range(at, at + need):
                 hands[s, tiles[i]] += 1
             at += need
@@ -1177,6 +1225,7 @@ def rollout_scores(
     keys: Sequence[int],
     exact: Sequence[int] = (),
     tries: int = 1,
+    infer: int = 0,
 ) -> list[list[float]]:
     """Scores of ``seat``'s candidate decisions over one determinized play-out per key (a row
     per key, a column per candidate: 1 for a win, -1/(players - 1) for another's, 0 for a draw).
@@ -1189,7 +1238,8 @@ def rollout_scores(
     ``exact`` (for tests) replaces the random deals by one given deal of the hidden tiles: the
     other seats' unknown tiles in seat order, then the wall in drawing order. With ``tries``
     above 1, each other seat's hidden tiles are the best of that many random draws (fewest
-    tiles missing), since players keep hands close to winning.
+    tiles missing), since players keep hands close to winning; ``infer`` (0 or more) also
+    weighs each draw by whether the expert would have made that seat's latest discard from it.
     """
     players = rules.players
 
@@ -1224,7 +1274,7 @@ def rollout_scores(
             np.array(per_seat["passed"], dtype=np.int64),
             np.array(per_seat["recent"], dtype=np.int64), sc, vec(candidates),
             np.array([k & ((1 << 64) - 1) for k in keys], dtype=np.uint64),
-            np.array(exact, dtype=np.int64), tries,
+            np.array(exact, dtype=np.int64), tries, infer,
         )  # fmt: skip
     return [[float(x) for x in row] for row in scores]
 

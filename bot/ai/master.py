@@ -9,6 +9,10 @@ every candidate out many times and keeps the one that wins most often:
   and not discarded since), and the hand sizes and the wall size are those of the view. The
   state of the table (the live discards and who threw them, the turn, the stall count, the
   compulsory draw to come) comes from the view and its public record.
+* **Inference from public moves** (``infer``): each opponent's hidden tiles are the most
+  likely of several random draws: close to winning, not wanting what it passed over, and (with
+  ``infer``) such that the expert, holding them and the tile it threw in its latest turn,
+  would have thrown that tile. Only public moves are used, so it never peeks either.
 * **Common random numbers.** Every candidate is played out on the same deals, so their
   difference is measured with much less noise than their values.
 * **Played out by the compiled kernel** (:mod:`bot.ai.kernel`), every seat playing the expert,
@@ -50,6 +54,10 @@ many turns: a decision stays well under a second here (docs/benchmarks.md)."""
 _MIN_PER_CANDIDATE = 8
 TRIES = 4
 """Random draws per opponent hand in a play-out, of which the closest to winning is kept."""
+INFER = 2
+"""The default ``infer`` of :class:`MasterPlayer`."""
+INFER_TRIES = 16
+"""The same, when the draws are also judged by the opponent's latest discard (``infer``)."""
 MARGIN = 2.0
 """Standard errors by which a move must beat the expert's in the play-outs to be preferred."""
 
@@ -108,8 +116,10 @@ def rollout_choice(
     fallback: int,
     budget: int,
     rng: random.Random,
+    infer: int = 0,
 ) -> int:
-    """The candidate (a kind, or -1 for draw / declare) with the best play-out score."""
+    """The candidate (a kind, or -1 for draw / declare) with the best play-out score; with
+    ``infer``, the opponents' hands are drawn to explain their latest discards too."""
     from bot.ai import kernel  # numba and numpy load only when a master decides
 
     if len(candidates) < 2 or not kernel.numpy_here():
@@ -120,8 +130,28 @@ def rollout_choice(
     if kernel.available():
         deals = max(deals, _MIN_PER_CANDIDATE)
     keys = [rng.getrandbits(64) for _ in range(deals)]
+    if infer:
+        scores = play_outs(view, seen, candidates, keys, INFER_TRIES, infer)
+    else:
+        scores = play_outs(view, seen, candidates, keys, TRIES)
+    return _pick(candidates, scores, fallback)
+
+
+def play_outs(
+    view: View,
+    seen: Seen,
+    candidates: Sequence[int],
+    keys: Sequence[int],
+    tries: int = 1,
+    infer: int = 0,
+) -> list[list[float]]:
+    """The kernel's play-out scores of ``seat``'s candidates (kinds, or -1 for draw / declare),
+    a row per key: one determinized deal of what the view hides each (``tries`` random draws
+    per opponent hand, the closest to winning kept; 1 is a uniform deal)."""
+    from bot.ai import kernel
+
     live = [(p.tile.index, p.seat) for p in view.pool if not p.dead]
-    scores = kernel.rollout_scores(
+    return kernel.rollout_scores(
         view.rules,
         seen.seat,
         {
@@ -141,9 +171,9 @@ def rollout_choice(
         _scalars(view, seen),
         list(candidates),
         keys,
-        tries=TRIES,
+        tries=tries,
+        infer=infer,
     )
-    return _pick(candidates, scores, fallback)
 
 
 def _pick(candidates: Sequence[int], scores: Sequence[Sequence[float]], fallback: int) -> int:
@@ -174,9 +204,12 @@ class MasterPlayer:
 
     level = "master"
 
-    def __init__(self, budget: int | None = None) -> None:
+    def __init__(self, budget: int | None = None, infer: int = INFER) -> None:
         self.budget = budget if budget is not None else default_budget()
         """Play-outs per decision; None: from :data:`DEFAULT_BUDGET` by the table's size."""
+        self.infer = infer
+        """How far the play-outs' opponent hands must explain their latest discards (0: not;
+        1: fewest missing; 2: and most improving kinds; see :func:`bot.ai.kernel.rollouts`)."""
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         """Declare a win, else the take, draw or discard whose play-outs score best."""
@@ -190,8 +223,10 @@ class MasterPlayer:
         if view.phase is Phase.TAKE_OR_DRAW:
             kinds = sorted({a.tile.index for a in legal if isinstance(a, Take) and a.tile})
             candidates = kinds + ([DRAW] if Draw() in legal else [])
-            kind = rollout_choice(view, seen, candidates, expert_take(seen), budget, rng)
+            kind = rollout_choice(
+                view, seen, candidates, expert_take(seen), budget, rng, self.infer
+            )
             return Draw() if kind == DRAW else Take(KINDS[kind])
         kinds = sorted({a.tile.index for a in legal if isinstance(a, Discard)})
-        kind = rollout_choice(view, seen, kinds, expert_discard(seen), budget, rng)
+        kind = rollout_choice(view, seen, kinds, expert_discard(seen), budget, rng, self.infer)
         return Discard(KINDS[kind])

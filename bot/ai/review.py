@@ -18,8 +18,9 @@ either value; both the values' and the difference's standard errors are reported
   rng) -> scores`` (per action, one score per play-out, every action on the same deals).
   :func:`estimate_actions` is the one made from a play-out; a compiled kernel that deals and
   plays out itself (the ``master`` level's) fits here, with its scores mapped to 1 for a win
-  and 0 otherwise. :func:`default_estimator` is what reviews and ``kapshap analyse`` use: the
-  one place to switch.
+  and 0 otherwise (:func:`kernel_estimator`). :func:`default_estimator` is what reviews and
+  ``kapshap analyse`` use: the kernel's for Kap Shap and Kap Tai Shap where numba is
+  installed, else the engine's.
 
 **A review** (:func:`review_decision`, :func:`decisions_of`) takes a finished game's record and
 one seat: for each of its decisions with more than one legal action, the expert's choice and the
@@ -53,6 +54,8 @@ __all__ = [
     "exact_values",
     "expert_playout",
     "greedy_playout",
+    "kernel_estimator",
+    "python_estimator",
     "review_decision",
     "sentence",
 ]
@@ -96,8 +99,24 @@ def default_playout(game: Game | str) -> PlayOut:
 
 
 def default_estimator(game: Game | str) -> Estimator:
-    """The estimator reviews and analyses use: :func:`estimate_actions` with
-    :func:`default_playout`. Plug a faster estimator in here."""
+    """The estimator reviews and analyses use: for Kap Shap and Kap Tai Shap, where numba is
+    installed, :func:`kernel_estimator` (the same expert play-outs, compiled); otherwise
+    :func:`estimate_actions` with :func:`default_playout`."""
+    if Game(game) is not Game.TSUNG_SHAP and _kernel_here():
+        return kernel_estimator
+    return python_estimator(game)
+
+
+def _kernel_here() -> bool:
+    try:
+        from bot.ai import kernel  # numba and numpy load only for a collecting-game review
+    except ImportError:  # pragma: no cover - the module itself imports without numpy
+        return False
+    return kernel.available()
+
+
+def python_estimator(game: Game | str) -> Estimator:
+    """:func:`estimate_actions` with :func:`default_playout`: the engine's public API only."""
     playout = default_playout(game)
 
     def estimate(
@@ -110,6 +129,48 @@ def default_estimator(game: Game | str) -> Estimator:
         return estimate_actions(state, seat, actions, rollouts, rng, playout)
 
     return estimate
+
+
+def kernel_estimator(
+    state: AnyState,
+    seat: int,
+    actions: Sequence[AnyAction],
+    rollouts: int,
+    rng: random.Random,
+) -> list[list[float]]:
+    """An :data:`Estimator` for Kap Shap and Kap Tai Shap on the compiled kernel: the deals
+    are uniform over what ``seat``'s view hides (as :func:`~bot.engine.hidden.determinize`),
+    and every seat plays the expert (as :func:`expert_playout`), in the kernel of the
+    ``master`` level. Falls back to :func:`estimate_actions` for anything it cannot map (Tsung
+    Shap, a compulsory draw)."""
+    from bot.ai.knowledge import read_view
+    from bot.ai.master import play_outs
+    from bot.engine import Declare, Discard, Draw, Take
+    from bot.engine.collecting import Phase
+
+    fallback = python_estimator(state.rules.game)
+    if state.current != seat or state.result is not None:
+        raise ValueError("the estimate needs a state where the seat is to play")
+    if state.rules.game is Game.TSUNG_SHAP or state.phase not in (
+        Phase.TAKE_OR_DRAW,
+        Phase.DISCARD,
+    ):
+        return fallback(state, seat, actions, rollouts, rng)
+    columns: list[int] = []
+    for action in actions:
+        if isinstance(action, Take | Discard) and action.tile is not None:
+            columns.append(action.tile.index)
+        elif isinstance(action, Draw | Declare):
+            columns.append(-1)
+        else:
+            return fallback(state, seat, actions, rollouts, rng)
+    seat_view = view(state, seat)
+    seen = read_view(seat_view, legal_actions(state))  # type: ignore[arg-type]
+    candidates = sorted(set(columns))
+    keys = [rng.getrandbits(64) for _ in range(rollouts)]
+    rows = play_outs(seat_view, seen, candidates, keys)  # type: ignore[arg-type]
+    # The kernel scores another seat's win below zero and a drawn game 0: only a win counts.
+    return [[1.0 if row[candidates.index(c)] >= 1.0 else 0.0 for row in rows] for c in columns]
 
 
 @dataclass(frozen=True, slots=True)
