@@ -217,7 +217,7 @@ def estimate_actions(
         world = determinize(state, seat, rng)
         seed = rng.getrandbits(64)
         for index, action in enumerate(actions):
-            after, _ = apply(world, action)  # type: ignore[arg-type]
+            after, _ = apply(world, action)
             scores[index].append(playout(after, seat, random.Random(seed)))
     return scores
 
@@ -232,7 +232,7 @@ def exact_values(
     for world in arrangements(state, seat):
         count += 1
         for index, action in enumerate(actions):
-            after, _ = apply(world, action)  # type: ignore[arg-type]
+            after, _ = apply(world, action)
             totals[index] += playout(after, seat, random.Random(0))
     return [t / count for t in totals]
 

@@ -97,6 +97,10 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]: ..
 def apply(
     state: FishingState, action: FishingAction
 ) -> tuple[FishingState, list[FishingEvent]]: ...
+@overload
+def apply(
+    state: AnyState, action: AnyAction
+) -> tuple[GameState, list[Event]] | tuple[FishingState, list[FishingEvent]]: ...
 def apply(
     state: AnyState, action: AnyAction
 ) -> tuple[GameState, list[Event]] | tuple[FishingState, list[FishingEvent]]:

@@ -35,23 +35,15 @@ from openskill.models import PlackettLuce
 from bot.engine import (
     AnyEvent,
     AnyState,
-    Capture,
     Captured,
-    Claim,
     Claimed,
     Deal,
-    Declare,
     Declared,
-    Discard,
-    Draw,
     EngineError,
     FishingResult,
     FishingState,
     Game,
-    IllegalAction,
-    Place,
     RuleSet,
-    Take,
     apply,
     new_game,
     parse_action,
@@ -232,16 +224,9 @@ class GameSummary:
 
 
 def _apply(state: AnyState, action: Any) -> tuple[AnyState, list[AnyEvent]]:
-    # mypy cannot pick an overload of apply() for a union: tell the two kinds apart here.
-    if isinstance(state, FishingState):
-        if not isinstance(action, Draw | Capture | Place | Claim):
-            raise IllegalAction(f"'{action}' is not a Tsung Shap action")
-        fishing, fishing_events = apply(state, action)
-        return fishing, list(fishing_events)
-    if not isinstance(action, Take | Draw | Discard | Declare):
-        raise IllegalAction(f"'{action}' is not a {state.rules.game} action")
-    collecting, events = apply(state, action)
-    return collecting, list(events)
+    """:func:`bot.engine.apply` with its events as one list type (either game's state)."""
+    new_state, events = apply(state, action)
+    return new_state, list[AnyEvent](events)
 
 
 def summarise(row: FinishedGameRow) -> GameSummary:

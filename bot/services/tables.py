@@ -29,13 +29,9 @@ from bot.engine import (
     AnyEvent,
     AnyState,
     AnyView,
-    Capture,
-    Claim,
     Deal,
-    Declare,
     Declared,
     Discard,
-    Draw,
     EngineError,
     FishingAction,
     FishingState,
@@ -44,7 +40,6 @@ from bot.engine import (
     GameOver,
     GameState,
     IllegalAction,
-    Place,
     RuleSet,
     Take,
     TurnStarted,
@@ -1608,17 +1603,9 @@ def _ai_choice(player: AnyPlayer, state: AnyState, seat: int, rng: random.Random
 
 
 def _apply(state: AnyState, action: AnyAction) -> tuple[AnyState, list[AnyEvent]]:
-    """The dispatching :func:`bot.engine.apply` for a state of either kind (mypy cannot pick
-    an overload for a union, so the kinds are told apart here)."""
-    if isinstance(state, FishingState):
-        if not isinstance(action, Draw | Capture | Place | Claim):
-            raise IllegalAction(f"'{action}' is not a Tsung Shap action")
-        fishing_state, fishing_events = apply(state, action)
-        return fishing_state, list(fishing_events)
-    if not isinstance(action, Take | Draw | Discard | Declare):
-        raise IllegalAction(f"'{action}' is not a {state.rules.game} action")
+    """:func:`bot.engine.apply` with its events as one list type (either game's state)."""
     new_state, events = apply(state, action)
-    return new_state, list(events)
+    return new_state, list[AnyEvent](events)
 
 
 def _check_settlement(
