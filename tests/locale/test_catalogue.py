@@ -24,6 +24,7 @@ from bot.config import Settings
 from bot.engine.tiles import KINDS
 from bot.locale import LOCALES, catalogue, placeholders, t, tile_name, translate
 from cogs.translator import DISCORD_LOCALES, NAME_CONTEXT, CatalogueTranslator
+from tests.locale.english import latin_left
 
 ROOT = Path(__file__).resolve().parents[2]
 CHINESE = ("zh-TW", "zh-CN")
@@ -34,29 +35,6 @@ ERRORS = {
     "InvalidTarget",
     "InsufficientChips",
     "InvalidSetting",
-}
-#: Latin words a Chinese message may keep: names, notation, option values a member types.
-ALLOWED = {
-    "Culin",
-    "Discord",
-    "UTC",
-    "DM",
-    "AI",
-    "random",
-    "greedy",
-    "expert",
-    "guild",
-    "global",
-    "clear",
-    "auto",
-    "flag",
-    "value",
-    "true",
-    "wild",
-    "min",
-    "chi",
-    "df",
-    "ceil",
 }
 NAME = re.compile(r"^[-_\w]{1,32}$")
 
@@ -118,17 +96,6 @@ def test_the_source_asks_for_messages() -> None:
     assert "There is no table here." in MESSAGES
 
 
-def _latin_left(text: str) -> set[str]:
-    text = re.sub(r"`[^`]*`", "", text)  # code: commands, notation
-    text = re.sub(r"\{[^}]*\}", "", text)  # placeholders
-    text = re.sub(r"<[^>]*>", "", text)  # mentions, timestamps
-    text = re.sub(r"/[a-z_]+(?: [a-z_]+)*", "", text)  # /commands named in text
-    text = re.sub(r"\b\w+=\w+\b", "", text)  # variant flags
-    text = re.sub(r"--[a-z-]+|'[^']*'", "", text)  # terminal options and what a player types
-    text = re.sub(r"\b[a-z0-9]+(?:_[a-z0-9]+)+\b", "", text)  # rule flags (auto_capture)
-    return {w for w in re.findall(r"[A-Za-z]{2,}", text) if w not in ALLOWED}
-
-
 @pytest.mark.parametrize("locale", CHINESE)
 def test_every_message_is_translated(locale: str) -> None:
     """No missing key; placeholders identical to the English; no English words left."""
@@ -143,7 +110,7 @@ def test_every_message_is_translated(locale: str) -> None:
         text = message.string if isinstance(message.string, str) else message.string[0]
         if placeholders(text) != placeholders(msgid):
             problems.append(f"placeholders differ: {msgid!r} -> {text!r}")
-        left = _latin_left(text)
+        left = latin_left(text)
         if left:
             problems.append(f"English left {sorted(left)}: {text!r}")
     assert not problems, "\n".join(problems)
