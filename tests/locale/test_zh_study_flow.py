@@ -157,6 +157,9 @@ async def test_the_study_tools_speak_chinese(
     text = r.response.content
     assert "覆盤" in text and "第 1 步" in text, text
 
+    r = seen[bob.id].add(await bob.slash(ch, "review", game=game_id))
+    assert r.response is not None and "bob" in r.response.content
+
     # Refusals: only he reads them, in his own language.
     for member, kwargs in (
         (carol, {"game": "abcdef123456"}),
