@@ -88,9 +88,7 @@ def _messages() -> Iterator[tuple[str, str, int]]:
 
 
 # Texts kept as data where the catalogue cannot be imported (the AI layer), translated at use.
-MESSAGES = sorted(
-    {m[0] for m in _messages()} | set(LEVEL_WORDS.values()) | set(REVIEW_TEMPLATES)
-)
+MESSAGES = sorted({m[0] for m in _messages()} | set(LEVEL_WORDS.values()) | set(REVIEW_TEMPLATES))
 
 
 def test_the_source_asks_for_messages() -> None:
