@@ -21,10 +21,12 @@ import simcord
 
 import bot.render.charts as charts
 from bot.ai.review import ACTION_PHRASES, REVIEW_TEMPLATES, SENTENCES, Decision, Estimate
-from bot.engine import Game
-from bot.locale import catalogue, placeholders
+from bot.engine import Game, TurnStarted, describe_event
+from bot.engine.record import replay
+from bot.locale import EventLine, catalogue, placeholders
 from bot.render.charts import rating_chart
-from bot.services.replays import review_sentence, summary_lines
+from bot.services.replays import LoadedGame, review_sentence, summary_lines
+from cogs.replay import replay_line, replay_page
 from tests.discord.conftest import (  # noqa: F401  (the simulated Discord's fixtures)
     World,
     env,
@@ -36,6 +38,7 @@ from tests.discord.tables_kit import exact_deal, no_incidents  # noqa: F401  (au
 from tests.discord.test_languages import locales  # noqa: F401  (a fixture)
 from tests.discord.test_replay_review import ALICE, BOB, WALL, play_game, use_inline_reviews
 from tests.discord.test_stats import play
+from tests.engine.test_record import PRESETS, random_game
 from tests.locale.english import english_in
 
 CHINESE = ("zh-TW", "zh-CN")
@@ -147,12 +150,20 @@ async def test_the_study_tools_speak_chinese(
     start = len(world.env.http_requests)
     r = seen[alice.id].add(await alice.slash(ch, "review", game=game_id))
     assert r.response is not None and not r.ephemeral
+    # Every text the reply held: the first answer, then each progress edit.
+    first = [
+        e.json.get("data", {}).get("content", "")
+        for e in world.env.http_requests[start:]
+        if e.method == "POST" and e.path.endswith("/callback") and e.json
+    ]
     edits = [
         e.json.get("content", "")
         for e in world.env.http_requests[start:]
         if e.method == "PATCH" and "messages/@original" in e.path and e.json
     ]
+    assert first and first[0].startswith("🔍 正在覆盤牌局"), first
     assert edits and all(isinstance(text, str) for text in edits)
+    seen[alice.id].messages += first
     seen[alice.id].messages += edits
     text = r.response.content
     assert "覆盤" in text and "第 1 步" in text, text
@@ -254,3 +265,48 @@ def test_chart_captions_are_chinese(locale: str, chart_texts: list[str]) -> None
     assert any("積分的牌局" in t or "积分的牌局" in t for t in chart_texts)
     rating_chart({"Kap Shap": [1000, 1040]})
     assert "2 rated games" in chart_texts  # English stays English
+
+
+def _embed_texts(embed: discord.Embed) -> list[str]:
+    parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
+    parts += [embed.author.name or ""]
+    for embed_field in embed.fields:
+        parts += [embed_field.name or "", embed_field.value or ""]
+    return [p for p in parts if p]
+
+
+@pytest.mark.parametrize("locale", CHINESE)
+@pytest.mark.parametrize("preset", range(len(PRESETS)))
+def test_every_replay_step_of_every_game_kind_is_chinese(locale: str, preset: int) -> None:
+    """Every step of random games of each kind and variant (draws, claims, sweeps, winning
+    hands with wild fours): no English on the page but the players' names."""
+    for seed in (1, 2):
+        record = random_game(preset, seed)
+        game = LoadedGame("abc", 1, record, tuple(None for _ in record.seats))
+        names = {word for seat in record.seats for word in seat.name.split()}
+        four_two = record.rules.four_two_value
+        # Every line of every step (what frame() shows), worded once each...
+        texts = [
+            replay_line(EventLine(describe_event(e, item.seat, record.names), e, record.names),
+                        four_two, locale)
+            for item in replay(record)
+            for e in item.events
+            if not isinstance(e, TurnStarted)
+        ]  # fmt: skip
+        # ...and a few whole pages (pictures are slow to draw).
+        total = len(record.actions)
+        for step in sorted({0, total // 2, total}):
+            embed, files, _ = replay_page(game, step, with_record=step == 0, locale=locale)
+            texts += _embed_texts(embed)
+            texts += [f.description for f in files if f.description]
+        assert len(texts) > total // 2
+        assert english_in(texts, allowed={*names, "abc"}) == []
+
+
+def test_a_big_table_replays_in_chinese() -> None:
+    """Beyond four seats the hands are one field of lines: its heading is Chinese too."""
+    record = random_game(3, 1, limit=12)
+    game = LoadedGame("abc", 1, record, tuple(None for _ in record.seats))
+    embed, _, _ = replay_page(game, 5, with_record=False, locale="zh-CN")
+    assert "手牌" in [f.name for f in embed.fields]
+    assert embed.author.name == "第 5 步（共 12 步）"
