@@ -182,8 +182,9 @@ async def test_the_study_tools_speak_chinese(
     r = seen[carol.id].add(await carol.slash(ch, "review", game=game_id))
     assert r.ephemeral and "你没有玩牌局" in r.response.content  # type: ignore[union-attr]
 
-    # The rating leaderboard (cogs/stats.py) too.
+    # The rating and wins leaderboards (cogs/stats.py) too.
     seen[bob.id].add(await bob.slash(ch, "leaderboard", by="rating"))
+    seen[alice.id].add(await alice.slash(ch, "leaderboard", by="wins", game="tsung-shap"))
 
     # The games' ids are notation (hexadecimal): their letters are no English.
     allowed = {*NAMES, *re.findall(r"[a-z]+", f"{game_id} {fishing_id}")}
