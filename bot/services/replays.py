@@ -416,7 +416,7 @@ def review_sentence(decision: Decision, locale: str = "en") -> str:
 
 
 def _tile_words(notation: str, locale: str) -> str:
-    """A tile of a review sentence: its notation, and in Chinese its name too (6-4 斧頭)."""
+    """A tile of a review sentence: its notation, and in Chinese its name too (6-5 斧頭)."""
     if locale == "en":
         return notation
     try:
