@@ -23,11 +23,20 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import KapBot
-from bot.engine import FishingView, View
+from bot.engine import Declared, Drew, FishingView, FourTwo, View, WinBy
 from bot.limits import fit_message
-from bot.locale import nt, t
+from bot.locale import N_, EventLine, nt, t
 from bot.render.images import pool_groups, render_pool, render_row
-from bot.render.text import game_title, hand_text, pool_text
+from bot.render.text import (
+    count_text,
+    game_title,
+    hand_text,
+    localize,
+    pool_text,
+    public_event_text,
+    tile_name,
+    witness_text,
+)
 from bot.services.errors import UserError
 from bot.services.replays import (
     LoadedGame,
@@ -89,7 +98,9 @@ class ReplayButton(
             if not isinstance(cog, Replays):
                 raise UserError("Replays are not available right now; try again in a moment.")
             game = await cog.replays.load(self.game_id, _guild(interaction))
-            embed, files, buttons = replay_page(game, self.step, with_record=False)
+            # The replay is a public message: the server's language.
+            locale = await public_locale_of(interaction)
+            embed, files, buttons = replay_page(game, self.step, with_record=False, locale=locale)
             await interaction.response.edit_message(embed=embed, attachments=files, view=buttons)
 
 
@@ -129,20 +140,52 @@ class HistoryReplayButton(
             if not isinstance(cog, Replays):
                 raise UserError("Replays are not available right now; try again in a moment.")
             game = await cog.replays.load(self.game_id, _guild(interaction))
-            embed, files, buttons = replay_page(game, 0, with_record=True)
+            locale = await public_locale_of(interaction)  # posted for everyone to see
+            embed, files, buttons = replay_page(game, 0, with_record=True, locale=locale)
             await interaction.response.send_message(embed=embed, files=files, view=buttons)
 
 
-def _hand_field(view: View | FishingView) -> str:
+def _hand_field(view: View | FishingView, locale: str = "en") -> str:
     if isinstance(view, FishingView):
-        return f"{view.scores[view.seat or 0]} points"
-    return hand_text(view.hand)
+        return count_text(locale, view.scores[view.seat or 0], "point")
+    return hand_text(view.hand, locale)
 
 
-def _hand_line(view: View | FishingView) -> str:
+def _hand_line(view: View | FishingView, locale: str = "en") -> str:
     if isinstance(view, FishingView):
-        return f"{view.scores[view.seat or 0]} points"
-    return " ".join(f"`{tile}`" for tile in view.hand) or "*(no tiles)*"
+        return count_text(locale, view.scores[view.seat or 0], "point")
+    return " ".join(f"`{tile}`" for tile in view.hand) or t(locale, "*(no tiles)*")
+
+
+_WIN_BY = {
+    WinBy.DEALT: N_("{name} declared a winning hand as dealt: {witness}."),
+    WinBy.TAKE: N_("{name} declared a winning hand by taking a discard: {witness}."),
+    WinBy.DRAW: N_("{name} declared a winning hand with a tile drawn from the wall: {witness}."),
+}
+
+
+def replay_line(line: str, four_two: FourTwo, locale: str = "en") -> str:
+    """A line of a replay step in ``locale``. The game is over, so a drawn tile is named (the
+    table's public wording hides it) and a winning hand is told tile by tile."""
+    if locale == "en" or not isinstance(line, EventLine):
+        return localize(line, locale)
+    event, names = line.event, line.names
+    if isinstance(event, Drew):
+        return t(
+            locale,
+            "{name} drew {tile} ({left} left in the wall).",
+            name=names[event.seat],
+            tile=tile_name(event.tile, locale),
+            left=event.wall_left,
+        )
+    if isinstance(event, Declared):
+        return t(
+            locale,
+            _WIN_BY[event.win_by],
+            name=names[event.seat],
+            witness=witness_text(event.witness, four_two, locale),
+        )
+    return public_event_text(event, names, locale) or str(line)
 
 
 INLINE_HANDS = 4
@@ -151,49 +194,80 @@ notation (an embed holds at most 25 fields and 6,000 characters: 28 hands in wor
 
 
 def replay_page(
-    game: LoadedGame, step: int, *, with_record: bool
+    game: LoadedGame, step: int, *, with_record: bool, locale: str = "en"
 ) -> tuple[discord.Embed, list[discord.File], discord.ui.View]:
-    """The embed, picture (and record file) and buttons of one step of a replay."""
+    """The embed, picture (and record file) and buttons of one step of a replay, in
+    ``locale``."""
+    loc = locale
     shown = frame(game, step)
     record = game.record
     names = record.names
+    four_two = record.rules.four_two_value
     embed = discord.Embed(
-        title=f"Replay of game {game.id} — {game_title(record.rules.game)}",
-        description="\n".join(shown.lines) or "\u200b",
+        title=t(
+            loc,
+            "Replay of game {game} — {title}",
+            game=game.id,
+            title=game_title(record.rules.game, loc),
+        ),
+        description="\n".join(replay_line(line, four_two, loc) for line in shown.lines) or "\u200b",
     )
-    embed.set_author(name=f"Step {shown.step} of {shown.total}")
+    embed.set_author(name=t(loc, "Step {step} of {total}", step=shown.step, total=shown.total))
     table = shown.table
     if len(shown.views) <= INLINE_HANDS:
         for seat, seat_view in enumerate(shown.views):
             marker = "▶ " if table.result is None and table.current == seat else ""
             embed.add_field(
                 name=f"{marker}{names[seat]}"[:256],
-                value=_hand_field(seat_view)[:1024],
+                value=_hand_field(seat_view, loc)[:1024],
                 inline=True,
             )
     else:
         lines = [
             ("▶ " if table.result is None and table.current == seat else "")
-            + f"**{names[seat][:40]}**: {_hand_line(seat_view)}"
+            + f"**{names[seat][:40]}**: {_hand_line(seat_view, loc)}"
             for seat, seat_view in enumerate(shown.views)
         ]
         chunk: list[str] = []
         for line in lines:
             if chunk and len("\n".join([*chunk, line])) > 1024:
-                embed.add_field(name="Hands", value="\n".join(chunk), inline=False)
+                embed.add_field(name=t(loc, "Hands"), value="\n".join(chunk), inline=False)
                 chunk = []
             chunk.append(line)
-        embed.add_field(name="Hands", value="\n".join(chunk), inline=False)
+        embed.add_field(name=t(loc, "Hands"), value="\n".join(chunk), inline=False)
     if isinstance(table, FishingView):
         picture = render_row(table.row)
     else:
-        embed.add_field(name="Discards", value=pool_text(table.pool)[:1024], inline=False)
-        embed.set_footer(text=f"{table.wall_size} tiles left in the wall")
+        embed.add_field(
+            name=t(loc, "Discards"), value=pool_text(table.pool, loc)[:1024], inline=False
+        )
+        embed.set_footer(
+            text=nt(
+                loc,
+                "{n} tile left in the wall",
+                "{n} tiles left in the wall",
+                table.wall_size,
+            )
+        )
         picture = render_pool(pool_groups(table.pool))
     embed.set_image(url="attachment://step.png")
-    files = [discord.File(io.BytesIO(picture), filename="step.png")]
+    # The attachments' descriptions are their alt text (what a screen reader says).
+    picture_words = (
+        t(loc, "The row after step {step}", step=shown.step)
+        if isinstance(table, FishingView)
+        else t(loc, "The discards after step {step}", step=shown.step)
+    )
+    files = [discord.File(io.BytesIO(picture), filename="step.png", description=picture_words)]
     if with_record:
-        files.append(discord.File(io.BytesIO(game.text.encode()), filename=f"{game.id}.txt"))
+        files.append(
+            discord.File(
+                io.BytesIO(game.text.encode()),
+                filename=f"{game.id}.txt",
+                description=t(
+                    loc, "The record of game {game} (a text file to replay or study)", game=game.id
+                ),
+            )
+        )
     buttons = discord.ui.View(timeout=None)
     buttons.add_item(
         ReplayButton(game.id, max(shown.step - 1, 0), label="◀", disabled=shown.step == 0)
@@ -255,7 +329,8 @@ class Replays(commands.Cog):
         """Show the dealt position with ◀ ▶ and the record as a file."""
         async with guarded(interaction, "/replay"):
             loaded = await self.replays.load(game, _guild(interaction))
-            embed, files, buttons = replay_page(loaded, 0, with_record=True)
+            locale = await public_locale_of(interaction)  # a public message
+            embed, files, buttons = replay_page(loaded, 0, with_record=True, locale=locale)
             await interaction.response.send_message(embed=embed, files=files, view=buttons)
 
     @app_commands.command(name="review", description="Review your decisions in a finished game")
@@ -307,7 +382,7 @@ class Replays(commands.Cog):
                 await interaction.edit_original_response(content=text)
 
             result = await self.reviews.review(loaded, seat, report)
-            lines = summary_lines(result)
+            lines = summary_lines(result, locale=locale)
             head = t(
                 locale,
                 "📝 Review of game `{game}` for **{name}**: {agreed} of {total} decisions "

@@ -418,6 +418,7 @@ class StatsCog(commands.Cog, name="Stats"):
                     rating_chart,
                     {_title(g, locale): v for g, v in sorted(stats.rating_history.items())},
                     title=t(locale, "Rating of {name}", name=who.display_name),
+                    locale=locale,
                 )
                 files.append(discord.File(io.BytesIO(png), filename="rating.png"))
                 embed.set_image(url="attachment://rating.png")

@@ -41,11 +41,16 @@ from bot.engine.record import GameRecord, replay
 from bot.engine.rules import Game
 
 __all__ = [
+    "ACTION_PHRASES",
     "DEFAULT_ROLLOUTS",
+    "REVIEW_TEMPLATES",
+    "SENTENCES",
     "Decision",
     "Estimate",
     "Estimator",
     "PlayOut",
+    "Words",
+    "action_phrase",
     "action_words",
     "decisions_of",
     "default_estimator",
@@ -55,9 +60,11 @@ __all__ = [
     "expert_playout",
     "greedy_playout",
     "kernel_estimator",
+    "percent",
     "python_estimator",
     "review_decision",
     "sentence",
+    "sentence_words",
 ]
 
 DEFAULT_ROLLOUTS = 200
@@ -316,40 +323,110 @@ def review_decision(
     )
 
 
+#: The review's words as English templates (message ids). The AI layer may not import the
+#: catalogue (bot.locale), so it returns :class:`Words` (a template and its values) and the
+#: layers that speak a member's language translate them; the catalogue test reads these
+#: tables. Values named ``tile`` are tiles in notation, ``kind`` and ``end`` words of the game
+#: (``pair``, ``left``: the catalogue's ``term`` context).
+ACTION_PHRASES: dict[str, str] = {
+    "take": "taking {tile}",
+    "take-offer": "taking",
+    "draw": "drawing",
+    "discard": "discarding {tile}",
+    "declare": "declaring",
+    "place": "placing on the {end}",
+    "capture": "capturing a {kind} on the {end}",
+    "capture-ends": "capturing a {kind} on both ends",
+    "claim": "claiming a {kind} on the {end}",
+    "claim-ends": "claiming a {kind} on both ends",
+}
+#: A decision in one sentence (``played`` and ``best`` are :data:`ACTION_PHRASES`; ``before``
+#: and ``after`` chances such as ``31 %``).
+SENTENCES: dict[str, str] = {
+    "agreed": "{played}: the expert's choice too ({after}).",
+    "kept": "{played} instead of {best} kept your chance at {after}.",
+    "lowered": "{played} instead of {best} lowered your chance from {before} to {after}.",
+    "raised": "{played} instead of {best} raised your chance from {before} to {after}.",
+}
+#: Every template above (what a catalogue must translate).
+REVIEW_TEMPLATES: tuple[str, ...] = (*ACTION_PHRASES.values(), *SENTENCES.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """Words to say: an English ``template`` (a message id, ``{field}`` placeholders) and its
+    ``values``, each plain text or :class:`Words` itself. :meth:`text` says them."""
+
+    template: str
+    values: tuple[tuple[str, str | Words], ...] = ()
+
+    def text(self, say: Callable[[str, str, str | None], str] | None = None) -> str:
+        """The words as text. ``say(kind, text, field)`` words each part: ``kind`` is
+        ``"template"`` (``field`` None) or ``"value"`` (a plain value of ``field``); without
+        ``say``, English."""
+        template = self.template if say is None else say("template", self.template, None)
+        values = {
+            name: value.text(say)
+            if isinstance(value, Words)
+            else (value if say is None else say("value", value, name))
+            for name, value in self.values
+        }
+        return template.format(**values) if values else template
+
+
+def action_phrase(notation: str) -> Words:
+    """An action as a gerund phrase: ``drawing``, ``taking 6-4``, ``placing on the left``,
+    ``capturing a pair on the left`` … (:data:`ACTION_PHRASES`)."""
+    words = notation.split()
+    verb, rest = (words[0], words[1:]) if words else ("", [])
+    if verb in ("capture", "claim") and len(rest) == 2:
+        key = f"{verb}-ends" if rest[1] == "ends" else verb
+        values: tuple[tuple[str, str | Words], ...] = (("kind", rest[0]),)
+        if rest[1] != "ends":
+            values += (("end", rest[1]),)
+        return Words(ACTION_PHRASES[key], values)
+    if verb == "place" and rest:
+        return Words(ACTION_PHRASES["place"], (("end", rest[0]),))
+    if verb in ("take", "discard") and len(rest) == 1:
+        return Words(ACTION_PHRASES[verb], (("tile", rest[0]),))
+    if verb == "take" and not rest:
+        return Words(ACTION_PHRASES["take-offer"])
+    if verb in ("draw", "declare") and not rest:
+        return Words(ACTION_PHRASES[verb])
+    return Words(notation)  # not an action the engine writes: shown as it is
+
+
 def action_words(notation: str) -> str:
     """An action as a gerund for a sentence: ``drawing``, ``taking 6-4``, ``discarding 3-1``,
     ``placing left``, ``capturing a pair on the left`` …"""
-    words = notation.split()
-    verb, rest = (words[0], words[1:]) if words else ("", [])
-    gerunds = {
-        "take": "taking",
-        "draw": "drawing",
-        "discard": "discarding",
-        "declare": "declaring",
-        "place": "placing",
-        "capture": "capturing",
-        "claim": "claiming",
-    }
-    head = gerunds.get(verb, verb)
-    if verb in ("capture", "claim") and len(rest) == 2:
-        where = "both ends" if rest[1] == "ends" else f"the {rest[1]}"
-        return f"{head} a {rest[0]} on {where}"
-    if verb == "place" and rest:
-        return f"{head} on the {rest[0]}"
-    return " ".join([head, *rest])
+    return action_phrase(notation).text()
+
+
+def percent(chance: float) -> str:
+    """``0.31`` -> ``31 %``."""
+    return f"{chance:.0%}".replace("%", " %")
+
+
+def sentence_words(decision: Decision) -> Words:
+    """The decision in one sentence, as :class:`Words` (:data:`SENTENCES`); :func:`sentence`
+    says it in English."""
+    before, after = percent(decision.before.mean), percent(decision.after.mean)
+    played = action_phrase(decision.played)
+    if decision.agreed:
+        return Words(SENTENCES["agreed"], (("played", played), ("after", after)))
+    best = action_phrase(decision.best)
+    if before == after:
+        return Words(SENTENCES["kept"], (("played", played), ("best", best), ("after", after)))
+    key = "lowered" if decision.loss > 0 else "raised"
+    return Words(
+        SENTENCES[key],
+        (("played", played), ("best", best), ("before", before), ("after", after)),
+    )
 
 
 def sentence(decision: Decision) -> str:
     """``Drawing instead of taking 6-4 lowered your chance from 31 % to 22 %.``"""
-    before = f"{decision.before.mean:.0%}".replace("%", " %")
-    after = f"{decision.after.mean:.0%}".replace("%", " %")
-    if decision.agreed:
-        return f"{_cap(action_words(decision.played))}: the expert's choice too ({after})."
-    what = f"{_cap(action_words(decision.played))} instead of {action_words(decision.best)}"
-    if before == after:
-        return f"{what} kept your chance at {after}."
-    verb = "lowered" if decision.loss > 0 else "raised"
-    return f"{what} {verb} your chance from {before} to {after}."
+    return _cap(sentence_words(decision).text())
 
 
 def _cap(text: str) -> str:

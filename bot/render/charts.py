@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
+from bot.locale import nt, t
 from bot.render.typeface import draw_text, fit_text, text_width
 
 __all__ = ["rating_chart"]
@@ -48,17 +49,21 @@ def rating_chart(
     title: str = "Rating",
     width: int = 640,
     height: int = 320,
+    locale: str = "en",
 ) -> bytes:
     """A PNG of one line per game (its rating after each rated game, oldest first), with a
     labelled grid and a legend. Games with no rated game are left out; with none at all the
-    picture says so."""
+    picture says so. ``title`` and the series' names come worded; the chart's own words are
+    in ``locale``."""
     image = Image.new("RGB", (width, height), _BACKGROUND)
     draw = ImageDraw.Draw(image)
     title = fit_text(title, TEXT_SIZE, width - 2 * _MARGIN_RIGHT)
     draw_text(draw, _MARGIN_RIGHT, 10, title, TEXT_SIZE, _TEXT)
     lines = {name: list(values) for name, values in series.items() if values}
     if not lines:
-        draw_text(draw, _MARGIN_LEFT, height // 2, "No rated games yet.", TEXT_SIZE, _TEXT)
+        draw_text(
+            draw, _MARGIN_LEFT, height // 2, t(locale, "No rated games yet."), TEXT_SIZE, _TEXT
+        )
         return _png(image)
     low = min(min(v) for v in lines.values())
     high = max(max(v) for v in lines.values())
@@ -84,7 +89,7 @@ def rating_chart(
         label = f"{value:,}"
         draw_text(draw, left - 6, y - TEXT_SIZE // 3, label, TEXT_SIZE, _TEXT, align="right")
     draw_text(draw, left, bottom + 10, "1", TEXT_SIZE, _TEXT)
-    end = f"{longest} rated game" + ("" if longest == 1 else "s")
+    end = nt(locale, "{n} rated game", "{n} rated games", longest)
     draw_text(draw, right, bottom + 10, end, TEXT_SIZE, _TEXT, align="right")
     legend_x = float(right)
     legend_top = 10 + _ROW

@@ -662,7 +662,7 @@ def _history_entry(game: RecordedGame, seats: Sequence[ResultRow], user_id: int)
 
 def _check_game(game: str) -> None:
     if game not in GAMES:
-        raise UserError(f"Unknown game: choose {', '.join(GAMES)}.")
+        raise UserError("Unknown game: choose {games}.", games=", ".join(GAMES))
 
 
 def params_with(params: ModelParams, overrides: Mapping[str, float]) -> ModelParams:

@@ -25,18 +25,29 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from bot.ai.core import BOT_MEMO, set_memo_limits
-from bot.ai.review import DEFAULT_ROLLOUTS, Decision, decisions_of, review_decision, sentence
+from bot.ai.review import (
+    DEFAULT_ROLLOUTS,
+    Decision,
+    Words,
+    decisions_of,
+    percent,
+    review_decision,
+    sentence_words,
+)
 from bot.engine import (
     AnyView,
     Deal,
     EngineError,
+    NotationError,
     RuleSet,
     TurnStarted,
     describe_event,
     new_game,
+    parse_tile,
     view,
 )
 from bot.engine.record import GameRecord, RecordSeat, parse_record, replay, write_record
+from bot.locale import N_, EventLine, Message, t, tile_name
 from bot.services.errors import UserError
 from bot.storage.games import GamesRepo, GameStatus
 
@@ -44,6 +55,7 @@ __all__ = [
     "DEFAULT_MAX_RUNNING",
     "DEFAULT_WORKERS",
     "LoadedGame",
+    "Name",
     "Progress",
     "ReplayFrame",
     "ReplayService",
@@ -52,6 +64,7 @@ __all__ = [
     "frame",
     "init_worker",
     "mistakes",
+    "review_sentence",
     "review_task",
     "summary_lines",
 ]
@@ -94,12 +107,15 @@ class ReplayService:
         game_id = game_id.strip().lower()
         stored = await self._games.get(game_id) if game_id.isalnum() else None
         if stored is None or stored.guild_id != guild_id:
-            raise UserError(f"There is no game `{game_id[:32]}` on this server.")
+            raise UserError("There is no game `{game}` on this server.", game=game_id[:32])
         if stored.deal_json is None:
-            raise UserError(f"Game `{game_id}` never started: there is nothing to replay.")
+            raise UserError(
+                "Game `{game}` never started: there is nothing to replay.", game=game_id
+            )
         if finished and stored.status.is_open:
             raise UserError(
-                f"Game `{game_id}` is still being played: it can be replayed once it ends."
+                "Game `{game}` is still being played: it can be replayed once it ends.",
+                game=game_id,
             )
         settings = json.loads(stored.rules_json)
         rules = RuleSet.from_flags(settings["flags"])
@@ -128,7 +144,7 @@ class ReplayService:
             tags=tags,
         )
         if stored.status is GameStatus.ABORTED and not actions:
-            raise UserError(f"Game `{game_id}` was cancelled before anyone played.")
+            raise UserError("Game `{game}` was cancelled before anyone played.", game=game_id)
         return LoadedGame(stored.id, stored.guild_id, record, tuple(user_ids))
 
 
@@ -151,13 +167,16 @@ def frame(game: LoadedGame, step: int) -> ReplayFrame:
     step = max(0, min(step, total))
     names = record.names
     state = new_game(record.rules, names, record.deal)
-    lines: tuple[str, ...] = (f"The deal: {names[record.deal.first_seat]} plays first.",)
+    # Lines that can say themselves in a member's language (bot.locale; worded by the cog).
+    lines: tuple[str, ...] = (
+        Message(N_("The deal: {name} plays first."), name=Name(names[record.deal.first_seat])),
+    )
     for item in replay(record):
         if item.number > step:
             break
         state = item.state
         lines = tuple(
-            describe_event(e, item.seat, names)
+            EventLine(describe_event(e, item.seat, names), e, names)
             for e in item.events
             if not isinstance(e, TurnStarted)
         )
@@ -289,7 +308,8 @@ class ReviewService:
             return seat
         if seat is None:
             raise UserError(
-                f"You did not play game `{game.id}`: you can only review your own games."
+                "You did not play game `{game}`: you can only review your own games.",
+                game=game.id,
             )
         return seat
 
@@ -328,7 +348,9 @@ class ReviewService:
         try:
             numbers = decisions_of(game.record, seat)
         except EngineError as exc:
-            raise UserError(f"Game `{game.id}` cannot be replayed: {exc}") from None
+            raise UserError(
+                "Game `{game}` cannot be replayed: {error}", game=game.id, error=Name(str(exc))
+            ) from None
         progress = Progress(total=len(numbers))
         await self._acquire(progress, report)
         try:
@@ -357,15 +379,61 @@ class ReviewService:
         )
 
 
-def summary_lines(result: ReviewResult, limit: int = 10) -> list[str]:
-    """The review in lines: the mistakes first, each with its standard error."""
+def summary_lines(result: ReviewResult, limit: int = 10, locale: str = "en") -> list[str]:
+    """The review in lines, in ``locale``: the mistakes first, each with its standard error."""
     lines: list[str] = []
     for decision in result.decisions[:limit]:
-        se = f"± {decision.loss_se:.0%}".replace("%", " %")
         lines.append(
-            f"Action {decision.number} (turn {decision.turn}): {sentence(decision)} ({se})"
+            t(
+                locale,
+                "Action {number} (turn {turn}): {sentence} ({se})",
+                number=decision.number,
+                turn=decision.turn,
+                sentence=review_sentence(decision, locale),
+                se=f"± {percent(decision.loss_se)}",
+            )
         )
     return lines
+
+
+def review_sentence(decision: Decision, locale: str = "en") -> str:
+    """A decision in one sentence (:func:`bot.ai.review.sentence_words`), in ``locale``: the
+    AI layer's English templates are message ids, its tiles named as the locale names them and
+    its game words (``pair``, ``left``) in the catalogue's ``term`` context."""
+    words: Words = sentence_words(decision)
+
+    def say(kind: str, text: str, field_name: str | None) -> str:
+        if kind == "template":
+            return t(locale, text)
+        if field_name == "tile":
+            return _tile_words(text, locale)
+        if field_name in ("kind", "end"):
+            return t(locale, text, context="term")
+        return text
+
+    text = words.text(say)
+    return text[:1].upper() + text[1:]
+
+
+def _tile_words(notation: str, locale: str) -> str:
+    """A tile of a review sentence: its notation, and in Chinese its name too (6-5 斧頭)."""
+    if locale == "en":
+        return notation
+    try:
+        tile = parse_tile(notation)
+    except NotationError:
+        return notation
+    return f"{notation} {tile_name(locale, tile.english, tile.chinese)}"
+
+
+class Name(Message):
+    """A value shown as it is in every language (a member's name, an engine's text): a plain
+    string value of a :class:`~bot.locale.Message` would be looked up among the catalogue's
+    game words (a member named "left")."""
+
+    def localized(self, locale: str) -> str:
+        """The text itself, whatever the language."""
+        return str(self)
 
 
 def mistakes(decisions: Sequence[Decision]) -> list[Decision]:

@@ -19,6 +19,7 @@ import pytest
 from discord import app_commands
 
 from bot.ai.base import LEVEL_WORDS
+from bot.ai.review import REVIEW_TEMPLATES
 from bot.app import KapBot
 from bot.config import Settings
 from bot.engine.tiles import KINDS
@@ -87,7 +88,7 @@ def _messages() -> Iterator[tuple[str, str, int]]:
 
 
 # Texts kept as data where the catalogue cannot be imported (the AI layer), translated at use.
-MESSAGES = sorted({m[0] for m in _messages()} | set(LEVEL_WORDS.values()))
+MESSAGES = sorted({m[0] for m in _messages()} | set(LEVEL_WORDS.values()) | set(REVIEW_TEMPLATES))
 
 
 def test_the_source_asks_for_messages() -> None:
