@@ -280,6 +280,8 @@ class Tournaments(
             channel = await self.bot.fetch_channel(record.channel_id)
         if not isinstance(channel, discord.TextChannel):
             raise UserError(TEXT["text_channel"])
+        if isinstance(title, Message):
+            title = title.localized(await self.public_locale(record.guild_id))
         thread = await channel.create_thread(
             name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=1440
         )

@@ -55,7 +55,7 @@ from bot.tournament import (
     match_result,
     table_result,
 )
-from bot.tournament.describe import pairings_text, results_text, standings_text
+from bot.tournament.describe import match_label, pairings_text, results_text, standings_text
 from bot.tournament.rules_text import game_name
 from bot.tournament.text import Say
 
@@ -122,6 +122,7 @@ TEXT = {
     "not_checkin": N_("Check-in for this tournament is not open."),
     "checked_in": N_("You are checked in for **{name}**."),
     "match_open": N_("{mentions}: your match **{match}** of **{name}** starts here ({game}, {n})."),
+    "thread": N_("{name} · {match}"),
     "could_not_start": N_("{name} could not start: {reason}"),
     "computer_players": N_("Computer players"),
     "best_of": N_("best of {n}"),
@@ -729,7 +730,9 @@ class TournamentService:
         first = row.thread_id is None
         if row.thread_id is None:
             host = self._need_host()
-            row.thread_id = await host.open_thread(record, match.id, f"{record.name} · {match.id}")
+            label = Worded(lambda loc: match_label(match.id, say_in(loc)))
+            title = Message(TEXT["thread"], name=record.name, match=label)
+            row.thread_id = await host.open_thread(record, match.id, title)
             async with self._db.transaction() as tx:
                 await self._repo.put_match(tx, record.id, row)
         thread = row.thread_id
@@ -777,7 +780,7 @@ class TournamentService:
                 Message(
                     TEXT["match_open"],
                     mentions=mentions or Message(TEXT["computer_players"]),
-                    match=match.id,
+                    match=Worded(lambda loc: match_label(match.id, say_in(loc))),
                     name=record.name,
                     game=Worded(lambda loc: game_name(settings.game, say_in(loc))),
                     n=length,

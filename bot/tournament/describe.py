@@ -11,7 +11,14 @@ from bot.tournament.model import Format, How, PlayerId, Round
 from bot.tournament.standings import PairStanding, TableStanding, format_score, pair_standings
 from bot.tournament.text import N_, Say, english, ordinal
 
-__all__ = ["display_name", "pairings_text", "phase_name", "results_text", "standings_text"]
+__all__ = [
+    "display_name",
+    "match_label",
+    "pairings_text",
+    "phase_name",
+    "results_text",
+    "standings_text",
+]
 
 _PHASES = {
     "swiss": N_("Swiss"),
@@ -26,6 +33,15 @@ _PHASES = {
 def phase_name(phase: str, say: Say = english) -> str:
     """A round's phase in words (``Swiss``, ``Playoff`` …)."""
     return say(_PHASES[phase]) if phase in _PHASES else phase
+
+
+# The grand final's match ids are letters (the others are notation: ``W2-1``, ``R3-2``, ``F``).
+_LABELS = {"GF": N_("GF"), "GF2": N_("GF2")}
+
+
+def match_label(match_id: str, say: Say = english) -> str:
+    """A match's label in a post or a thread's name: its id, the grand final's in words."""
+    return say(_LABELS[match_id]) if match_id in _LABELS else match_id
 
 
 def display_name(event: Event, pid: PlayerId, say: Say = english) -> str:
@@ -49,18 +65,23 @@ def pairings_text(event: Event, rnd: Round, say: Say = english) -> str:
             if r.phase == "swiss" and r.number < rnd.number
             for m in r.matches
         ]
-        scores = {
-            r.player: f" ({format_score(r.score)})" for r in pair_standings(event.seeds, earlier)
-        }
+        scores = {r.player: format_score(r.score) for r in pair_standings(event.seeds, earlier)}
+
+    def named(pid: PlayerId) -> str:
+        name = display_name(event, pid, say)
+        if pid not in scores:
+            return name
+        return say(N_("{name} ({score})"), name=name, score=scores[pid])
+
     for i, m in enumerate(rnd.matches, start=1):
-        names = [display_name(event, p, say) + scores.get(p, "") for p in m.players]
+        names = [named(p) for p in m.players]
         if m.is_bye:
             if rnd.phase == "round-robin":
                 lines.append(say(N_("{name} rests"), name=names[0]))
             else:
                 lines.append(say(N_("{name} has a bye (a win)"), name=names[0]))
         elif len(m.players) == 2:
-            label = m.id if rnd.phase in ("bracket", "playoff") else str(i)
+            label = match_label(m.id, say) if rnd.phase in ("bracket", "playoff") else str(i)
             if m.result is not None and m.result.how is How.FORFEIT:
                 template = N_("{label}. {a} v {b} (forfeit)")
             else:
