@@ -181,6 +181,12 @@ async def _knockout_event(server: Server, event: str) -> None:
     await server.run(members[0], ch, "tournament show", event=2)
 
 
+def _simplified(text: str) -> str:
+    """The few phrases the test looks for, in Simplified script."""
+    table = str.maketrans("報資決賽兩對", "报资决赛两对")
+    return text.translate(table)
+
+
 def _ids(shown: list[discord.Message | str]) -> set[str]:
     """The letters of the tables' ids (``牌桌 4647578cf131``): notation, not English."""
     ids: set[str] = set()
@@ -189,6 +195,49 @@ def _ids(shown: list[discord.Message | str]) -> set[str]:
             for found in re.findall(r"\b[0-9a-f]{12}\b", text):
                 ids |= set(re.findall(r"[a-f]+", found))
     return ids
+
+
+async def _short_events(server: Server, join: str, check_in: str) -> None:
+    """A check-in that drops who does not check in, a refusal to start, a disqualification, a
+    cancel; a table-rounds event of Kap Tai Shap with a final table."""
+    ch, admin, members = server.channel, server.admin, server.members
+    await server.run(admin, ch, "tournament new", name="Third", buy_in=10, checkin=5)
+    signup = ch.history()[-1]
+    await server.click(members[0], signup, join)
+    await server.run(admin, ch, "tournament start", event=3)  # opens the check-in
+    signup = next(m for m in ch.history() if m.id == signup.id)
+    await server.click(members[0], signup, check_in)
+    await server.run(admin, ch, "tournament start", event=3)  # one player: refused
+    await server.run(admin, ch, "tournament cancel", event=3)
+
+    await server.run(admin, ch, "tournament new", name="Fourth")
+    signup = ch.history()[-1]
+    for member in members[:3]:
+        await server.click(member, signup, join)
+    await server.run(admin, ch, "tournament fill", count=1, level="random")
+    await server.run(admin, ch, "tournament start", event=4)
+    await server.run(admin, ch, "tournament disqualify", member=members[0], event=4)
+    await server.run(admin, ch, "tournament cancel", event=4)
+
+    await server.run(
+        admin,
+        ch,
+        "tournament new",
+        name="Fifth",
+        game="kap-tai-shap",
+        rounds=1,
+        games_per_table=1,
+        final_table=3,
+        timer=600,
+    )
+    signup = ch.history()[-1]
+    for member in members:
+        await server.click(member, signup, join)
+    await server.run(admin, ch, "tournament start", event=5)
+    for _ in range(4):
+        await server.declare_all()
+    await server.run(members[1], ch, "tournament show", event=5)
+    await server.run(members[1], ch, "tournament rules", event=5)
 
 
 @pytest.mark.parametrize("locale", ["zh-TW", "zh-CN"])
@@ -204,6 +253,10 @@ async def test_a_chinese_server_reads_its_tournaments_in_chinese(
     knockout = f"Cup {locale[-2:]}"
     await _swiss_event(server, swiss)
     await _knockout_event(server, knockout)
+    if locale == "zh-TW":
+        await _short_events(server, "報名", "報到")
+    else:
+        await _short_events(server, "报名", "报到")
 
     shown = server.everything()
     texts = "\n".join(
@@ -216,7 +269,10 @@ async def test_a_chinese_server_reads_its_tournaments_in_chinese(
     assert ("輪空" if locale == "zh-TW" else "轮空") in texts
     assert ("最終成績" if locale == "zh-TW" else "最终成绩") in texts
     assert ("時間已用完" if locale == "zh-TW" else "时间已用完") in texts
-    allowed = server.names(swiss) | server.names(knockout) | _ids(shown)
+    for phrase in ("報到", "取消資格", "已取消", "決賽桌", "最少要有兩名玩家"):
+        assert (phrase if locale == "zh-TW" else _simplified(phrase)) in texts, phrase
+    names = [swiss, knockout, "Third", "Fourth", "Fifth"]
+    allowed = set().union(*(server.names(n) for n in names)) | _ids(shown)
     # The table flow's own gap (bot/render/text.py, not the tournaments'): the engine's witness
     # of a winning hand ("eye 6-6 6-6 | …") in a table's Recent field and its end message.
     # Remove once the table flow words it (眼).
