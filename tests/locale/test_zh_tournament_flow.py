@@ -44,20 +44,32 @@ def quick_any(monkeypatch: pytest.MonkeyPatch) -> None:
 class Server:
     """A server in one language, its members in the same, and everything the bot showed them."""
 
-    def __init__(self, env: simcord.Env, locale: str, chosen: dict[int, str]) -> None:  # noqa: F811
-        self.env = env
-        self.guild = env.create_guild("Club", id=GUILD_ID, preferred_locale=locale)
+    def __init__(
+        self, sim: simcord.Env, locale: str, chosen: dict[int, str], *, configured: bool = False
+    ) -> None:
+        """``configured``: the server's Discord locale is English, and its language is set with
+        ``/kapadmin config language`` (see :meth:`configure`)."""
+        self.env = sim
+        self.locale = locale
+        self.guild = sim.create_guild(
+            "Club", id=GUILD_ID, preferred_locale="en-US" if configured else locale
+        )
         self.channel = self.guild.create_text_channel("kap-shap")
         managers = self.guild.create_role(
             "Managers", permissions=discord.Permissions(manage_guild=True)
         )
-        self.admin = self.guild.add_member(env.create_user("admin"), roles=[managers])
+        self.admin = self.guild.add_member(sim.create_user("admin"), roles=[managers])
         names = ("alice", "bob", "carol", "dave", "eve")
-        self.members = [self.guild.add_member(env.create_user(n)) for n in names]
+        self.members = [self.guild.add_member(sim.create_user(n)) for n in names]
         self.actors = {m.id: m for m in [self.admin, *self.members]}
         for member in self.actors.values():
             chosen[member.id] = locale
         self.answers: list[discord.Message | str] = []
+
+    async def configure(self) -> None:
+        """The admin sets the server's language (the answer is the admin cog's, not kept)."""
+        r = await self.admin.slash(self.channel, "kapadmin config", language=self.locale)
+        assert r.ephemeral
 
     async def run(self, actor: simcord.MemberActor, where: Any, command: str, **opts: Any) -> Any:
         """A slash command; its answer and followups are kept."""
@@ -247,8 +259,12 @@ async def test_a_chinese_server_reads_its_tournaments_in_chinese(
     quick_any: None,
     locale: str,
 ) -> None:
-    server = Server(env, locale, locales)
+    # The zh-TW server chose its language with /kapadmin config; the zh-CN one is in Chinese
+    # on Discord itself.
+    server = Server(env, locale, locales, configured=locale == "zh-TW")
     await env.settle()
+    if locale == "zh-TW":
+        await server.configure()
     swiss = f"Spring {locale[-2:]}"
     knockout = f"Cup {locale[-2:]}"
     await _swiss_event(server, swiss)
