@@ -22,7 +22,7 @@ from discord.ext import commands, tasks
 
 from bot.app import KapBot
 from bot.limits import MAX_ANTE
-from bot.locale import N_, t
+from bot.locale import N_, Message, normalize, t
 from bot.render.tournament_art import render_event_bracket, render_event_standings
 from bot.services.errors import UserError
 from bot.services.tables import Outcome, Table
@@ -33,11 +33,12 @@ from bot.services.tournaments import (
     TournamentService,
     TournamentView,
     explain_rules,
+    say_in,
     settings_from_options,
     standings_text,
 )
 from bot.services.tournaments import TEXT as SERVICE_TEXT
-from cogs.common import guarded, locale_of, report_incident
+from cogs.common import guarded, locale_of, public_locale_of, report_incident
 from cogs.desk import Desk, desk_for
 
 __all__ = ["TournamentButton", "Tournaments", "setup"]
@@ -51,16 +52,36 @@ MESSAGE_LIMIT = 2000
 TEXT = {
     "joined": N_("You are in **{name}**."),
     "left": N_("You left **{name}**; your buy-in was refunded."),
-    "created": "Tournament **#{id} {name}** is open for sign-up.",
-    "started": "**{name}** has started.",
+    "created": N_("Tournament **#{id} {name}** is open for sign-up."),
+    "started": N_("**{name}** has started."),
     "filled": N_("Added {count} computer player(s)."),
     "dropped": N_("You left **{name}**. Your results so far stand."),
     "done": N_("Done."),
     "no_history": N_("No tournament has finished in this server yet."),
     "guild_only": N_("Tournaments are run in a server channel."),
     "text_channel": N_("A tournament needs a text channel to open its match threads in."),
-    "stopped": "🛑 The tournament ended this game (time, a drop or a new pairing).",
+    "stopped": N_("🛑 The tournament ended this game (time, a drop or a new pairing)."),
+    "unavailable": N_("Tournaments are not available right now; try again in a moment."),
+    "players": N_("Players ({n})"),
+    "nobody": N_("Nobody yet"),
+    "buy_in": N_("Buy-in"),
+    "pool": N_("Prize pool"),
+    "chips": N_("{amount} chips"),
+    "footer": N_("Status: {status} · organiser id {id}"),
+    "history": N_("**#{id} {name}** ({when}): {top}"),
 }
+
+# An event's status, in words (the footer of its sign-up message).
+STATUSES = {
+    "registration": N_("sign-up open"),
+    "check-in": N_("check-in"),
+    "running": N_("running"),
+    "paused": N_("paused"),
+    "finished": N_("finished"),
+    "cancelled": N_("cancelled"),
+}
+# The sign-up buttons' labels ("Join" and "Leave" alone are the table's: sit down, stand up).
+BUTTON_CONTEXT = "tournament"
 
 GAME_CHOICES = [
     app_commands.Choice(name="Kap Shap (Swiss and brackets)", value="kap-shap"),
@@ -86,41 +107,61 @@ def _guild(interaction: discord.Interaction[Any]) -> int:
     return interaction.guild_id
 
 
-def signup_embed(view: TournamentView) -> discord.Embed:
-    """The sign-up / status message of an event."""
+def signup_embed(view: TournamentView, locale: str = "en") -> discord.Embed:
+    """The sign-up / status message of an event (public: in the server's language)."""
     record, settings = view.record, view.settings
     embed = discord.Embed(
         title=f"🏆 #{record.id} {record.name}",
-        description=explain_rules(settings, len(view.entries) or None)[:3500],
+        description=explain_rules(settings, len(view.entries) or None, say_in(locale))[:3500],
         colour=discord.Colour.gold(),
     )
     names = [e.name for e in view.entries]
-    shown = ", ".join(names[:40]) + (f" … (+{len(names) - 40})" if len(names) > 40 else "")
-    embed.add_field(name=f"Players ({len(names)})", value=shown or "Nobody yet", inline=False)
+    shown = t(locale, ", ").join(names[:40]) + (
+        f" … (+{len(names) - 40})" if len(names) > 40 else ""
+    )
+    embed.add_field(
+        name=t(locale, TEXT["players"], n=len(names)),
+        value=shown or t(locale, TEXT["nobody"]),
+        inline=False,
+    )
     if settings.buy_in:
-        embed.add_field(name="Buy-in", value=f"{settings.buy_in:,} chips")
-        embed.add_field(name="Prize pool", value=f"{view.pool:,} chips")
-    embed.set_footer(text=f"Status: {record.status} · organiser id {record.organiser_id}")
+        chips = TEXT["chips"]
+        embed.add_field(
+            name=t(locale, TEXT["buy_in"]), value=t(locale, chips, amount=f"{settings.buy_in:,}")
+        )
+        embed.add_field(
+            name=t(locale, TEXT["pool"]), value=t(locale, chips, amount=f"{view.pool:,}")
+        )
+    status = STATUSES.get(record.status)
+    embed.set_footer(
+        text=t(
+            locale,
+            TEXT["footer"],
+            status=t(locale, status) if status else record.status,
+            id=record.organiser_id,
+        )
+    )
     return embed
 
 
-def signup_view(view: TournamentView) -> discord.ui.View:
+def signup_view(view: TournamentView, locale: str = "en") -> discord.ui.View:
     """Join / Leave while sign-up is open; no buttons afterwards."""
     buttons = discord.ui.View(timeout=None)
     if view.record.status == "registration":
-        buttons.add_item(TournamentButton(view.id, "join"))
-        buttons.add_item(TournamentButton(view.id, "leave"))
+        buttons.add_item(TournamentButton(view.id, "join", locale))
+        buttons.add_item(TournamentButton(view.id, "leave", locale))
     elif view.record.status == "check-in":
-        buttons.add_item(TournamentButton(view.id, "checkin"))
-        buttons.add_item(TournamentButton(view.id, "leave"))
+        buttons.add_item(TournamentButton(view.id, "checkin", locale))
+        buttons.add_item(TournamentButton(view.id, "leave", locale))
     return buttons
 
 
 class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
     """Join or Leave on a sign-up message."""
 
-    def __init__(self, tournament_id: int, verb: str) -> None:
+    def __init__(self, tournament_id: int, verb: str, locale: str = "en") -> None:
         label = {"join": "Join", "checkin": "Check in"}.get(verb, "Leave")
+        label = t(locale, label, context=BUTTON_CONTEXT)
         style = discord.ButtonStyle.secondary if verb == "leave" else discord.ButtonStyle.success
         super().__init__(
             discord.ui.Button(label=label, style=style, custom_id=f"tourney:{tournament_id}:{verb}")
@@ -144,7 +185,7 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
         cog = interaction.client.get_cog("Tournaments") if interaction.client else None
         if not isinstance(cog, Tournaments):
             await interaction.response.send_message(
-                "Tournaments are not available right now; try again in a moment.", ephemeral=True
+                t(locale_of(interaction), TEXT["unavailable"]), ephemeral=True
             )
             return
         async with guarded(interaction, f"tournament {self.verb}"):
@@ -239,6 +280,8 @@ class Tournaments(
             channel = await self.bot.fetch_channel(record.channel_id)
         if not isinstance(channel, discord.TextChannel):
             raise UserError(TEXT["text_channel"])
+        if isinstance(title, Message):
+            title = title.localized(await self.public_locale(record.guild_id))
         thread = await channel.create_thread(
             name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=1440
         )
@@ -249,9 +292,18 @@ class Tournaments(
         await self.desk.presenter.touch(outcome.table, now=True)
         await self.desk.present(outcome, table_shown=True)
 
+    async def public_locale(self, guild_id: int) -> str:
+        """The language of the event's public messages: the server's setting
+        (``/kapadmin config language``), else the server's own Discord locale."""
+        settings = await self.bot.services.server.play_settings(guild_id)
+        if settings.language:
+            return settings.language
+        guild = self.bot.get_guild(guild_id)
+        return normalize(None if guild is None else guild.preferred_locale)
+
     async def table_stopped(self, table: Table) -> None:
         """Close the message and DMs of a game the event ended."""
-        table.recent.append(TEXT["stopped"])
+        table.recent.append(Message(TEXT["stopped"]))
         await self.desk.presenter.touch(table, now=True)
         await self.desk.presenter.update_dms(table)
         self.desk.presenter.forget(table.id)
@@ -259,7 +311,10 @@ class Tournaments(
     async def post(self, record: TournamentRecord, text: str, *, pictures: bool = False) -> None:
         """Post in the event's channel, with the standings (and bracket) pictures."""
         channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-        files = await self._pictures(record) if pictures else []
+        locale = await self.public_locale(record.guild_id)
+        if isinstance(text, Message):
+            text = text.localized(locale)
+        files = await self._pictures(record, locale) if pictures else []
         try:
             await channel.send(
                 text[:MESSAGE_LIMIT], files=files, allowed_mentions=discord.AllowedMentions.none()
@@ -270,6 +325,8 @@ class Tournaments(
     async def say(self, channel_id: int, guild_id: int, text: str, mentions: Sequence[int]) -> None:
         """Post in a match thread, pinging its players (which adds them to the thread)."""
         channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        if isinstance(text, Message):
+            text = text.localized(await self.public_locale(guild_id))
         allowed = discord.AllowedMentions(
             users=[discord.Object(m) for m in mentions], everyone=False, roles=False
         )
@@ -281,21 +338,26 @@ class Tournaments(
             return
         view = await self.service.view(record.id)
         channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
+        locale = await self.public_locale(record.guild_id)
         try:
             await channel.get_partial_message(record.message_id).edit(
-                embed=signup_embed(view), view=signup_view(view)
+                embed=signup_embed(view, locale), view=signup_view(view, locale)
             )
         except discord.HTTPException as exc:
             log.info("tournament %s: could not edit its sign-up message: %s", record.id, exc)
 
-    async def _pictures(self, record: TournamentRecord) -> list[discord.File]:
+    async def _pictures(self, record: TournamentRecord, locale: str = "en") -> list[discord.File]:
         view = await self.service.view(record.id)
         if view.event is None:
             return []
         files = []
-        standings = await asyncio.to_thread(render_event_standings, view.event, record.name)
+        standings = await asyncio.to_thread(
+            render_event_standings, view.event, record.name, locale=locale
+        )
         files.append(discord.File(io.BytesIO(standings), filename="standings.png"))
-        bracket = await asyncio.to_thread(render_event_bracket, view.event, record.name)
+        bracket = await asyncio.to_thread(
+            render_event_bracket, view.event, record.name, locale=locale
+        )
         if bracket is not None:
             files.append(discord.File(io.BytesIO(bracket), filename="bracket.png"))
         return files
@@ -397,10 +459,11 @@ class Tournaments(
                 closes_in_minutes=closes_in,
                 checkin_minutes=checkin,
             )
+            public = await public_locale_of(interaction)
             response = await interaction.response.send_message(
-                TEXT["created"].format(id=view.id, name=view.record.name),
-                embed=signup_embed(view),
-                view=signup_view(view),
+                t(public, TEXT["created"], id=view.id, name=view.record.name),
+                embed=signup_embed(view, public),
+                view=signup_view(view, public),
             )
             message_id = response.message_id
             if message_id is None:  # pragma: no cover - Discord always returns it
@@ -437,7 +500,12 @@ class Tournaments(
         async with guarded(interaction, "/tournament fill"):
             view = await self.service.current(_guild(interaction), event)
             view = await self.service.fill(
-                view.id, interaction.user.id, count, level, manager=_manager(interaction)
+                view.id,
+                interaction.user.id,
+                count,
+                level,
+                manager=_manager(interaction),
+                locale=await public_locale_of(interaction),
             )
             await interaction.response.send_message(
                 t(locale_of(interaction), TEXT["filled"], count=count), ephemeral=True
@@ -451,7 +519,10 @@ class Tournaments(
             view = await self.service.current(_guild(interaction), event)
             manager = _manager(interaction)
             self.service.need_organiser(view.record, interaction.user.id, manager)
-            await interaction.response.send_message(TEXT["started"].format(name=view.record.name))
+            public = await public_locale_of(interaction)
+            await interaction.response.send_message(
+                t(public, TEXT["started"], name=view.record.name)
+            )
             await self.service.start(view.id, interaction.user.id, manager=manager)
 
     @app_commands.command(name="show", description="Post the standings (and bracket) pictures")
@@ -460,11 +531,14 @@ class Tournaments(
         async with guarded(interaction, "/tournament show"):
             view = await self.service.current(_guild(interaction), event)
             if view.event is None:
-                await interaction.response.send_message(embed=signup_embed(view), ephemeral=True)
+                await interaction.response.send_message(
+                    embed=signup_embed(view, locale_of(interaction)), ephemeral=True
+                )
                 return
+            public = await public_locale_of(interaction)
             await interaction.response.defer(thinking=True)
-            files = await self._pictures(view.record)
-            text = f"**{view.record.name}**\n{standings_text(view.event)}"
+            files = await self._pictures(view.record, public)
+            text = f"**{view.record.name}**\n{standings_text(view.event, say=say_in(public))}"
             await interaction.followup.send(text[:MESSAGE_LIMIT], files=files)
 
     @app_commands.command(name="rules", description="The rules of a tournament")
@@ -473,7 +547,7 @@ class Tournaments(
         async with guarded(interaction, "/tournament rules"):
             view = await self.service.current(_guild(interaction), event)
             entrants = len(view.event.players) if view.event else len(view.entries) or None
-            text = explain_rules(view.settings, entrants)
+            text = explain_rules(view.settings, entrants, say_in(locale_of(interaction)))
             await interaction.response.send_message(text[:MESSAGE_LIMIT], ephemeral=True)
 
     @app_commands.command(name="history", description="Past tournaments of this server")
@@ -486,14 +560,17 @@ class Tournaments(
                     t(locale_of(interaction), TEXT["no_history"]), ephemeral=True
                 )
                 return
+            public = await public_locale_of(interaction)
             lines = []
             for record in records:
                 results = record.results or {}
-                top = ", ".join(
+                top = t(public, ", ").join(
                     f"{i}. {name}" for i, (_, name) in enumerate(results.get("ranking", [])[:3], 1)
                 )
                 when = record.finished_at.date().isoformat() if record.finished_at else ""
-                lines.append(f"**#{record.id} {record.name}** ({when}): {top}")
+                lines.append(
+                    t(public, TEXT["history"], id=record.id, name=record.name, when=when, top=top)
+                )
             await interaction.response.send_message("\n".join(lines)[:MESSAGE_LIMIT])
 
     @app_commands.command(name="drop", description="Leave a running tournament")

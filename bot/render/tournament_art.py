@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from bot.locale import t
 from bot.render.typeface import draw_text, fit_text, text_width
 from bot.tournament.bracket import Bracket, Node, Resolved
 from bot.tournament.event import DISQUALIFIED, Event
@@ -188,6 +189,8 @@ def render_bracket(
     names: Mapping[PlayerId, str],
     seeds: Sequence[PlayerId],
     title: str = "",
+    *,
+    locale: str = "en",
 ) -> bytes:
     """The bracket as a PNG: winners' bracket on top, losers' bracket below it, the grand final
     on the right. Each box shows both players with their seed; the winner is in gold, a bye is
@@ -196,11 +199,11 @@ def render_bracket(
     boxes, width, height, l_top = _layout(bracket, hidden)
     image = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(image)
-    _text(draw, _MARGIN, _MARGIN, title or "Bracket", _TITLE, _TEXT)
+    _text(draw, _MARGIN, _MARGIN, title or t(locale, "Bracket"), _TITLE, _TEXT)
     seed_of = {p: i + 1 for i, p in enumerate(seeds)}
     if l_top:
-        _text(draw, _MARGIN, _MARGIN + _TITLE + 2, "Winners' bracket", _SMALL, _DIM)
-        _text(draw, _MARGIN, l_top, "Losers' bracket", _SMALL, _DIM)
+        _text(draw, _MARGIN, _MARGIN + _TITLE + 2, t(locale, "Winners' bracket"), _SMALL, _DIM)
+        _text(draw, _MARGIN, l_top, t(locale, "Losers' bracket"), _SMALL, _DIM)
     visible = {n.id for n in bracket.nodes if n.id in boxes}
     # Lines first, so boxes cover their ends.
     for node in bracket.nodes:
@@ -221,7 +224,7 @@ def render_bracket(
     for node in bracket.nodes:
         if node.id not in visible:
             continue
-        _draw_box(draw, node, boxes[node.id], state[node.id], names, seed_of)
+        _draw_box(draw, node, boxes[node.id], state[node.id], names, seed_of, locale)
     return _png(image)
 
 
@@ -232,6 +235,7 @@ def _draw_box(
     r: Resolved,
     names: Mapping[PlayerId, str],
     seed_of: Mapping[PlayerId, int],
+    locale: str = "en",
 ) -> None:
     y0 = box.cy - _BOX_H / 2
     draw.rounded_rectangle(
@@ -241,7 +245,7 @@ def _draw_box(
     for i, (player, settled) in enumerate(zip(r.players, r.settled, strict=True)):
         top = y0 + 4 + i * (_BOX_H / 2)
         if player is None:
-            label, colour = ("bye" if settled else "?"), _DIM
+            label, colour = (t(locale, "bye") if settled else "?"), _DIM
             _text(draw, box.x + 8, top, label, _NAME, colour)
             continue
         won = r.winner == player and r.loser is not None
@@ -250,11 +254,16 @@ def _draw_box(
             draw.rectangle((box.x + 1, top - 2, box.x + 3, top + _BOX_H / 2 - 8), fill=_GOLD)
         _text(draw, box.x + 8, top, _short(names.get(player, str(player))), _NAME, colour)
         _text_right(draw, box.x + _BOX_W - 6, top + 1, str(seed_of.get(player, "")), _SMALL, _DIM)
-    label = {"GF": "Grand final", "GF2": "Reset"}.get(node.id, node.id)
+    if node.id == "GF":
+        label = t(locale, "Grand final")
+    elif node.id == "GF2":
+        label = t(locale, "Reset")
+    else:
+        label = node.id
     _text(draw, box.x + 2, y0 - 13, label, _SMALL, _DIM)
 
 
-def render_event_bracket(event: Event, title: str = "") -> bytes | None:
+def render_event_bracket(event: Event, title: str = "", *, locale: str = "en") -> bytes | None:
     """The bracket of an elimination event (or the playoff of a Swiss event once it starts), or
     None when the event has no bracket."""
     found = event.bracket()
@@ -262,7 +271,7 @@ def render_event_bracket(event: Event, title: str = "") -> bytes | None:
     if found is None or state is None:
         return None
     bracket, seeds = found
-    return render_bracket(bracket, state, _names(event), seeds, title)
+    return render_bracket(bracket, state, _names(event, locale), seeds, title, locale=locale)
 
 
 # ------------------------------------------------------------------------------ standings
@@ -270,14 +279,16 @@ def render_event_bracket(event: Event, title: str = "") -> bytes | None:
 _MAX_ROWS = 40
 
 
-def _names(event: Event) -> dict[PlayerId, str]:
+def _names(event: Event, locale: str = "en") -> dict[PlayerId, str]:
     out = {}
     for p in event.players:
-        suffix = " (AI)" if p.ai else ""
+        name = t(locale, "{name} (AI)", name=p.name) if p.ai else p.name
         why = event.withdrawn.get(p.id)
-        if why:
-            suffix += " (DQ)" if why == DISQUALIFIED else " (dropped)"
-        out[p.id] = p.name + suffix
+        if why == DISQUALIFIED:
+            name = t(locale, "{name} (DQ)", name=name)
+        elif why:
+            name = t(locale, "{name} (dropped)", name=name)
+        out[p.id] = name
     return out
 
 
@@ -288,6 +299,7 @@ def render_standings(
     *,
     highlight: int = 0,
     limit: int = _MAX_ROWS,
+    locale: str = "en",
 ) -> bytes:
     """The standings as a PNG table, with every tie-break column. The first ``highlight`` rows
     (e.g. the prize places or the top cut) are marked in gold; at most ``limit`` rows are drawn
@@ -295,7 +307,9 @@ def render_standings(
     header: list[str]
     cells: list[list[str]]
     if rows and isinstance(rows[0], TableStanding):
-        header = ["#", "Player", "Points", "Wins", "Opp. avg", "Tables"]
+        words: tuple[str, ...] = ("Player", "Points", "Wins", "Opp. avg", "Tables")
+        # The column heads are short words other messages use too: their own context.
+        header = ["#", *(t(locale, w, context="standings") for w in words)]
         cells = [
             [
                 str(r.rank),
@@ -309,7 +323,8 @@ def render_standings(
             if isinstance(r, TableStanding)
         ]
     else:
-        header = ["#", "Player", "Score", "W-D-L", "M-Buch", "Buch", "H2H", "Games"]
+        words = ("Player", "Score", "W-D-L", "M-Buch", "Buch", "H2H", "Games")
+        header = ["#", *(t(locale, w, context="standings") for w in words)]
         cells = [
             [
                 str(r.rank),
@@ -335,7 +350,7 @@ def render_standings(
     height = _MARGIN * 2 + title_h + row_h * (len(shown) + 1) + (row_h if more else 0)
     image = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(image)
-    _text(draw, _MARGIN, _MARGIN, title or "Standings", _TITLE, _TEXT)
+    _text(draw, _MARGIN, _MARGIN, title or t(locale, "Standings"), _TITLE, _TEXT)
     y = _MARGIN + title_h
     for i, row in enumerate([header, *shown]):
         if i and i % 2 == 0:
@@ -350,15 +365,22 @@ def render_standings(
             x += widths[c]
         y += row_h
     if more:
-        _text(draw, _MARGIN, y, f"... and {more} more", _NAME, _DIM)
+        _text(draw, _MARGIN, y, t(locale, "... and {n} more", n=more), _NAME, _DIM)
     return _png(image)
 
 
-def render_event_standings(event: Event, title: str = "", *, limit: int = _MAX_ROWS) -> bytes:
+def render_event_standings(
+    event: Event, title: str = "", *, limit: int = _MAX_ROWS, locale: str = "en"
+) -> bytes:
     """The standings of an event, the prize places (or the top cut) highlighted."""
     highlight = event.settings.top_cut or (
         len(event.settings.prize_split) if event.settings.buy_in else 0
     )
     return render_standings(
-        event.standings(), _names(event), title, highlight=highlight, limit=limit
+        event.standings(),
+        _names(event, locale),
+        title,
+        highlight=highlight,
+        limit=limit,
+        locale=locale,
     )

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from bot.locale import N_
+from bot.locale import N_, Message, recognize, t
 from bot.services.chips import ChipsService
 from bot.services.clock import Clock
 from bot.services.errors import UserError
@@ -55,7 +55,9 @@ from bot.tournament import (
     match_result,
     table_result,
 )
-from bot.tournament.describe import pairings_text, results_text, standings_text
+from bot.tournament.describe import match_label, pairings_text, results_text, standings_text
+from bot.tournament.rules_text import game_name
+from bot.tournament.text import Say
 
 FORMATS = tuple(f.value for f in Format)
 
@@ -69,8 +71,10 @@ __all__ = [
     "TournamentRecord",
     "TournamentService",
     "TournamentView",
+    "Worded",
     "explain_rules",
     "pot_id",
+    "say_in",
     "settings_from_options",
     "standings_text",
 ]
@@ -99,26 +103,105 @@ TEXT = {
     "fill_range": N_("Add from 1 to 64 computer players."),
     "round_minutes": N_("The round time limit is from 5 to 1440 minutes."),
     "turn_seconds": N_("The turn timer is from 10 to 3600 seconds."),
-    "pairings": "**{name}: round {number}**\n{text}",
-    "time_up": "⏰ Round {number} of **{name}** is over: its time ran out.",
-    "standings": "**{name}: standings after round {number}**\n{text}",
-    "results": "🏆 **{name} is over.**\n{text}",
-    "refunded_no_winner": "Nobody could be paid a prize, so every buy-in was refunded.",
-    "cancelled": "**{name}** was cancelled; every buy-in was refunded.",
-    "paused": "**{name}** is paused: no new games start until it resumes.",
-    "resumed": "**{name}** resumes.",
-    "dropped": "{who} left **{name}**.",
-    "disqualified": "{who} was disqualified from **{name}**.",
-    "repaired": "Round {number} of **{name}** is paired again.",
-    "checkin_open": (
+    "pairings": N_("**{name}: round {number}**\n{text}"),
+    "time_up": N_("⏰ Round {number} of **{name}** is over: its time ran out."),
+    "standings": N_("**{name}: standings after round {number}**\n{text}"),
+    "results": N_("🏆 **{name} is over.**\n{text}"),
+    "refunded_no_winner": N_("Nobody could be paid a prize, so every buy-in was refunded."),
+    "cancelled": N_("**{name}** was cancelled; every buy-in was refunded."),
+    "paused": N_("**{name}** is paused: no new games start until it resumes."),
+    "resumed": N_("**{name}** resumes."),
+    "dropped": N_("{who} left **{name}**."),
+    "disqualified": N_("{who} was disqualified from **{name}**."),
+    "repaired": N_("Round {number} of **{name}** is paired again."),
+    "checkin_open": N_(
         "✅ Check-in for **{name}** is open for {minutes} minutes: click **Check in** on the "
         "sign-up message. Players who do not check in are dropped and refunded."
     ),
-    "checkin_closed": "Check-in for **{name}** is closed: {dropped} dropped and refunded.",
-    "not_checkin": "Check-in for this tournament is not open.",
+    "checkin_closed": N_("Check-in for **{name}** is closed: {dropped} dropped and refunded."),
+    "not_checkin": N_("Check-in for this tournament is not open."),
     "checked_in": N_("You are checked in for **{name}**."),
-    "match_open": "{mentions}: your match **{match}** of **{name}** starts here ({game} {n}).",
+    "match_open": N_("{mentions}: your match **{match}** of **{name}** starts here ({game}, {n})."),
+    "thread": N_("{name} · {match}"),
+    "could_not_start": N_("{name} could not start: {reason}"),
+    "computer_players": N_("Computer players"),
+    "best_of": N_("best of {n}"),
+    "games": N_("{n} games"),
+    "level": N_("Choose the computer level from: {levels}."),
+    "computer": N_("Computer {number} ({level})"),
 }
+
+# The refusals of the pure event package (English, like the engine's), recognized so that a
+# member reads them in his language (bot.locale.recognize): every TournamentError it raises.
+REFUSALS = (
+    N_("An event needs at least two players."),
+    N_("This event takes at most {n} players."),
+    N_("Table rounds need at least {n} players."),
+    N_("A round robin is for at most {n} players; use Swiss."),
+    N_("An event needs at least one human player."),
+    N_("That player is not in this event."),
+    N_("That player has already left the event."),
+    N_("No round has been paired yet."),
+    N_("The round has results already; it cannot be re-paired."),
+    N_("The event is over."),
+    N_("Round {number} is not finished yet."),
+    N_("Unknown game {game}; choose one of {games}."),
+    N_("Table rounds are for Kap Tai Shap; two-player games use Swiss."),
+    N_("Kap Tai Shap events use table rounds."),
+    N_("A match is best of an odd number of games from 1 to 15."),
+    N_("Only Tsung Shap matches can be decided by total points."),
+    N_("The number of rounds is from 1 to 30."),
+    N_("A top cut (2 to 64 players) is only for Swiss events."),
+    N_("The buy-in cannot be negative."),
+    N_("The prize split is positive percentages adding up to 100, e.g. 60/30/10."),
+    N_("An event with a buy-in needs a prize split."),
+    N_("At most 32 prize places."),
+    N_("The seats limit is from 2 to 1024 players."),
+    N_("Tables have between 2 and {n} seats, the minimum first."),
+    N_("A table plays 1 to 20 games."),
+    N_("The final table has 2 to {n} seats (0 for none)."),
+    N_("A player is entered twice."),
+    N_("An elimination bracket needs at least two players."),
+)
+
+
+def refusal(exc: Exception) -> UserError:
+    """A :class:`TournamentError` as a refusal the member reads in his language."""
+    found = recognize(str(exc), REFUSALS)
+    if found is None:
+        return UserError(str(exc))
+    return UserError(found.msgid, **found.values)
+
+
+def say_in(locale: str) -> Say:
+    """The :data:`~bot.tournament.text.Say` of ``locale``: the catalogue's words, filled."""
+
+    def say(msgid: str, /, **values: Any) -> str:
+        return t(locale, msgid, **values)
+
+    return say
+
+
+class Worded(Message):
+    """A text the event package words per language (pairings, standings, results): its
+    English, and a function that words it in any locale. A value of a :class:`Message` that
+    the Discord layer localizes with the server's language."""
+
+    word: Callable[[str], str]
+
+    def __new__(cls, word: Callable[[str], str]) -> Worded:
+        """``Worded(lambda locale: pairings_text(event, rnd, say_in(locale)))``."""
+        english = word("en")
+        text = str.__new__(cls, english)
+        text.msgid = english
+        text.values = {}
+        text.word = word
+        return text
+
+    def localized(self, locale: str) -> str:
+        """The text in ``locale``."""
+        return self.word(locale)
+
 
 OPEN_STATUSES = ("registration", "check-in", "running", "paused")
 AI_LEVELS = ("random", "greedy", "expert")
@@ -365,13 +448,21 @@ class TournamentService:
         return await self.view(tournament_id)
 
     async def fill(
-        self, tournament_id: int, actor_id: int, count: int, level: str, *, manager: bool = False
+        self,
+        tournament_id: int,
+        actor_id: int,
+        count: int,
+        level: str,
+        *,
+        manager: bool = False,
+        locale: str = "en",
     ) -> TournamentView:
-        """Add computer fillers (no buy-in; they never win money)."""
+        """Add computer fillers (no buy-in; they never win money), named in ``locale`` (the
+        server's language: their names are stored and shown to everyone)."""
         if not 1 <= count <= 64:
             raise UserError(TEXT["fill_range"])
         if level not in AI_LEVELS:
-            raise UserError(f"Choose the computer level from: {', '.join(AI_LEVELS)}.")
+            raise UserError(TEXT["level"], levels=", ".join(AI_LEVELS))
         async with self._lock(tournament_id), self._db.transaction() as tx:
             record = await self._require(tx, tournament_id)
             self._need_organiser(record, actor_id, manager)
@@ -390,7 +481,7 @@ class TournamentService:
                     tx,
                     tournament_id,
                     next_id - i,
-                    f"Computer {number} ({level})",
+                    t(locale, TEXT["computer"], number=number, level=level),
                     level,
                     self._clock.now(),
                 )
@@ -420,7 +511,7 @@ class TournamentService:
                     opened = False
             if opened:
                 await self._post(
-                    record, TEXT["checkin_open"].format(name=record.name, minutes=minutes)
+                    record, Message(TEXT["checkin_open"], name=record.name, minutes=minutes)
                 )
                 await self._refresh(record)
                 return await self.view(tournament_id)
@@ -433,7 +524,7 @@ class TournamentService:
             try:
                 event = Event.start(settings, players, self._rng)
             except TournamentError as exc:
-                raise UserError(str(exc)) from None
+                raise refusal(exc) from None
             async with self._db.transaction() as tx:
                 record = await self._require(tx, tournament_id)
                 record.status = "running"
@@ -474,7 +565,7 @@ class TournamentService:
                 await self._repo.remove_entry(tx, record.id, entry.user_id)
                 dropped += 1
             await self._repo.update(tx, record)
-        await self._post(record, TEXT["checkin_closed"].format(name=record.name, dropped=dropped))
+        await self._post(record, Message(TEXT["checkin_closed"], name=record.name, dropped=dropped))
 
     async def _player(
         self, record: TournamentRecord, entry: EntryRecord, settings: EventSettings
@@ -514,8 +605,11 @@ class TournamentService:
             if rnd is not None:
                 await self._post(
                     record,
-                    TEXT["standings"].format(
-                        name=record.name, number=rnd.number, text=standings_text(event)
+                    Message(
+                        TEXT["standings"],
+                        name=record.name,
+                        number=rnd.number,
+                        text=Worded(lambda loc: standings_text(event, say=say_in(loc))),
                     ),
                     pictures=True,
                 )
@@ -552,8 +646,11 @@ class TournamentService:
             await self._repo.update(tx, record)
         await self._post(
             record,
-            TEXT["pairings"].format(
-                name=record.name, number=new.number, text=pairings_text(event, new)
+            Message(
+                TEXT["pairings"],
+                name=record.name,
+                number=new.number,
+                text=Worded(lambda loc: pairings_text(event, new, say_in(loc))),
             ),
         )
         return True
@@ -633,7 +730,9 @@ class TournamentService:
         first = row.thread_id is None
         if row.thread_id is None:
             host = self._need_host()
-            row.thread_id = await host.open_thread(record, match.id, f"{record.name} · {match.id}")
+            label = Worded(lambda loc: match_label(match.id, say_in(loc)))
+            title = Message(TEXT["thread"], name=record.name, match=label)
+            row.thread_id = await host.open_thread(record, match.id, title)
             async with self._db.transaction() as tx:
                 await self._repo.put_match(tx, record.id, row)
         thread = row.thread_id
@@ -668,17 +767,22 @@ class TournamentService:
             return
         humans = [p for p in match.players if p >= 0]
         if first:
-            game_name = settings.game.replace("-", " ").title()
             games = settings.final_table_games if match.id == "F" else settings.games_per_table
-            length = f"best of {settings.best_of}" if settings.two_player else f"{games} games"
+            length = (
+                Message(TEXT["best_of"], n=settings.best_of)
+                if settings.two_player
+                else Message(TEXT["games"], n=games)
+            )
+            mentions = ", ".join(f"<@{p}>" for p in humans)
             await self._need_host().say(
                 thread,
                 record.guild_id,
-                TEXT["match_open"].format(
-                    mentions=", ".join(f"<@{p}>" for p in humans) or "Computer players",
-                    match=match.id,
+                Message(
+                    TEXT["match_open"],
+                    mentions=mentions or Message(TEXT["computer_players"]),
+                    match=Worded(lambda loc: match_label(match.id, say_in(loc))),
                     name=record.name,
-                    game=game_name,
+                    game=Worded(lambda loc: game_name(settings.game, say_in(loc))),
                     n=length,
                 ),
                 humans,
@@ -766,10 +870,16 @@ class TournamentService:
             elif pool:
                 await self._chips.refund(pot_id(record.id), tx=tx)
             await self._repo.update(tx, record)
-        text = results_text(event, pool)
-        if pool and not prizes:
-            text += "\n" + TEXT["refunded_no_winner"]
-        await self._post(record, TEXT["results"].format(name=record.name, text=text), pictures=True)
+
+        def results(locale: str) -> str:
+            text = results_text(event, pool, say_in(locale))
+            if pool and not prizes:
+                text += "\n" + t(locale, TEXT["refunded_no_winner"])
+            return text
+
+        await self._post(
+            record, Message(TEXT["results"], name=record.name, text=Worded(results)), pictures=True
+        )
         await self._refresh(record)
         log.info("tournament %s finished: %s chips paid", record.id, sum(prizes.values()))
 
@@ -786,7 +896,11 @@ class TournamentService:
                     try:
                         await self.start(record.id, None)
                     except UserError as exc:
-                        await self._post(record, f"{record.name} could not start: {exc.message}")
+                        reason = Worded(exc.localized)
+                        await self._post(
+                            record,
+                            Message(TEXT["could_not_start"], name=record.name, reason=reason),
+                        )
                         await self.cancel(record.id, record.organiser_id, manager=True)
                 elif record.status == "running" and _due(record.round_deadline, now):
                     await self._time_up(record.id)
@@ -815,7 +929,7 @@ class TournamentService:
             record.round_deadline = None
             async with self._db.transaction() as tx:
                 await self._repo.update(tx, record)
-            await self._post(record, TEXT["time_up"].format(number=rnd.number, name=record.name))
+            await self._post(record, Message(TEXT["time_up"], number=rnd.number, name=record.name))
         await self.advance(tournament_id)
 
     async def _stop_table(self, row: MatchRow, record: TournamentRecord) -> None:
@@ -854,7 +968,7 @@ class TournamentService:
             try:
                 decided = event.withdraw(user_id, disqualify=disqualify)
             except TournamentError as exc:
-                raise UserError(str(exc)) from None
+                raise refusal(exc) from None
             rnd = event.current_round
             if rnd is not None:
                 rows = {r.match_id: r for r in await self._match_rows(record.id, rnd.number)}
@@ -871,7 +985,7 @@ class TournamentService:
                 await self._repo.update(tx, record)
             who = event.player(user_id).name
             key = "disqualified" if disqualify else "dropped"
-            await self._post(record, TEXT[key].format(who=who, name=record.name))
+            await self._post(record, Message(TEXT[key], who=who, name=record.name))
         await self.advance(tournament_id)
         return await self.view(tournament_id)
 
@@ -902,18 +1016,18 @@ class TournamentService:
                 raise UserError(TEXT["not_running"])
             rows = await self._match_rows(record.id, rnd.number)
             if any(r.games for r in rows):
-                raise UserError("The round has results already; it cannot be re-paired.")
+                raise UserError(REFUSALS[8])
             try:
                 event.unpair()
             except TournamentError as exc:
-                raise UserError(str(exc)) from None
+                raise refusal(exc) from None
             for row in rows:
                 await self._stop_table(row, record)
             record.state = event.to_dict()
             async with self._db.transaction() as tx:
                 await self._repo.delete_round_matches(tx, record.id, rnd.number)
                 await self._repo.update(tx, record)
-            await self._post(record, TEXT["repaired"].format(number=rnd.number, name=record.name))
+            await self._post(record, Message(TEXT["repaired"], number=rnd.number, name=record.name))
         await self.advance(tournament_id)
         return await self.view(tournament_id)
 
@@ -932,7 +1046,7 @@ class TournamentService:
                 record.paused_left = max(0.0, left)
             record.round_deadline = None
             await self._repo.update(tx, record)
-        await self._post(record, TEXT["paused"].format(name=record.name))
+        await self._post(record, Message(TEXT["paused"], name=record.name))
         return await self.view(tournament_id)
 
     async def resume(
@@ -949,7 +1063,7 @@ class TournamentService:
                 record.round_deadline = self._clock.now() + timedelta(seconds=record.paused_left)
             record.paused_left = None
             await self._repo.update(tx, record)
-        await self._post(record, TEXT["resumed"].format(name=record.name))
+        await self._post(record, Message(TEXT["resumed"], name=record.name))
         await self.advance(tournament_id)
         return await self.view(tournament_id)
 
@@ -975,7 +1089,7 @@ class TournamentService:
                 record.finished_at = self._clock.now()
                 record.round_deadline = None
                 await self._repo.update(tx, record)
-        await self._post(record, TEXT["cancelled"].format(name=record.name))
+        await self._post(record, Message(TEXT["cancelled"], name=record.name))
         await self._refresh(record)
         return await self.view(tournament_id)
 
@@ -1082,4 +1196,4 @@ def settings_from_options(
             decide_by=DecideBy(decide_by or DecideBy.GAMES.value),
         )
     except (TournamentError, ValueError) as exc:
-        raise UserError(str(exc)) from None
+        raise refusal(exc) from None

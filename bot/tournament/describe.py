@@ -1,41 +1,61 @@
 """Short plain-text posts of an event: a round's pairings, the standings, the final results.
 
 Text goes with the pictures of :mod:`bot.render.tournament_art`: it carries names the picture
-font cannot draw (Chinese names), and it is what a screen reader reads."""
+font cannot draw (Chinese names), and it is what a screen reader reads. Each function takes a
+:data:`~bot.tournament.text.Say` for the language of the post (English by default)."""
 
 from __future__ import annotations
 
 from bot.tournament.event import DISQUALIFIED, Event
 from bot.tournament.model import Format, How, PlayerId, Round
 from bot.tournament.standings import PairStanding, TableStanding, format_score, pair_standings
+from bot.tournament.text import N_, Say, english, ordinal
 
-__all__ = ["display_name", "pairings_text", "results_text", "standings_text"]
+__all__ = [
+    "display_name",
+    "match_label",
+    "pairings_text",
+    "phase_name",
+    "results_text",
+    "standings_text",
+]
 
 _PHASES = {
-    "swiss": "Swiss",
-    "playoff": "Playoff",
-    "bracket": "Bracket",
-    "round-robin": "Round robin",
-    "tables": "Tables",
-    "final": "Final table",
+    "swiss": N_("Swiss"),
+    "playoff": N_("Playoff"),
+    "bracket": N_("Bracket"),
+    "round-robin": N_("Round robin"),
+    "tables": N_("Tables"),
+    "final": N_("Final table"),
 }
 
 
-def display_name(event: Event, pid: PlayerId) -> str:
+def phase_name(phase: str, say: Say = english) -> str:
+    """A round's phase in words (``Swiss``, ``Playoff`` …)."""
+    return say(_PHASES[phase]) if phase in _PHASES else phase
+
+
+# The grand final's match ids are letters (the others are notation: ``W2-1``, ``R3-2``, ``F``).
+_LABELS = {"GF": N_("GF"), "GF2": N_("GF2")}
+
+
+def match_label(match_id: str, say: Say = english) -> str:
+    """A match's label in a post or a thread's name: its id, the grand final's in words."""
+    return say(_LABELS[match_id]) if match_id in _LABELS else match_id
+
+
+def display_name(event: Event, pid: PlayerId, say: Say = english) -> str:
     """A player's name, marked ``(AI)`` for a computer filler."""
     player = event.player(pid)
-    return f"{player.name} (AI)" if player.ai else player.name
+    return say(N_("{name} (AI)"), name=player.name) if player.ai else player.name
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def pairings_text(event: Event, rnd: Round) -> str:
+def pairings_text(event: Event, rnd: Round, say: Say = english) -> str:
     """The matches of a round, one a line: ``1. Alice (2) v Bob (1½)`` in Swiss (scores
     before the round), ``W2-1: Alice v Bob`` in a bracket, ``Table 1 (5 seats): …``."""
-    lines = [f"Round {rnd.number} ({_PHASES.get(rnd.phase, rnd.phase)})"]
+    lines = [
+        say(N_("Round {number} ({phase})"), number=rnd.number, phase=phase_name(rnd.phase, say))
+    ]
     scores: dict[PlayerId, str] = {}
     if rnd.phase == "swiss":
         # Scores before this round: the standings of the earlier Swiss rounds.
@@ -45,65 +65,111 @@ def pairings_text(event: Event, rnd: Round) -> str:
             if r.phase == "swiss" and r.number < rnd.number
             for m in r.matches
         ]
-        scores = {
-            r.player: f" ({format_score(r.score)})" for r in pair_standings(event.seeds, earlier)
-        }
+        scores = {r.player: format_score(r.score) for r in pair_standings(event.seeds, earlier)}
+
+    def named(pid: PlayerId) -> str:
+        name = display_name(event, pid, say)
+        if pid not in scores:
+            return name
+        return say(N_("{name} ({score})"), name=name, score=scores[pid])
+
     for i, m in enumerate(rnd.matches, start=1):
-        names = [display_name(event, p) + scores.get(p, "") for p in m.players]
+        names = [named(p) for p in m.players]
         if m.is_bye:
-            kind = "rests" if rnd.phase == "round-robin" else "has a bye (a win)"
-            lines.append(f"{names[0]} {kind}")
+            if rnd.phase == "round-robin":
+                lines.append(say(N_("{name} rests"), name=names[0]))
+            else:
+                lines.append(say(N_("{name} has a bye (a win)"), name=names[0]))
         elif len(m.players) == 2:
-            label = m.id if rnd.phase in ("bracket", "playoff") else str(i)
-            note = " (forfeit)" if m.result is not None and m.result.how is How.FORFEIT else ""
-            lines.append(f"{label}. {names[0]} v {names[1]}{note}")
+            label = match_label(m.id, say) if rnd.phase in ("bracket", "playoff") else str(i)
+            if m.result is not None and m.result.how is How.FORFEIT:
+                template = N_("{label}. {a} v {b} (forfeit)")
+            else:
+                template = N_("{label}. {a} v {b}")
+            lines.append(say(template, label=label, a=names[0], b=names[1]))
         else:
-            label = "Final table" if rnd.phase == "final" else f"Table {i}"
-            lines.append(f"{label} ({len(m.players)} seats): {', '.join(names)}")
+            joined = say(N_(", ")).join(names)
+            if rnd.phase == "final":
+                line = say(N_("Final table ({n} seats): {names}"), n=len(m.players), names=joined)
+            else:
+                line = say(
+                    N_("Table {number} ({n} seats): {names}"),
+                    number=i,
+                    n=len(m.players),
+                    names=joined,
+                )
+            lines.append(line)
     return "\n".join(lines)
 
 
-def standings_text(event: Event, limit: int = 10) -> str:
+def standings_text(event: Event, limit: int = 10, say: Say = english) -> str:
     """The top ``limit`` lines of the standings with their tie-break figures."""
     rows = event.standings()
     lines = []
     for r in rows[:limit]:
-        name = display_name(event, r.player)
+        name = display_name(event, r.player, say)
         if event.withdrawn.get(r.player):
-            name += " (DQ)" if event.withdrawn[r.player] == DISQUALIFIED else " (dropped)"
+            if event.withdrawn[r.player] == DISQUALIFIED:
+                name = say(N_("{name} (DQ)"), name=name)
+            else:
+                name = say(N_("{name} (dropped)"), name=name)
         if isinstance(r, PairStanding):
             lines.append(
-                f"{r.rank}. {name} {format_score(r.score)} "
-                f"(M-Buch {format_score(r.median_buchholz)}, Buch {format_score(r.buchholz)}, "
-                f"games {r.games_won})"
+                say(
+                    N_("{rank}. {name} {score} (M-Buch {median}, Buch {buchholz}, games {games})"),
+                    rank=r.rank,
+                    name=name,
+                    score=format_score(r.score),
+                    median=format_score(r.median_buchholz),
+                    buchholz=format_score(r.buchholz),
+                    games=r.games_won,
+                )
             )
         elif isinstance(r, TableStanding):
             lines.append(
-                f"{r.rank}. {name} {r.points} pts ({r.wins} wins, "
-                f"opp. avg {float(r.opponents_average):.2f})"
+                say(
+                    N_("{rank}. {name} {points} pts ({wins} wins, opp. avg {average})"),
+                    rank=r.rank,
+                    name=name,
+                    points=r.points,
+                    wins=r.wins,
+                    average=f"{float(r.opponents_average):.2f}",
+                )
             )
     if len(rows) > limit:
-        lines.append(f"… and {len(rows) - limit} more")
+        lines.append(say(N_("… and {n} more"), n=len(rows) - limit))
     return "\n".join(lines)
 
 
-def results_text(event: Event, pool: int) -> str:
+def results_text(event: Event, pool: int, say: Say = english) -> str:
     """The final results: the top places and the prize winners with their chips."""
     paid = event.payouts(pool)
     ranking = event.ranking()
     shown = max(3, len(event.settings.prize_split))
-    lines = ["Final results"]
+
+    def line(place: int, pid: PlayerId) -> str:
+        name = display_name(event, pid, say)
+        if pid in paid:
+            return say(
+                N_("{place} {name} — {chips} chips"),
+                place=ordinal(place, say),
+                name=name,
+                chips=paid[pid],
+            )
+        return say(N_("{place} {name}"), place=ordinal(place, say), name=name)
+
+    lines = [say(N_("Final results"))]
     for place, pid in enumerate(ranking[:shown], start=1):
-        prize = f" — {paid[pid]} chips" if pid in paid else ""
-        lines.append(f"{_ordinal(place)} {display_name(event, pid)}{prize}")
+        lines.append(line(place, pid))
     late = [pid for pid in paid if ranking.index(pid) >= shown]
     for pid in late:
-        place = ranking.index(pid) + 1
-        lines.append(f"{_ordinal(place)} {display_name(event, pid)} — {paid[pid]} chips")
+        lines.append(line(ranking.index(pid) + 1, pid))
     if pool and not paid:
-        lines.append("Nobody could be paid: every buy-in is refunded.")
+        lines.append(say(N_("Nobody could be paid: every buy-in is refunded.")))
     elif any(event.player(p).ai for p in ranking[: len(event.settings.prize_split)]):
-        lines.append("Computer players win no prize money: their prizes went to the humans.")
+        lines.append(
+            say(N_("Computer players win no prize money: their prizes went to the humans."))
+        )
     if event.settings.format is Format.TABLE_ROUNDS and event.settings.final_table:
-        lines.append("The top places were decided at the final table.")
+        lines.append(say(N_("The top places were decided at the final table.")))
     return "\n".join(lines)

@@ -1,156 +1,280 @@
-"""The rules of an event in plain words, for the sign-up message and ``/tournament rules``."""
+"""The rules of an event in plain words, for the sign-up message and ``/tournament rules``.
+
+Every sentence is a message id (:func:`~bot.tournament.text.N_`) worded by the caller's
+:data:`~bot.tournament.text.Say` (English by default), so a server in Chinese reads them in
+Chinese with every number kept."""
 
 from __future__ import annotations
 
 from bot.tournament.model import DecideBy, EventSettings, Format
 from bot.tournament.payout import split_pool
+from bot.tournament.text import N_, Say, english, ordinal
 
-__all__ = ["explain_rules"]
+__all__ = ["explain_rules", "game_name"]
 
-_GAME_NAMES = {"kap-shap": "Kap Shap", "kap-tai-shap": "Kap Tai Shap", "tsung-shap": "Tsung Shap"}
+_GAME_NAMES = {
+    "kap-shap": N_("Kap Shap"),
+    "kap-tai-shap": N_("Kap Tai Shap"),
+    "tsung-shap": N_("Tsung Shap"),
+}
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+def game_name(game: str, say: Say = english) -> str:
+    """A game's name (``Kap Shap``; 夾十 in Chinese)."""
+    return say(_GAME_NAMES[game]) if game in _GAME_NAMES else game
 
 
-def _match_length(s: EventSettings) -> str:
+def _match_length(s: EventSettings, say: Say) -> str:
     if s.decide_by is DecideBy.POINTS:
-        return (
-            f"Each match is {s.best_of} game{'s' if s.best_of > 1 else ''}: the player with "
-            "more total points wins, then the one with more games won; otherwise the match "
-            "is drawn."
-        )
+        if s.best_of == 1:
+            template = N_(
+                "Each match is {n} game: the player with more total points wins, then the one "
+                "with more games won; otherwise the match is drawn."
+            )
+        else:
+            template = N_(
+                "Each match is {n} games: the player with more total points wins, then the one "
+                "with more games won; otherwise the match is drawn."
+            )
+        return say(template, n=s.best_of)
     if s.best_of == 1:
-        return "Each match is one game; a drawn game makes a drawn match."
-    return (
-        f"Each match is best of {s.best_of}: the first to win {s.wins_needed} games wins. "
-        f"A drawn game does not count, and after {s.best_of} games the leader wins; "
-        "level is a drawn match."
+        return say(N_("Each match is one game; a drawn game makes a drawn match."))
+    return say(
+        N_(
+            "Each match is best of {n}: the first to win {wins} games wins. A drawn game does "
+            "not count, and after {n} games the leader wins; level is a drawn match."
+        ),
+        n=s.best_of,
+        wins=s.wins_needed,
     )
 
 
-def _two_player_tiebreaks() -> str:
-    return (
-        "Standings: a match win scores 1, a drawn match ½, a loss 0. Ties are broken by "
-        "Median-Buchholz (the opponents' scores added up, without the best and the worst), "
-        "then Buchholz (all the opponents' scores), then head-to-head among the tied players, "
-        "then games won, then seed."
+def _two_player_tiebreaks(say: Say) -> str:
+    return say(
+        N_(
+            "Standings: a match win scores 1, a drawn match ½, a loss 0. Ties are broken by "
+            "Median-Buchholz (the opponents' scores added up, without the best and the worst), "
+            "then Buchholz (all the opponents' scores), then head-to-head among the tied "
+            "players, then games won, then seed."
+        )
     )
 
 
-def explain_rules(settings: EventSettings, entrants: int | None = None) -> str:
+def _time_limit(s: EventSettings, say: Say) -> str:
+    knockout = s.format in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION) or bool(s.top_cut)
+    points = s.decide_by is DecideBy.POINTS
+    if points and knockout:
+        template = N_(
+            "Time limit: a match still going when the round's time runs out is won by the "
+            "player ahead (in games, or in points); level is a draw, and in a knockout match "
+            "the higher seed goes through."
+        )
+    elif points:
+        template = N_(
+            "Time limit: a match still going when the round's time runs out is won by the "
+            "player ahead (in games, or in points); level is a draw."
+        )
+    elif knockout:
+        template = N_(
+            "Time limit: a match still going when the round's time runs out is won by the "
+            "player ahead (in games); level is a draw, and in a knockout match the higher seed "
+            "goes through."
+        )
+    else:
+        template = N_(
+            "Time limit: a match still going when the round's time runs out is won by the "
+            "player ahead (in games); level is a draw."
+        )
+    return say(template)
+
+
+def _elimination(s: EventSettings, game: str, say: Say) -> str:
+    if s.format is Format.SINGLE_ELIMINATION:
+        kind = say(N_("single elimination: one loss and you are out"))
+    elif s.grand_final_reset:
+        kind = say(
+            N_(
+                "double elimination: a first loss sends you to the losers' bracket, a second "
+                "one knocks you out. The grand final is the winners' champion against the "
+                "losers' champion; if the losers' champion wins it, a second final decides"
+            )
+        )
+    else:
+        kind = say(
+            N_(
+                "double elimination: a first loss sends you to the losers' bracket, a second "
+                "one knocks you out. The grand final is the winners' champion against the "
+                "losers' champion, one match"
+            )
+        )
+    return say(
+        N_(
+            "{game}, {kind}. Players are seeded by rating; players without a rating are "
+            "seeded after them in random order. Seeds 1 and 2 can only meet in the final; "
+            "byes go to the top seeds. A knockout match that is level is played on until "
+            "someone wins a game. Players knocked out in the same round are placed by seed."
+        ),
+        game=game,
+        kind=kind,
+    )
+
+
+def _table_rounds(s: EventSettings, game: str, say: Say) -> list[str]:
+    count = s.table_rounds()
+    rounds = (
+        say(N_("{game}, {n} table round."), game=game, n=count)
+        if count == 1
+        else say(N_("{game}, {n} table rounds."), game=game, n=count)
+    )
+    games = (
+        say(N_("each table plays {n} game."), n=s.games_per_table)
+        if s.games_per_table == 1
+        else say(N_("each table plays {n} games."), n=s.games_per_table)
+    )
+    lines = [
+        say(
+            N_(
+                "{rounds} Each round seats everyone at tables of up to {size} (never fewer "
+                "than {least}; sizes differ by at most one), and {games} The first round is "
+                "seated by seed; later rounds by standings, mixing tables so you meet new "
+                "players. Each game you win scores one point per other player at your table."
+            ),
+            rounds=rounds,
+            size=s.table_size,
+            least=s.table_min,
+            games=games,
+        )
+    ]
+    if s.final_table:
+        template = (
+            N_(
+                "Then the top {top} by standings play a final table of {n} game, which "
+                "decides their places (points there, then wins, then the standings)."
+            )
+            if s.final_table_games == 1
+            else N_(
+                "Then the top {top} by standings play a final table of {n} games, which "
+                "decides their places (points there, then wins, then the standings)."
+            )
+        )
+        lines.append(say(template, top=s.final_table, n=s.final_table_games))
+    lines.append(
+        say(N_("Standings: points, then game wins, then the opponents' average points, then seed."))
+    )
+    return lines
+
+
+def explain_rules(settings: EventSettings, entrants: int | None = None, say: Say = english) -> str:
     """The event's rules as a few short paragraphs of plain text. ``entrants`` (when known)
-    makes the number of Swiss rounds and the prize amounts concrete."""
+    makes the number of Swiss rounds and the prize amounts concrete; ``say`` words them."""
     s = settings
-    game = _GAME_NAMES.get(s.game, s.game)
+    game = game_name(s.game, say)
     lines: list[str] = []
-    seeding = (
-        "Players are seeded by rating; players without a rating are seeded after them "
-        "in random order."
-    )
     if s.format is Format.SWISS:
         if s.rounds is not None:
-            rounds = f"{s.rounds} rounds"
+            rounds = say(N_("{n} rounds"), n=s.rounds)
         elif entrants:
-            rounds = f"{s.swiss_rounds(entrants)} rounds (⌈log₂ {entrants}⌉)"
+            rounds = say(
+                N_("{n} rounds (⌈log₂ {players}⌉)"), n=s.swiss_rounds(entrants), players=entrants
+            )
         else:
-            rounds = "⌈log₂ N⌉ rounds for N players"
+            rounds = say(N_("⌈log₂ N⌉ rounds for N players"))
         lines.append(
-            f"{game}, Swiss system, {rounds}. Each round pairs players with the same score "
-            "(top half against bottom half), never the same opponents twice while that can be "
-            "avoided. With an odd number of players the lowest-ranked player who has not had "
-            "a bye gets one, scored as a win; nobody gets two."
+            say(
+                N_(
+                    "{game}, Swiss system, {rounds}. Each round pairs players with the same "
+                    "score (top half against bottom half), never the same opponents twice while "
+                    "that can be avoided. With an odd number of players the lowest-ranked "
+                    "player who has not had a bye gets one, scored as a win; nobody gets two."
+                ),
+                game=game,
+                rounds=rounds,
+            )
         )
         if s.top_cut:
             lines.append(
-                f"After the Swiss rounds the top {s.top_cut} play a single-elimination playoff "
-                "seeded by the standings; it decides the top places."
+                say(
+                    N_(
+                        "After the Swiss rounds the top {n} play a single-elimination playoff "
+                        "seeded by the standings; it decides the top places."
+                    ),
+                    n=s.top_cut,
+                )
             )
     elif s.format in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION):
-        if s.format is Format.SINGLE_ELIMINATION:
-            kind = "single elimination: one loss and you are out"
-        else:
-            kind = (
-                "double elimination: a first loss sends you to the losers' bracket, a second "
-                "one knocks you out. The grand final is the winners' champion against the "
-                "losers' champion"
-            )
-            kind += (
-                "; if the losers' champion wins it, a second final decides"
-                if s.grand_final_reset
-                else ", one match"
-            )
-        lines.append(
-            f"{game}, {kind}. {seeding} Seeds 1 and 2 can only meet in the final; byes go to "
-            "the top seeds. A knockout match that is level is played on until someone wins a "
-            "game. Players knocked out in the same round are placed by seed."
-        )
+        lines.append(_elimination(s, game, say))
     elif s.format is Format.ROUND_ROBIN:
         lines.append(
-            f"{game}, round robin: everyone plays everyone once. With an odd number of players "
-            "each player rests one round (a rest scores nothing)."
+            say(
+                N_(
+                    "{game}, round robin: everyone plays everyone once. With an odd number of "
+                    "players each player rests one round (a rest scores nothing)."
+                ),
+                game=game,
+            )
         )
     else:
-        count = s.table_rounds()
-        lines.append(
-            f"{game}, {count} table round{'s' if count > 1 else ''}. Each round seats "
-            f"everyone at tables of up to {s.table_size} (never fewer than {s.table_min}; "
-            "sizes differ by at most one), and each table plays "
-            f"{s.games_per_table} game{'s' if s.games_per_table > 1 else ''}. The first round "
-            "is seated by seed; later rounds by standings, mixing tables so you meet new "
-            "players. Each game you win scores one point per other player at your table."
-        )
-        if s.final_table:
-            lines.append(
-                f"Then the top {s.final_table} by standings play a final table of "
-                f"{s.final_table_games} game{'s' if s.final_table_games > 1 else ''}, which "
-                "decides their places (points there, then wins, then the standings)."
-            )
-        lines.append(
-            "Standings: points, then game wins, then the opponents' average points, then seed."
-        )
+        lines += _table_rounds(s, game, say)
     if s.format is not Format.TABLE_ROUNDS:
-        lines.append(_match_length(s))
+        lines.append(_match_length(s, say))
         if s.format in (Format.SWISS, Format.ROUND_ROBIN):
-            lines.append(_two_player_tiebreaks())
-        lines.append(
-            "Time limit: a match still going when the round's time runs out is won by the "
-            "player ahead (in games"
-            + (", or in points" if s.decide_by is DecideBy.POINTS else "")
-            + "); level is a draw"
-            + (
-                ", and in a knockout match the higher seed goes through."
-                if s.format in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION) or s.top_cut
-                else "."
-            )
-        )
+            lines.append(_two_player_tiebreaks(say))
+        lines.append(_time_limit(s, say))
     else:
         lines.append(
-            "Time limit: a table still playing when the round's time runs out stops; the "
-            "games already played count."
+            say(
+                N_(
+                    "Time limit: a table still playing when the round's time runs out stops; "
+                    "the games already played count."
+                )
+            )
         )
     lines.append(
-        "A player who does not show up forfeits by the table's timeout rules. Leaving with "
-        "/tournament drop ends your pairings; your results so far stand. A game a server "
-        "manager ends (/kapadmin endtable) does not count: it is played again at once, "
-        "within the round's time limit."
+        say(
+            N_(
+                "A player who does not show up forfeits by the table's timeout rules. Leaving "
+                "with /tournament drop ends your pairings; your results so far stand. A game a "
+                "server manager ends (/kapadmin endtable) does not count: it is played again "
+                "at once, within the round's time limit."
+            )
+        )
     )
     if s.buy_in:
         split = "/".join(str(p) for p in s.prize_split)
-        prize = f"Buy-in {s.buy_in} chips, refunded if you leave before the start. Prizes {split}"
         if entrants:
             amounts = split_pool(s.buy_in * entrants, s.prize_split)
-            places = ", ".join(f"{_ordinal(i)} {a}" for i, a in enumerate(amounts, start=1))
-            prize += f" of the pool (with {entrants} paying players: {places} chips)"
+            places = say(N_(", ")).join(
+                say(N_("{place} {chips}"), place=ordinal(i, say), chips=a)
+                for i, a in enumerate(amounts, start=1)
+            )
+            prize = say(
+                N_(
+                    "Buy-in {buy_in} chips, refunded if you leave before the start. Prizes "
+                    "{split} of the pool (with {n} paying players: {places} chips)."
+                ),
+                buy_in=s.buy_in,
+                split=split,
+                n=entrants,
+                places=places,
+            )
         else:
-            prize += " percent of the pool"
-        lines.append(prize + ".")
+            prize = say(
+                N_(
+                    "Buy-in {buy_in} chips, refunded if you leave before the start. Prizes "
+                    "{split} percent of the pool."
+                ),
+                buy_in=s.buy_in,
+                split=split,
+            )
+        lines.append(prize)
     else:
-        lines.append("Free event: no buy-in, no prize money.")
+        lines.append(say(N_("Free event: no buy-in, no prize money.")))
     lines.append(
-        "Computer players may fill the event; they never win prize money — the prizes go to "
-        "the best-placed humans in order."
+        say(
+            N_(
+                "Computer players may fill the event; they never win prize money — the prizes "
+                "go to the best-placed humans in order."
+            )
+        )
     )
     return "\n\n".join(lines)

@@ -33,6 +33,7 @@ ALLOWED = {
     "chi",
     "df",
     "ceil",
+    "log",
 }
 
 
