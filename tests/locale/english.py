@@ -45,6 +45,7 @@ def latin_left(text: str, allowed: Iterable[str] = ()) -> set[str]:
     text = re.sub(r"\{[^}]*\}", "", text)  # placeholders
     text = re.sub(r"<[^>]*>", "", text)  # mentions, timestamps
     text = re.sub(r"https?://\S+", "", text)  # links
+    text = re.sub(r"\b(?=[0-9a-f]*[0-9])[0-9a-f]{8,}\b", "", text)  # ids of tables and games
     text = re.sub(r"/[a-z_]+(?: [a-z_]+)*", "", text)  # /commands named in text
     text = re.sub(r"\b\w+=\w+\b", "", text)  # variant flags
     text = re.sub(r"--[a-z-]+|'[^']*'", "", text)  # terminal options and what a player types
