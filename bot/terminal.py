@@ -113,6 +113,8 @@ _NOTATION_ERRORS = (
     N_("Empty tile: write a tile like 6-5, 65 or Axe."),
     N_("Discard needs a tile, e.g. 'discard 3-1'."),
     N_("Write 'place left' or 'place right'."),
+    N_("A pair is at the left or the right end: '{usage}'."),
+    N_("A tile is placed at the left or the right end, not at 'ends'."),
 )
 _RULE_SET_TITLES = {
     "culin": "Culin",
@@ -686,20 +688,22 @@ class _Console:
         chosen = chosen_variants(rules)
         return text + "".join(f" · {k}={v}" for k, v in chosen.items())
 
-    def refusal(self, text: str, hint: str) -> None:
+    def refusal(self, text: str, hint: str, typed: str | None = None) -> None:
         """An engine refusal or notation error (English, lower case) with ``hint`` after it:
-        as it is in English, else recognized and worded in the table's language."""
+        as it is in English, else recognized and worded in the table's language (or, when
+        not recognized, a general line quoting what was ``typed`` for a notation error)."""
         if self.locale == "en":
             self.error(f"{text} ({hint})")
             return
         line = _one_line(text)
         sentence = line[:1].upper() + line[1:] + ("" if line.endswith((".", "!", "?")) else ".")
         known = recognize(sentence, (*ENGINE_REFUSALS, *_NOTATION_ERRORS))
-        reason = (
-            known.localized(self.locale)
-            if known is not None
-            else self.lt("That move cannot be played now.")
-        )
+        if known is not None:
+            reason = known.localized(self.locale)
+        elif typed is not None:
+            reason = self.lt("Cannot read '{text}' as a move or a tile.", text=typed)
+        else:
+            reason = self.lt("That move cannot be played now.")
         self.say("! " + self.lt("{reason} ({hint})", reason=reason, hint=self.lt(hint)))
 
     def legal_line(self, legal: Sequence[FishingAction] | Sequence[Action]) -> None:
@@ -965,7 +969,7 @@ class _Table(_Console):
             try:
                 reply = self.interpret(line, seen, legal)
             except NotationError as error:
-                self.refusal(str(error), N_("type 'help' for the notation"))
+                self.refusal(str(error), N_("type 'help' for the notation"), " ".join(line.split()))
                 continue
             if isinstance(reply, _Leave):
                 return reply
@@ -1059,8 +1063,10 @@ class _Table(_Console):
             return
         self.show_hand(seen)
         self.show_pool(seen, legal)
-        others = ", ".join(
-            f"{self.names[s]} {n}" for s, n in enumerate(seen.hand_sizes) if not self.me(s)
+        # In Chinese "Bot 1 9" would read as one number: the count follows a colon.
+        each, sep = ("{} {}", ", ") if self.locale == "en" else ("{}：{}", "、")
+        others = sep.join(
+            each.format(self.names[s], n) for s, n in enumerate(seen.hand_sizes) if not self.me(s)
         )
         self.say(
             self.lt(
@@ -1507,7 +1513,7 @@ class _FishingTable(_Console):
             try:
                 reply = self.interpret(text, seen, legal)
             except NotationError as error:
-                self.refusal(str(error), N_("type 'help' for the notation"))
+                self.refusal(str(error), N_("type 'help' for the notation"), " ".join(line.split()))
                 continue
             if isinstance(reply, _Leave):
                 return reply

@@ -24,7 +24,8 @@ from typing import Any, NoReturn, TextIO
 
 from bot.engine import RulesError, RuleSet, make_rules, with_flag
 from bot.engine.rules import RULE_SET_NAMES, Game
-from bot.locale import LOCALES, nt, t
+from bot.engine.variants import chosen_variants
+from bot.locale import LOCALES, N_, nt, t
 from bot.sim.oracle import OracleCheck, check_dealt_wins
 from bot.sim.runner import (
     ConfigResult,
@@ -511,6 +512,33 @@ def _rows(outcomes: Sequence[Outcome], locale: str = "en") -> list[tuple[str, li
     return rows
 
 
+# The names of the games and rule sets in a Chinese report (English keeps the option values).
+_GAME_NAMES = {
+    Game.KAP_SHAP: N_("Kap Shap"),
+    Game.KAP_TAI_SHAP: N_("Kap Tai Shap"),
+    Game.TSUNG_SHAP: N_("Tsung Shap"),
+}
+_RULE_SET_NAMES = {
+    "culin": "Culin",
+    "classic": N_("Classic"),
+    "last-draw": N_("Last + draw"),
+    "custom": N_("Custom"),
+}
+
+
+def _game_name(game: Game, locale: str) -> str:
+    return str(game) if locale == "en" else t(locale, _GAME_NAMES[game])
+
+
+def _rule_set_name(name: str, locale: str) -> str:
+    return name if locale == "en" else t(locale, _RULE_SET_NAMES.get(name, name))
+
+
+def _variant_name(name: str, locale: str) -> str:
+    """A Tsung Shap variant's column: ``base`` in words, flag names as typed."""
+    return t(locale, "base", context="term") if name == "base" else name
+
+
 def format_report(outcomes: Sequence[Outcome], seed: int, locale: str = "en") -> str:
     """A readable table: one column per configuration, one row per figure (``locale``: the
     language of the words, ``kapshap sim --lang``)."""
@@ -527,7 +555,7 @@ def format_report(outcomes: Sequence[Outcome], seed: int, locale: str = "en") ->
             locale,
             "{game}, {players} players, {sets}; {games} games per rule set, seed {seed}; "
             "AI by seat: {levels}",
-            game=rules.game,
+            game=_game_name(rules.game, locale),
             players=rules.players,
             sets=nt(locale, "{n} set", "{n} sets", rules.sets),
             games=first.summary.games,
@@ -542,7 +570,7 @@ def format_report(outcomes: Sequence[Outcome], seed: int, locale: str = "en") ->
         t(locale, "every other rate is of all games."),
         "",
     ]
-    headers = [o.rules.rule_set_name for o in outcomes]
+    headers = [_rule_set_name(o.rules.rule_set_name, locale) for o in outcomes]
     lines += _table(headers, _rows(outcomes, locale))
     return "\n".join(lines)
 
@@ -702,17 +730,34 @@ def _ljust(text: str, width: int) -> str:
 def _table(headers: Sequence[str], rows: Sequence[tuple[str, list[str]]]) -> list[str]:
     label_width = max(_width(label) for label, _ in rows)
     widths = [
-        max(len(headers[i]), *(len(values[i]) for _, values in rows)) for i in range(len(headers))
+        max(_width(headers[i]), *(len(values[i]) for _, values in rows))
+        for i in range(len(headers))
     ]
+    # Headers may be Chinese (rule set names): padded by the columns they take.
     lines = [
         " " * label_width
         + "  "
-        + "  ".join(h.rjust(w) for h, w in zip(headers, widths, strict=True))
+        + "  ".join(" " * max(0, w - _width(h)) + h for h, w in zip(headers, widths, strict=True))
     ]
     for label, values in rows:
         cells = "  ".join(v.rjust(w) for v, w in zip(values, widths, strict=True))
         lines.append(f"{_ljust(label, label_width)}  {cells}")
     return lines
+
+
+def _fishing_rules(rules: RuleSet, locale: str) -> str:
+    """The rules in one line: the engine's English, or the same figures in ``locale`` (the
+    variants by their flags, as typed)."""
+    if locale == "en":
+        return rules.describe()
+    text = t(
+        locale,
+        "{game}, {players} players, {sets}",
+        game=_game_name(rules.game, locale),
+        players=rules.players,
+        sets=nt(locale, "{n} set", "{n} sets", rules.sets),
+    )
+    return text + "".join(f", {k}={v}" for k, v in chosen_variants(rules).items())
 
 
 def format_fishing_report(outcomes: Sequence[FishingOutcome], seed: int, locale: str = "en") -> str:
@@ -728,7 +773,7 @@ def format_fishing_report(outcomes: Sequence[FishingOutcome], seed: int, locale:
         t(
             locale,
             "{rules}; {games} games per variant, seed {seed}; AI by seat: {levels}",
-            rules=first.rules.describe(),
+            rules=_fishing_rules(first.rules, locale),
             games=first.summary.games,
             seed=seed,
             levels=levels,
@@ -740,7 +785,8 @@ def format_fishing_report(outcomes: Sequence[FishingOutcome], seed: int, locale:
         ),
         "",
     ]
-    lines += _table([o.variant for o in outcomes], _fishing_rows(outcomes, locale))
+    headers = [_variant_name(o.variant, locale) for o in outcomes]
+    lines += _table(headers, _fishing_rows(outcomes, locale))
     return "\n".join(lines)
 
 
