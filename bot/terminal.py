@@ -892,7 +892,10 @@ class _Table(_Console):
                         "{name} declared a winning hand with a tile drawn from the wall: {witness}."
                     ),
                 }[win_by]
-                return self.lt(msgid, name=names[seat], witness=witness)
+                # The witness's own text says "eye": the same groups, the word translated.
+                groups = [self.lt("eye {tiles}", tiles=f"{witness.eye[0]} {witness.eye[1]}")]
+                groups += [f"{a} {b}" for a, b in witness.pairs]
+                return self.lt(msgid, name=names[seat], witness=" | ".join(groups))
             case GameDrawn(reason):
                 if reason is EndReason.WALL:
                     return self.lt("The game is drawn: the wall is exhausted.")

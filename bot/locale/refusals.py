@@ -9,7 +9,7 @@ from bot.locale import N_
 
 __all__ = ["ENGINE_REFUSALS"]
 
-#: The engine's refusals of a play (it speaks English), as :func:`_sentence` makes them: the
+#: The engine's refusals of a play (it speaks English), as sentences (a capital, a full stop): the
 #: catalogue translates those it recognizes (bot.locale.recognize); any other stays English.
 ENGINE_REFUSALS = (
     N_("You do not hold {tile}."),
