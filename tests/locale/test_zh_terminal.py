@@ -10,12 +10,13 @@ or is digits (``'discard 3-1'``, ``6-5``), names are Chinese (你, 電腦 1).
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import pytest
 
 from bot import terminal
-from bot.engine import KINDS
+from bot.engine import KINDS, RuleSet
 from bot.sim import cli as sim_cli
 from tests.locale.english import latin_left
 
@@ -125,14 +126,28 @@ def test_leaving_in_chinese(locale: str, game: str) -> None:
 @pytest.mark.parametrize("locale", CHINESE)
 @pytest.mark.parametrize(
     "argv",
-    [["--seat", "5"], ["--ai", "genius"], ["--game", "tsung-shap", "--ai", "genius"]],
+    [
+        ["--seat", "5"],
+        ["--ai", "genius"],
+        ["--game", "tsung-shap", "--ai", "genius"],
+        ["--opponents", "2"],
+        ["--game", "tsung-shap", "--rules", "culin"],
+        ["--rule", "colour=red"],
+        ["--rule", "max-turns=often"],
+        ["--game", "kap-tai-shap", "--rule", "sets=9"],
+        ["--name", "BOT"],
+    ],
 )
 def test_option_errors_in_chinese(locale: str, argv: list[str]) -> None:
-    """The client's own refusals of an option (argparse's stay English: see the module)."""
+    """The client's own refusals of an option and the engine's refusals of the rules it asks
+    for (argparse's own complaints stay English, see the module). Rule flags are notation."""
+    if argv == ["--name", "BOT"]:
+        argv = ["--name", "電腦 1" if locale == "zh-TW" else "电脑 1"]
     status, out, err = _play(["--lang", locale, *argv], [])
     assert status == 2 and out == ""
     assert err.startswith("kapshap play：")
-    assert not latin_left(err, allowed={"kapshap", "play"}), err
+    flags = {f.name for f in dataclasses.fields(RuleSet)}
+    assert not latin_left(err, allowed={"kapshap", "play", *flags}), err
 
 
 def test_english_stays_english() -> None:
