@@ -927,7 +927,7 @@ class _Table(_Console):
         """The seats, who starts and the deal, in the table's language (not English:
         ``announce`` words it with the English verb forms)."""
         rules = self.rules
-        seats = ", ".join(
+        seats = "、".join(
             f"{seat}: {name}" + ("" if self.me(seat) else self.lt(" ({level} AI)", level=level))
             for seat, name in enumerate(self.names)
         )
@@ -1393,7 +1393,7 @@ class _FishingTable(_Console):
         self.say(self.lt("{title}: {rules}.", title=title, rules=self.rules_line()))
         if seed is not None:
             self.say(self.lt("Seed {seed} (--seed {seed} deals this game again).", seed=seed))
-        seats = ", ".join(
+        seats = (", " if self.locale == "en" else "、").join(
             f"{seat}: {name}"
             + ("" if seat == self.human else self.lt(" ({level} AI)", level=level))
             for seat, name in enumerate(self.names)

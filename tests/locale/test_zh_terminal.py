@@ -63,21 +63,35 @@ def _english(text: str) -> list[str]:
     return found
 
 
-def _checks(lines: list[str]) -> list[str]:
-    """What a player does at his first prompt: every command, and some mistakes."""
-    return ["help", "?", "hand", "pool", "look", "zz", "d 99", "capture pair ends", "", "t 66"]
+# What a player does at his first prompt: every command (some in Chinese), and some mistakes.
+_CHECKS = [
+    "help",
+    "幫助",
+    "?",
+    "走法",
+    "hand",
+    "pool",
+    "look",
+    "zz",
+    "d 99",
+    "capture pair ends",
+    "",
+    "t 66",
+]
 
 
 @pytest.mark.parametrize("locale", CHINESE)
 def test_kap_shap_in_chinese_to_the_end(locale: str) -> None:
     game = "夾十" if locale == "zh-TW" else "夹十"
-    script = [game, "", "", *_checks([]), *(_KAP_TURN * 60), "n"]
+    script = [game, "", "", *_CHECKS, *(_KAP_TURN * 60), "n"]
     status, out, err = _play(["--lang", locale, "--setup", "--seed", "3"], script)
     assert status == 0, err
     assert not _english(out), "\n".join(_english(out))
     over = "=== 牌局結束 ===" if locale == "zh-TW" else "=== 牌局结束 ==="
     assert over in out
-    # The mistakes were explained, in Chinese.
+    # The help and the legal moves (asked in English and in Chinese), then the mistakes.
+    assert out.count("現行規則" if locale == "zh-TW" else "现行规则") == 2
+    assert "可行走法：'discard 6-6'" in out
     assert "! 看不懂 'zz'" in out
     assert "'99' 不是牌" in out
     assert ("你手上沒有" if locale == "zh-TW" else "你手上没有") in out
@@ -87,7 +101,7 @@ def test_kap_shap_in_chinese_to_the_end(locale: str) -> None:
 @pytest.mark.parametrize("locale", CHINESE)
 def test_kap_tai_shap_in_chinese_to_the_end(locale: str) -> None:
     game, classic = ("夾大十", "傳統") if locale == "zh-TW" else ("夹大十", "传统")
-    script = [game, "x", "3", classic, "", *_checks([]), *(_KAP_TURN * 80), "n"]
+    script = [game, "x", "3", classic, "", *_CHECKS, *(_KAP_TURN * 80), "n"]
     status, out, err = _play(["--lang", locale, "--setup", "--seed", "4"], script)
     assert status == 0, err
     assert not _english(out), "\n".join(_english(out))
@@ -99,11 +113,12 @@ def test_kap_tai_shap_in_chinese_to_the_end(locale: str) -> None:
 @pytest.mark.parametrize("locale", CHINESE)
 def test_tsung_shap_in_chinese_to_the_end(locale: str) -> None:
     game = "爭十" if locale == "zh-TW" else "争十"
-    script = [game, "godlike", "", *_checks([]), *(_FISHING_TURN * 40), "n"]
+    script = [game, "godlike", "", *_CHECKS, *(_FISHING_TURN * 40), "n"]
     status, out, err = _play(["--lang", locale, "--setup", "--seed", "4"], script)
     assert status == 0, err
     assert not _english(out), "\n".join(_english(out))
     assert ("最後分數" if locale == "zh-TW" else "最后分数") in out
+    assert out.count("現行規則" if locale == "zh-TW" else "现行规则") == 2
     assert ("牌列" in out) and ("翻開" in out or "翻开" in out)
     # The illegal capture and the unknown level were refused in Chinese.
     assert "! 請從以下選一個" in out or "! 请从以下选一个" in out
