@@ -454,12 +454,14 @@ def run_game(
     stdin: TextIO,
     stdout: TextIO,
     seed: int | None = None,
+    locale: str = "en",
 ) -> int:
     """Play one game on an exact ``deal`` with the human at seat ``human``; returns 0.
 
     ``ai_level`` is a level name for every computer seat, or the players by seat. ``rng`` drives
     the computer players. Tests pass a deal built with :func:`bot.engine.deal_from_tiles`, or
-    :func:`bot.engine.deal_from_piles` for Tsung Shap.
+    :func:`bot.engine.deal_from_piles` for Tsung Shap. ``locale``: the language of the table
+    (``--lang``).
     """
     _play(
         rules,
@@ -471,6 +473,7 @@ def run_game(
         stdin=stdin,
         stdout=stdout,
         seed=seed,
+        locale=locale,
     )
     return 0
 

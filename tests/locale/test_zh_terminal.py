@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import random
 
 import pytest
 
 from bot import terminal
-from bot.engine import KINDS, RuleSet
+from bot.engine import KINDS, RuleSet, deal_from_tiles, make_rules, parse_tiles
 from bot.sim import cli as sim_cli
 from tests.locale.english import latin_left
 
@@ -48,7 +49,7 @@ def _play(argv: list[str], lines: list[str]) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
-def _english(text: str) -> list[str]:
+def _english(text: str, allowed: frozenset[str] = frozenset()) -> list[str]:
     """The printed lines that leave English words (a line echoing the player's input after
     the prompt is his, not the client's)."""
     found = []
@@ -57,7 +58,7 @@ def _english(text: str) -> list[str]:
             continue
         # A question's line ends with the player's answer: "電腦級數：… ['greedy']: master".
         line = line.partition("[y/N] ")[0].partition("]: ")[0]
-        left = latin_left(line)
+        left = latin_left(line, allowed)
         if left:
             found.append(f"{sorted(left)}: {line}")
     return found
@@ -113,15 +114,19 @@ def test_kap_tai_shap_in_chinese_to_the_end(locale: str) -> None:
 @pytest.mark.parametrize("locale", CHINESE)
 def test_tsung_shap_in_chinese_to_the_end(locale: str) -> None:
     game = "爭十" if locale == "zh-TW" else "争十"
-    script = [game, "godlike", "", *_CHECKS, *(_FISHING_TURN * 40), "n"]
-    status, out, err = _play(["--lang", locale, "--setup", "--seed", "4"], script)
+    # The random computer misses captures: the player is offered them and claims one.
+    turn = ["claim triplet ends", "claim pair left", *_FISHING_TURN]
+    script = [game, "godlike", "random", *_CHECKS, *(turn * 40), "n"]
+    status, out, err = _play(["--lang", locale, "--setup", "--seed", "1"], script)
     assert status == 0, err
     assert not _english(out), "\n".join(_english(out))
     assert ("最後分數" if locale == "zh-TW" else "最后分数") in out
     assert out.count("現行規則" if locale == "zh-TW" else "现行规则") == 2
     assert ("牌列" in out) and ("翻開" in out or "翻开" in out)
-    # The illegal capture and the unknown level were refused in Chinese.
+    assert "可在翻牌前索取" in out and "索取了" in out
+    # The unknown level and the claims when nothing was missed were refused in Chinese.
     assert "! 請從以下選一個" in out or "! 请从以下选一个" in out
+    assert "! 沒有可以索取的漏釣。" in out or "! 没有可以索取的漏钓。" in out
 
 
 @pytest.mark.parametrize("locale", CHINESE)
@@ -195,3 +200,34 @@ def test_sim_report_in_chinese(
     lines = [f"{sorted(latin_left(x))}: {x}" for x in out.splitlines() if latin_left(x)]
     assert not lines, "\n".join(lines)
     assert "夾" in out or "夹" in out or "爭十" in out or "争十" in out
+
+
+@pytest.mark.parametrize("locale", CHINESE)
+def test_discards_and_a_drawn_game_in_chinese(locale: str) -> None:
+    """An exact deal (``run_game(locale=…)``): the discards' marks under Classic rules (dead,
+    takeable), then the game drawn at the turn limit, told in Chinese."""
+    from tests.test_terminal import LOSING, DrawingBot
+
+    rules = make_rules("kap-shap", rule_set="classic", first_turn_extra_draw=True, max_turns=6)
+    bot = parse_tiles("6-1 6-1 5-1 5-1 6-2 5-3 4-3")
+    deal = deal_from_tiles(rules, [LOSING, bot], wall=parse_tiles("6-6 6-4 4-1"), first_seat=0)
+    lines = ["discard 3-1", "", "5-5", "take 9-9", "pool", *(_KAP_TURN * 10)]
+    out = io.StringIO()
+    names = ["你", "電腦 1" if locale == "zh-TW" else "电脑 1"]
+    status = terminal.run_game(
+        rules,
+        deal,
+        names=names,
+        human=0,
+        ai_level={1: DrawingBot()},
+        rng=random.Random(1),
+        stdin=io.StringIO("".join(f"{line}\n" for line in lines)),
+        stdout=out,
+        locale=locale,
+    )
+    text = out.getvalue()
+    assert status == 0
+    left = _english(text, frozenset({"drawing"}))  # the test's computer player's level
+    assert not left, "\n".join(left)
+    assert "－ 已死" in text and ("－ 你可以吃" in text)
+    assert ("已達 6 輪的上限" if locale == "zh-TW" else "已达 6 轮的上限") in text
