@@ -92,7 +92,7 @@ from bot.engine.hands import ten_pair_values
 from bot.engine.variants import chosen_variants
 from bot.locale import LOCALES, N_, nt, recognize, tile_name
 from bot.locale import t as tr
-from bot.locale.refusals import ENGINE_REFUSALS
+from bot.locale.refusals import ENGINE_REFUSALS, RULES_ERRORS
 
 __all__ = ["build_parser", "main", "run_game"]
 
@@ -115,24 +115,6 @@ _NOTATION_ERRORS = (
     N_("Write 'place left' or 'place right'."),
     N_("A pair is at the left or the right end: '{usage}'."),
     N_("A tile is placed at the left or the right end, not at 'ends'."),
-)
-# The engine's refusals of the options (rules it cannot build), worded in the table's language
-# when recognized; argparse's own complaints and any other stay English.
-_OPTION_ERRORS = (
-    N_("Kap Shap is for exactly 2 players, not {n}"),
-    N_("Kap Tai Shap takes 2 to {most} players, not {n}"),
-    N_("Tsung Shap is for exactly 2 players, not {n}"),
-    N_("Tsung Shap is played with exactly one set"),
-    N_(
-        "Tsung Shap has no rule set '{name}': its only rule set is '{only}'; choose variants "
-        "with flags (e.g. auto_capture=true)"
-    ),
-    N_("unknown rule flag '{name}': known flags are {known}"),
-    N_("{name} must be one of {choices}, not '{value}'"),
-    N_("{name} must be true or false, not '{value}'"),
-    N_("{name} must be a whole number, not '{value}'"),
-    N_("{name} must be between {low} and {high}, not {value}"),
-    N_("settle_rate must be at least 1 chip per point, not {value}"),
 )
 _RULE_SET_TITLES = {
     "culin": "Culin",
@@ -402,7 +384,7 @@ def _main(args: list[str], inp: TextIO, out: TextIO, err: TextIO) -> int:
         # Argparse's own complaints (an unknown option, a bad choice) stay in its English.
         text = error.text(locale) if isinstance(error, _UsageError) else str(error)
         if isinstance(error, EngineError) and locale != "en":
-            known = recognize(_one_line(text), _OPTION_ERRORS)
+            known = recognize(_one_line(text), RULES_ERRORS)
             text = text if known is None else known.localized(locale)
         prefix = tr(locale, "{prog}: error: {message}", prog=PROG, message=_one_line(text))
         err.write(prefix + "\n")

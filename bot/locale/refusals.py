@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.locale import N_
 
-__all__ = ["ENGINE_REFUSALS"]
+__all__ = ["ENGINE_REFUSALS", "RULES_ERRORS"]
 
 #: The engine's refusals of a play (it speaks English), as sentences (a capital, a full stop): the
 #: catalogue translates those it recognizes (bot.locale.recognize); any other stays English.
@@ -53,4 +53,23 @@ ENGINE_REFUSALS = (
         "('capture triplet ends')."
     ),
     N_("{tile} + {a} + {b} total {total}, not a multiple of ten."),
+)
+
+#: The engine's refusals of the rules asked for on a command line (``kapshap play``, ``kapshap
+#: sim``), as the engine words them (no full stop).
+RULES_ERRORS = (
+    N_("Kap Shap is for exactly 2 players, not {n}"),
+    N_("Kap Tai Shap takes 2 to {most} players, not {n}"),
+    N_("Tsung Shap is for exactly 2 players, not {n}"),
+    N_("Tsung Shap is played with exactly one set"),
+    N_(
+        "Tsung Shap has no rule set '{name}': its only rule set is '{only}'; choose variants "
+        "with flags (e.g. auto_capture=true)"
+    ),
+    N_("unknown rule flag '{name}': known flags are {known}"),
+    N_("{name} must be one of {choices}, not '{value}'"),
+    N_("{name} must be true or false, not '{value}'"),
+    N_("{name} must be a whole number, not '{value}'"),
+    N_("{name} must be between {low} and {high}, not {value}"),
+    N_("settle_rate must be at least 1 chip per point, not {value}"),
 )

@@ -25,7 +25,8 @@ from typing import Any, NoReturn, TextIO
 from bot.engine import RulesError, RuleSet, make_rules, with_flag
 from bot.engine.rules import RULE_SET_NAMES, Game
 from bot.engine.variants import chosen_variants
-from bot.locale import LOCALES, N_, nt, t
+from bot.locale import LOCALES, N_, nt, recognize, t
+from bot.locale.refusals import RULES_ERRORS
 from bot.sim.oracle import OracleCheck, check_dealt_wins
 from bot.sim.runner import (
     ConfigResult,
@@ -856,9 +857,9 @@ def _main_fishing(
     try:
         results = run_fishing(configs, args.games, args.seed, workers, bar)
     except SimError as error:
-        return _fail(str(error))
+        return _fail(str(error), locale=args.lang)
     except KeyboardInterrupt:
-        return _fail("interrupted", 130)
+        return _fail("interrupted", 130, args.lang)
     finally:
         bar.close()
     outcomes = [FishingOutcome(r, summarize_fishing(r.records)) for r in results]
@@ -918,16 +919,67 @@ def _need_matplotlib() -> None:
         raise UsageError(PLOT_EXTRA_HELP) from None
 
 
-def _fail(message: str, status: int = 2) -> int:
-    print(f"{PROG}: error: {message}", file=sys.stderr)
+#: The simulator's own refusals of its options, as it words them: ``--lang`` tells them in
+#: Chinese when recognized (argparse's complaints and the operating system's stay English).
+_ERRORS = (
+    N_("use either --rules or --compare, not both"),
+    N_("--compare needs rule set names, e.g. culin,classic,last-draw"),
+    N_("--compare: unknown rule set '{name}': choose from {known}"),
+    N_("--compare lists a rule set twice"),
+    N_("--rule expects NAME=VALUE, not '{spec}'"),
+    N_("--ai expects LEVEL or SEAT=LEVEL, not '{text}'"),
+    N_("--ai: there is no seat {seat} (seats are 0 to {last})"),
+    N_(
+        "the default AI level '{level}' is not available; choose one with --ai (known levels: "
+        "{known})"
+    ),
+    N_("unknown AI level '{level}': choose one of {known}"),
+    N_(
+        "--compare: '{name}' is not a Tsung Shap variant: choose from {known} (join flags with "
+        "+ to switch several on)"
+    ),
+    N_("--compare: '{name}' names {flag} twice"),
+    N_("Tsung Shap is played with exactly one set, not {n}"),
+    N_(
+        "--rules does not apply to tsung-shap (it has one rule set): choose variants with "
+        "--rule NAME=VALUE or --compare base,auto_capture"
+    ),
+    N_("--compare needs variant names, e.g. base,auto_capture"),
+    N_("--compare lists a variant twice"),
+    N_("{option} writes a {kind} file: give a {suffix} name"),
+    N_("{option}: directory '{parent}' does not exist"),
+    N_("{option}: '{path}' is a directory"),
+    N_("interrupted"),
+)
+
+
+def _lang_of(argv: Sequence[str]) -> str:
+    """The ``--lang`` of ``argv`` before (or without) parsing: errors in argparse come first."""
+    lang = "en"
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            lang = argv[i + 1]
+        elif arg.startswith("--lang="):
+            lang = arg.partition("=")[2]
+    return lang if lang in LOCALES else "en"
+
+
+def _fail(message: str, status: int = 2, locale: str = "en") -> int:
+    if locale != "en":
+        known = recognize(message, (*_ERRORS, *RULES_ERRORS))
+        if known is not None:
+            message = known.localized(locale)
+    print(t(locale, "{prog}: error: {message}", prog=PROG, message=message), file=sys.stderr)
     return status
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run ``kapshap sim`` with ``argv`` (the arguments after ``sim``); returns the exit status."""
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    lang = _lang_of(argv)
     try:
-        args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+        args = parser.parse_args(argv)
         fishing = Game(args.game) is Game.TSUNG_SHAP
         configs = [] if fishing else _configs(args)
         fishing_configs = _fishing_configs(args) if fishing else []
@@ -938,7 +990,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exit_:  # --help
         return exit_.code if isinstance(exit_.code, int) else 0
     except (UsageError, RulesError) as error:
-        return _fail(str(error))
+        return _fail(str(error), locale=lang)
     if fishing:
         return _main_fishing(args, fishing_configs, csv_path, plot_path)
     workers = args.workers or default_workers()
@@ -946,9 +998,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         results = run(configs, args.games, args.seed, workers, bar)
     except SimError as error:
-        return _fail(str(error))
+        return _fail(str(error), locale=lang)
     except KeyboardInterrupt:
-        return _fail("interrupted", 130)
+        return _fail("interrupted", 130, lang)
     finally:
         bar.close()
     outcomes = []

@@ -231,3 +231,33 @@ def test_discards_and_a_drawn_game_in_chinese(locale: str) -> None:
     assert not left, "\n".join(left)
     assert "－ 已死" in text and ("－ 你可以吃" in text)
     assert ("已達 6 輪的上限" if locale == "zh-TW" else "已达 6 轮的上限") in text
+
+
+@pytest.mark.parametrize("locale", CHINESE)
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--rules", "culin", "--compare", "culin,classic"],
+        ["--compare", "culin,foo"],
+        ["--ai", "9=greedy"],
+        ["--ai", "nobody"],
+        ["--players", "3"],
+        ["--rule", "max_turns=x"],
+        ["--plot", "turns.txt"],
+        ["--game", "tsung-shap", "--compare", "base,wild"],
+        ["--game", "tsung-shap", "--sets", "2"],
+        ["--game", "tsung-shap", "--rules", "culin"],
+    ],
+)
+def test_sim_errors_in_chinese(
+    locale: str, argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The simulator's refusals of its options (rule set, level and flag names are what the
+    user types; PNG is a file format)."""
+    assert sim_cli.main(["--lang", locale, "--games", "2", "--workers", "1", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kapshap sim：")
+    names = {f.name for f in dataclasses.fields(RuleSet)}
+    names |= {"kapshap", "sim", "PNG", "culin", "classic", "last", "draw", "base"}
+    names |= {"expert", "greedy", "master", "random"}
+    assert not latin_left(err, allowed=names), err
