@@ -375,7 +375,11 @@ def _main(args: list[str], inp: TextIO, out: TextIO, err: TextIO) -> int:
         if namespace.help:
             out.write(parser.format_help())
             return 0
-        interactive = namespace.setup or (not args and _isatty(inp))
+        # Only a language chosen is still no game chosen: a terminal asks the questions.
+        chosen = [
+            a for a in args if a not in ("--lang", namespace.lang, f"--lang={namespace.lang}")
+        ]
+        interactive = namespace.setup or (not chosen and _isatty(inp))
         if interactive and not _Setup(namespace, inp, out).run():
             out.write("\n" + tr(locale, "End of input: no game started.") + "\n")
             return 0

@@ -261,3 +261,18 @@ def test_sim_errors_in_chinese(
     names |= {"kapshap", "sim", "PNG", "culin", "classic", "last", "draw", "base"}
     names |= {"expert", "greedy", "master", "random"}
     assert not latin_left(err, allowed=names), err
+
+
+def test_a_terminal_with_only_a_language_asks_the_setup_questions() -> None:
+    """``kapshap play --lang zh-TW`` typed at a terminal: the set-up dialogue, in Chinese."""
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    out = io.StringIO()
+    assert terminal.main(["--lang", "zh-TW"], stdin=Tty("爭十\n\n離開\n"), stdout=out) == 0
+    text = out.getvalue()
+    assert text.startswith("新牌局")
+    assert "爭十：標準規則" in text and "牌局作廢" in text
+    assert not _english(text), "\n".join(_english(text))
