@@ -1,6 +1,10 @@
-"""The engine's refusals of a play, as message ids: the engine speaks English, and the layers
-that show its refusals (the services for Discord, the terminal client) recognize them here
+"""The engine's refusals as message ids, for the terminal client and the simulator: the engine
+speaks English, and a program that shows its refusals recognizes them here
 (:func:`bot.locale.recognize`) to word them in the player's language.
+
+:data:`ENGINE_REFUSALS` repeats the refusals of a play that ``bot.services.tables`` recognizes for
+Discord (the terminal may not import the services); tests/locale/test_zh_terminal.py checks
+that each of them is one the bot knows too (one wording for both).
 """
 
 from __future__ import annotations
@@ -9,8 +13,7 @@ from bot.locale import N_
 
 __all__ = ["ENGINE_REFUSALS", "RULES_ERRORS"]
 
-#: The engine's refusals of a play (it speaks English), as sentences (a capital, a full stop): the
-#: catalogue translates those it recognizes (bot.locale.recognize); any other stays English.
+#: The engine's refusals of a play, as sentences (a capital, a full stop).
 ENGINE_REFUSALS = (
     N_("You do not hold {tile}."),
     N_("Your hand is not a winning hand (an eye and ten-pairs)."),

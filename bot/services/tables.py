@@ -58,7 +58,6 @@ from bot.engine.rules import MAX_PLAYERS
 from bot.engine.variants import chosen_variants
 from bot.limits import format_duration, quote_input
 from bot.locale import N_, EventLine, Message, recognize
-from bot.locale.refusals import ENGINE_REFUSALS
 from bot.services.absence import passive_action
 from bot.services.chips import HOUSE_ID, ChipsService, DifferenceSettlement, Settlement
 from bot.services.chips import Outcome as ChipsOutcome
@@ -1674,6 +1673,53 @@ def _parse_for(state: AnyState, text: str, game: Game) -> AnyAction:
 def _sentence(text: str) -> str:
     text = text.strip()
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+#: The engine's refusals of a play (it speaks English), as :func:`_sentence` makes them: the
+#: catalogue translates those it recognizes (bot.locale.recognize); any other stays English.
+ENGINE_REFUSALS = (
+    N_("You do not hold {tile}."),
+    N_("Your hand is not a winning hand (an eye and ten-pairs)."),
+    N_("You can only declare when you hold a full hand."),
+    N_("You just took {tile}: discard a different tile."),
+    N_("You must take a discard or draw from the wall first."),
+    N_("You must draw from the wall now."),
+    N_("You hold a full hand: discard a tile (or declare) first."),
+    N_("You hold a full hand: discard a tile (or declare)."),
+    N_("The wall is empty: you may take {tile} only if it wins."),
+    N_("The wall is empty."),
+    N_(
+        "{n} turns in a row took a discard without a draw: you may take {tile} only if it "
+        "wins, else draw from the wall."
+    ),
+    N_(
+        "{n} turns in a row took a discard without a draw: you must draw from the wall (a take "
+        "is allowed only if it wins)."
+    ),
+    N_("Only the most recent discard ({last}) may be taken, not {tile}."),
+    N_("You may not take back your own discard {tile}."),
+    N_("{tile} is not among the face-up discards."),
+    N_("There is no discard you may take."),
+    N_("You may not take that tile."),
+    N_("'{action}' is not allowed now."),
+    N_("The game is over."),
+    # Tsung Shap
+    N_("Turn over your next tile first ('draw')."),
+    N_("You have already claimed one missed combination this turn."),
+    N_("There is no missed capture to claim."),
+    N_("{name} did not miss a {kind} at {end}: you may claim {could}."),
+    N_("You have turned over {tile} already: capture with it or place it."),
+    N_("Missed captures are claimed at the start of a turn, before turning over."),
+    N_("Auto_capture: you must take the best capture ({best})."),
+    N_("Auto_capture: only the best capture may be taken ({best})."),
+    N_("{tile} is not identical to the {end} end tile {other}."),
+    N_("A triplet needs two tiles on the row."),
+    N_(
+        "With triplet_both_ends_only a triplet is the turned tile with both end tiles "
+        "('capture triplet ends')."
+    ),
+    N_("{tile} + {a} + {b} total {total}, not a multiple of ten."),
+)
 
 
 def _refusal(exc: BaseException) -> UserError:

@@ -276,3 +276,12 @@ def test_a_terminal_with_only_a_language_asks_the_setup_questions() -> None:
     assert text.startswith("新牌局")
     assert "爭十：標準規則" in text and "牌局作廢" in text
     assert not _english(text), "\n".join(_english(text))
+
+
+def test_the_terminals_refusals_are_the_bots() -> None:
+    """The terminal's copy of the engine's refusals of a play is among those the bot
+    recognizes (one wording for both)."""
+    from bot.locale.refusals import ENGINE_REFUSALS
+    from bot.services.tables import ENGINE_REFUSALS as BOT_REFUSALS
+
+    assert set(ENGINE_REFUSALS) <= set(BOT_REFUSALS)
