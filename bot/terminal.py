@@ -31,6 +31,8 @@ from bot.ai import AI_LEVELS, Player, get_player
 from bot.ai.base import AnyPlayer, levels_for, player_for
 from bot.engine import (
     Action,
+    Captured,
+    Claimed,
     Combination,
     Deal,
     Declare,
@@ -54,15 +56,19 @@ from bot.engine import (
     GameDrawn,
     GameOver,
     IllegalAction,
+    MissedCapture,
     NotationError,
     Offer,
     Phase,
     Place,
+    Placed,
     Result,
     RuleSet,
     Settlement,
+    Swept,
     Take,
     Tile,
+    TileTurned,
     Took,
     TurnStarted,
     View,
@@ -83,8 +89,10 @@ from bot.engine import (
 from bot.engine.actions import Capture, End
 from bot.engine.fishing import tile_values
 from bot.engine.hands import ten_pair_values
-from bot.locale import LOCALES, N_, nt, tile_name
+from bot.engine.variants import chosen_variants
+from bot.locale import LOCALES, N_, nt, recognize, tile_name
 from bot.locale import t as tr
+from bot.locale.refusals import ENGINE_REFUSALS, RULES_ERRORS
 
 __all__ = ["build_parser", "main", "run_game"]
 
@@ -95,8 +103,42 @@ LEGAL_PREFIX = "Legal: "
 _FOUR_TWO = Tile(4, 2)
 _TWO_ONE = Tile(2, 1)
 
-# Words the prompt understands besides actions.
+# The engine's notation errors as sentences (see _Console.refusal): worded in the table's
+# language when recognized; any other gets a general line quoting what was typed.
+_NOTATION_ERRORS = (
+    N_("Not a tile: {text}, pips run from 1 to 6."),
+    N_("Not a tile: {text}, there is no {tile} in the set."),
+    N_("Not a tile: {text}; write it as pips (6-5, 65, [6:5]) or by name (Axe, 斧頭)."),
+    N_("Two tiles are called {text}: write {options}."),
+    N_("Empty tile: write a tile like 6-5, 65 or Axe."),
+    N_("Discard needs a tile, e.g. 'discard 3-1'."),
+    N_("Write 'place left' or 'place right'."),
+    N_("A pair is at the left or the right end: '{usage}'."),
+    N_("A tile is placed at the left or the right end, not at 'ends'."),
+)
+_RULE_SET_TITLES = {
+    "culin": "Culin",
+    "classic": N_("Classic"),
+    "last-draw": N_("Last + draw"),
+    "custom": N_("Custom"),
+}
+_GAME_TITLES = {
+    Game.KAP_SHAP: N_("Kap Shap 夾十"),
+    Game.KAP_TAI_SHAP: N_("Kap Tai Shap 夾大十"),
+    Game.TSUNG_SHAP: N_("Tsung Shap 爭十"),
+}
+
+# Words the prompt understands besides actions (and a few in Chinese).
 _COMMANDS: dict[str, str] = {
+    "幫助": "help",
+    "帮助": "help",
+    "走法": "legal",
+    "手牌": "hand",
+    "棄牌": "pool",
+    "弃牌": "pool",
+    "牌局": "look",
+    "離開": "quit",
+    "离开": "quit",
     "help": "help",
     "h": "help",
     "legal": "legal",
@@ -114,7 +156,20 @@ _COMMANDS: dict[str, str] = {
 
 
 class _UsageError(Exception):
-    """A bad command-line option; the message is one line for the user."""
+    """A bad command-line option; the message is one line for the user.
+
+    Raised with a message id and its values (:meth:`text` words it in the table's language),
+    or with argparse's own English line.
+    """
+
+    def __init__(self, msgid: str, /, **values: Any) -> None:
+        super().__init__(msgid.format(**values) if values else msgid)
+        self.msgid = msgid
+        self.values = values
+
+    def text(self, locale: str) -> str:
+        """The message in ``locale``."""
+        return tr(locale, self.msgid, **self.values)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -170,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="set one rule flag, e.g. --rule exclude_own_discards=true (repeatable)",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
-    parser.add_argument("--name", default="You", help="your name (default: You)")
+    parser.add_argument("--name", default=None, help="your name (default: You)")
     parser.add_argument(
         "--seat", type=int, default=0, help="your seat, counted in play order from 0 (default: 0)"
     )
@@ -212,30 +267,42 @@ def _known_levels(game: Game) -> list[str]:
 def _configure(args: argparse.Namespace) -> _Config:
     """Build the rule set and check the options; raises with a one-line message."""
     game = Game(args.game)
+    locale: str = args.lang
     opponents: int = args.opponents if args.opponents is not None else _default_opponents(game)
     if opponents < 1:
-        raise _UsageError(f"--opponents must be at least 1, not {opponents}")
+        raise _UsageError(N_("--opponents must be at least 1, not {n}"), n=opponents)
     rules = make_rules(game, opponents + 1, args.rules)
     for spec in args.rule:
         name, sep, value = str(spec).partition("=")
         if not sep or not name.strip():
-            raise _UsageError(f"--rule expects NAME=VALUE, not '{spec}'")
+            raise _UsageError(N_("--rule expects NAME=VALUE, not '{spec}'"), spec=spec)
         rules = with_flag(rules, name.strip().replace("-", "_"), value.strip())
     level: str = args.ai or _default_level(game)
-    if game is Game.TSUNG_SHAP:
-        if level not in levels_for(game):
-            known = ", ".join(levels_for(game))
-            raise _UsageError(f"unknown AI level '{level}' for tsung-shap: choose one of {known}")
-    elif level not in AI_LEVELS:
-        get_player(level)  # raises ValueError naming the known levels
+    if game is Game.TSUNG_SHAP and level not in levels_for(game):
+        raise _UsageError(
+            N_("unknown AI level '{level}' for tsung-shap: choose one of {known}"),
+            level=level,
+            known=", ".join(levels_for(game)),
+        )
+    if game is not Game.TSUNG_SHAP and level not in AI_LEVELS:
+        raise _UsageError(
+            N_("unknown AI level '{level}': choose one of {known}"),
+            level=level,
+            known=", ".join(sorted(AI_LEVELS)),
+        )
     seat: int = args.seat
     if not 0 <= seat < rules.players:
-        raise _UsageError(f"--seat must be between 0 and {rules.players - 1}, not {seat}")
-    name = " ".join(str(args.name).split())
+        raise _UsageError(
+            N_("--seat must be between 0 and {last}, not {seat}"), last=rules.players - 1, seat=seat
+        )
+    # The default name is the table's word for "you" (English "You" reads the verb forms).
+    name = " ".join(str(tr(locale, "You") if args.name is None else args.name).split())
     if not name:
-        raise _UsageError("--name must not be empty")
-    if name in _bot_names(rules.players):
-        raise _UsageError(f"--name '{name}' is the name of a computer player: choose another")
+        raise _UsageError(N_("--name must not be empty"))
+    if name in _bot_names(rules.players, locale):
+        raise _UsageError(
+            N_("--name '{name}' is the name of a computer player: choose another"), name=name
+        )
     return _Config(rules=rules, level=level, name=name, seat=seat, seed=args.seed)
 
 
@@ -243,12 +310,12 @@ def _default_opponents(game: Game) -> int:
     return 3 if game is Game.KAP_TAI_SHAP else 1
 
 
-def _bot_names(players: int) -> list[str]:
-    return [f"Bot {i}" for i in range(1, players)]
+def _bot_names(players: int, locale: str = "en") -> list[str]:
+    return [tr(locale, "Bot {n}", n=i) for i in range(1, players)]
 
 
-def _seat_names(players: int, human: int, name: str) -> list[str]:
-    bots = iter(_bot_names(players))
+def _seat_names(players: int, human: int, name: str, locale: str = "en") -> list[str]:
+    bots = iter(_bot_names(players, locale))
     return [name if seat == human else next(bots) for seat in range(players)]
 
 
@@ -278,7 +345,7 @@ def main(
     try:
         return _main(args, inp, out, err)
     except KeyboardInterrupt:
-        out.write("\nInterrupted: the game is abandoned.\n")
+        out.write("\n" + tr(_lang_of(args), "Interrupted: the game is abandoned.") + "\n")
         return 130
     except BrokenPipeError:
         # The reader went away (e.g. `kapshap play | head`): stop quietly, like other CLI tools.
@@ -289,20 +356,42 @@ def main(
         return 0
 
 
+def _lang_of(args: Sequence[str]) -> str:
+    """The ``--lang`` of ``args`` before they are parsed (English when absent or unknown)."""
+    lang = "en"
+    for i, arg in enumerate(args):
+        if arg == "--lang" and i + 1 < len(args):
+            lang = args[i + 1]
+        elif arg.startswith("--lang="):
+            lang = arg.partition("=")[2]
+    return lang if lang in LOCALES else "en"
+
+
 def _main(args: list[str], inp: TextIO, out: TextIO, err: TextIO) -> int:
     parser = build_parser()
+    locale = _lang_of(args)
     try:
         namespace = parser.parse_args(args)
         if namespace.help:
             out.write(parser.format_help())
             return 0
-        interactive = namespace.setup or (not args and _isatty(inp))
+        # Only a language chosen is still no game chosen: a terminal asks the questions.
+        chosen = [
+            a for a in args if a not in ("--lang", namespace.lang, f"--lang={namespace.lang}")
+        ]
+        interactive = namespace.setup or (not chosen and _isatty(inp))
         if interactive and not _Setup(namespace, inp, out).run():
-            out.write("\nEnd of input: no game started.\n")
+            out.write("\n" + tr(locale, "End of input: no game started.") + "\n")
             return 0
         config = _configure(namespace)
     except (_UsageError, EngineError, ValueError) as error:
-        err.write(f"{PROG}: error: {_one_line(str(error))}\n")
+        # Argparse's own complaints (an unknown option, a bad choice) stay in its English.
+        text = error.text(locale) if isinstance(error, _UsageError) else str(error)
+        if isinstance(error, EngineError) and locale != "en":
+            known = recognize(_one_line(text), RULES_ERRORS)
+            text = text if known is None else known.localized(locale)
+        prefix = tr(locale, "{prog}: error: {message}", prog=PROG, message=_one_line(text))
+        err.write(prefix + "\n")
         return 2
     seed = config.seed if config.seed is not None else random.Random().randrange(1_000_000_000)
     while True:
@@ -311,7 +400,7 @@ def _main(args: list[str], inp: TextIO, out: TextIO, err: TextIO) -> int:
         finished = _play(
             config.rules,
             deal,
-            names=_seat_names(config.rules.players, config.seat, config.name),
+            names=_seat_names(config.rules.players, config.seat, config.name, namespace.lang),
             human=config.seat,
             ai_level=config.level,
             rng=rng,
@@ -320,15 +409,16 @@ def _main(args: list[str], inp: TextIO, out: TextIO, err: TextIO) -> int:
             seed=seed,
             locale=namespace.lang,
         )
-        if not finished or not _another_game(inp, out):
+        if not finished or not _another_game(inp, out, namespace.lang):
             return 0
         # The next game gets a fresh deal: a new seed (printed in its announcement).
         seed = random.Random().randrange(1_000_000_000)
 
 
-def _another_game(inp: TextIO, out: TextIO) -> bool:
-    """Ask whether to play again with the same options; only 'y' or 'yes' says so."""
-    out.write("\nPlay another game with the same options? [y/N] ")
+def _another_game(inp: TextIO, out: TextIO, locale: str = "en") -> bool:
+    """Ask whether to play again with the same options; only 'y' or 'yes' (or 是, 好) says
+    so."""
+    out.write("\n" + tr(locale, "Play another game with the same options? [y/N] "))
     out.flush()
     line = inp.readline()
     answer = line.strip().lower()
@@ -336,7 +426,7 @@ def _another_game(inp: TextIO, out: TextIO) -> bool:
         out.write(answer + "\n")
     if not line:
         out.write("\n")
-    return answer in ("y", "yes")
+    return answer in ("y", "yes", "是", "好")
 
 
 def run_game(
@@ -350,12 +440,14 @@ def run_game(
     stdin: TextIO,
     stdout: TextIO,
     seed: int | None = None,
+    locale: str = "en",
 ) -> int:
     """Play one game on an exact ``deal`` with the human at seat ``human``; returns 0.
 
     ``ai_level`` is a level name for every computer seat, or the players by seat. ``rng`` drives
     the computer players. Tests pass a deal built with :func:`bot.engine.deal_from_tiles`, or
-    :func:`bot.engine.deal_from_piles` for Tsung Shap.
+    :func:`bot.engine.deal_from_piles` for Tsung Shap. ``locale``: the language of the table
+    (``--lang``).
     """
     _play(
         rules,
@@ -367,6 +459,7 @@ def run_game(
         stdin=stdin,
         stdout=stdout,
         seed=seed,
+        locale=locale,
     )
     return 0
 
@@ -419,6 +512,27 @@ def _play(
 # Interactive set-up
 
 
+# What a player may type at the set-up for a game or a rule set besides its name: short forms
+# and the Chinese names, in both scripts.
+_GAME_ALIASES: dict[str, str] = {
+    "ks": "kap-shap",
+    "kts": "kap-tai-shap",
+    "ts": "tsung-shap",
+    "夾十": "kap-shap",
+    "夹十": "kap-shap",
+    "夾大十": "kap-tai-shap",
+    "夹大十": "kap-tai-shap",
+    "爭十": "tsung-shap",
+    "争十": "tsung-shap",
+}
+_RULE_SET_ALIASES: dict[str, str] = {
+    "傳統": "classic",
+    "传统": "classic",
+    "吃後摸": "last-draw",
+    "吃后摸": "last-draw",
+}
+
+
 class _Setup:
     """Asks game, opponents, rule set and level, with the current options as defaults."""
 
@@ -427,15 +541,19 @@ class _Setup:
         self.inp = inp
         self.out = out
         self.echo = not _isatty(inp)
+        self.locale: str = args.lang
+
+    def lt(self, msgid: str, **values: Any) -> str:
+        """``msgid`` in the language of ``--lang``."""
+        return tr(self.locale, msgid, **values)
 
     def run(self) -> bool:
         """Fill the namespace from the answers; False when input ends."""
-        self.out.write("New game (press Enter to keep the default in brackets).\n")
-        aliases = {"ks": "kap-shap", "kts": "kap-tai-shap", "ts": "tsung-shap"}
+        self.out.write(self.lt("New game (press Enter to keep the default in brackets).") + "\n")
         game = self._ask(
-            "Game: kap-shap, kap-tai-shap or tsung-shap",
+            self.lt("Game: kap-shap, kap-tai-shap or tsung-shap"),
             self.args.game,
-            lambda text: Game(aliases.get(text.lower(), text.lower())).value,
+            self._game,
         )
         if game is None:
             return False
@@ -448,13 +566,15 @@ class _Setup:
             self.args.opponents = 1
         else:
             default = self.args.opponents or _default_opponents(Game.KAP_TAI_SHAP)
-            opponents = self._ask("Opponents (1 to 27)", str(default), self._opponents)
+            opponents = self._ask(self.lt("Opponents (1 to 27)"), str(default), self._opponents)
             if opponents is None:
                 return False
             self.args.opponents = int(opponents)
         players = self.args.opponents + 1
         default_set = self.args.rules or make_rules(game, players).rule_set_name
-        rule_set = self._ask("Rule set: culin, classic or last-draw", default_set, self._rule_set)
+        rule_set = self._ask(
+            self.lt("Rule set: culin, classic or last-draw"), default_set, self._rule_set
+        )
         if rule_set is None:
             return False
         self.args.rules = rule_set
@@ -465,32 +585,42 @@ class _Setup:
 
         def check(text: str) -> str:
             if text.lower() not in known:
-                raise ValueError(f"choose one of {', '.join(known)}")
+                raise ValueError(self.lt("choose one of {options}", options=", ".join(known)))
             return text.lower()
 
         level = self._ask(
-            f"Computer level: {', '.join(known)}", self.args.ai or _default_level(game), check
+            self.lt("Computer level: {levels}", levels=", ".join(known)),
+            self.args.ai or _default_level(game),
+            check,
         )
         if level is None:
             return False
         self.args.ai = level
         return True
 
-    @staticmethod
-    def _opponents(text: str) -> str:
+    def _game(self, text: str) -> str:
+        name = _GAME_ALIASES.get(text.lower(), text.lower())
+        if name not in {g.value for g in Game}:
+            options = ", ".join(g.value for g in Game)
+            raise ValueError(self.lt("choose one of {options}", options=options))
+        return name
+
+    def _opponents(self, text: str) -> str:
         if not text.isdigit() or not 1 <= int(text) <= 27:
-            raise ValueError("answer a number from 1 to 27")
+            raise ValueError(self.lt("answer a number from 1 to 27"))
         return text
 
-    @staticmethod
-    def _rule_set(text: str) -> str:
-        if text.lower() not in RULE_SETS:
-            raise ValueError(f"choose one of {', '.join(RULE_SETS)}")
-        return text.lower()
+    def _rule_set(self, text: str) -> str:
+        name = _RULE_SET_ALIASES.get(text, text.lower())
+        if name not in RULE_SETS:
+            raise ValueError(self.lt("choose one of {options}", options=", ".join(RULE_SETS)))
+        return name
 
     def _ask(self, question: str, default: str, check: Callable[[str], str]) -> str | None:
+        # In Chinese the default is quoted: it is a word the player could type.
+        shown = default if self.locale == "en" else f"'{default}'"
         while True:
-            self.out.write(f"{question} [{default}]: ")
+            self.out.write(f"{question} [{shown}]: ")
             self.out.flush()
             line = self.inp.readline()
             if not line:
@@ -545,6 +675,68 @@ class _Console:
     def lt(self, msgid: str, **values: Any) -> str:
         """``msgid`` in the table's language."""
         return tr(self.locale, msgid, **values)
+
+    def rules_line(self) -> str:
+        """The rules in one line: the engine's English summary, or in the table's language
+        the same words as the bot's table message, with any flag set by ``--rule``."""
+        rules = self.rules
+        if self.locale == "en":
+            return rules.describe()
+        if rules.game is Game.TSUNG_SHAP:
+            text = self.lt(
+                "Standard rules · 2 players · 1 set · piles of {size}", size=rules.pile_size
+            )
+        else:
+            name = _RULE_SET_TITLES.get(rules.rule_set_name, rules.rule_set_name)
+            text = self.lt(
+                "{name} rules · {players} players · {sets} · hand of {size}",
+                name=self.lt(name),
+                players=rules.players,
+                sets=nt(self.locale, "{n} set", "{n} sets", rules.sets),
+                size=rules.hand_size,
+            )
+        chosen = chosen_variants(rules)
+        return text + "".join(f" · {k}={v}" for k, v in chosen.items())
+
+    def refusal(self, text: str, hint: str, typed: str | None = None) -> None:
+        """An engine refusal or notation error (English, lower case) with ``hint`` after it:
+        as it is in English, else recognized and worded in the table's language (or, when
+        not recognized, a general line quoting what was ``typed`` for a notation error)."""
+        if self.locale == "en":
+            self.error(f"{text} ({hint})")
+            return
+        line = _one_line(text)
+        sentence = line[:1].upper() + line[1:] + ("" if line.endswith((".", "!", "?")) else ".")
+        known = recognize(sentence, (*ENGINE_REFUSALS, *_NOTATION_ERRORS))
+        if known is not None:
+            reason = known.localized(self.locale)
+        elif typed is not None:
+            reason = self.lt("Cannot read '{text}' as a move or a tile.", text=typed)
+        else:
+            reason = self.lt("That move cannot be played now.")
+        self.say("! " + self.lt("{reason} ({hint})", reason=reason, hint=self.lt(hint)))
+
+    def legal_line(self, legal: Sequence[FishingAction] | Sequence[Action]) -> None:
+        """The legal actions in notation (quoted in Chinese: they are what the player types)."""
+        if self.locale == "en":
+            self.say(LEGAL_PREFIX + ", ".join(str(a) for a in legal))
+            return
+        moves = "、".join(f"'{a}'" for a in legal)
+        self.say(self.lt("Legal moves: {moves}", moves=moves))
+
+    def fallback(self, seat: int, action: object, error: Exception, fallback: object) -> None:
+        """A computer player's refused choice (a bug in it, shown rather than hidden)."""
+        if self.locale == "en":
+            self.say(f"({self.names[seat]} tried '{action}': {error}; playing '{fallback}'.)")
+            return
+        self.say(
+            self.lt(
+                "({name} tried '{action}', which is not allowed; playing '{fallback}'.)",
+                name=self.names[seat],
+                action=action,
+                fallback=fallback,
+            )
+        )
 
     def label(self, tile: Tile) -> str:
         """``6-5 Axe 斧頭``, or ``6-5 斧头`` in Chinese (the name in the locale's script)."""
@@ -633,8 +825,8 @@ class _Table(_Console):
 
     def announce(self, level: str, seed: int | None) -> None:
         rules = self.rules
-        title = "Kap Shap 夾十" if rules.game is Game.KAP_SHAP else "Kap Tai Shap 夾大十"
-        self.say(f"{self.lt(title)}: {rules.describe()}.")
+        title = _GAME_TITLES[rules.game]
+        self.say(self.lt("{title}: {rules}.", title=self.lt(title), rules=self.rules_line()))
         if seed is not None:
             self.say(self.lt("Seed {seed} (--seed {seed} deals this game again).", seed=seed))
         if self.locale != "en":
@@ -710,7 +902,10 @@ class _Table(_Console):
                         "{name} declared a winning hand with a tile drawn from the wall: {witness}."
                     ),
                 }[win_by]
-                return self.lt(msgid, name=names[seat], witness=witness)
+                # The witness's own text says "eye": the same groups, the word translated.
+                groups = [self.lt("eye {tiles}", tiles=f"{witness.eye[0]} {witness.eye[1]}")]
+                groups += [f"{a} {b}" for a, b in witness.pairs]
+                return self.lt(msgid, name=names[seat], witness=" | ".join(groups))
             case GameDrawn(reason):
                 if reason is EndReason.WALL:
                     return self.lt("The game is drawn: the wall is exhausted.")
@@ -721,7 +916,7 @@ class _Table(_Console):
         """The seats, who starts and the deal, in the table's language (not English:
         ``announce`` words it with the English verb forms)."""
         rules = self.rules
-        seats = ", ".join(
+        seats = "、".join(
             f"{seat}: {name}" + ("" if self.me(seat) else self.lt(" ({level} AI)", level=level))
             for seat, name in enumerate(self.names)
         )
@@ -770,7 +965,7 @@ class _Table(_Console):
             self.state, events = apply(self.state, action)
         except IllegalAction as error:
             fallback = legal[0]
-            self.say(f"({self.names[seat]} tried '{action}': {error}; playing '{fallback}'.)")
+            self.fallback(seat, action, error, fallback)
             self.state, events = apply(self.state, fallback)
         self.narrate(events)
 
@@ -781,11 +976,13 @@ class _Table(_Console):
         while True:
             line = self.read()
             if line is None:
-                return _Leave("End of input: you leave the table and the game is abandoned.")
+                return _Leave(
+                    self.lt("End of input: you leave the table and the game is abandoned.")
+                )
             try:
                 reply = self.interpret(line, seen, legal)
             except NotationError as error:
-                self.error(f"{error} (type 'help' for the notation)")
+                self.refusal(str(error), N_("type 'help' for the notation"), " ".join(line.split()))
                 continue
             if isinstance(reply, _Leave):
                 return reply
@@ -796,7 +993,7 @@ class _Table(_Console):
             try:
                 self.state, events = apply(self.state, reply)
             except IllegalAction as error:
-                self.error(f"{error} (type '?' for your legal moves)")
+                self.refusal(str(error), N_("type '?' for your legal moves"))
                 continue
             self.narrate(events)
             return None
@@ -813,10 +1010,10 @@ class _Table(_Console):
         if not text:
             if len(legal) == 1:
                 return legal[0]
-            return "type a move, or '?' for the legal moves"
+            return self.lt("type a move, or '?' for the legal moves")
         command = _COMMANDS.get(lower)
         if command == "quit":
-            return _Leave("You leave the table; the game is abandoned.")
+            return _Leave(self.lt("You leave the table; the game is abandoned."))
         if command == "help":
             self.show_help()
             return ""
@@ -843,7 +1040,9 @@ class _Table(_Console):
         if verb in ("d", "dis", "disc"):
             if rest:
                 return Discard(parse_tile(rest))
-            return "'d' is short for discard: name the tile ('d 31'); to draw, type 'dr' or 'draw'"
+            return self.lt(
+                "'d' is short for discard: name the tile ('d 31'); to draw, type 'dr' or 'draw'"
+            )
         if verb in ("dr", "draw") and not rest:
             return Draw()
         if verb in ("win", "dec", "declare") and not rest:
@@ -861,7 +1060,7 @@ class _Table(_Console):
             return Discard(tile)
         if seen.phase is Phase.TAKE_OR_DRAW:
             return Take(tile)
-        return f"you must draw from the wall now, not play {tile}"
+        return self.lt("you must draw from the wall now, not play {tile}", tile=tile)
 
     # -- display -----------------------------------------------------------------------------
 
@@ -877,8 +1076,10 @@ class _Table(_Console):
             return
         self.show_hand(seen)
         self.show_pool(seen, legal)
-        others = ", ".join(
-            f"{self.names[s]} {n}" for s, n in enumerate(seen.hand_sizes) if not self.me(s)
+        # In Chinese "Bot 1 9" would read as one number: the count follows a colon.
+        each, sep = ("{} {}", ", ") if self.locale == "en" else ("{}：{}", "、")
+        others = sep.join(
+            each.format(self.names[s], n) for s, n in enumerate(seen.hand_sizes) if not self.me(s)
         )
         self.say(
             self.lt(
@@ -900,8 +1101,13 @@ class _Table(_Console):
             # The legal actions say whether a take is left: only one that wins would be.
             wins = any(isinstance(a, Take) for a in legal)
             self.say(
-                f"{seen.turns_without_draw} turns in a row took a discard without a draw: "
-                + ("take only a discard that wins, or draw." if wins else "you must draw.")
+                self.lt(
+                    "{n} turns in a row took a discard without a draw: take only a discard "
+                    "that wins, or draw."
+                    if wins
+                    else "{n} turns in a row took a discard without a draw: you must draw.",
+                    n=seen.turns_without_draw,
+                )
             )
         self.show_legal(legal)
 
@@ -976,63 +1182,85 @@ class _Table(_Console):
         taking = seen.my_turn and seen.phase is Phase.TAKE_OR_DRAW
         for tile in sort_tiles(counts):
             times = f" ×{counts[tile]}" if counts[tile] > 1 else ""
+            n_dead = dead[tile]
             if tile in takeable:
-                mark = " - you may take it"
-                if dead[tile]:
-                    mark += f" ({dead[tile]} dead)"
-            elif dead[tile] == counts[tile]:
-                mark = " - dead"
+                mark = self.lt(" - you may take it")
+                if n_dead:
+                    mark += self.lt(" ({n} dead)", n=n_dead)
+            elif n_dead == counts[tile]:
+                mark = self.lt(" - dead")
             elif taking and self.rules.exclude_own_discards and self.all_mine(seen, tile):
-                mark = " - your own discard: you may not take it back"
+                mark = self.lt(" - your own discard: you may not take it back")
             elif taking:
-                mark = " - not takeable now"
+                mark = self.lt(" - not takeable now")
             else:
-                mark = f" ({dead[tile]} dead)" if dead[tile] else ""
-            self.say(f"  {tile.label}{times}{mark}")
+                mark = self.lt(" ({n} dead)", n=n_dead) if n_dead else ""
+            self.say(f"  {self.label(tile)}{times}{mark}")
 
     def all_mine(self, seen: View, tile: Tile) -> bool:
         """Whether every live copy of ``tile`` in the pool was discarded by the human."""
         return all(p.seat == self.human for p in seen.pool if p.tile == tile and not p.dead)
 
     def show_legal(self, legal: Sequence[Action]) -> None:
-        self.say(LEGAL_PREFIX + ", ".join(str(a) for a in legal))
+        self.legal_line(legal)
 
     def show_help(self) -> None:
         rules = self.rules
         h = rules.hand_size
-        eyes = "two identical tiles" if rules.military_eyes else "two identical civil tiles"
+        eyes = N_("two identical tiles") if rules.military_eyes else N_("two identical civil tiles")
         four_two = {
-            FourTwo.THREE: "4-2 counts 3",
-            FourTwo.SIX: "4-2 counts 6",
-            FourTwo.WILD: "4-2 and 2-1 each count 3 or 6",
+            FourTwo.THREE: N_("4-2 counts 3"),
+            FourTwo.SIX: N_("4-2 counts 6"),
+            FourTwo.WILD: N_("4-2 and 2-1 each count 3 or 6"),
         }[rules.four_two_value]
         lines = [
-            f"Rules in force: {rules.describe()}.",
-            f"  Goal: {h} tiles = one eye ({eyes}) + {rules.pairs} ten-pairs "
-            f"(two tiles whose pips total 10 or 20; {four_two}).",
-            f"  A turn: {_turn_rule(rules)}",
-            f"  First turn: the first player holds {h} tiles and discards one"
-            + (", then draws and discards again." if rules.first_turn_extra_draw else "."),
-            "  Declare on your turn as soon as your hand wins; the game is drawn when the wall "
-            f"runs out or after {rules.max_turns} turns.",
+            self.lt("Rules in force: {rules}.", rules=self.rules_line()),
+            self.lt(
+                "  Goal: {size} tiles = one eye ({eyes}) + {pairs} ten-pairs (two tiles whose "
+                "pips total 10 or 20; {four_two}).",
+                size=h,
+                eyes=self.lt(eyes),
+                pairs=rules.pairs,
+                four_two=self.lt(four_two),
+            ),
+            self.lt("  A turn: {turn}", turn=_turn_rule(rules, self.locale)),
+            self.lt(
+                "  First turn: the first player holds {size} tiles and discards one, then "
+                "draws and discards again."
+                if rules.first_turn_extra_draw
+                else "  First turn: the first player holds {size} tiles and discards one.",
+                size=h,
+            ),
+            self.lt(
+                "  Declare on your turn as soon as your hand wins; the game is drawn when the "
+                "wall runs out or after {turns} turns.",
+                turns=rules.max_turns,
+            ),
         ]
         if rules.exclude_own_discards:
-            lines.append("  You may not take back your own discards.")
+            lines.append(self.lt("  You may not take back your own discards."))
         if rules.stall_guard and not rules.draw_after_take:
             # With a draw after every take no turn passes without a draw: the guard cannot apply.
             lines.append(
-                f"  After {rules.players} turns in a row of taking without drawing, the next "
-                "player must draw unless taking wins."
+                self.lt(
+                    "  After {players} turns in a row of taking without drawing, the next "
+                    "player must draw unless taking wins.",
+                    players=rules.players,
+                )
             )
         lines += [
-            "Moves (the prompt lists the legal ones):",
-            "  take 6-5 | t 65    take a face-up discard ('take' alone: the most recent)",
-            "  draw | dr          draw from the wall",
-            "  discard 3-1 | d 31 | 31    discard a tile (a bare tile discards it, or takes it",
-            "                     when you may take or draw)",
-            "  declare            declare your winning hand",
-            "Tiles: 6-5, 56, [6:5], 6/5 or a name (Axe, 斧頭).",
-            "Commands: ? or legal (legal moves), hand, pool, look (everything), help, quit.",
+            self.lt("Moves (the prompt lists the legal ones):"),
+            self.lt("  take 6-5 | t 65    take a face-up discard ('take' alone: the most recent)"),
+            self.lt("  draw | dr          draw from the wall"),
+            self.lt(
+                "  discard 3-1 | d 31 | 31    discard a tile (a bare tile discards it, or takes it"
+            ),
+            self.lt("                     when you may take or draw)"),
+            self.lt("  declare            declare your winning hand"),
+            self.lt("Tiles: 6-5, 56, [6:5], 6/5 or a name (Axe, 斧頭)."),
+            self.lt(
+                "Commands: ? or legal (legal moves), hand, pool, look (everything), help, quit."
+            ),
         ]
         for line in lines:
             self.say(line)
@@ -1076,6 +1304,12 @@ class _Table(_Console):
 
 # Words the Tsung Shap prompt understands besides actions.
 _FISHING_COMMANDS: dict[str, str] = {
+    "幫助": "help",
+    "帮助": "help",
+    "走法": "legal",
+    "牌局": "look",
+    "離開": "quit",
+    "离开": "quit",
     "help": "help",
     "h": "help",
     "legal": "legal",
@@ -1144,28 +1378,45 @@ class _FishingTable(_Console):
 
     def announce(self, level: str, seed: int | None) -> None:
         rules = self.rules
-        self.say(f"Tsung Shap 爭十: {rules.describe()}.")
+        title = self.lt(_GAME_TITLES[Game.TSUNG_SHAP])
+        self.say(self.lt("{title}: {rules}.", title=title, rules=self.rules_line()))
         if seed is not None:
-            self.say(f"Seed {seed} (--seed {seed} deals this game again).")
-        seats = ", ".join(
-            f"{seat}: {name}" + ("" if seat == self.human else f" ({level} AI)")
+            self.say(self.lt("Seed {seed} (--seed {seed} deals this game again).", seed=seed))
+        seats = (", " if self.locale == "en" else "、").join(
+            f"{seat}: {name}"
+            + ("" if seat == self.human else self.lt(" ({level} AI)", level=level))
             for seat, name in enumerate(self.names)
         )
-        self.say(f"Seats: {seats}.")
+        self.say(self.lt("Seats: {seats}.", seats=seats))
         first = self.deal.first_seat
-        plays = "you play first" if first == self.human else f"{self.names[first]} plays first"
+        if self.locale == "en":
+            plays = "you play first" if first == self.human else f"{self.names[first]} plays first"
+        else:
+            plays = self.lt("{first} plays first", first=self.names[first])
         if self.deal.dice:
             dice = " + ".join(str(d) for d in self.deal.dice)
-            self.say(f"The four dice show {dice} = {sum(self.deal.dice)}: {plays}.")
+            self.say(
+                self.lt(
+                    "The four dice show {dice} = {total}: {plays}.",
+                    dice=dice,
+                    total=sum(self.deal.dice),
+                    plays=plays,
+                )
+            )
         else:
-            self.say(f"{plays[0].upper()}{plays[1:]}.")
+            self.say(self.lt("{plays}.", plays=f"{plays[0].upper()}{plays[1:]}"))
         self.say(
-            f"Each player turns over a face-down pile of {rules.pile_size} tiles, one a turn, "
-            "and captures from the ends of the row."
+            self.lt(
+                "Each player turns over a face-down pile of {size} tiles, one a turn, "
+                "and captures from the ends of the row.",
+                size=rules.pile_size,
+            )
         )
         self.say(
-            "Type a move as listed after 'Legal:' (e.g. 'draw', 'capture pair left', "
-            "'place right'), '?' for your legal moves, 'help' for the rules, 'quit' to leave."
+            self.lt(
+                "Type a move as listed after 'Legal:' (e.g. 'draw', 'capture pair left', "
+                "'place right'), '?' for your legal moves, 'help' for the rules, 'quit' to leave."
+            )
         )
 
     def narrate(self, events: Sequence[FishingEvent]) -> None:
@@ -1173,7 +1424,82 @@ class _FishingTable(_Console):
             if isinstance(event, TurnStarted):
                 self.turn_header(event.seat, event.turn)
             elif not isinstance(event, GameOver):  # game_over() prints the end
-                self.say(describe_event(event, self.human, self.names))
+                self.say(self.event_line(event))
+
+    def event_line(self, event: FishingEvent) -> str:
+        """One event for the human seat: the engine's English line, or in the table's language
+        with the words of the bot's table message (the catalogue's)."""
+        if self.locale == "en":
+            return describe_event(event, self.human, self.names)
+        names = self.names
+
+        def term(word: object) -> str:
+            return tr(self.locale, str(word), context="term")
+
+        match event:
+            case TileTurned(seat, tile, pile_left, relay):
+                msgid = (
+                    N_("{name} at once turned over {tile} ({left} left in the pile).")
+                    if relay
+                    else N_("{name} turned over {tile} ({left} left in the pile).")
+                )
+                return self.lt(msgid, name=names[seat], tile=self.label(tile), left=pile_left)
+            case Placed(seat, tile, end, _auto):
+                if end is None:
+                    return self.lt(
+                        "{name} laid {tile} out to start a new row.",
+                        name=names[seat],
+                        tile=self.label(tile),
+                    )
+                return self.lt(
+                    "{name} placed {tile} at the {end} end of the row.",
+                    name=names[seat],
+                    tile=self.label(tile),
+                    end=term(end),
+                )
+            case Captured(seat, kind, end, tiles, score, sweep):
+                joined = " + ".join(map(str, tiles))
+                if sweep:
+                    return self.lt(
+                        "{name} swept the row with {tiles}: {score} points.",
+                        name=names[seat],
+                        tiles=joined,
+                        score=score,
+                    )
+                return self.lt(
+                    "{name} captured a {kind} at {where}, {tiles}: {score} points.",
+                    name=names[seat],
+                    kind=term(kind),
+                    where=self.lt("both ends")
+                    if end is End.ENDS
+                    else self.lt("the {end} end", end=term(end)),
+                    tiles=joined,
+                    score=score,
+                )
+            case Swept(seat):
+                return self.lt("{name} swept the table and starts a new row.", name=names[seat])
+            case MissedCapture(seat, claimant, missed):
+                options = "; ".join(
+                    f"'{c.claim}' ({' + '.join(map(str, c.tiles))}: {c.score})" for c in missed
+                )
+                return self.lt(
+                    "{name} could have captured and did not. {other} may claim one at the "
+                    "start of the next turn: {options}.",
+                    name=names[seat],
+                    other=names[claimant],
+                    options=options,
+                )
+            case Claimed(seat, from_seat, combo):
+                return self.lt(
+                    "{name} claimed the {kind} {other} missed ({end}), {tiles}: {score} points.",
+                    name=names[seat],
+                    kind=term(combo.kind),
+                    other=names[from_seat],
+                    end=term(combo.end),
+                    tiles=" + ".join(map(str, combo.tiles)),
+                    score=combo.score,
+                )
+        return describe_event(event, self.human, self.names)
 
     def computer_step(self, seat: int) -> None:
         legal = legal_actions(self.state)
@@ -1182,7 +1508,7 @@ class _FishingTable(_Console):
             self.state, events = apply(self.state, action)
         except IllegalAction as error:
             fallback = legal[0]
-            self.say(f"({self.names[seat]} tried '{action}': {error}; playing '{fallback}'.)")
+            self.fallback(seat, action, error, fallback)
             self.state, events = apply(self.state, fallback)
         self.narrate(events)
 
@@ -1193,12 +1519,14 @@ class _FishingTable(_Console):
         while True:
             line = self.read()
             if line is None:
-                return _Leave("End of input: you leave the table and the game is abandoned.")
+                return _Leave(
+                    self.lt("End of input: you leave the table and the game is abandoned.")
+                )
             text = " ".join(line.split())
             try:
                 reply = self.interpret(text, seen, legal)
             except NotationError as error:
-                self.error(f"{error} (type 'help' for the notation)")
+                self.refusal(str(error), N_("type 'help' for the notation"), " ".join(line.split()))
                 continue
             if isinstance(reply, _Leave):
                 return reply
@@ -1209,7 +1537,7 @@ class _FishingTable(_Console):
             try:
                 self.state, events = apply(self.state, reply)
             except IllegalAction as error:
-                self.error(f"{error} (type '?' for your legal moves)")
+                self.refusal(str(error), N_("type '?' for your legal moves"))
                 continue
             self.narrate(events)
             return None
@@ -1225,10 +1553,10 @@ class _FishingTable(_Console):
         if not text:
             if len(legal) == 1:
                 return legal[0]
-            return "type a move, or '?' for the legal moves"
+            return self.lt("type a move, or '?' for the legal moves")
         command = _FISHING_COMMANDS.get(lower)
         if command == "quit":
-            return _Leave("You leave the table; the game is abandoned.")
+            return _Leave(self.lt("You leave the table; the game is abandoned."))
         if command == "help":
             self.show_help()
             return ""
@@ -1245,8 +1573,10 @@ class _FishingTable(_Console):
             if len(captures) == 1:
                 return captures[0]
             if not captures:
-                return "your tile captures nothing now"
-            return "say which capture: " + ", ".join(f"'{a}'" for a in captures)
+                return self.lt("your tile captures nothing now")
+            return self.lt(
+                "say which capture: {options}", options=", ".join(f"'{a}'" for a in captures)
+            )
         return parse_action(text, Game.TSUNG_SHAP)
 
     # -- display -----------------------------------------------------------------------------
@@ -1256,11 +1586,22 @@ class _FishingTable(_Console):
         self.show_row(seen)
         you, them = self.human, self.other()
         self.say(
-            f"Scores: {self.names[you]} {seen.scores[you]}, {self.names[them]} {seen.scores[them]}."
+            self.lt(
+                "Scores: {you} {your_score}, {them} {their_score}.",
+                you=self.names[you],
+                your_score=seen.scores[you],
+                them=self.names[them],
+                their_score=seen.scores[them],
+            )
         )
         self.say(
-            f"Tiles left in the piles: {self.names[you]} {seen.pile_sizes[you]}, "
-            f"{self.names[them]} {seen.pile_sizes[them]}."
+            self.lt(
+                "Tiles left in the piles: {you} {your_pile}, {them} {their_pile}.",
+                you=self.names[you],
+                your_pile=seen.pile_sizes[you],
+                them=self.names[them],
+                their_pile=seen.pile_sizes[them],
+            )
         )
         if seen.phase is FishingPhase.TURN_OVER:
             if seen.pending and seen.missed_by is not None:
@@ -1269,118 +1610,179 @@ class _FishingTable(_Console):
                     for c in seen.pending
                 )
                 self.say(
-                    f"{self.names[seen.missed_by]} missed a capture: you may claim one before "
-                    f"turning over: {options}."
+                    self.lt(
+                        "{name} missed a capture: you may claim one before turning over: "
+                        "{options}.",
+                        name=self.names[seen.missed_by],
+                        options=options,
+                    )
                 )
-            self.say("Turn over your next tile with 'draw'.")
+            self.say(self.lt("Turn over your next tile with 'draw'."))
         elif seen.turned is not None:
-            self.say(f"Your tile: {seen.turned.label}{self.value_note(seen.turned)}.")
+            self.say(
+                self.lt(
+                    "Your tile: {tile}{note}.",
+                    tile=self.label(seen.turned),
+                    note=self.value_note(seen.turned),
+                )
+            )
             if seen.options:
                 captures = "; ".join(f"'{c.capture}' ({self.combo_text(c)})" for c in seen.options)
-                self.say(f"It can capture: {captures}.")
+                self.say(self.lt("It can capture: {captures}.", captures=captures))
             else:
-                self.say("It captures nothing: place it at the left or right end of the row.")
+                self.say(
+                    self.lt("It captures nothing: place it at the left or right end of the row.")
+                )
         self.show_legal(legal)
 
-    @staticmethod
-    def combo_text(combo: Combination) -> str:
-        sweep = " - a sweep" if combo.sweep else ""
+    def combo_text(self, combo: Combination) -> str:
+        sweep = self.lt(" - a sweep") if combo.sweep else ""
         return f"{' + '.join(map(str, combo.tiles))}: {combo.score}{sweep}"
 
     def show_row(self, seen: FishingView) -> None:
         """The row on one line, left to right, between its L and R ends."""
         if not seen.row:
-            self.say("Row: empty.")
+            self.say(self.lt("Row: empty."))
             return
-        tiles = " | ".join(f"{t} {t.english}" for t in seen.row)
-        count = _tiles(len(seen.row))
-        self.say(f"Row ({count}, left to right):  L | {tiles} | R")
+        if self.locale == "en":
+            tiles = " | ".join(f"{t} {t.english}" for t in seen.row)
+        else:
+            tiles = " | ".join(self.label(t) for t in seen.row)
+        count = _tiles(len(seen.row), self.locale)
+        self.say(
+            self.lt("Row ({count}, left to right):  L | {tiles} | R", count=count, tiles=tiles)
+        )
 
     def value_note(self, tile: Tile) -> str:
         values = tile_values(tile, self.rules.four_two_value)
         if len(values) > 1:
-            return f" (counts {' or '.join(map(str, values))})"
-        return f" (counts {values[0]})"
+            return self.lt(" (counts {values})", values=self.lt(" or ").join(map(str, values)))
+        return self.lt(" (counts {values})", values=values[0])
 
     def show_legal(self, legal: Sequence[FishingAction]) -> None:
-        self.say(LEGAL_PREFIX + ", ".join(str(a) for a in legal))
+        self.legal_line(legal)
 
     def show_help(self) -> None:
         rules = self.rules
         four_two = {
-            FourTwo.THREE: "4-2 counts 3",
-            FourTwo.SIX: "4-2 counts 6",
-            FourTwo.WILD: "4-2 and 2-1 each count 3 or 6",
+            FourTwo.THREE: N_("4-2 counts 3"),
+            FourTwo.SIX: N_("4-2 counts 6"),
+            FourTwo.WILD: N_("4-2 and 2-1 each count 3 or 6"),
         }[rules.four_two_value]
-        sweep = "40 + the pips" if rules.sweep_adds_pips else "a flat 40"
+        sweep = N_("40 + the pips") if rules.sweep_adds_pips else N_("a flat 40")
         triplets = (
-            "the turned tile with both end tiles"
+            N_("the turned tile with both end tiles")
             if rules.triplet_both_ends_only
-            else "the turned tile with the two tiles at one end, or with both end tiles"
+            else N_("the turned tile with the two tiles at one end, or with both end tiles")
         )
         end = (
-            "when both piles are laid out"
+            N_("when both piles are laid out")
             if rules.play_until_both_piles_empty
-            else "as soon as a player has laid out his pile"
+            else N_("as soon as a player has laid out his pile")
         )
         lines = [
-            f"Rules in force: {rules.describe()}.",
-            "  A turn: optionally claim a capture the opponent missed, then turn over your next "
-            "tile ('draw') and capture with it or place it at one end of the row.",
-            "  Pair: your tile is identical to an end tile; scores 10 x the values of both.",
-            f"  Triplet: {triplets}, totalling 10, 20 or 30; scores the total ({four_two}).",
-            f"  Sweep: a triplet that empties a 2-tile row scores {sweep}; you then start a "
-            "new row with your next tile.",
-            "  Placing a tile that could have captured lets the opponent claim the capture at "
-            "the start of his next turn"
-            + (" (auto_capture: you must take the best capture)." if rules.auto_capture else "."),
-            f"  The game ends {end}; the higher score wins.",
-            "Moves (the prompt lists the legal ones):",
-            "  draw | d                       turn over your next tile",
-            "  capture pair left|right        capture a pair at an end ('c' if only one)",
-            "  capture triplet left|right|ends  capture a triplet",
-            "  place left|right | l | r       place your tile at an end",
-            "  claim pair|triplet left|right|ends  claim the opponent's missed capture",
-            "Commands: ? or legal (legal moves), look (the table), help, quit.",
+            self.lt("Rules in force: {rules}.", rules=self.rules_line()),
+            self.lt(
+                "  A turn: optionally claim a capture the opponent missed, then turn over your "
+                "next tile ('draw') and capture with it or place it at one end of the row."
+            ),
+            self.lt(
+                "  Pair: your tile is identical to an end tile; scores 10 x the values of both."
+            ),
+            self.lt(
+                "  Triplet: {triplets}, totalling 10, 20 or 30; scores the total ({four_two}).",
+                triplets=self.lt(triplets),
+                four_two=self.lt(four_two),
+            ),
+            self.lt(
+                "  Sweep: a triplet that empties a 2-tile row scores {sweep}; you then start a "
+                "new row with your next tile.",
+                sweep=self.lt(sweep),
+            ),
+            self.lt(
+                "  Placing a tile that could have captured lets the opponent claim the capture "
+                "at the start of his next turn (auto_capture: you must take the best capture)."
+                if rules.auto_capture
+                else "  Placing a tile that could have captured lets the opponent claim the "
+                "capture at the start of his next turn."
+            ),
+            self.lt("  The game ends {end}; the higher score wins.", end=self.lt(end)),
+            self.lt("Moves (the prompt lists the legal ones):"),
+            self.lt("  draw | d                       turn over your next tile"),
+            self.lt("  capture pair left|right        capture a pair at an end ('c' if only one)"),
+            self.lt("  capture triplet left|right|ends  capture a triplet"),
+            self.lt("  place left|right | l | r       place your tile at an end"),
+            self.lt("  claim pair|triplet left|right|ends  claim the opponent's missed capture"),
+            self.lt("Commands: ? or legal (legal moves), look (the table), help, quit."),
         ]
         for line in lines:
             self.say(line)
 
     def game_over(self, seen: FishingView, result: FishingResult) -> None:
         self.say()
-        self.say("=== Game over ===")
+        self.say(self.lt("=== Game over ==="))
         you, them = self.human, self.other()
         self.say(
-            f"Final scores: {self.names[you]} {result.scores[you]}, "
-            f"{self.names[them]} {result.scores[them]}."
+            self.lt(
+                "Final scores: {you} {your_score}, {them} {their_score}.",
+                you=self.names[you],
+                your_score=result.scores[you],
+                them=self.names[them],
+                their_score=result.scores[them],
+            )
         )
         if seen.row:
-            self.say(f"{_tiles(len(seen.row))} left on the row score nothing.")
+            self.say(
+                self.lt(
+                    "{tiles} left on the row score nothing.",
+                    tiles=_tiles(len(seen.row), self.locale),
+                )
+            )
         if result.winner is None:
-            self.say("Equal scores: the game is drawn.")
+            self.say(self.lt("Equal scores: the game is drawn."))
             return
         margin = result.difference
-        if result.winner == self.human:
+        if result.winner == self.human and self.locale == "en":
             self.say(f"You win by {margin} points.")
         else:
-            self.say(f"{self.names[result.winner]} wins by {margin} points.")
+            self.say(
+                self.lt(
+                    "{name} wins by {margin} points.",
+                    name=self.names[result.winner],
+                    margin=margin,
+                )
+            )
         if self.rules.settlement is Settlement.DIFFERENCE:
             chips = difference_payment(self.rules, result)
-            self.say(f"Settlement: {chips} chips ({self.rules.settle_rate} per point).")
+            self.say(
+                self.lt(
+                    "Settlement: {chips} chips ({rate} per point).",
+                    chips=chips,
+                    rate=self.rules.settle_rate,
+                )
+            )
 
 
-def _turn_rule(rules: RuleSet) -> str:
+def _turn_rule(rules: RuleSet, locale: str = "en") -> str:
     """One sentence: what a turn consists of under these rules."""
-    what = "any face-up discard" if rules.offer is Offer.ANY else "the most recent discard"
+    what = (
+        tr(locale, "any face-up discard")
+        if rules.offer is Offer.ANY
+        else tr(locale, "the most recent discard")
+    )
     if rules.draw_after_take:
-        text = (
-            f"optionally take {what} and discard a tile, then draw from the wall and discard "
-            "a tile."
+        text = tr(
+            locale,
+            "optionally take {what} and discard a tile, then draw from the wall and discard "
+            "a tile.",
+            what=what,
         )
     else:
-        text = f"either take {what} or draw from the wall, then discard a tile."
+        text = tr(
+            locale, "either take {what} or draw from the wall, then discard a tile.", what=what
+        )
     if rules.offer is Offer.LAST and not rules.draw_after_take:
-        text += " A discard the next player does not take is dead."
+        text += tr(locale, " A discard the next player does not take is dead.")
     return text
 
 

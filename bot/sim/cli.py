@@ -24,7 +24,9 @@ from typing import Any, NoReturn, TextIO
 
 from bot.engine import RulesError, RuleSet, make_rules, with_flag
 from bot.engine.rules import RULE_SET_NAMES, Game
-from bot.locale import LOCALES, nt, t
+from bot.engine.variants import chosen_variants
+from bot.locale import LOCALES, N_, nt, recognize, t
+from bot.locale.refusals import RULES_ERRORS
 from bot.sim.oracle import OracleCheck, check_dealt_wins
 from bot.sim.runner import (
     ConfigResult,
@@ -511,6 +513,33 @@ def _rows(outcomes: Sequence[Outcome], locale: str = "en") -> list[tuple[str, li
     return rows
 
 
+# The names of the games and rule sets in a Chinese report (English keeps the option values).
+_GAME_NAMES = {
+    Game.KAP_SHAP: N_("Kap Shap"),
+    Game.KAP_TAI_SHAP: N_("Kap Tai Shap"),
+    Game.TSUNG_SHAP: N_("Tsung Shap"),
+}
+_RULE_SET_NAMES = {
+    "culin": "Culin",
+    "classic": N_("Classic"),
+    "last-draw": N_("Last + draw"),
+    "custom": N_("Custom"),
+}
+
+
+def _game_name(game: Game, locale: str) -> str:
+    return str(game) if locale == "en" else t(locale, _GAME_NAMES[game])
+
+
+def _rule_set_name(name: str, locale: str) -> str:
+    return name if locale == "en" else t(locale, _RULE_SET_NAMES.get(name, name))
+
+
+def _variant_name(name: str, locale: str) -> str:
+    """A Tsung Shap variant's column: ``base`` in words, flag names as typed."""
+    return t(locale, "base", context="term") if name == "base" else name
+
+
 def format_report(outcomes: Sequence[Outcome], seed: int, locale: str = "en") -> str:
     """A readable table: one column per configuration, one row per figure (``locale``: the
     language of the words, ``kapshap sim --lang``)."""
@@ -527,7 +556,7 @@ def format_report(outcomes: Sequence[Outcome], seed: int, locale: str = "en") ->
             locale,
             "{game}, {players} players, {sets}; {games} games per rule set, seed {seed}; "
             "AI by seat: {levels}",
-            game=rules.game,
+            game=_game_name(rules.game, locale),
             players=rules.players,
             sets=nt(locale, "{n} set", "{n} sets", rules.sets),
             games=first.summary.games,
@@ -542,7 +571,7 @@ def format_report(outcomes: Sequence[Outcome], seed: int, locale: str = "en") ->
         t(locale, "every other rate is of all games."),
         "",
     ]
-    headers = [o.rules.rule_set_name for o in outcomes]
+    headers = [_rule_set_name(o.rules.rule_set_name, locale) for o in outcomes]
     lines += _table(headers, _rows(outcomes, locale))
     return "\n".join(lines)
 
@@ -702,17 +731,34 @@ def _ljust(text: str, width: int) -> str:
 def _table(headers: Sequence[str], rows: Sequence[tuple[str, list[str]]]) -> list[str]:
     label_width = max(_width(label) for label, _ in rows)
     widths = [
-        max(len(headers[i]), *(len(values[i]) for _, values in rows)) for i in range(len(headers))
+        max(_width(headers[i]), *(len(values[i]) for _, values in rows))
+        for i in range(len(headers))
     ]
+    # Headers may be Chinese (rule set names): padded by the columns they take.
     lines = [
         " " * label_width
         + "  "
-        + "  ".join(h.rjust(w) for h, w in zip(headers, widths, strict=True))
+        + "  ".join(" " * max(0, w - _width(h)) + h for h, w in zip(headers, widths, strict=True))
     ]
     for label, values in rows:
         cells = "  ".join(v.rjust(w) for v, w in zip(values, widths, strict=True))
         lines.append(f"{_ljust(label, label_width)}  {cells}")
     return lines
+
+
+def _fishing_rules(rules: RuleSet, locale: str) -> str:
+    """The rules in one line: the engine's English, or the same figures in ``locale`` (the
+    variants by their flags, as typed)."""
+    if locale == "en":
+        return rules.describe()
+    text = t(
+        locale,
+        "{game}, {players} players, {sets}",
+        game=_game_name(rules.game, locale),
+        players=rules.players,
+        sets=nt(locale, "{n} set", "{n} sets", rules.sets),
+    )
+    return text + "".join(f", {k}={v}" for k, v in chosen_variants(rules).items())
 
 
 def format_fishing_report(outcomes: Sequence[FishingOutcome], seed: int, locale: str = "en") -> str:
@@ -728,7 +774,7 @@ def format_fishing_report(outcomes: Sequence[FishingOutcome], seed: int, locale:
         t(
             locale,
             "{rules}; {games} games per variant, seed {seed}; AI by seat: {levels}",
-            rules=first.rules.describe(),
+            rules=_fishing_rules(first.rules, locale),
             games=first.summary.games,
             seed=seed,
             levels=levels,
@@ -740,7 +786,8 @@ def format_fishing_report(outcomes: Sequence[FishingOutcome], seed: int, locale:
         ),
         "",
     ]
-    lines += _table([o.variant for o in outcomes], _fishing_rows(outcomes, locale))
+    headers = [_variant_name(o.variant, locale) for o in outcomes]
+    lines += _table(headers, _fishing_rows(outcomes, locale))
     return "\n".join(lines)
 
 
@@ -810,9 +857,9 @@ def _main_fishing(
     try:
         results = run_fishing(configs, args.games, args.seed, workers, bar)
     except SimError as error:
-        return _fail(str(error))
+        return _fail(str(error), locale=args.lang)
     except KeyboardInterrupt:
-        return _fail("interrupted", 130)
+        return _fail("interrupted", 130, args.lang)
     finally:
         bar.close()
     outcomes = [FishingOutcome(r, summarize_fishing(r.records)) for r in results]
@@ -872,16 +919,67 @@ def _need_matplotlib() -> None:
         raise UsageError(PLOT_EXTRA_HELP) from None
 
 
-def _fail(message: str, status: int = 2) -> int:
-    print(f"{PROG}: error: {message}", file=sys.stderr)
+#: The simulator's own refusals of its options, as it words them: ``--lang`` tells them in
+#: Chinese when recognized (argparse's complaints and the operating system's stay English).
+_ERRORS = (
+    N_("use either --rules or --compare, not both"),
+    N_("--compare needs rule set names, e.g. culin,classic,last-draw"),
+    N_("--compare: unknown rule set '{name}': choose from {known}"),
+    N_("--compare lists a rule set twice"),
+    N_("--rule expects NAME=VALUE, not '{spec}'"),
+    N_("--ai expects LEVEL or SEAT=LEVEL, not '{text}'"),
+    N_("--ai: there is no seat {seat} (seats are 0 to {last})"),
+    N_(
+        "the default AI level '{level}' is not available; choose one with --ai (known levels: "
+        "{known})"
+    ),
+    N_("unknown AI level '{level}': choose one of {known}"),
+    N_(
+        "--compare: '{name}' is not a Tsung Shap variant: choose from {known} (join flags with "
+        "+ to switch several on)"
+    ),
+    N_("--compare: '{name}' names {flag} twice"),
+    N_("Tsung Shap is played with exactly one set, not {n}"),
+    N_(
+        "--rules does not apply to tsung-shap (it has one rule set): choose variants with "
+        "--rule NAME=VALUE or --compare base,auto_capture"
+    ),
+    N_("--compare needs variant names, e.g. base,auto_capture"),
+    N_("--compare lists a variant twice"),
+    N_("{option} writes a {kind} file: give a {suffix} name"),
+    N_("{option}: directory '{parent}' does not exist"),
+    N_("{option}: '{path}' is a directory"),
+    N_("interrupted"),
+)
+
+
+def _lang_of(argv: Sequence[str]) -> str:
+    """The ``--lang`` of ``argv`` before (or without) parsing: errors in argparse come first."""
+    lang = "en"
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            lang = argv[i + 1]
+        elif arg.startswith("--lang="):
+            lang = arg.partition("=")[2]
+    return lang if lang in LOCALES else "en"
+
+
+def _fail(message: str, status: int = 2, locale: str = "en") -> int:
+    if locale != "en":
+        known = recognize(message, (*_ERRORS, *RULES_ERRORS))
+        if known is not None:
+            message = known.localized(locale)
+    print(t(locale, "{prog}: error: {message}", prog=PROG, message=message), file=sys.stderr)
     return status
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run ``kapshap sim`` with ``argv`` (the arguments after ``sim``); returns the exit status."""
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    lang = _lang_of(argv)
     try:
-        args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+        args = parser.parse_args(argv)
         fishing = Game(args.game) is Game.TSUNG_SHAP
         configs = [] if fishing else _configs(args)
         fishing_configs = _fishing_configs(args) if fishing else []
@@ -892,7 +990,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exit_:  # --help
         return exit_.code if isinstance(exit_.code, int) else 0
     except (UsageError, RulesError) as error:
-        return _fail(str(error))
+        return _fail(str(error), locale=lang)
     if fishing:
         return _main_fishing(args, fishing_configs, csv_path, plot_path)
     workers = args.workers or default_workers()
@@ -900,9 +998,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         results = run(configs, args.games, args.seed, workers, bar)
     except SimError as error:
-        return _fail(str(error))
+        return _fail(str(error), locale=lang)
     except KeyboardInterrupt:
-        return _fail("interrupted", 130)
+        return _fail("interrupted", 130, lang)
     finally:
         bar.close()
     outcomes = []
