@@ -401,6 +401,16 @@ _WIN_BY = {
 }
 
 
+def _witness(witness: Witness, locale: str) -> str:
+    """The engine's notation of a winning arrangement (``eye 6-6 6-6 | 6-3 6-5 …``) with the
+    word "eye" in ``locale``."""
+    if locale == "en":
+        return str(witness)
+    pairs = " | ".join(f"{a} {b}" for a, b in witness.pairs)
+    eye = t(locale, "eye {tiles}", tiles=f"{witness.eye[0]} {witness.eye[1]}")
+    return f"{eye} | {pairs}"
+
+
 def public_event_text(event: object, names: Sequence[str], locale: str = "en") -> str | None:
     """A public event (what every player may see) in ``locale``: the table's "Recent" lines.
     None for an event this function does not know (the caller keeps the English)."""
@@ -430,7 +440,7 @@ def public_event_text(event: object, names: Sequence[str], locale: str = "en") -
         case Discarded(seat, tile):
             return t(loc, "{name} discarded {tile}.", name=names[seat], tile=tile_name(tile, loc))
         case Declared(seat, witness, win_by):
-            return t(loc, _WIN_BY[win_by], name=names[seat], witness=witness)
+            return t(loc, _WIN_BY[win_by], name=names[seat], witness=_witness(witness, loc))
         case GameDrawn(reason):
             if reason is EndReason.WALL:
                 return t(loc, "The game is drawn: the wall is exhausted.")

@@ -492,7 +492,7 @@ class TableService:
                 **_settle_flags(mode, rate),
             )
         except EngineError as exc:
-            raise UserError("Those settings don't work: {exc}.", exc=exc) from None
+            raise UserError("Those settings don't work: {exc}.", exc=_rules_refusal(exc)) from None
         return game_enum, mode, rate, max_seats, ante, turn_seconds
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Table:
@@ -1719,6 +1719,68 @@ ENGINE_REFUSALS = (
         "('capture triplet ends')."
     ),
     N_("{tile} + {a} + {b} total {total}, not a multiple of ten."),
+    N_("'{action}' is not a Tsung Shap action."),
+    N_("'{action}' is not a {game} action."),
+    # Notation a member types in a play command's option (bot.engine.tiles, .actions). The
+    # specific texts come before "Not {what}" which would match them too.
+    N_("Empty tile: write a tile like 6-5, 65 or Axe."),
+    N_("Not a tile: {text}; write it as pips (6-5, 65, [6:5]) or by name (Axe, 斧頭)."),
+    N_("Not a tile: {text}, pips run from 1 to 6."),
+    N_("Not a tile: {text}, there is no {high}-{low} in the set."),
+    N_("There is no {high}-{low} tile in the set."),
+    N_("Two tiles are called {text}: write {options}."),
+    N_("Empty action: write one of {verbs}."),
+    N_("Unknown action {text}: write one of {verbs}."),
+    N_("Discard needs a tile, e.g. 'discard 3-1'."),
+    N_("{verb} takes no tile: write just '{word}'."),
+    N_("Draw takes nothing after it: write just 'draw'."),
+    N_("Write 'place left' or 'place right'."),
+    N_("Write '{verb} pair left|right' or '{again} triplet left|right|ends'."),
+    N_("A pair is at the left or the right end: '{usage}'."),
+    N_("A tile is placed at the left or the right end, not at 'ends'."),
+    N_("Not {what}: {text}; {usage}."),
+)
+
+#: The engine's refusals of a table's settings (bot.engine.rules) as it words them, for
+#: "Those settings don't work: …" (:meth:`TableService.check_options`).
+RULES_REFUSALS = (
+    N_("Kap Shap is for exactly 2 players, not {players}"),
+    N_("Tsung Shap is for exactly 2 players, not {players}"),
+    N_("Kap Tai Shap takes 2 to {most} players, not {players}"),
+    N_("the game takes 2 to {most} players, not {players}"),
+    N_("unknown rule set '{name}': choose one of {names}"),
+    N_("unknown game '{name}': choose one of {names}"),
+    N_("unknown rule flag '{name}': known flags are {names}"),
+    N_("unknown rule flag(s): {names}"),
+    N_(
+        "Tsung Shap has no rule set '{name}': its only rule set is '{only}'; choose variants "
+        "with flags (e.g. auto_capture=true)"
+    ),
+    N_("{name} must be true or false, not '{value}'"),
+    N_("{name} must be a whole number, not '{value}'"),
+    N_("{name} must be one of {names}, not '{value}'"),
+    N_("settle_rate must be at least 1 chip per point, not {value}"),
+    N_("Kap Shap is played with exactly one set"),
+    N_("Tsung Shap is played with exactly one set"),
+    N_("sets must be between 1 and {most}, not {value}"),
+    N_(
+        "{sets} set(s) hold {tiles} tiles, too few to deal {dealt} to {players} players and "
+        "keep a wall: use at least {need} sets"
+    ),
+    N_("exclude_own_discards applies only when any discard may be taken"),
+    N_("rake_percent must be between 0 and 50, not {value}"),
+    N_("max_turns must be between 1 and 100000, not {value}"),
+)
+
+#: Words the engine puts inside a notation refusal ("Not {what}: …; {usage}"), told in a
+#: member's language through the ``term`` context (Message.localized looks values up there).
+NOTATION_WORDS = (
+    N_("an end"),
+    N_("pair or triplet"),
+    N_("left, right or ends"),
+    N_("write 'place left' or 'place right'"),
+    N_("write 'capture pair left|right' or 'capture triplet left|right|ends'"),
+    N_("write 'claim pair left|right' or 'claim triplet left|right|ends'"),
 )
 
 
@@ -1726,7 +1788,16 @@ def _refusal(exc: BaseException) -> UserError:
     """A refusal of the engine as a :class:`UserError`, in the member's language when known."""
     text = _sentence(str(exc))
     known = recognize(text, ENGINE_REFUSALS)
+    if known is not None and isinstance(exc, AmbiguousTile) and len(exc.options) == 2:
+        # "6-3 or 5-4": the "or" is English; the tiles themselves are notation.
+        first, second = exc.options
+        known.values["options"] = Message("{a} or {b}", a=str(first), b=str(second))
     return UserError(text) if known is None else UserError("{reason}", reason=known)
+
+
+def _rules_refusal(exc: BaseException) -> str:
+    """The engine's refusal of a table's settings, as a :class:`Message` when it is known."""
+    return recognize(str(exc), RULES_REFUSALS) or str(exc)
 
 
 def _applied_notation(before: AnyState, after: AnyState, action: AnyAction) -> str:
