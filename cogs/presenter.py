@@ -615,7 +615,10 @@ class Presenter:
             )
             winner = table.seats[result.winner].name
             picture = await asyncio.to_thread(
-                render_witness, result.witness, title=t(loc, "{name} wins", name=winner)
+                render_witness,
+                result.witness,
+                title=t(loc, "{name} wins", name=winner),
+                locale=loc,
             )
             file = discord.File(io.BytesIO(picture), filename=WIN_FILE)
         if settlement:
