@@ -1505,7 +1505,7 @@ class TableService:
         result = state.result
         assert result is not None
         if result.winner is None:
-            return "A draw: nobody pays."
+            return Message("A draw: nobody pays.")
         winner = table.seats[result.winner]
         loser = table.seats[1 - result.winner]
         if winner.user_id is None or loser.user_id is None:  # pragma: no cover - start refuses

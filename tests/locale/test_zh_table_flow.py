@@ -356,3 +356,21 @@ async def test_the_other_commands_in_traditional_chinese(
     ]
     assert replies(*results)
     assert_chinese(club)
+
+
+async def test_the_demo_speaks_chinese(tmp_path: Any) -> None:
+    """``kapshap demo --lang zh-TW``: a Chinese server whose members' clients speak Chinese;
+    the welcome message says what to try in Chinese."""
+    pytest.importorskip("markdown_it", reason="the demo needs the preview extra")
+    from bot.config import Settings
+    from bot.demo import CHANNELS, build_parser, demo_settings, running_demo, welcome
+
+    assert build_parser().parse_args(["--lang", "zh-CN"]).lang == "zh-CN"
+    for locale in ("zh-TW", "zh-CN"):
+        assert english_in([welcome(locale)], allowed=NAMES) == []
+    async with running_demo(demo_settings(Settings(), tmp_path), seed=1, locale="zh-TW") as demo:
+        channel = demo.channels[CHANNELS[0]]
+        assert channel.last_message.content == welcome("zh-TW")
+        async with demo.lock:
+            r = await demo.members["alice"].slash(channel, "table join")
+        assert r.response.content == "此頻道沒有牌桌。用 `/table new` 開一張。"
