@@ -30,7 +30,14 @@ ENGINE = Path(__file__).resolve().parents[2] / "bot" / "engine"
 #: Functions whose refusals reach a member: playing (notation, legality) and a table's rules.
 PLAY_ERRORS = ("IllegalAction", "NotationError", "AmbiguousTile")
 #: The rule checks a member's /table new options go through (not deals or stored records).
-RULES_FUNCTIONS = ("make_rules", "_make_fishing_rules", "_validate", "_coerce", "with_flag", "_build")
+RULES_FUNCTIONS = (
+    "make_rules",
+    "_make_fishing_rules",
+    "_validate",
+    "_coerce",
+    "with_flag",
+    "_build",
+)
 
 
 def _sample(node: ast.expr) -> str | None:
@@ -90,7 +97,7 @@ def test_every_engine_refusal_is_translated(kind: str, text: str, where: str, lo
 
 
 def test_a_shared_tile_name_is_explained_in_chinese() -> None:
-    """"Two tiles are called 'nine': write 6-3 or 5-4": the "or" is translated too."""
+    """ "Two tiles are called 'nine': write 6-3 or 5-4": the "or" is translated too."""
     error = _refusal(
         AmbiguousTile("Two tiles are called 'nine': write 6-3 or 5-4", (Tile(6, 3), Tile(5, 4)))
     )

@@ -17,13 +17,13 @@ import bot.render.table_art as table_art
 from bot.engine import Tile
 from bot.engine.hands import Witness
 from bot.render import render_witness
+from bot.render.images import render_hand
 from bot.render.table_art import (
     PoolGroup,
     render_discards,
     render_fishing_row,
     render_hand_view,
 )
-from bot.render.images import render_hand
 from tests.locale.english import latin_left
 
 

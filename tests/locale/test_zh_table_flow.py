@@ -24,12 +24,7 @@ import simcord.interactions
 
 from bot.engine import Deal, Game, deal_from_piles, make_rules, parse_tiles
 from bot.services.tables import Table, TableStatus
-from tests.discord.conftest import (  # noqa: F401  (the bot on simcord)
-    GUILD_ID,
-    env,
-    settings,
-    simcord_bot,
-)
+from tests.discord.conftest import GUILD_ID
 from tests.discord.tables_kit import (
     custom_ids,
     exact_deal,
