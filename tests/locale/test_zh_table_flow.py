@@ -369,3 +369,61 @@ async def test_the_demo_speaks_chinese(tmp_path: Any) -> None:
         async with demo.lock:
             r = await demo.members["alice"].slash(channel, "table join")
         assert r.response.content == "此頻道沒有牌桌。用 `/table new` 開一張。"
+
+
+async def test_lobbies_variants_forfeits_and_closed_dms_in_chinese(
+    env: simcord.Env, locales: dict[int, str]
+) -> None:
+    """The paths around a game: options refused, a Tsung Shap lobby by difference with
+    variants, slash-command lobby verbs, a lobby that expires, closed DMs, a player out after
+    too many timeouts, an admin ending a table."""
+    club = await make_club(env, locales, "zh-TW")
+    ch, admin, alice, bob, carol = club.channel, club.admin, club.alice, club.bob, club.carol
+    await alice.slash(ch, "table new", game="kap-shap", settlement="difference")
+    await alice.slash(ch, "table new", game="kap-shap", variant="nonsense=1")
+    await alice.slash(ch, "table new", game="kap-shap", variant="rake_percent=x")
+    await alice.slash(ch, "table new", game="kap-tai-shap", seats=20, sets=1)
+    await alice.autocomplete(ch, "table new", "variant", "auto", game="tsung-shap")
+    await alice.slash(
+        ch,
+        "table new",
+        game="tsung-shap",
+        settlement="difference",
+        rate=2,
+        variant="auto_capture=true four_two_value=wild",
+    )
+    await alice.slash(ch, "table addbot", level="greedy")  # difference: no computer seats
+    await bob.slash(ch, "table join")
+    await bob.slash(ch, "table leave")
+    await bob.slash(ch, "table start")  # not the host
+    await alice.slash(ch, "table rules")
+    await alice.slash(ch, "table cancel")
+    # A lobby nobody starts closes by itself.
+    await alice.slash(ch, "table new", game="kap-tai-shap", seats=4)
+    await env.advance_time(16 * 60)
+    assert club.env.bot.services.tables.get(ch.id) is None  # type: ignore[attr-defined]
+    # Kap Shap with bob's DMs closed: he is mentioned at the table; both let their time run
+    # out until one of them is out.
+    env.inject_error(
+        "POST", f"/channels/{bob.user.dm_channel.id}/messages", status=403, code=50007, times=None
+    )
+    await alice.slash(ch, "table new", game="kap-shap", ante=5, timer=30)
+    await bob.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    table = club.table()
+    await carol.slash(ch, "hand")
+    await bob.slash(ch, "hand")
+    for _ in range(8):
+        if not table.running:
+            break
+        await env.advance_time(table.turn_seconds + 2)
+    assert not table.running
+    # An admin ends a running game: every ante refunded.
+    await alice.slash(ch, "table new", game="kap-shap")
+    await carol.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    await carol.slash(ch, "settings", notices=False)
+    await admin.slash(ch, "kapadmin endtable")
+    await admin.slash(ch, "kapadmin endtable")  # nothing left to end
+    await carol.slash(ch, "table show")
+    assert_chinese(club)
