@@ -347,7 +347,27 @@ async def test_the_other_commands_in_traditional_chinese(
         await admin.slash(ch, "kapadmin config", language="zh-TW"),
         await admin.slash(ch, "kapadmin grant", member=bob, amount=50),
         await admin.slash(ch, "kapadmin house"),
+        await admin.slash(ch, "kapadmin house", fund=500),
+        await admin.slash(ch, "kapadmin house", fund=10**9),
+        await admin.slash(ch, "kapadmin grant", member=bob, amount=-10**9),
+        await admin.slash(
+            ch,
+            "kapadmin config",
+            ante=20,
+            starting_chips=500,
+            daily_amount=0,
+            turn_seconds=60,
+            notices="both",
+            timeouts=2,
+            lobby_minutes=5,
+            reviews="public",
+        ),
+        await alice.slash(ch, "chips daily"),  # turned off
+        await alice.slash(ch, "chips balance", member=bob),
+        await admin.slash(ch, "kapadmin config", reset=True),
+        await admin.slash(ch, "kapadmin sync"),
         await admin.slash(ch, "kapadmin endtable"),
+        await bob.slash(ch, "settings", notices=False, reviews=True),
     ]
     assert replies(*results)
     assert_chinese(club)
