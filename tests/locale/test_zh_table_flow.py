@@ -136,6 +136,9 @@ def shown(env: simcord.Env) -> list[str]:
         body = request.json
         if "/callback" in request.path and isinstance(body, dict):
             body = body.get("data")
+            # Autocomplete suggestions are shown to the member too.
+            if isinstance(body, dict):
+                texts += [str(c.get("name") or "") for c in body.get("choices") or []]
         texts += [t for t in _message_texts(body) if t]
     return texts
 
@@ -202,6 +205,8 @@ async def play_kap_shap(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
     await click(carol, ch.history()[0], "hand")  # a spectator's "My hand"
     await click(carol, ch.history()[0], "rules")
     await alice.slash(ch, "hand")
+    await alice.autocomplete(ch, "discard", "tile", "")
+    await bob.autocomplete(ch, "take", "tile", "")
     # Turn 1: alice discards 5-2 by her DM's button, draws and discards by slash commands.
     await alice.user.click(last_dm(alice), custom_id=_play(last_dm(alice), "discard:5-2"))
     await alice.slash(ch, "draw")
@@ -315,6 +320,11 @@ async def test_tsung_shap_in_simplified_chinese(
         if "draw" in legal:
             await member.slash(ch, "draw")
         elif any(a.startswith("capture") or a.startswith("claim") for a in legal):
+            offered = await member.autocomplete(ch, "take", "tile", "")
+            assert offered and all(c["value"] in legal for c in offered)
+            assert await member.autocomplete(ch, "take", "tile", "capture") or legal[0].startswith(
+                "claim"
+            )
             await member.slash(
                 ch, "take", tile=next(a for a in legal if a.startswith(("claim", "capture")))
             )
@@ -349,7 +359,7 @@ async def test_the_other_commands_in_traditional_chinese(
         await admin.slash(ch, "kapadmin house"),
         await admin.slash(ch, "kapadmin house", fund=500),
         await admin.slash(ch, "kapadmin house", fund=10**9),
-        await admin.slash(ch, "kapadmin grant", member=bob, amount=-10**9),
+        await admin.slash(ch, "kapadmin grant", member=bob, amount=-(10**9)),
         await admin.slash(
             ch,
             "kapadmin config",
