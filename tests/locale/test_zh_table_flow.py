@@ -457,3 +457,39 @@ async def test_lobbies_variants_forfeits_and_closed_dms_in_chinese(
     await admin.slash(ch, "kapadmin endtable")  # nothing left to end
     await carol.slash(ch, "table show")
     assert_chinese(club)
+
+
+async def test_pictures_follow_who_sees_them(
+    env: simcord.Env, locales: dict[int, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A DM's picture is drawn in its member's language, the table's in the server's."""
+    import cogs.presenter as presenter
+
+    drawn: list[tuple[str, str]] = []
+
+    def spy(name: str) -> Any:
+        real = getattr(presenter, name)
+
+        def record(*args: Any, **kwargs: Any) -> bytes:
+            drawn.append((name, kwargs.get("locale", "en")))
+            return bytes(real(*args, **kwargs))
+
+        return record
+
+    for name in ("render_hand_view", "render_discards", "render_witness"):
+        monkeypatch.setattr(presenter, name, spy(name))
+    exact_deal(monkeypatch, Game.KAP_SHAP, [KS_ALICE, KS_BOB], KS_WALL, dice=(1, 1, 2, 2))
+    guild = env.create_guild("Club", id=GUILD_ID)  # an English server
+    ch = guild.create_text_channel("kap-shap")
+    alice, bob = (guild.add_member(env.create_user(n)) for n in ("alice", "bob"))
+    locales[bob.id] = "zh-CN"
+    await env.settle()
+    await alice.slash(ch, "table new", game="kap-shap")
+    await bob.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    await env.advance_time(1)
+    await alice.slash(ch, "discard", tile="5-2")
+    await env.advance_time(1)
+    hands = {locale for name, locale in drawn if name == "render_hand_view"}
+    tables = {locale for name, locale in drawn if name == "render_discards"}
+    assert hands == {"en", "zh-CN"} and tables == {"en"}
