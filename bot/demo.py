@@ -384,11 +384,11 @@ async def _clients_speak(locale: str) -> AsyncIterator[None]:
         payload["locale"] = locale
         return record, payload
 
-    simcord.interactions.base_payload = base_payload  # type: ignore[assignment]
+    simcord.interactions.base_payload = base_payload
     try:
         yield
     finally:
-        simcord.interactions.base_payload = original  # type: ignore[assignment]
+        simcord.interactions.base_payload = original
 
 
 async def serve(
