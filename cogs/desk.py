@@ -51,7 +51,14 @@ from bot.render.text import (
     rules_text,
 )
 from bot.services.errors import UserError
-from bot.services.tables import QUARANTINE_NOTICE, Outcome, Table, TableService, TableStatus
+from bot.services.tables import (
+    QUARANTINE_NOTICE,
+    Outcome,
+    Table,
+    TableService,
+    TableStatus,
+    engine_refusal,
+)
 from cogs.common import guarded, locale_of, public_locale_of, report_incident
 from cogs.presenter import COLOUR, Presenter, jump_url, seat_labels
 from cogs.ui import CustomId, ai_level_view, register_handler
@@ -102,7 +109,7 @@ def _parse_tile(text: str) -> Tile:
     try:
         return Tile.parse(text)
     except EngineError as exc:
-        raise UserError("{reason}.", reason=str(exc)[:1].upper() + str(exc)[1:]) from None
+        raise engine_refusal(exc) from None
 
 
 def _is_click(interaction: discord.Interaction[Any]) -> bool:

@@ -605,7 +605,7 @@ class TableService:
                     **_settle_flags(table.settlement, table.settle_rate),
                 )
             except EngineError as exc:
-                raise UserError("Can't start: {exc}.", exc=exc) from None
+                raise UserError("Can't start: {exc}.", exc=_rules_refusal(exc)) from None
             antes = {s.user_id: table.ante for s in table.seats if s.user_id is not None}
             # The house stakes every computer seat's ante (one escrow row for all of them).
             ai_seats = sum(1 for s in table.seats if s.is_ai)
@@ -1793,6 +1793,12 @@ def _refusal(exc: BaseException) -> UserError:
         first, second = exc.options
         known.values["options"] = Message("{a} or {b}", a=str(first), b=str(second))
     return UserError(text) if known is None else UserError("{reason}", reason=known)
+
+
+def engine_refusal(exc: BaseException) -> UserError:
+    """A refusal of the engine (a tile or an action it cannot read or allow) as a
+    :class:`UserError` told in a member's language when the services know its words."""
+    return _refusal(exc)
 
 
 def _rules_refusal(exc: BaseException) -> str:
