@@ -133,7 +133,9 @@ def main(argv: list[str] | None = None) -> int:
     known = catalogue("zh-TW")
     assert known is not None
     for message in known:
-        if message.id and message.context in ("tile", "term"):
+        # Also the per-path command names (``tournament new``) and the row's end letters: no
+        # call in the source names them as such.
+        if message.id and message.context in ("tile", "term", NAME_CONTEXT, "row end"):
             template.add(message.id, context=message.context)
     with open(args[0], "wb") as file:
         write_po(file, template, width=100)
