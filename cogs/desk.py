@@ -41,7 +41,7 @@ from bot.engine import (
     parse_action,
 )
 from bot.limits import quote_input
-from bot.locale import Message, t
+from bot.locale import N_, Message, t
 from bot.render.text import (
     game_title,
     legal_text,
@@ -97,6 +97,10 @@ def desk_for(bot: KapBot) -> Desk:
 def ai_levels() -> list[str]:
     """The computer levels that exist now."""
     return sorted(AI_LEVELS)
+
+
+#: A computer seat's name (``{number}``: 1, 2 … at the table; ``{level}``: its level's code).
+AI_NAME = N_("AI {number} ({level})")
 
 
 def default_ai_level(game: Game | None = None) -> str:
@@ -351,7 +355,9 @@ class Desk:
                 level=quote_input(level),
                 choices=", ".join(levels),
             )
-        await self.tables.add_ai(table.channel_id, interaction.user.id, level)
+        # The seat's name is public (table message, events, records): the server's language.
+        name = t(await public_locale_of(interaction), AI_NAME)
+        await self.tables.add_ai(table.channel_id, interaction.user.id, level, name=name)
         text = Message("Added a computer player ({level}).", level=level)
         message = interaction.message
         if _is_click(interaction) and message is not None and message.flags.ephemeral:

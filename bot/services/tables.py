@@ -521,8 +521,16 @@ class TableService:
             await self._save_seats(table, seats)
         return table
 
-    async def add_ai(self, channel_id: int, user_id: int, level: str = "greedy") -> Table:
-        """The host adds a computer player."""
+    async def add_ai(
+        self,
+        channel_id: int,
+        user_id: int,
+        level: str = "greedy",
+        *,
+        name: str = "AI {number} ({level})",
+    ) -> Table:
+        """The host adds a computer player, named after ``name`` (``{number}`` and ``{level}``
+        filled in; the Discord layer gives it in the server's language)."""
         table = self.require(channel_id)
         async with table.lock:
             self._need_lobby(table)
@@ -537,7 +545,7 @@ class TableService:
             if len(table.seats) >= table.max_seats:
                 raise UserError("The table is full ({max_seats} seats).", max_seats=table.max_seats)
             number = 1 + sum(1 for s in table.seats if s.is_ai)
-            seat = SeatInfo(f"AI {number} ({level})", ai_level=level)
+            seat = SeatInfo(name.format(number=number, level=level), ai_level=level)
             await self._save_seats(table, [*table.seats, seat])
         return table
 
