@@ -234,10 +234,11 @@ def _play(message: Any, arg: str) -> str:
     return ids[0]
 
 
-async def test_kap_shap_in_traditional_chinese(
-    env: simcord.Env, locales: dict[int, str], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("locale", ["zh-TW", "zh-CN"])
+async def test_kap_shap_in_chinese(
+    env: simcord.Env, locales: dict[int, str], monkeypatch: pytest.MonkeyPatch, locale: str
 ) -> None:
-    club = await make_club(env, locales, "zh-TW")
+    club = await make_club(env, locales, locale)
     await play_kap_shap(club, monkeypatch)
     assert_chinese(club)
 
@@ -300,7 +301,7 @@ async def test_tsung_shap_in_simplified_chinese(
     club = await make_club(env, locales, "zh-CN")
     ch, alice, bob = club.channel, club.alice, club.bob
     r = await alice.slash(ch, "table new", game="tsung-shap", seats=3)  # exactly two players
-    r = await alice.slash(ch, "table new", game="tsung-shap")
+    r = await alice.slash(ch, "table new", game="tsung-shap", settlement="difference", rate=2)
     await click(bob, r.response.message, "join")
     await alice.slash(ch, "table start")
     table = club.table()
