@@ -275,11 +275,19 @@ async def test_kap_tai_shap_with_a_computer_timeouts_and_resign(
         discard = next(a for a in legal if a.startswith("discard"))
         await member.slash(ch, "discard", tile=discard.split()[1])
         await env.advance_time(2)
+    # Refusals: a tile that is no tile, a declaration that is no win, a discard not held.
+    await alice.slash(ch, "discard", tile="zz")
+    await alice.slash(ch, "discard", tile="7-7")
+    await bob.slash(ch, "declare")
+    await bob.slash(ch, "take", tile="nine")
     await bob.slash(ch, "table resign")
     await alice.slash(ch, "table resign")
     await env.advance_time(5)
     assert table.status is not TableStatus.RUNNING
     await alice.slash(ch, "table show")
+    end = next(m for m in reversed(ch.history()) if any(":rematch" in c for c in custom_ids(m)))
+    await click(bob, end, "rematch")
+    assert club.table().status is TableStatus.LOBBY
     assert_chinese(club)
 
 
