@@ -502,3 +502,27 @@ async def test_pictures_follow_who_sees_them(
     hands = {locale for name, locale in drawn if name == "render_hand_view"}
     tables = {locale for name, locale in drawn if name == "render_discards"}
     assert hands == {"en", "zh-CN"} and tables == {"en"}
+
+
+async def test_a_table_restored_after_a_restart_stays_chinese(
+    env: simcord.Env,
+    locales: dict[int, str],
+    monkeypatch: pytest.MonkeyPatch,
+    restart: Any,
+) -> None:
+    """The lines a restart rebuilds (recent events, timeouts, the end) are still Chinese."""
+    exact_deal(monkeypatch, Game.KAP_SHAP, [KS_ALICE, KS_BOB], KS_WALL, dice=(1, 1, 2, 2))
+    club = await make_club(env, locales, "zh-TW")
+    ch, alice, bob = club.channel, club.alice, club.bob
+    await alice.slash(ch, "table new", game="kap-shap")
+    await bob.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    await alice.slash(ch, "discard", tile="5-2")
+    await env.advance_time(club.table().turn_seconds + 2)  # alice's draw times out
+    await restart()
+    await env.advance_time(2)
+    await bob.slash(ch, "hand")
+    await bob.slash(ch, "table resign")
+    await env.advance_time(2)
+    await alice.slash(ch, "table show")
+    assert_chinese(club)
