@@ -315,6 +315,8 @@ async def test_tsung_shap_in_simplified_chinese(
     table = club.table()
     await env.advance_time(2)
     table_message = next(m for m in ch.history() if m.id == table.message_id)
+    await alice.slash(ch, "hand")
+    await click(club.carol, table_message, "rules")
     await alice.click(table_message, custom_id=_play(table_message, "draw"))
     await alice.slash(ch, "discard", side="left")  # nothing to place
     await bob.slash(ch, "draw")
