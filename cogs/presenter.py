@@ -247,19 +247,6 @@ class _DmState:
     mention_key: tuple[Any, ...] | None = None
 
 
-def time_left(seconds: float, locale: str = "en") -> str:
-    """``125`` -> ``"2 min"``: the turn time left, for a notice."""
-    seconds = max(0, int(seconds))
-    if seconds < 60:
-        return t(locale, "{n} s", n=seconds)
-    if seconds < 3600:
-        return t(locale, "{n} min", n=seconds // 60)
-    if seconds < 86_400:
-        return t(locale, "{n} h", n=seconds // 3600)
-    days = seconds // 86_400
-    return t(locale, "{n} day", n=days) if days == 1 else t(locale, "{n} days", n=days)
-
-
 def time_runs_out(deadline: float, locale: str = "en") -> str:
     """`` — time runs out in 2 minutes``: a Discord relative timestamp, which every member's
     client keeps current and words in his own language (a fixed "2 min left" would go stale
