@@ -279,6 +279,12 @@ class Demo:
                 "channels": list(CHANNELS),
                 "member": self.view.member,
                 "channel": self.view.channel,
+                # The bar's own words, in the demo's language.
+                "labels": {
+                    "title": t(self.locale, "Kap Shap demo"),
+                    "you": t(self.locale, "You are"),
+                    "dms": t(self.locale, "DMs with Kap Shap"),
+                },
             },
             headers={"Cache-Control": "no-store"},
         )
@@ -496,10 +502,10 @@ NAV_JS = """\
   bar.setAttribute("aria-label", "Kap Shap demo");
   const go = (member, place) => { location.href = `@PREFIX@/view/${member}/${place}`; };
   const title = document.createElement("strong");
-  title.textContent = `Kap Shap demo \u00b7 ${state.server}`;
+  title.textContent = `${state.labels.title} \u00b7 ${state.server}`;
   bar.append(title);
   const who = document.createElement("label");
-  who.textContent = "You are ";
+  who.textContent = `${state.labels.you} `;
   const picker = document.createElement("select");
   picker.id = "kapshap-demo-member";
   for (const name of state.members) {
@@ -522,7 +528,7 @@ NAV_JS = """\
     places.append(a);
   };
   for (const channel of state.channels) link(`#${channel}`, channel, channel === state.channel);
-  link("DMs with Kap Shap", "dm", state.channel === null);
+  link(state.labels.dms, "dm", state.channel === null);
   bar.append(places);
   document.body.prepend(bar);
 })();

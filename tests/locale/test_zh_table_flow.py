@@ -13,6 +13,7 @@ and as it was edited, not only its latest state), so a text shown for a moment i
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -410,6 +411,8 @@ async def test_the_demo_speaks_chinese(tmp_path: Any) -> None:
         async with demo.lock:
             r = await demo.members["alice"].slash(channel, "table join")
         assert r.response.content == "此頻道沒有牌桌。用 `/table new` 開一張。"
+        labels = (await demo.state(None)).text  # type: ignore[arg-type]
+    assert "與夾十機械人的私訊" in json.loads(labels)["labels"]["dms"]
 
 
 async def test_lobbies_variants_forfeits_and_closed_dms_in_chinese(
