@@ -46,8 +46,9 @@ from aiohttp import ClientSession, web
 
 from bot.app import KapBot, create_bot
 from bot.config import ConfigError, Settings, load_settings
+from bot.locale import LOCALES, t
 
-__all__ = ["CHANNELS", "GUILD_ID", "MEMBERS", "WELCOME", "Demo", "DemoView", "main"]
+__all__ = ["CHANNELS", "GUILD_ID", "MEMBERS", "WELCOME", "Demo", "DemoView", "main", "welcome"]
 
 log = logging.getLogger("kapshap.demo")
 
@@ -73,6 +74,12 @@ or stay here and use `/draw`, `/take`, `/discard` and `/declare`.
 Also try `/chips balance`, `/chips daily`, `/leaderboard`, `/hand`, `/table rules`, and \
 `/kapadmin config` (alice manages the server). #kap-tai-shap is free for `/table new \
 game:Kap Tai Shap` with up to 20 players: switch to bob or carol to join alice's table."""
+
+
+def welcome(locale: str = "en") -> str:
+    """The welcome message in ``locale`` (the demo server's language)."""
+    return t(locale, WELCOME)
+
 
 # Where the demo's own files are served; everything else goes to the preview session.
 PREFIX = "/kapshap-demo"
@@ -133,9 +140,11 @@ def demo_settings(base: Settings, data_dir: Path) -> Settings:
 class Demo:
     """The simulated server, the current preview session and the page that fronts it."""
 
-    def __init__(self, env: Any) -> None:
-        """``env`` is a started ``simcord.Env`` running the bot."""
+    def __init__(self, env: Any, locale: str = "en") -> None:
+        """``env`` is a started ``simcord.Env`` running the bot; ``locale`` the language of
+        the server (and of its members' Discord clients)."""
         self.env = env
+        self.locale = locale
         self.guild: Any = None
         self.channels: dict[str, Any] = {}
         self.members: dict[str, Any] = {}
@@ -154,7 +163,9 @@ class Demo:
         env = self.env
         # simcord names its bot "TestBot"; the backend call is internal to simcord (pinned).
         env.backend.edit_bot_profile(BOT_NAME)
-        self.guild = env.create_guild(GUILD_NAME, id=GUILD_ID)
+        self.guild = env.create_guild(
+            GUILD_NAME, id=GUILD_ID, preferred_locale=None if self.locale == "en" else self.locale
+        )
         self.channels = {name: self.guild.create_text_channel(name) for name in CHANNELS}
         managers = self.guild.create_role(
             MANAGERS_ROLE, permissions=discord.Permissions(manage_guild=True)
@@ -163,7 +174,7 @@ class Demo:
             roles = [managers] if index == 0 else []
             self.members[name] = self.guild.add_member(env.create_user(name), roles=roles)
         host = self.guild.create_webhook(self.channels[CHANNELS[0]], name="Kap Shap demo")
-        await host.send(WELCOME, username="Kap Shap demo")
+        await host.send(welcome(self.locale), username="Kap Shap demo")
         await env.bot.tree.sync()
         await env.settle()
         self._seen_requests = len(env.http_requests)
@@ -268,6 +279,12 @@ class Demo:
                 "channels": list(CHANNELS),
                 "member": self.view.member,
                 "channel": self.view.channel,
+                # The bar's own words, in the demo's language.
+                "labels": {
+                    "title": t(self.locale, "Kap Shap demo"),
+                    "you": t(self.locale, "You are"),
+                    "dms": t(self.locale, "DMs with Kap Shap"),
+                },
             },
             headers={"Cache-Control": "no-store"},
         )
@@ -324,16 +341,19 @@ def inject(index_html: str) -> str:
 
 
 @contextlib.asynccontextmanager
-async def running_demo(settings: Settings, seed: int | None = None) -> AsyncIterator[Demo]:
+async def running_demo(
+    settings: Settings, seed: int | None = None, locale: str = "en"
+) -> AsyncIterator[Demo]:
     """The bot on simcord with the scene built and the first view open; ``seed`` fixes the
-    deals (and so the computer players' choices)."""
+    deals (and so the computer players' choices); ``locale`` is the language of the server and
+    of every member's client (``zh-TW``: the whole demo in Traditional Chinese)."""
     import simcord
 
     bot: KapBot = create_bot(settings, rng=None if seed is None else random.Random(seed))
     # check_errors=False: a bot error is logged (and shown on the page) instead of stopping
     # the demo at exit.
-    async with simcord.run(bot, check_errors=False) as env:
-        demo = Demo(env)
+    async with simcord.run(bot, check_errors=False) as env, _clients_speak(locale):
+        demo = Demo(env, locale)
         await demo.build_scene()
         async with ClientSession() as http:
             demo.http = http
@@ -352,9 +372,36 @@ async def running_demo(settings: Settings, seed: int | None = None) -> AsyncIter
                 await bot.close()
 
 
-async def serve(settings: Settings, host: str, port: int, seed: int | None = None) -> None:
+@contextlib.asynccontextmanager
+async def _clients_speak(locale: str) -> AsyncIterator[None]:
+    """Every member's interactions carry ``locale``, as his Discord client would send it.
+
+    simcord sends ``en-US``; its payload builder (pinned, like the profile call above) is
+    wrapped for the demo's lifetime so the bot's private replies follow the chosen language."""
+    if locale == "en":
+        yield
+        return
+    import simcord.interactions
+
+    original = simcord.interactions.base_payload
+
+    def base_payload(backend: Any, **kwargs: Any) -> Any:
+        record, payload = original(backend, **kwargs)
+        payload["locale"] = locale
+        return record, payload
+
+    simcord.interactions.base_payload = base_payload
+    try:
+        yield
+    finally:
+        simcord.interactions.base_payload = original
+
+
+async def serve(
+    settings: Settings, host: str, port: int, seed: int | None = None, locale: str = "en"
+) -> None:
     """Run the demo at ``http://host:port/`` until interrupted."""
-    async with running_demo(settings, seed) as demo:
+    async with running_demo(settings, seed, locale) as demo:
         runner = web.AppRunner(demo.app(), access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, host, port)
@@ -402,6 +449,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--env-file", type=Path, default=Path(".env"), help="settings file (default: .env)"
     )
+    parser.add_argument(
+        "--lang",
+        choices=LOCALES,
+        default="en",
+        help="the server's and the members' language: en, zh-TW or zh-CN (default: en)",
+    )
     return parser
 
 
@@ -429,7 +482,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             data_dir.mkdir(parents=True, exist_ok=True)
         port = args.port
         try:
-            asyncio.run(serve(demo_settings(base, data_dir), args.host, port, args.seed))
+            asyncio.run(serve(demo_settings(base, data_dir), args.host, port, args.seed, args.lang))
         except KeyboardInterrupt:
             print("kapshap demo: stopped", file=sys.stderr)
         except OSError as exc:
@@ -449,10 +502,10 @@ NAV_JS = """\
   bar.setAttribute("aria-label", "Kap Shap demo");
   const go = (member, place) => { location.href = `@PREFIX@/view/${member}/${place}`; };
   const title = document.createElement("strong");
-  title.textContent = `Kap Shap demo \u00b7 ${state.server}`;
+  title.textContent = `${state.labels.title} \u00b7 ${state.server}`;
   bar.append(title);
   const who = document.createElement("label");
-  who.textContent = "You are ";
+  who.textContent = `${state.labels.you} `;
   const picker = document.createElement("select");
   picker.id = "kapshap-demo-member";
   for (const name of state.members) {
@@ -475,7 +528,7 @@ NAV_JS = """\
     places.append(a);
   };
   for (const channel of state.channels) link(`#${channel}`, channel, channel === state.channel);
-  link("DMs with Kap Shap", "dm", state.channel === null);
+  link(state.labels.dms, "dm", state.channel === null);
   bar.append(places);
   document.body.prepend(bar);
 })();

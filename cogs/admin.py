@@ -22,10 +22,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import KapBot, Services, command_tree_hash
-from bot.locale import LOCALE_NAMES, LOCALES, N_, t
+from bot.locale import LOCALE_NAMES, LOCALES, N_, nt, t
 from bot.render.text import duration_text
 from bot.services.chips import MAX_AMOUNT
-from bot.services.errors import InvalidTarget, UserError, format_chips, mention
+from bot.services.errors import InvalidTarget, UserError, mention
 from bot.services.guild_settings import LIMITS, GuildSettings
 from bot.services.server import AUTO_LANGUAGE, PlaySettings
 from bot.services.tournaments import OrganiserRoles
@@ -361,7 +361,8 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
             loc = await public_locale_of(interaction)
             if refunds:
                 listed = ", ".join(
-                    f"{mention(user_id)} {format_chips(amount)}"
+                    f"{mention(user_id)} "
+                    + nt(loc, "{n} chip", "{n} chips", amount, n=f"{amount:,}")
                     for user_id, amount in refunds.items()
                 )
                 detail = t(loc, "Every ante was refunded: {listed}.", listed=listed)

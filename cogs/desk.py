@@ -41,7 +41,7 @@ from bot.engine import (
     parse_action,
 )
 from bot.limits import quote_input
-from bot.locale import Message, t
+from bot.locale import N_, Message, t
 from bot.render.text import (
     game_title,
     legal_text,
@@ -51,7 +51,14 @@ from bot.render.text import (
     rules_text,
 )
 from bot.services.errors import UserError
-from bot.services.tables import QUARANTINE_NOTICE, Outcome, Table, TableService, TableStatus
+from bot.services.tables import (
+    QUARANTINE_NOTICE,
+    Outcome,
+    Table,
+    TableService,
+    TableStatus,
+    engine_refusal,
+)
 from cogs.common import guarded, locale_of, public_locale_of, report_incident
 from cogs.presenter import COLOUR, Presenter, jump_url, seat_labels
 from cogs.ui import CustomId, ai_level_view, register_handler
@@ -92,6 +99,10 @@ def ai_levels() -> list[str]:
     return sorted(AI_LEVELS)
 
 
+#: A computer seat's name (``{number}``: 1, 2 … at the table; ``{level}``: its level's code).
+AI_NAME = N_("AI {number} ({level})")
+
+
 def default_ai_level(game: Game | None = None) -> str:
     """``greedy`` once it exists (for ``game``, when given), else ``random``."""
     levels = ai_levels() if game is None else levels_for(game)
@@ -102,7 +113,7 @@ def _parse_tile(text: str) -> Tile:
     try:
         return Tile.parse(text)
     except EngineError as exc:
-        raise UserError("{reason}.", reason=str(exc)[:1].upper() + str(exc)[1:]) from None
+        raise engine_refusal(exc) from None
 
 
 def _is_click(interaction: discord.Interaction[Any]) -> bool:
@@ -344,7 +355,9 @@ class Desk:
                 level=quote_input(level),
                 choices=", ".join(levels),
             )
-        await self.tables.add_ai(table.channel_id, interaction.user.id, level)
+        # The seat's name is public (table message, events, records): the server's language.
+        name = t(await public_locale_of(interaction), AI_NAME)
+        await self.tables.add_ai(table.channel_id, interaction.user.id, level, name=name)
         text = Message("Added a computer player ({level}).", level=level)
         message = interaction.message
         if _is_click(interaction) and message is not None and message.flags.ephemeral:

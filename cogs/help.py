@@ -68,7 +68,8 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
         N_(
             "**random** plays any legal move (easy) · **greedy** makes the move that looks best "
             "now: the tiles closest to a winning hand, in Tsung Shap the biggest capture (fair) · "
-            "**expert** also reckons with the tiles nobody has seen yet (strong). The house stakes "
+            "**expert** also reckons with the tiles nobody has seen yet (strong) · **master** "
+            "plays each move out many times before choosing (strongest, slower). The house stakes "
             "their antes and collects when they win, so beating them wins their antes."
         ),
     ),

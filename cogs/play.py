@@ -49,7 +49,7 @@ from bot.engine import (
 )
 from bot.limits import quote_input
 from bot.locale import t
-from bot.render.text import tile_label
+from bot.render.text import action_label, tile_label
 from bot.services.errors import UserError
 from bot.services.tables import Table
 from cogs.common import guarded, locale_of, report_incident
@@ -109,8 +109,12 @@ def _fishing_take(table: Table, tile: str | None) -> str:
     )
 
 
-def _fishing_choices(table: Table, user_id: int) -> list[app_commands.Choice[str]]:
-    """The captures and claims ``user_id`` may make now, with what they score."""
+def _fishing_choices(
+    table: Table, user_id: int, locale: str = "en"
+) -> list[app_commands.Choice[str]]:
+    """The captures and claims ``user_id`` may make now, with what they score: named in
+    notation (``capture pair left``), or in words in Chinese (釣對（左）); the value is always
+    the notation."""
     seat_view = table.view_for(user_id)
     if not isinstance(seat_view, FishingView) or not seat_view.my_turn:
         return []
@@ -121,7 +125,8 @@ def _fishing_choices(table: Table, user_id: int) -> list[app_commands.Choice[str
         if isinstance(action, Capture | Claim):
             combo = scores.get(str(action))
             tail = "" if combo is None else f" — {' + '.join(map(str, combo.tiles))}: {combo.score}"
-            out.append(app_commands.Choice(name=f"{action}{tail}", value=str(action)))
+            name = str(action) if locale == "en" else action_label(action, locale)
+            out.append(app_commands.Choice(name=f"{name}{tail}", value=str(action)))
     return out
 
 
@@ -129,7 +134,8 @@ def _matching(
     choices: list[app_commands.Choice[str]], current: str
 ) -> list[app_commands.Choice[str]]:
     typed = current.strip().casefold()
-    return [c for c in choices if typed in c.name.casefold()][:25]
+    # The value too: a member may type the notation (``capture``) whatever his language.
+    return [c for c in choices if typed in c.name.casefold() or typed in c.value.casefold()][:25]
 
 
 # Discord reads contexts per top-level command: a decorator on a plain Cog class does nothing.
@@ -317,7 +323,8 @@ class Play(commands.Cog):
         if table is None or table.state is None or seat_view is None or seat_view.seat is None:
             return []
         if not isinstance(seat_view, View):
-            return _matching(_fishing_choices(table, interaction.user.id), current)
+            loc = locale_of(interaction)
+            return _matching(_fishing_choices(table, interaction.user.id, loc), current)
         live = Counter(p.tile for p in seat_view.pool if not p.dead)
         if seat_view.my_turn:
             legal = legal_actions(table.state)

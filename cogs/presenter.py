@@ -12,8 +12,9 @@ version. Each DM's last *signature* is kept, so a change elsewhere at the table 
 The DM's id is kept in the database, so after a restart the bot goes on editing the same message.
 
 **Turn notices.** Discord does not notify an edit, so when a player's turn starts his hand DM is
-sent again as a *new* message that starts with "🀄 Your turn at #channel — 2 min left" (which
-Discord notifies) and the previous one is deleted: his DMs hold exactly one message per game, at
+sent again as a *new* message that starts with "🀄 Your turn at #channel — time runs out in 2
+minutes" (a Discord timestamp, live and in the reader's language; a *new* message, which Discord
+notifies) and the previous one is deleted: his DMs hold exactly one message per game, at
 the bottom, and the notice line goes away when his turn ends. A player whose DMs are closed (or
 every player, when the server chose channel notices) is mentioned in the table's channel instead:
 one line, deleted when his turn ends. A member who turned notices off (``/settings``) gets his DM
@@ -246,17 +247,11 @@ class _DmState:
     mention_key: tuple[Any, ...] | None = None
 
 
-def time_left(seconds: float, locale: str = "en") -> str:
-    """``125`` -> ``"2 min"``: the turn time left, for a notice."""
-    seconds = max(0, int(seconds))
-    if seconds < 60:
-        return t(locale, "{n} s", n=seconds)
-    if seconds < 3600:
-        return t(locale, "{n} min", n=seconds // 60)
-    if seconds < 86_400:
-        return t(locale, "{n} h", n=seconds // 3600)
-    days = seconds // 86_400
-    return t(locale, "{n} day", n=days) if days == 1 else t(locale, "{n} days", n=days)
+def time_runs_out(deadline: float, locale: str = "en") -> str:
+    """`` — time runs out in 2 minutes``: a Discord relative timestamp, which every member's
+    client keeps current and words in his own language (a fixed "2 min left" would go stale
+    while the notice sits in his DMs)."""
+    return t(locale, " — time runs out {when}", when=f"<t:{int(deadline)}:R>")
 
 
 class Presenter:
@@ -607,7 +602,10 @@ class Presenter:
             )
             winner = table.seats[result.winner].name
             picture = await asyncio.to_thread(
-                render_witness, result.witness, title=t(loc, "{name} wins", name=winner)
+                render_witness,
+                result.witness,
+                title=t(loc, "{name} wins", name=winner),
+                locale=loc,
             )
             file = discord.File(io.BytesIO(picture), filename=WIN_FILE)
         if settlement:
@@ -685,7 +683,7 @@ class Presenter:
         loc = self.private_locale(table, table.seats[seat].user_id or 0)
         left = ""
         if table.deadline is not None:
-            left = t(loc, " — {time} left", time=time_left(table.deadline - self._now(), loc))
+            left = time_runs_out(table.deadline, loc)
         return t(
             loc, "🀄 Your turn at {channel}{left}.", channel=f"<#{table.channel_id}>", left=left
         )
@@ -1039,7 +1037,7 @@ class Presenter:
         loc = self.public_locale(table)
         left = ""
         if table.deadline is not None:
-            left = t(loc, " — {time} left", time=time_left(table.deadline - self._now(), loc))
+            left = time_runs_out(table.deadline, loc)
         text = t(loc, "{member}, it's your turn{left}.", member=f"<@{user_id}>", left=left)
         if table.fishing and not state.closed:
             text += t(loc, " The table: {link}", link=jump_url(table))

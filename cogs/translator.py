@@ -4,7 +4,9 @@ discord.py asks the translator for every command, group, option and choice name 
 when it builds the payload it syncs; Discord then shows each member the text of his client's
 language (``zh-TW``, ``zh-CN``) and the English one to everyone else. The texts come from the
 catalogues of :mod:`bot.locale`: names under the ``command name`` context (they obey Discord's
-name rules: lowercase, no spaces, 1-32 characters), everything else without a context.
+name rules: lowercase, no spaces, 1-32 characters), everything else without a context. A name
+is looked up by its qualified path first (``msgctxt "command name"``, ``msgid "tournament new"``),
+then by itself, so one English word can have different Chinese names under different groups.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from discord import app_commands
 
 from bot.locale import translate
 
-__all__ = ["DISCORD_LOCALES", "NAME_CONTEXT", "CatalogueTranslator"]
+__all__ = ["DISCORD_LOCALES", "NAME_CONTEXT", "CatalogueTranslator", "name_path"]
 
 #: The catalogue context of command, group and option names.
 NAME_CONTEXT = "command name"
@@ -45,8 +47,29 @@ class CatalogueTranslator(app_commands.Translator):
         language = DISCORD_LOCALES.get(locale)
         if language is None:
             return None
-        msgctxt = NAME_CONTEXT if context.location in _NAMES else None
-        return translate(language, string.message, msgctxt)
+        if context.location not in _NAMES:
+            return translate(language, string.message, None)
+        # A name is looked up by its path first (``tournament new``), then alone (``new``):
+        # the same English word may need different Chinese under different groups (a
+        # tournament is not "opened" like a table), and Discord wants siblings' names unique.
+        path = name_path(context.data, string.message)
+        if path != string.message:
+            found = translate(language, path, NAME_CONTEXT)
+            if found is not None:
+                return found
+        return translate(language, string.message, NAME_CONTEXT)
+
+
+def name_path(data: object, name: str) -> str:
+    """The qualified path of a command, group or option name: ``tournament new``,
+    ``table new game`` (an option under its command), or ``name`` for a top-level command."""
+    command = getattr(data, "command", None)  # an option: its command's path, then its name
+    if command is not None and getattr(command, "qualified_name", None):
+        return f"{command.qualified_name} {name}"
+    parent = getattr(data, "parent", None)
+    if parent is not None and getattr(parent, "qualified_name", None):
+        return f"{parent.qualified_name} {name}"
+    return name
 
 
 async def _command_texts() -> list[tuple[str, str | None]]:
@@ -110,7 +133,9 @@ def main(argv: list[str] | None = None) -> int:
     known = catalogue("zh-TW")
     assert known is not None
     for message in known:
-        if message.id and message.context in ("tile", "term"):
+        # Also the per-path command names (``tournament new``) and the row's end letters: no
+        # call in the source names them as such.
+        if message.id and message.context in ("tile", "term", NAME_CONTEXT, "row end"):
             template.add(message.id, context=message.context)
     with open(args[0], "wb") as file:
         write_po(file, template, width=100)

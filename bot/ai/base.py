@@ -39,6 +39,7 @@ LEVEL_WORDS: dict[str, str] = {
     "random": "beginner: plays any legal move",
     "greedy": "steady: always plays the move that brings its hand (or score) closest",
     "expert": "strong: also counts the discards and the tiles still unseen",
+    "master": "strongest: plays each move out many times before choosing (slower)",
 }
 """What each level means, for players choosing an opponent (≤ 80 characters each). A new level
 adds its line here; one without a line is shown by its name alone."""

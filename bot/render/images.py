@@ -30,6 +30,7 @@ from bot.engine.collecting import PoolTile
 from bot.engine.hands import Witness, ten_pair_values
 from bot.engine.rules import FourTwo
 from bot.engine.tiles import Tile, sort_tiles
+from bot.locale import t
 from bot.render.tile_art import CIVIL_MARK, MILITARY_MARK, tile_image, tile_size
 from bot.render.typeface import REGULAR, SEMIBOLD, draw_text, fit_text, text_width
 
@@ -170,15 +171,17 @@ def render_tiles(
     labels: bool = True,
     highlight: set[int] | None = None,
     tag: str = "new",
+    locale: str = "en",
 ) -> bytes:
     """PNG of ``tiles`` side by side, in the given order, each with its notation underneath.
 
     ``caption`` is written above the row; ``highlight`` holds positions (0-based) framed in gold
     and tagged ``tag`` ("new", in the reader's language), e.g. the tile just drawn. Sort first
     (:func:`bot.engine.tiles.sort_tiles`) for a hand. More than ten tiles wrap onto a second line.
+    No tiles make a card saying so in ``locale``.
     """
     marked = frozenset(highlight or ())
-    return _render_tiles(tuple(tiles), caption, labels, marked, tag)
+    return _render_tiles(tuple(tiles), caption, labels, marked, tag, locale)
 
 
 _PER_LINE = 10  # a hand's tiles per line: 10 tiles make a 700 px row
@@ -224,9 +227,10 @@ def _render_tiles(
     labels: bool,
     marked: frozenset[int],
     tag: str = "new",
+    locale: str = "en",
 ) -> bytes:
     if not tiles:
-        return empty("no tiles", title)
+        return empty(t(locale, "no tiles"), title)
     block_w, block_h = tiles_block_size(len(tiles), labels, bool(marked))
     width = max(2 * MARGIN + block_w, caption_width(title))
     top = MARGIN + (CAPTION_H if title else 0)
@@ -237,9 +241,9 @@ def _render_tiles(
     return png(canvas)
 
 
-def render_hand(hand: Iterable[Tile], *, title: str | None = None) -> bytes:
+def render_hand(hand: Iterable[Tile], *, title: str | None = None, locale: str = "en") -> bytes:
     """PNG of a player's hand in display order (traditional rank, Heaven first)."""
-    return render_tiles(sort_tiles(hand), caption=title)
+    return render_tiles(sort_tiles(hand), caption=title, locale=locale)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -263,18 +267,18 @@ class _Group:
     eye: bool
 
 
-def render_witness(witness: Witness, *, title: str | None = None) -> bytes:
+def render_witness(witness: Witness, *, title: str | None = None, locale: str = "en") -> bytes:
     """PNG of a winning hand arranged as the eye and its ten-pairs.
 
     Each group is set apart by a gap and underlined by a bracket: the eye in gold, labelled
-    "eye", each pair labelled with its total ("= 10" or "= 20").
+    "eye" (in ``locale``), each pair labelled with its total ("= 10" or "= 20").
     """
-    return _render_witness(witness, title)
+    return _render_witness(witness, title, locale)
 
 
 @lru_cache(maxsize=128)
-def _render_witness(witness: Witness, title: str | None) -> bytes:
-    groups = [_Group("eye", witness.eye, True)]
+def _render_witness(witness: Witness, title: str | None, locale: str = "en") -> bytes:
+    groups = [_Group(t(locale, "eye"), witness.eye, True)]
     groups += [_Group(f"= {pair_total(a, b)}", (a, b), False) for a, b in witness.pairs]
     tw, th = tile_size()
     group_widths = [len(g.tiles) * tw + (len(g.tiles) - 1) * _GROUP_INNER_GAP for g in groups]

@@ -276,7 +276,9 @@ def render_hand_view(
         if spare:
             marked.add(spare[0])
     if discards is None:
-        return render_tiles(tiles, caption=title, highlight=marked, tag=t(locale, "new"))
+        return render_tiles(
+            tiles, caption=title, highlight=marked, tag=t(locale, "new"), locale=locale
+        )
     return _render_hand_view(
         tiles, frozenset(marked), tuple(discards), title, discards_title, locale
     )
@@ -337,12 +339,20 @@ def render_fishing_row(
     return _render_fishing_row(tuple(row), turned, title, t(locale, turned_label), locale)
 
 
-def _end_marker(draw: ImageDraw.ImageDraw, x_tip: float, mid: float, side: str) -> None:
-    """A gold arrowhead pointing out of the row at ``x_tip``, its letter below."""
+def _end_marker(
+    draw: ImageDraw.ImageDraw, x_tip: float, mid: float, side: str, locale: str = "en"
+) -> None:
+    """A gold arrowhead pointing out of the row at ``x_tip``, its letter below ("L" or "R", in
+    ``locale``: 左, 右)."""
     direction = -1 if side == "L" else 1
     base = x_tip - direction * 16
     draw.polygon([(x_tip, mid), (base, mid - 11), (base, mid + 11)], fill=GOLD)
-    text_centered(draw, (x_tip + base) / 2, mid + 18, side, LABEL_FONT, GOLD, SEMIBOLD)
+    letter = t(locale, side, context=END_MARK_CONTEXT)
+    text_centered(draw, (x_tip + base) / 2, mid + 18, letter, LABEL_FONT, GOLD, SEMIBOLD)
+
+
+#: The catalogue context of the row's end letters ("L", "R": too short to stand alone).
+END_MARK_CONTEXT = "row end"
 
 
 @lru_cache(maxsize=256)
@@ -382,10 +392,11 @@ def _render_fishing_row(
         paste_tile(canvas, tile, x, y, _ROW_SCALE)
         tile_label(draw, x + tw / 2, y + th + 8, tile)
     if row:
-        _end_marker(draw, MARGIN + 4, row_top + th / 2, "L")
+        _end_marker(draw, MARGIN + 4, row_top + th / 2, "L", locale)
         last = len(row) - 1
         x_end = MARGIN + _END_W + (last % per_line) * (tw + gap) + tw + _END_W - 4
-        _end_marker(draw, x_end, row_top + (last // per_line) * (line_h + _LINE_GAP) + th / 2, "R")
+        end_mid = row_top + (last // per_line) * (line_h + _LINE_GAP) + th / 2
+        _end_marker(draw, x_end, end_mid, "R", locale)
     if turned is not None:
         px = MARGIN + row_w + 18
         draw.line([(px, top + 4), (px, top + body_h - 4)], fill=TEXT_DIM, width=1)

@@ -401,6 +401,16 @@ _WIN_BY = {
 }
 
 
+def _witness(witness: Witness, locale: str) -> str:
+    """The engine's notation of a winning arrangement (``eye 6-6 6-6 | 6-3 6-5 …``) with the
+    word "eye" in ``locale``."""
+    if locale == "en":
+        return str(witness)
+    pairs = " | ".join(f"{a} {b}" for a, b in witness.pairs)
+    eye = t(locale, "eye {tiles}", tiles=f"{witness.eye[0]} {witness.eye[1]}")
+    return f"{eye} | {pairs}"
+
+
 def public_event_text(event: object, names: Sequence[str], locale: str = "en") -> str | None:
     """A public event (what every player may see) in ``locale``: the table's "Recent" lines.
     None for an event this function does not know (the caller keeps the English)."""
@@ -430,7 +440,7 @@ def public_event_text(event: object, names: Sequence[str], locale: str = "en") -
         case Discarded(seat, tile):
             return t(loc, "{name} discarded {tile}.", name=names[seat], tile=tile_name(tile, loc))
         case Declared(seat, witness, win_by):
-            return t(loc, _WIN_BY[win_by], name=names[seat], witness=witness)
+            return t(loc, _WIN_BY[win_by], name=names[seat], witness=_witness(witness, loc))
         case GameDrawn(reason):
             if reason is EndReason.WALL:
                 return t(loc, "The game is drawn: the wall is exhausted.")
@@ -664,10 +674,35 @@ def scores_text(view: FishingView, seats: Sequence[SeatLabel], locale: str = "en
     return "\n".join(lines)
 
 
+def fishing_variants(rules: RuleSet, locale: str = "en") -> list[str]:
+    """The Tsung Shap variants chosen, in words of ``locale`` (the engine's
+    :meth:`~bot.engine.rules.RuleSet.variants` says them in English)."""
+    if rules.game is not Game.TSUNG_SHAP:
+        return []
+    out = [
+        t(locale, words)
+        for flag, words in (
+            (rules.auto_capture, N_("auto capture")),
+            (rules.triplet_both_ends_only, N_("triplets at both ends only")),
+            (rules.sweep_adds_pips, N_("sweep 40 + pips")),
+            (rules.second_may_capture_opening, N_("second may capture the opening")),
+            (rules.play_until_both_piles_empty, N_("play until both piles are empty")),
+        )
+        if flag
+    ]
+    if rules.four_two_value is FourTwo.THREE:
+        out.append(t(locale, "4-2 counts 3"))
+    elif rules.four_two_value is FourTwo.WILD:
+        out.append(t(locale, "Gee Joon wild"))
+    if rules.settlement is Settlement.DIFFERENCE:
+        out.append(t(locale, "settle {rate} per point", rate=rules.settle_rate))
+    return out
+
+
 def rules_summary(rules: RuleSet, locale: str = "en") -> str:
     """One line: ``Culin rules · 2 players · 1 set · hand of 8``."""
     if rules.game is Game.TSUNG_SHAP:
-        variants = rules.variants()
+        variants = fishing_variants(rules, locale)
         tail = (" · " + ", ".join(variants)) if variants else ""
         return (
             t(

@@ -492,7 +492,7 @@ class TableService:
                 **_settle_flags(mode, rate),
             )
         except EngineError as exc:
-            raise UserError("Those settings don't work: {exc}.", exc=exc) from None
+            raise UserError("Those settings don't work: {exc}.", exc=_rules_refusal(exc)) from None
         return game_enum, mode, rate, max_seats, ante, turn_seconds
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Table:
@@ -521,8 +521,16 @@ class TableService:
             await self._save_seats(table, seats)
         return table
 
-    async def add_ai(self, channel_id: int, user_id: int, level: str = "greedy") -> Table:
-        """The host adds a computer player."""
+    async def add_ai(
+        self,
+        channel_id: int,
+        user_id: int,
+        level: str = "greedy",
+        *,
+        name: str = "AI {number} ({level})",
+    ) -> Table:
+        """The host adds a computer player, named after ``name`` (``{number}`` and ``{level}``
+        filled in; the Discord layer gives it in the server's language)."""
         table = self.require(channel_id)
         async with table.lock:
             self._need_lobby(table)
@@ -537,7 +545,7 @@ class TableService:
             if len(table.seats) >= table.max_seats:
                 raise UserError("The table is full ({max_seats} seats).", max_seats=table.max_seats)
             number = 1 + sum(1 for s in table.seats if s.is_ai)
-            seat = SeatInfo(f"AI {number} ({level})", ai_level=level)
+            seat = SeatInfo(name.format(number=number, level=level), ai_level=level)
             await self._save_seats(table, [*table.seats, seat])
         return table
 
@@ -605,7 +613,7 @@ class TableService:
                     **_settle_flags(table.settlement, table.settle_rate),
                 )
             except EngineError as exc:
-                raise UserError("Can't start: {exc}.", exc=exc) from None
+                raise UserError("Can't start: {exc}.", exc=_rules_refusal(exc)) from None
             antes = {s.user_id: table.ante for s in table.seats if s.user_id is not None}
             # The house stakes every computer seat's ante (one escrow row for all of them).
             ai_seats = sum(1 for s in table.seats if s.is_ai)
@@ -1505,7 +1513,7 @@ class TableService:
         result = state.result
         assert result is not None
         if result.winner is None:
-            return "A draw: nobody pays."
+            return Message("A draw: nobody pays.")
         winner = table.seats[result.winner]
         loser = table.seats[1 - result.winner]
         if winner.user_id is None or loser.user_id is None:  # pragma: no cover - start refuses
@@ -1719,6 +1727,68 @@ ENGINE_REFUSALS = (
         "('capture triplet ends')."
     ),
     N_("{tile} + {a} + {b} total {total}, not a multiple of ten."),
+    N_("'{action}' is not a Tsung Shap action."),
+    N_("'{action}' is not a {game} action."),
+    # Notation a member types in a play command's option (bot.engine.tiles, .actions). The
+    # specific texts come before "Not {what}" which would match them too.
+    N_("Empty tile: write a tile like 6-5, 65 or Axe."),
+    N_("Not a tile: {text}; write it as pips (6-5, 65, [6:5]) or by name (Axe, 斧頭)."),
+    N_("Not a tile: {text}, pips run from 1 to 6."),
+    N_("Not a tile: {text}, there is no {high}-{low} in the set."),
+    N_("There is no {high}-{low} tile in the set."),
+    N_("Two tiles are called {text}: write {options}."),
+    N_("Empty action: write one of {verbs}."),
+    N_("Unknown action {text}: write one of {verbs}."),
+    N_("Discard needs a tile, e.g. 'discard 3-1'."),
+    N_("{verb} takes no tile: write just '{word}'."),
+    N_("Draw takes nothing after it: write just 'draw'."),
+    N_("Write 'place left' or 'place right'."),
+    N_("Write '{verb} pair left|right' or '{again} triplet left|right|ends'."),
+    N_("A pair is at the left or the right end: '{usage}'."),
+    N_("A tile is placed at the left or the right end, not at 'ends'."),
+    N_("Not {what}: {text}; {usage}."),
+)
+
+#: The engine's refusals of a table's settings (bot.engine.rules) as it words them, for
+#: "Those settings don't work: …" (:meth:`TableService.check_options`).
+RULES_REFUSALS = (
+    N_("Kap Shap is for exactly 2 players, not {players}"),
+    N_("Tsung Shap is for exactly 2 players, not {players}"),
+    N_("Kap Tai Shap takes 2 to {most} players, not {players}"),
+    N_("the game takes 2 to {most} players, not {players}"),
+    N_("unknown rule set '{name}': choose one of {names}"),
+    N_("unknown game '{name}': choose one of {names}"),
+    N_("unknown rule flag '{name}': known flags are {names}"),
+    N_("unknown rule flag(s): {names}"),
+    N_(
+        "Tsung Shap has no rule set '{name}': its only rule set is '{only}'; choose variants "
+        "with flags (e.g. auto_capture=true)"
+    ),
+    N_("{name} must be true or false, not '{value}'"),
+    N_("{name} must be a whole number, not '{value}'"),
+    N_("{name} must be one of {names}, not '{value}'"),
+    N_("settle_rate must be at least 1 chip per point, not {value}"),
+    N_("Kap Shap is played with exactly one set"),
+    N_("Tsung Shap is played with exactly one set"),
+    N_("sets must be between 1 and {most}, not {value}"),
+    N_(
+        "{sets} set(s) hold {tiles} tiles, too few to deal {dealt} to {players} players and "
+        "keep a wall: use at least {need} sets"
+    ),
+    N_("exclude_own_discards applies only when any discard may be taken"),
+    N_("rake_percent must be between 0 and 50, not {value}"),
+    N_("max_turns must be between 1 and 100000, not {value}"),
+)
+
+#: Words the engine puts inside a notation refusal ("Not {what}: …; {usage}"), told in a
+#: member's language through the ``term`` context (Message.localized looks values up there).
+NOTATION_WORDS = (
+    N_("an end"),
+    N_("pair or triplet"),
+    N_("left, right or ends"),
+    N_("write 'place left' or 'place right'"),
+    N_("write 'capture pair left|right' or 'capture triplet left|right|ends'"),
+    N_("write 'claim pair left|right' or 'claim triplet left|right|ends'"),
 )
 
 
@@ -1726,7 +1796,22 @@ def _refusal(exc: BaseException) -> UserError:
     """A refusal of the engine as a :class:`UserError`, in the member's language when known."""
     text = _sentence(str(exc))
     known = recognize(text, ENGINE_REFUSALS)
+    if known is not None and isinstance(exc, AmbiguousTile) and len(exc.options) == 2:
+        # "6-3 or 5-4": the "or" is English; the tiles themselves are notation.
+        first, second = exc.options
+        known.values["options"] = Message("{a} or {b}", a=str(first), b=str(second))
     return UserError(text) if known is None else UserError("{reason}", reason=known)
+
+
+def engine_refusal(exc: BaseException) -> UserError:
+    """A refusal of the engine (a tile or an action it cannot read or allow) as a
+    :class:`UserError` told in a member's language when the services know its words."""
+    return _refusal(exc)
+
+
+def _rules_refusal(exc: BaseException) -> str:
+    """The engine's refusal of a table's settings, as a :class:`Message` when it is known."""
+    return recognize(str(exc), RULES_REFUSALS) or str(exc)
 
 
 def _applied_notation(before: AnyState, after: AnyState, action: AnyAction) -> str:

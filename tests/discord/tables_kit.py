@@ -174,3 +174,10 @@ def edits_of(calls: Sequence[simcord.HttpLogEntry], channel_id: int, message_id:
     """How many of ``calls`` edited one channel message."""
     path = f"/channels/{channel_id}/messages/{message_id}"
     return sum(1 for c in calls if c.method == "PATCH" and c.path == path)
+
+
+def runs_out(world: World, channel: simcord.ChannelHandle | None = None) -> str:
+    """How a turn notice tells the time left: a Discord timestamp of the table's deadline."""
+    deadline = table_of(world, channel).deadline
+    assert deadline is not None
+    return f"time runs out <t:{int(deadline)}:R>"

@@ -19,6 +19,7 @@ from tests.discord.tables_kit import (
     last_dm,
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
+    runs_out,
     table_of,
 )
 
@@ -115,7 +116,8 @@ async def test_notices_off_and_channel_notices(world: World, deal: None) -> None
     [alice_dm] = alice.user.dm_channel.history()
     hand_link = f"https://discord.com/channels/@me/{alice.user.dm_channel.id}/{alice_dm.id}"
     assert (
-        mention.content == f"{alice.mention}, it's your turn — 2 min left. Your hand: {hand_link}"
+        mention.content
+        == f"{alice.mention}, it's your turn — {runs_out(world)}. Your hand: {hand_link}"
     )
     assert len(alice.user.dm_channel.history()) == 1
     await alice.slash(ch, "draw")
@@ -135,7 +137,7 @@ async def test_a_dm_turn_notice_is_a_new_message_and_the_old_one_goes(
     await bob.slash(ch, "table join")
     await alice.slash(ch, "table start")
     [first] = alice.user.dm_channel.history()
-    assert first.content == f"🀄 Your turn at <#{ch.id}> — 2 min left."
+    assert first.content == f"🀄 Your turn at <#{ch.id}> — {runs_out(world)}."
     [waiting] = bob.user.dm_channel.history()
     assert waiting.content == ""
     await alice_ends_her_turn(world)
@@ -144,7 +146,7 @@ async def test_a_dm_turn_notice_is_a_new_message_and_the_old_one_goes(
     assert mine.id == first.id and mine.content == "" and custom_ids(mine) == []
     [notice] = bob.user.dm_channel.history()
     assert notice.id != waiting.id
-    assert notice.content == f"🀄 Your turn at <#{ch.id}> — 2 min left."
+    assert notice.content == f"🀄 Your turn at <#{ch.id}> — {runs_out(world)}."
     assert custom_ids(notice)
     # Bob plays from the new DM.
     r = await bob.user.click(notice, label="Draw")

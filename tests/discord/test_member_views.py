@@ -18,6 +18,7 @@ from tests.discord.tables_kit import (
     last_dm,
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
+    runs_out,
 )
 
 ALICE = "6-6 6-6 1-1 4-4 3-1 3-3 6-5 5-2"
@@ -66,11 +67,14 @@ async def test_both_notices_a_new_dm_and_a_mention_removed_when_the_turn_ends(
     # Bob's turn: a new DM that Discord notifies (the old one deleted) ...
     [notice] = bob.user.dm_channel.history()
     assert notice.id != waiting.id and custom_ids(notice)
-    assert notice.content == f"🀄 Your turn at <#{ch.id}> — 2 min left."
+    assert notice.content == f"🀄 Your turn at <#{ch.id}> — {runs_out(world)}."
     # ... and one line in the channel that links his hand.
     hand_link = f"https://discord.com/channels/@me/{bob.user.dm_channel.id}/{notice.id}"
     [mention] = [m for m in ch.history() if bob.mention in m.content]
-    assert mention.content == f"{bob.mention}, it's your turn — 2 min left. Your hand: {hand_link}"
+    assert (
+        mention.content
+        == f"{bob.mention}, it's your turn — {runs_out(world)}. Your hand: {hand_link}"
+    )
     assert not [m for m in ch.history() if alice.mention in m.content]
 
     await bob.slash(ch, "draw")

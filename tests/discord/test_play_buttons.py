@@ -28,6 +28,7 @@ from tests.discord.tables_kit import (
     leaks,
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
+    runs_out,
     table_of,
     tiles,
 )
@@ -176,7 +177,7 @@ async def test_closed_dms_fall_back_to_the_hand_command(world: World, deal: None
     # He is mentioned in the channel instead: one line.
     notices = [m for m in ch.history() if "I can't DM you" in m.content]
     assert [m.content.split(",")[0] for m in notices] == [bob.mention]
-    assert "it's your turn — 2 min left" in notices[0].content
+    assert f"it's your turn — {runs_out(world)}" in notices[0].content
     r = await bob.click(ch.history()[0], label="My hand")
     assert r.ephemeral and [a.filename for a in r.response.message.attachments] == ["hand.png"]
     assert "It is your turn" in message_text(r.response.message)

@@ -23,6 +23,7 @@ from tests.discord.tables_kit import (
     last_dm,
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
+    runs_out,
     table_of,
 )
 
@@ -116,7 +117,7 @@ async def test_two_members_play_tsung_shap_with_a_sweep_and_a_claimed_miss(
     # Each player's DM is a short status: alice is told it is her turn (once), bob that it
     # is not his.
     [notice] = alice.user.dm_channel.history()
-    assert notice.content == f"🀄 Your turn at <#{ch.id}> — 2 min left."
+    assert notice.content == f"🀄 Your turn at <#{ch.id}> — {runs_out(world)}."
     assert message_text(notice).lower().count("your turn") == 1  # the notice says it, once
     assert "It is not your turn" not in message_text(notice)
     assert notice.attachments == [] and notice.components == []

@@ -47,7 +47,7 @@ def latin_left(text: str, allowed: Iterable[str] = ()) -> set[str]:
     text = re.sub(r"https?://\S+", "", text)  # links
     text = re.sub(r"\b(?=[0-9a-f]*[0-9])[0-9a-f]{8,}\b", "", text)  # ids of tables and games
     text = re.sub(r"/[a-z_]+(?: [a-z_]+)*", "", text)  # /commands named in text
-    text = re.sub(r"\b\w+=\w+\b", "", text)  # variant flags
+    text = re.sub(r"\b\w+=[\w-]+\b", "", text)  # variant flags (first_player=four-dice)
     text = re.sub(r"--[a-z-]+|'[^']*'", "", text)  # terminal options and what a player types
     text = re.sub(r"\b[a-z0-9]+(?:_[a-z0-9]+)+\b", "", text)  # rule flags (auto_capture)
     return {w for w in re.findall(r"[A-Za-z]{2,}", text) if w not in keep}
