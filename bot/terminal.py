@@ -105,17 +105,6 @@ _TWO_ONE = Tile(2, 1)
 
 # The engine's notation errors as sentences (see _Console.refusal): worded in the table's
 # language when recognized; any other gets a general line quoting what was typed.
-_NOTATION_ERRORS = (
-    N_("Not a tile: {text}, pips run from 1 to 6."),
-    N_("Not a tile: {text}, there is no {tile} in the set."),
-    N_("Not a tile: {text}; write it as pips (6-5, 65, [6:5]) or by name (Axe, 斧頭)."),
-    N_("Two tiles are called {text}: write {options}."),
-    N_("Empty tile: write a tile like 6-5, 65 or Axe."),
-    N_("Discard needs a tile, e.g. 'discard 3-1'."),
-    N_("Write 'place left' or 'place right'."),
-    N_("A pair is at the left or the right end: '{usage}'."),
-    N_("A tile is placed at the left or the right end, not at 'ends'."),
-)
 _RULE_SET_TITLES = {
     "culin": "Culin",
     "classic": N_("Classic"),
@@ -707,7 +696,7 @@ class _Console:
             return
         line = _one_line(text)
         sentence = line[:1].upper() + line[1:] + ("" if line.endswith((".", "!", "?")) else ".")
-        known = recognize(sentence, (*ENGINE_REFUSALS, *_NOTATION_ERRORS))
+        known = recognize(sentence, ENGINE_REFUSALS)
         if known is not None:
             reason = known.localized(self.locale)
         elif typed is not None:

@@ -93,7 +93,8 @@ def test_kap_shap_in_chinese_to_the_end(locale: str) -> None:
     # The help and the legal moves (asked in English and in Chinese), then the mistakes.
     assert out.count("現行規則" if locale == "zh-TW" else "现行规则") == 2
     assert "可行走法：'discard 6-6'" in out
-    assert "! 看不懂 'zz'" in out
+    # The engine's refusal, worded as the bot words it on Discord (one list of refusals).
+    assert ("! 不明的動作 'zz'" if locale == "zh-TW" else "! 未知的动作 'zz'") in out
     assert "'99' 不是牌" in out
     assert ("你手上沒有" if locale == "zh-TW" else "你手上没有") in out
     assert "你" in out and ("電腦 1" if locale == "zh-TW" else "电脑 1") in out
@@ -279,9 +280,12 @@ def test_a_terminal_with_only_a_language_asks_the_setup_questions() -> None:
 
 
 def test_the_terminals_refusals_are_the_bots() -> None:
-    """The terminal's copy of the engine's refusals of a play is among those the bot
-    recognizes (one wording for both)."""
-    from bot.locale.refusals import ENGINE_REFUSALS
-    from bot.services.tables import ENGINE_REFUSALS as BOT_REFUSALS
+    """The terminal, the simulator and the bot recognize the engine's refusals from one list
+    (one wording everywhere)."""
+    import bot.sim.cli
+    import bot.terminal
+    from bot.locale import refusals
+    from bot.services import tables
 
-    assert set(ENGINE_REFUSALS) <= set(BOT_REFUSALS)
+    assert bot.terminal.ENGINE_REFUSALS is refusals.ENGINE_REFUSALS is tables.ENGINE_REFUSALS
+    assert bot.terminal.RULES_ERRORS is bot.sim.cli.RULES_ERRORS is tables.RULES_REFUSALS
