@@ -127,8 +127,10 @@ def main(argv: list[str] | None = None) -> int:
     for text, context in asyncio.run(_command_texts()):
         template.add(text, context=context)
     from bot.ai.base import LEVEL_WORDS
+    from bot.ai.review import REVIEW_TEMPLATES
 
-    for words in LEVEL_WORDS.values():  # the AI layer keeps them as data (no bot.locale there)
+    # The AI layer keeps these as data (no bot.locale there): the level words, the review's.
+    for words in (*LEVEL_WORDS.values(), *REVIEW_TEMPLATES):
         template.add(words)
     known = catalogue("zh-TW")
     assert known is not None
