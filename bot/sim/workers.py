@@ -38,6 +38,9 @@ class WorkerError(RuntimeError):
     """A worker process ended without answering (killed, or out of memory)."""
 
 
+_GONE = "a simulator worker process ended unexpectedly"
+
+
 def context() -> Any:  # a multiprocessing context (typeshed's BaseContext lacks Process)
     """fork where it is safe (Linux): workers inherit the compiled kernel and the imported
     modules instead of loading them again (spawn, and forkserver, the default from Python
@@ -90,15 +93,18 @@ class Workers(Generic[_J, _T, _R]):
         while done < len(tasks):
             for connection, waiting in queued.items():
                 while len(waiting) < IN_FLIGHT and sent < len(tasks):
-                    connection.send(tasks[sent])
+                    try:
+                        connection.send(tasks[sent])
+                    except OSError:  # its end of the pipe is closed: the worker is gone
+                        raise WorkerError(_GONE) from None
                     waiting.append(sent)
                     sent += 1
             for answered in wait([c for c, waiting in queued.items() if waiting]):
                 connection = cast(Connection, answered)
                 try:
                     ok, value = connection.recv()
-                except EOFError:
-                    raise WorkerError("a simulator worker process ended unexpectedly") from None
+                except (EOFError, OSError):
+                    raise WorkerError(_GONE) from None
                 index = queued[connection].popleft()
                 if not ok:
                     raise value
