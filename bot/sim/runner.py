@@ -1,19 +1,22 @@
-"""Running many games: deterministic seeding, worker processes, results in game order.
+"""Running many games: deterministic seeding, worker processes, tallies and records.
 
 Determinism. Game ``i`` of a run with seed ``s`` is dealt from the splitmix64 stream keyed by
 :func:`bot.sim.seeding.deal_key` ``(s, i)`` (cheap, and reproduced exactly by the compiled
 kernel), and its AI players draw from ``random.Random(f"{s}:{i}:ai")`` (only ``random`` and
 ``master`` draw at all). Nothing else feeds randomness into a game, so its outcome depends on
 (configuration, seed, i) only, not on which worker played it nor on what that worker played
-before. Workers play chunks of consecutive game indices and the chunks are reassembled in index
-order, so every figure is identical whatever ``workers`` is. String seeds are hashed with SHA-512
+before. Workers (:mod:`bot.sim.workers`) play chunks of consecutive game indices and send back
+each chunk's tally (:class:`~bot.sim.stats.GameTally`: integer counts and sums, which merge
+exactly in any order), plus its records only when the caller keeps them (reassembled in index
+order). So every figure is identical whatever ``workers`` is, and the parent process, which only
+merges, stays nearly idle while the workers play. String seeds are hashed with SHA-512
 by :class:`random.Random`, which is stable across Python versions and unaffected by
 ``PYTHONHASHSEED``.
 
 Speed. When the compiled kernel (:mod:`bot.sim.kernel`, the ``.[sim]`` extra) is installed and
 every seat plays a level it knows, a chunk of collecting games is dealt and played there in one
-call; otherwise game by game in Python (:func:`bot.sim.play.play_game`). Both give the same
-records (``tests/sim/test_kernel.py``).
+call (its rows tallied with numpy, no record built); otherwise game by game in Python
+(:func:`bot.sim.play.play_game`). Both give the same records (``tests/sim/test_kernel.py``).
 
 The deal of game ``i`` depends on the rule set only through the player count, the number of
 sets and how the first player is chosen, so the rule sets of a comparison (same players and sets)
