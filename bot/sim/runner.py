@@ -67,10 +67,9 @@ __all__ = [
     "run_fishing",
 ]
 
-# Upper bound on games per task: small enough for a smooth progress bar and a fair share of work
-# between workers, large enough that sending a task and merging its tally cost nothing next to
-# playing it. Games in the kernel take 10-40 µs, so their chunks are larger (at most about a
-# tenth of a second each).
+# Upper bound on games per task: small enough for a smooth progress bar, large enough that
+# sending a task and merging its tally cost nothing next to playing it. Games in the kernel take
+# 10-40 µs, so their chunks are larger (at most about a tenth of a second each).
 _MAX_CHUNK = 250
 _MAX_KERNEL_CHUNK = 4096
 
@@ -243,8 +242,17 @@ def _play(job: _Job, task: tuple[int, int, int]) -> _Chunk:
 
 
 def _chunks(games: int, workers: int, cap: int) -> list[tuple[int, int]]:
-    size = max(1, min(cap, math.ceil(games / (workers * 16))))
-    return [(start, min(start + size, games)) for start in range(0, games, size)]
+    """Consecutive ranges covering ``0 .. games-1``: each a ``1/(4·workers)`` share of the
+    games left (at most ``cap``, at least a 64th of it), so large chunks first and small ones
+    last, and the workers finish within a small chunk of each other."""
+    out = []
+    start = 0
+    smallest = max(1, cap // 64)
+    while start < games:
+        size = min(cap, max(smallest, math.ceil((games - start) / (4 * workers))))
+        out.append((start, min(games, start + size)))
+        start += size
+    return out
 
 
 def _check_run(games: int, workers: int) -> None:
