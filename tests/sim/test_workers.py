@@ -49,3 +49,19 @@ def test_an_error_in_a_worker_is_raised_in_the_caller() -> None:
 def test_a_worker_that_dies_is_an_error() -> None:
     with pytest.raises(WorkerError, match="ended unexpectedly"), Workers(2, _dying, 0) as workers:
         list(workers.map(list(range(10))))
+
+
+def test_spawned_workers_give_the_same_figures(monkeypatch: pytest.MonkeyPatch) -> None:
+    # macOS and Windows start workers with spawn: the job is pickled to each, nothing inherited.
+    import multiprocessing
+
+    from bot.engine import make_rules
+    from bot.sim import workers
+    from bot.sim.runner import SimConfig, run
+
+    configs = [SimConfig(make_rules("kap-shap"), ("random", "greedy"))]
+    forked = run(configs, 24, seed=2, workers=2)
+    monkeypatch.setattr(workers, "context", lambda: multiprocessing.get_context("spawn"))
+    spawned = run(configs, 24, seed=2, workers=2)
+    assert spawned[0].records == forked[0].records
+    assert spawned[0].tally == forked[0].tally
