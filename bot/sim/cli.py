@@ -39,7 +39,13 @@ from bot.sim.runner import (
     run,
     run_fishing,
 )
-from bot.sim.stats import FishingSummary, Summary, relative_seat, summarize, summarize_fishing
+from bot.sim.stats import (
+    FishingSummary,
+    Summary,
+    relative_seat,
+    summarize_fishing_tally,
+    summarize_tally,
+)
 
 __all__ = [
     "CSV_COLUMNS",
@@ -855,14 +861,14 @@ def _main_fishing(
     workers = args.workers or default_workers()
     bar = _Bar(not args.no_progress, sys.stderr)
     try:
-        results = run_fishing(configs, args.games, args.seed, workers, bar)
+        results = run_fishing(configs, args.games, args.seed, workers, bar, csv_path is not None)
     except SimError as error:
         return _fail(str(error), locale=args.lang)
     except KeyboardInterrupt:
         return _fail("interrupted", 130, args.lang)
     finally:
         bar.close()
-    outcomes = [FishingOutcome(r, summarize_fishing(r.records)) for r in results]
+    outcomes = [FishingOutcome(r, summarize_fishing_tally(r.tally)) for r in results]
     return _emit(
         [json.dumps(fishing_to_json(o, args.seed)) for o in outcomes]
         if args.json
@@ -996,7 +1002,7 @@ def main(argv: list[str] | None = None) -> int:
     workers = args.workers or default_workers()
     bar = _Bar(not args.no_progress, sys.stderr)
     try:
-        results = run(configs, args.games, args.seed, workers, bar)
+        results = run(configs, args.games, args.seed, workers, bar, csv_path is not None)
     except SimError as error:
         return _fail(str(error), locale=lang)
     except KeyboardInterrupt:
@@ -1005,7 +1011,7 @@ def main(argv: list[str] | None = None) -> int:
         bar.close()
     outcomes = []
     for result in results:
-        summary = summarize(result.records, result.config.rules.players)
+        summary = summarize_tally(result.tally)
         oracle = check_dealt_wins(
             result.config.rules, summary.games, summary.dealt_wins_first_player
         )

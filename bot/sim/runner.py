@@ -1,19 +1,22 @@
-"""Running many games: deterministic seeding, worker processes, results in game order.
+"""Running many games: deterministic seeding, worker processes, tallies and records.
 
 Determinism. Game ``i`` of a run with seed ``s`` is dealt from the splitmix64 stream keyed by
 :func:`bot.sim.seeding.deal_key` ``(s, i)`` (cheap, and reproduced exactly by the compiled
 kernel), and its AI players draw from ``random.Random(f"{s}:{i}:ai")`` (only ``random`` and
 ``master`` draw at all). Nothing else feeds randomness into a game, so its outcome depends on
 (configuration, seed, i) only, not on which worker played it nor on what that worker played
-before. Workers play chunks of consecutive game indices and the chunks are reassembled in index
-order, so every figure is identical whatever ``workers`` is. String seeds are hashed with SHA-512
+before. Workers (:mod:`bot.sim.workers`) play chunks of consecutive game indices and send back
+each chunk's tally (:class:`~bot.sim.stats.GameTally`: integer counts and sums, which merge
+exactly in any order), plus its records only when the caller keeps them (reassembled in index
+order). So every figure is identical whatever ``workers`` is, and the parent process, which only
+merges, stays nearly idle while the workers play. String seeds are hashed with SHA-512
 by :class:`random.Random`, which is stable across Python versions and unaffected by
 ``PYTHONHASHSEED``.
 
 Speed. When the compiled kernel (:mod:`bot.sim.kernel`, the ``.[sim]`` extra) is installed and
 every seat plays a level it knows, a chunk of collecting games is dealt and played there in one
-call; otherwise game by game in Python (:func:`bot.sim.play.play_game`). Both give the same
-records (``tests/sim/test_kernel.py``).
+call (its rows tallied with numpy, no record built); otherwise game by game in Python
+(:func:`bot.sim.play.play_game`). Both give the same records (``tests/sim/test_kernel.py``).
 
 The deal of game ``i`` depends on the rule set only through the player count, the number of
 sets and how the first player is chosen, so the rule sets of a comparison (same players and sets)
@@ -27,20 +30,22 @@ share the seeding, the chunking and the worker pool.
 
 from __future__ import annotations
 
+import contextlib
 import math
-import multiprocessing
 import os
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Protocol, cast
 
 from bot.engine import Deal, Game, RuleSet
 from bot.sim.fishing import FishingRecord, play_fishing
 from bot.sim.play import play_game
 from bot.sim.record import GameRecord
 from bot.sim.seeding import deal_from_key, deal_key
+from bot.sim.stats import FishingTally, GameTally, tally_fishing, tally_games
+from bot.sim.workers import Workers
 
 __all__ = [
     "ConfigResult",
@@ -62,9 +67,11 @@ __all__ = [
     "run_fishing",
 ]
 
-# Upper bound on games per task: small enough for a smooth progress bar and a fair share of work
-# between workers, large enough that sending a task costs nothing next to playing it.
+# Upper bound on games per task: small enough for a smooth progress bar, large enough that
+# sending a task and merging its tally cost nothing next to playing it. Games in the kernel take
+# 10-40 µs, so their chunks are larger (at most about a tenth of a second each).
 _MAX_CHUNK = 250
+_MAX_KERNEL_CHUNK = 4096
 
 
 class SimError(ValueError):
@@ -85,21 +92,24 @@ class SimConfig:
 
 @dataclass(frozen=True, slots=True)
 class ConfigResult:
-    """The games of one configuration, in game order, and the wall-clock time they took."""
+    """The games of one configuration: their records in game order (empty if the run did not
+    keep them), the wall-clock time they took and their tally (what the summary needs)."""
 
     config: SimConfig
     records: tuple[GameRecord, ...]
     seconds: float
+    tally: GameTally
 
     @property
     def games_per_second(self) -> float:
         """Games played per second of wall-clock time (all workers together)."""
-        return len(self.records) / self.seconds if self.seconds > 0 else math.inf
+        return self.tally.games / self.seconds if self.seconds > 0 else math.inf
 
 
 @dataclass(frozen=True, slots=True)
 class FishingConfigResult:
-    """The Tsung Shap games of one configuration, in game order, and the time they took.
+    """The Tsung Shap games of one configuration: records in game order (empty if the run did
+    not keep them), the time they took and their tally.
 
     ``variant`` names the configuration (``base``, or a ``--compare`` entry such as
     ``auto_capture``).
@@ -109,11 +119,12 @@ class FishingConfigResult:
     variant: str
     records: tuple[FishingRecord, ...]
     seconds: float
+    tally: FishingTally
 
     @property
     def games_per_second(self) -> float:
         """Games played per second of wall-clock time (all workers together)."""
-        return len(self.records) / self.seconds if self.seconds > 0 else math.inf
+        return self.tally.games / self.seconds if self.seconds > 0 else math.inf
 
 
 class Progress(Protocol):
@@ -200,24 +211,48 @@ def play_fishing_range(config: SimConfig, seed: int, start: int, stop: int) -> l
     return [play_fishing_one(config, seed, index) for index in range(start, stop)]
 
 
-_Task = tuple[SimConfig, int, int, int]
-_R = TypeVar("_R")
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """What a run plays: every worker process holds it (inherited, or pickled once)."""
+
+    configs: tuple[SimConfig, ...]
+    seed: int
+    fishing: bool
+    records: bool  # whether the caller wants every game's record, not only the tally
 
 
-def _play_task(task: _Task) -> list[GameRecord]:
-    # Module level so that it pickles by name under both fork and spawn.
-    config, seed, start, stop = task
-    return play_range(config, seed, start, stop)
+_Chunk = tuple[GameTally | FishingTally, Sequence[GameRecord] | Sequence[FishingRecord] | None]
 
 
-def _play_fishing_task(task: _Task) -> list[FishingRecord]:
-    config, seed, start, stop = task
-    return play_fishing_range(config, seed, start, stop)
+def _play(job: _Job, task: tuple[int, int, int]) -> _Chunk:
+    """The tally of games ``start .. stop-1`` of configuration ``which`` (task: ``which, start,
+    stop``), and their records if the job keeps them: what a worker sends back, a few hundred
+    bytes without records. Module level so that it pickles by name under spawn too."""
+    which, start, stop = task
+    config, seed = job.configs[which], job.seed
+    if job.fishing:
+        fishing = play_fishing_range(config, seed, start, stop)
+        return tally_fishing(fishing), fishing if job.records else None
+    if kernel_plays(config):
+        from bot.sim import kernel
+
+        return kernel.play_games(config.rules, config.levels, seed, start, stop, job.records)
+    records = play_range(config, seed, start, stop)
+    return tally_games(records, config.rules.players), records if job.records else None
 
 
-def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    size = max(1, min(_MAX_CHUNK, math.ceil(games / (workers * 16))))
-    return [(start, min(start + size, games)) for start in range(0, games, size)]
+def _chunks(games: int, workers: int, cap: int) -> list[tuple[int, int]]:
+    """Consecutive ranges covering ``0 .. games-1``: each a ``1/(4·workers)`` share of the
+    games left (at most ``cap``, at least a 64th of it), so large chunks first and small ones
+    last, and the workers finish within a small chunk of each other."""
+    out = []
+    start = 0
+    smallest = max(1, cap // 64)
+    while start < games:
+        size = min(cap, max(smallest, math.ceil((games - start) / (4 * workers))))
+        out.append((start, min(games, start + size)))
+        start += size
+    return out
 
 
 def _check_run(games: int, workers: int) -> None:
@@ -228,48 +263,40 @@ def _check_run(games: int, workers: int) -> None:
 
 
 def _run_all(
-    configs: Sequence[SimConfig],
-    games: int,
-    seed: int,
-    workers: int,
-    progress: Progress | None,
-    task: Callable[[_Task], list[_R]],
-) -> list[tuple[tuple[_R, ...], float]]:
-    """Play every configuration with ``task`` (a module-level function, for pickling); the
-    records of each in game order, with the seconds they took."""
-    chunks = _chunks(games, workers)
+    job: _Job, games: int, workers: int, progress: Progress | None
+) -> list[tuple[GameTally | FishingTally, list[GameRecord | FishingRecord], float]]:
+    """Play every configuration of ``job``: for each its merged tally, its records in game
+    order (empty unless the job keeps them) and the seconds it took."""
+    in_kernel = not job.fishing and all(kernel_plays(config) for config in job.configs)
+    chunks = _chunks(games, workers, _MAX_KERNEL_CHUNK if in_kernel else _MAX_CHUNK)
     workers = min(workers, len(chunks))
-    if task is _play_task and any(kernel_plays(config) for config in configs):
+    if not job.fishing and any(kernel_plays(config) for config in job.configs):
         from bot.sim import kernel
 
         kernel.compile_kernel()  # once, before the workers fork (or load it from the disk cache)
-    results: list[tuple[tuple[_R, ...], float]] = []
-    if workers == 1:
+    results: list[tuple[GameTally | FishingTally, list[GameRecord | FishingRecord], float]] = []
+    with contextlib.ExitStack() as stack:
+        # Started before the progress bar so that no thread exists when workers fork.
+        pool = stack.enter_context(Workers(workers, _play, job)) if workers > 1 else None
         if progress is not None:
-            progress.start(games * len(configs))
-        for config in configs:
+            progress.start(games * len(job.configs))
+        for which, config in enumerate(job.configs):
             began = time.perf_counter()
-            records: list[_R] = []
-            for start, stop in chunks:
-                records += task((config, seed, start, stop))
+            tally: GameTally | FishingTally = (
+                FishingTally() if job.fishing else GameTally(config.rules.players)
+            )
+            records: list[GameRecord | FishingRecord] = []
+            tasks = [(which, start, stop) for start, stop in chunks]
+            # Results come in task order: records in game order. Tallies merge exactly in any
+            # order (integers), this one included.
+            played = pool.map(tasks) if pool is not None else (_play(job, t) for t in tasks)
+            for part, chunk_records in played:
+                tally.merge(part)  # type: ignore[arg-type]  # the same kind as the job's
+                if chunk_records is not None:
+                    records += chunk_records
                 if progress is not None:
-                    progress.advance(stop - start)
-            results.append((tuple(records), time.perf_counter() - began))
-        return results
-    # The pool is started before the progress bar so that no thread exists when workers fork.
-    with multiprocessing.get_context().Pool(workers) as pool:
-        if progress is not None:
-            progress.start(games * len(configs))
-        for config in configs:
-            began = time.perf_counter()
-            records = []
-            tasks = [(config, seed, start, stop) for start, stop in chunks]
-            # imap keeps task order: records come back in game order.
-            for chunk in pool.imap(task, tasks):
-                records += chunk
-                if progress is not None:
-                    progress.advance(len(chunk))
-            results.append((tuple(records), time.perf_counter() - began))
+                    progress.advance(part.games)
+            results.append((tally, records, time.perf_counter() - began))
     return results
 
 
@@ -279,21 +306,27 @@ def run(
     seed: int,
     workers: int = 1,
     progress: Progress | None = None,
+    keep_records: bool = True,
 ) -> list[ConfigResult]:
     """Play ``games`` games of every configuration (one after the other, on the same deals).
 
     ``workers == 1`` plays in this process; more start a process pool. Results are the same
-    for any ``workers``; only ``seconds`` differs. For Tsung Shap use :func:`run_fishing`.
+    for any ``workers``; only ``seconds`` differs. Every result has the tally of its games;
+    ``keep_records=False`` leaves its ``records`` empty, which saves building a record per game
+    (the summary needs only the tally). For Tsung Shap use :func:`run_fishing`.
     """
     _check_run(games, workers)
     for config in configs:
         if config.rules.game is Game.TSUNG_SHAP:
             raise SimError("Tsung Shap games are simulated with run_fishing")
         check_levels(config.levels)
-    played = _run_all(configs, games, seed, workers, progress, _play_task)
+    job = _Job(tuple(configs), seed, fishing=False, records=keep_records)
+    played = _run_all(job, games, workers, progress)
     return [
-        ConfigResult(config, records, seconds)
-        for config, (records, seconds) in zip(configs, played, strict=True)
+        ConfigResult(
+            config, cast(tuple[GameRecord, ...], tuple(records)), seconds, cast(GameTally, tally)
+        )
+        for config, (tally, records, seconds) in zip(configs, played, strict=True)
     ]
 
 
@@ -303,17 +336,25 @@ def run_fishing(
     seed: int,
     workers: int = 1,
     progress: Progress | None = None,
+    keep_records: bool = True,
 ) -> list[FishingConfigResult]:
     """Play ``games`` Tsung Shap games of every (variant name, configuration) on the same
-    deals; like :func:`run`, the figures do not depend on ``workers``."""
+    deals; like :func:`run`, the figures do not depend on ``workers``, and
+    ``keep_records=False`` keeps only the tallies."""
     _check_run(games, workers)
     for _variant, config in configs:
         if config.rules.game is not Game.TSUNG_SHAP:
             raise SimError(f"run_fishing plays Tsung Shap, not {config.rules.game}")
         check_levels(config.levels, Game.TSUNG_SHAP)
-    plain = [config for _variant, config in configs]
-    played = _run_all(plain, games, seed, workers, progress, _play_fishing_task)
+    job = _Job(tuple(config for _, config in configs), seed, fishing=True, records=keep_records)
+    played = _run_all(job, games, workers, progress)
     return [
-        FishingConfigResult(config, variant, records, seconds)
-        for (variant, config), (records, seconds) in zip(configs, played, strict=True)
+        FishingConfigResult(
+            config,
+            variant,
+            cast(tuple[FishingRecord, ...], tuple(records)),
+            seconds,
+            cast(FishingTally, tally),
+        )
+        for (variant, config), (tally, records, seconds) in zip(configs, played, strict=True)
     ]

@@ -14,6 +14,14 @@ Definitions (docs/simulator.md lists them with the JSON keys):
 Tsung Shap (:func:`summarize_fishing`, over :class:`~bot.sim.fishing.FishingRecord`) has scores
 instead of winning turns: score figures per seat (seat 0 = the first player), win shares and the
 draw rate over all games, and counts of captures, misses and claims per game.
+
+**Partial statistics.** Every figure is a function of a few integer counts and sums (a histogram
+of winning turns, wins per seat, ...): a :class:`GameTally` (:class:`FishingTally` for Tsung
+Shap). Worker processes tally their chunks of games and the simulator only merges the tallies,
+instead of sending every game back. Integers add up exactly in any order, so merged tallies are
+the tally of all the games whatever the chunks, and :func:`summarize_tally` gives exactly (to
+the last bit of every float) what :func:`summarize` gives from the records
+(``tests/sim/test_tally.py``).
 """
 
 from __future__ import annotations
@@ -21,7 +29,8 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TypeVar
 
 from bot.sim.fishing import FishingRecord
 from bot.sim.record import GameRecord
@@ -30,6 +39,8 @@ __all__ = [
     "WIN_BY",
     "Chi2Test",
     "FishingSummary",
+    "FishingTally",
+    "GameTally",
     "Summary",
     "chi2_equal_shares",
     "chi2_sf",
@@ -41,6 +52,10 @@ __all__ = [
     "seat_wins",
     "summarize",
     "summarize_fishing",
+    "summarize_fishing_tally",
+    "summarize_tally",
+    "tally_fishing",
+    "tally_games",
     "turn_histogram",
     "win_by_counts",
     "winning_turns",
@@ -406,4 +421,232 @@ def summarize_fishing(records: Sequence[FishingRecord]) -> FishingSummary:
         mean_turns=sum(r.turns for r in records) / games,
         chi2=chi2_equal_shares(wins),
         difference_histogram=dict(sorted(Counter(differences).items())),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Partial statistics: integer counts that merge exactly
+
+
+_K = TypeVar("_K")
+
+
+def _add_counts(into: dict[_K, int], counts: Mapping[_K, int]) -> None:
+    for value, n in counts.items():
+        into[value] = into.get(value, 0) + n
+
+
+def _histogram_quantile(histogram: Mapping[int, int], count: int, q: float) -> float | None:
+    """:func:`quantile` of the ``count`` values a histogram (value -> how many) holds, with the
+    same arithmetic, so the same float."""
+    if not count:
+        return None
+    position = (count - 1) * q
+    low = math.floor(position)
+    high = min(low + 1, count - 1)
+    fraction = position - low
+    low_value = high_value = None
+    seen = 0
+    for value in sorted(histogram):
+        seen += histogram[value]
+        if low_value is None and seen > low:
+            low_value = value
+        if seen > high:
+            high_value = value
+            break
+    assert low_value is not None and high_value is not None
+    return low_value + (high_value - low_value) * fraction
+
+
+def _int_mean(total: int, count: int) -> float | None:
+    # math.fsum of integers is their exact sum rounded once, as is float(total): the same float
+    # as mean() of the values, divided the same way.
+    return float(total) / count if count else None
+
+
+@dataclass(slots=True)
+class GameTally:
+    """Partial statistics of some games of one collecting configuration: counts and sums only.
+
+    ``turns`` counts won games by winning turn; ``seat_wins`` are by seat relative to the first
+    player; ``reasons`` counts games by how they ended (``declared``, ``wall``, ``cap``) and
+    ``win_by`` won games by where the winning tile came from.
+    """
+
+    players: int
+    games: int = 0
+    turns: dict[int, int] = field(default_factory=dict)
+    seat_wins: list[int] = field(default_factory=list)
+    reasons: dict[str, int] = field(default_factory=dict)
+    win_by: dict[str, int] = field(default_factory=dict)
+    takes: int = 0
+    take_pool_total: int = 0
+    dealt_wins_first_player: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.seat_wins:
+            self.seat_wins = [0] * self.players
+
+    def add(self, record: GameRecord) -> None:
+        """Count one more game."""
+        self.games += 1
+        self.reasons[record.reason] = self.reasons.get(record.reason, 0) + 1
+        self.takes += record.takes
+        self.take_pool_total += record.take_pool_total
+        seat = relative_seat(record, self.players)
+        if seat is None:
+            return
+        self.turns[record.turns] = self.turns.get(record.turns, 0) + 1
+        self.seat_wins[seat] += 1
+        if record.win_by is not None:
+            self.win_by[record.win_by] = self.win_by.get(record.win_by, 0) + 1
+            if record.win_by == "dealt" and seat == 0:
+                self.dealt_wins_first_player += 1
+
+    def merge(self, other: GameTally) -> None:
+        """Add the games another tally (of the same configuration) counted."""
+        if other.players != self.players:
+            raise ValueError("tallies of different player counts do not merge")
+        self.games += other.games
+        _add_counts(self.turns, other.turns)
+        self.seat_wins = [a + b for a, b in zip(self.seat_wins, other.seat_wins, strict=True)]
+        _add_counts(self.reasons, other.reasons)
+        _add_counts(self.win_by, other.win_by)
+        self.takes += other.takes
+        self.take_pool_total += other.take_pool_total
+        self.dealt_wins_first_player += other.dealt_wins_first_player
+
+
+def tally_games(records: Sequence[GameRecord], players: int) -> GameTally:
+    """The tally of some games' records."""
+    tally = GameTally(players)
+    for record in records:
+        tally.add(record)
+    return tally
+
+
+def summarize_tally(tally: GameTally) -> Summary:
+    """Every figure of one configuration from its tally: equal to :func:`summarize` of the
+    records it counted."""
+    games = tally.games
+    if games == 0:
+        raise ValueError("no games to summarize")
+    players = tally.players
+    histogram = {turn: n for turn, n in sorted(tally.turns.items()) if n}
+    wins = sum(histogram.values())
+    rounds = {turn: math.ceil(turn / players) for turn in histogram}
+    by_seat = list(tally.seat_wins)
+    by_how = dict.fromkeys(WIN_BY, 0)
+    _add_counts(by_how, tally.win_by)
+    takes = tally.takes
+    return Summary(
+        games=games,
+        wins=wins,
+        win_rate=wins / games,
+        draw_rate=tally.reasons.get("wall", 0) / games,
+        cap_rate=tally.reasons.get("cap", 0) / games,
+        mean_turn=_int_mean(sum(t * n for t, n in histogram.items()), wins),
+        median_turn=_histogram_quantile(histogram, wins, 0.5),
+        p10_turn=_histogram_quantile(histogram, wins, 0.1),
+        p25_turn=_histogram_quantile(histogram, wins, 0.25),
+        p75_turn=_histogram_quantile(histogram, wins, 0.75),
+        p90_turn=_histogram_quantile(histogram, wins, 0.9),
+        histogram=histogram,
+        mean_round=_int_mean(sum(rounds[t] * n for t, n in histogram.items()), wins),
+        round1_win_rate=sum(n for t, n in histogram.items() if rounds[t] == 1) / games,
+        seat_wins=by_seat,
+        seat_win_share=[_share(w, wins) for w in by_seat],
+        chi2=chi2_equal_shares(by_seat),
+        win_by_count=by_how,
+        win_by={how: _share(n, wins) for how, n in by_how.items()},
+        takes_per_game=takes / games,
+        mean_pool_at_take=_share(tally.take_pool_total, takes),
+        dealt_wins_first_player=tally.dealt_wins_first_player,
+    )
+
+
+_FISHING_SUMS = ("pairs", "triplets", "sweeps", "missed", "claimed", "claimed_sweeps", "turns")
+
+
+@dataclass(slots=True)
+class FishingTally:
+    """Partial statistics of some Tsung Shap games of one configuration: counts and sums only.
+
+    ``scores`` holds one histogram (score -> games) per seat relative to the first player,
+    ``differences`` one of the first player's score minus the second's; ``counts`` sums the
+    records' ``pairs``, ``triplets``, ``sweeps``, ``missed``, ``claimed``, ``claimed_sweeps`` and
+    ``turns``.
+    """
+
+    games: int = 0
+    scores: tuple[dict[int, int], dict[int, int]] = field(default_factory=lambda: ({}, {}))
+    seat_wins: list[int] = field(default_factory=lambda: [0, 0])
+    differences: dict[int, int] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(_FISHING_SUMS, 0))
+
+    def add(self, record: FishingRecord) -> None:
+        """Count one more game."""
+        self.games += 1
+        for histogram, score in zip(self.scores, record.relative_scores, strict=True):
+            histogram[score] = histogram.get(score, 0) + 1
+        seat = record.relative_winner
+        if seat is not None:
+            self.seat_wins[seat] += 1
+        difference = record.difference
+        self.differences[difference] = self.differences.get(difference, 0) + 1
+        for name in _FISHING_SUMS:
+            self.counts[name] += getattr(record, name)
+
+    def merge(self, other: FishingTally) -> None:
+        """Add the games another tally (of the same configuration) counted."""
+        self.games += other.games
+        for mine, theirs in zip(self.scores, other.scores, strict=True):
+            _add_counts(mine, theirs)
+        self.seat_wins = [a + b for a, b in zip(self.seat_wins, other.seat_wins, strict=True)]
+        _add_counts(self.differences, other.differences)
+        _add_counts(self.counts, other.counts)
+
+
+def tally_fishing(records: Sequence[FishingRecord]) -> FishingTally:
+    """The tally of some Tsung Shap games' records."""
+    tally = FishingTally()
+    for record in records:
+        tally.add(record)
+    return tally
+
+
+def summarize_fishing_tally(tally: FishingTally) -> FishingSummary:
+    """Every figure of one Tsung Shap configuration from its tally: equal to
+    :func:`summarize_fishing` of the records it counted."""
+    games = tally.games
+    if games == 0:
+        raise ValueError("no games to summarize")
+    by_seat = [dict(sorted(h.items())) for h in tally.scores]
+    wins = list(tally.seat_wins)
+    differences = dict(sorted((d, n) for d, n in tally.differences.items() if n))
+    counts = tally.counts
+    sweeps = counts["sweeps"]
+    return FishingSummary(
+        games=games,
+        mean_score=[_fixed(_int_mean(sum(s * n for s, n in h.items()), games)) for h in by_seat],
+        median_score=[_fixed(_histogram_quantile(h, games, 0.5)) for h in by_seat],
+        p90_score=[_fixed(_histogram_quantile(h, games, 0.9)) for h in by_seat],
+        max_score=[max(s for s, n in h.items() if n) for h in by_seat],
+        seat_wins=wins,
+        win_share=[w / games for w in wins],
+        draw_rate=(games - sum(wins)) / games,
+        win_share_advantage=(wins[0] - wins[1]) / games,
+        mean_score_difference=_fixed(_int_mean(sum(d * n for d, n in differences.items()), games)),
+        median_score_difference=_fixed(_histogram_quantile(differences, games, 0.5)),
+        captures_per_game={
+            "pair": counts["pairs"] / games,
+            "triplet": counts["triplets"] / games,
+            "sweep": sweeps / games,
+        },
+        missed_per_game=counts["missed"] / games,
+        claimed_per_game=counts["claimed"] / games,
+        sweeps_per_game=(sweeps + counts["claimed_sweeps"]) / games,
+        mean_turns=counts["turns"] / games,
+        chi2=chi2_equal_shares(wins),
+        difference_histogram=differences,
     )

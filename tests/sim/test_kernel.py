@@ -24,6 +24,7 @@ from bot.sim.fast import play_fast
 from bot.sim.play import play_reference
 from bot.sim.runner import SimConfig, kernel_plays, run
 from bot.sim.seeding import SplitMix64, deal_from_key, deal_key
+from bot.sim.stats import tally_games
 from tests.sim.test_fast_path import CASES
 
 KERNEL_LEVELS = ("greedy", "expert")
@@ -205,3 +206,21 @@ def test_without_numba_the_simulator_prints_the_same(capsys: pytest.CaptureFixtu
     for entry in without:
         entry.pop("games_per_second")
     assert without == _sim_json(capsys, argv)
+
+
+@pytest.mark.parametrize("seed", [0, -3, 2**70 + 5])
+def test_a_range_of_games_is_the_batch_of_their_keys(seed: int) -> None:
+    # play_games computes the deal keys inside the kernel: the same games as play_batch of
+    # bot.sim.seeding.deal_key, and a tally equal to the records' one.
+    for rules, levels in (
+        (make_rules("kap-shap"), ("expert", "greedy")),
+        (make_rules("kap-tai-shap", 6, "classic", first_player="lots"), ("greedy",) * 6),
+    ):
+        keys = [deal_key(seed, i) for i in range(37, 237)]
+        expected = kernel.play_batch(rules, levels, keys)
+        tally, records = kernel.play_games(rules, levels, seed, 37, 237, records=True)
+        assert records == expected
+        assert tally == tally_games(expected, rules.players)
+        alone, none = kernel.play_games(rules, levels, seed, 37, 237, records=False)
+        assert none is None
+        assert alone == tally

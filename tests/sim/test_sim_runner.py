@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import pickle
 
 import pytest
@@ -99,3 +100,21 @@ def test_records_and_configs_pickle() -> None:
     record = GameRecord(0, 1, "declared", "take", 9, 3, 12)
     assert pickle.loads(pickle.dumps(record)) == record
     assert pickle.loads(pickle.dumps(CONFIG)) == CONFIG
+
+
+@pytest.mark.parametrize(
+    ("games", "workers", "cap"), [(1, 2, 250), (25, 1, 250), (60_000, 2, 4096), (997, 3, 64)]
+)
+def test_chunks_cover_the_games_once_in_order_and_shrink(
+    games: int, workers: int, cap: int
+) -> None:
+    from bot.sim.runner import _chunks
+
+    chunks = _chunks(games, workers, cap)
+    assert chunks[0][0] == 0 and chunks[-1][1] == games
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(chunks))
+    sizes = [stop - start for start, stop in chunks]
+    assert all(0 < size <= cap for size in sizes)
+    # Large chunks first, small ones last (the very last one is what remains).
+    assert sizes[:-1] == sorted(sizes[:-1], reverse=True)
+    assert sizes[-1] <= sizes[0]
