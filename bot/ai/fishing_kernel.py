@@ -49,6 +49,7 @@ __all__ = [
     "PLACE_LEFT",
     "PLACE_RIGHT",
     "available",
+    "continue_game",
     "flags_array",
     "play_game",
     "rollouts",
@@ -702,6 +703,146 @@ def play_game(
 
 
 @jit
+def _from_play(
+    tb: Any,
+    fl: Any,
+    piles: Any,
+    plen: Any,
+    pos: Any,
+    counts: Any,
+    buf: Any,
+    lohi: Any,
+    scores: Any,
+    row: Any,
+    score0: int,
+    score1: int,
+    me: int,
+    turn: int,
+    turned: int,
+    action: int,
+    log: Any,
+    rng: Any,
+    work: Any,
+    ci: Any,
+    ok: Any,
+    op: Any,
+    sb: Any,
+    mv: Any,
+    memo: Any,
+) -> int:
+    """Play ``action`` for ``me`` (``turned`` in hand, ``row`` on the table, the rest of the
+    piles in ``piles``), then the experts to the end. Returns the winner, -1 for a draw."""
+    pos[0] = 0
+    pos[1] = 0
+    counts[:] = 0
+    for s in range(2):
+        for i in range(plen[s]):
+            counts[piles[s, i]] += 1
+    nrow = row.shape[0]
+    for i in range(nrow):
+        buf[_MID + i] = row[i]
+    lo = _MID
+    hi = _MID + nrow
+    scores[0] = score0
+    scores[1] = score1
+    if action == PLACE_LEFT:
+        lo -= 1
+        buf[lo] = turned
+    elif action == PLACE_RIGHT:
+        buf[hi] = turned
+        hi += 1
+    else:
+        n = _moves(tb, fl, buf, lo, hi, turned, mv, 0)
+        code = 0
+        for m in range(n):
+            if (mv[m] >> 1) & 7 == action:
+                code = mv[m]
+        scores[me] += code >> 4
+        lo = _drop_lo(lo, action)
+        hi = _drop_hi(hi, action)
+        if code & 1 and pos[me] < plen[me]:
+            k2 = piles[me, 0]
+            pos[me] = 1
+            counts[k2] -= 1
+            buf[lo] = k2
+            hi = lo + 1
+    lohi[0] = lo
+    lohi[1] = hi
+    empty0 = pos[0] >= plen[0]
+    empty1 = pos[1] >= plen[1]
+    over = (empty0 and empty1) if fl[_F_UNTIL_BOTH] else (empty0 or empty1)
+    if over:
+        if log.shape[0]:
+            log[0] = -1
+        return 0 if scores[0] > scores[1] else 1 if scores[1] > scores[0] else -1
+    following = 1 - me
+    if empty1 if following == 1 else empty0:
+        following = me
+    return _play(
+        tb, fl, piles, plen, pos, counts, buf, lohi, scores, following, turn + 1, log, rng,
+        work, ci, ok, op, sb, mv, memo,
+    )  # fmt: skip
+
+
+@jit
+def _continue(
+    tb: Any,
+    fl: Any,
+    row: Any,
+    score0: int,
+    score1: int,
+    me: int,
+    turn: int,
+    turned: int,
+    piles: Any,
+    plen: Any,
+    action: int,
+    seed: Any,
+    log: Any,
+) -> Any:
+    work, ci, ok, op, sb, mv, memo = _workspace()
+    pos = np.zeros(2, np.int64)
+    counts = np.zeros(_N, np.int64)
+    buf = np.zeros(_BUF, np.int64)
+    lohi = np.zeros(2, np.int64)
+    scores = np.zeros(2, np.int64)
+    rng = np.array([seed], np.uint64)
+    winner = _from_play(
+        tb, fl, piles, plen, pos, counts, buf, lohi, scores, row, score0, score1, me, turn,
+        turned, action, log, rng, work, ci, ok, op, sb, mv, memo,
+    )  # fmt: skip
+    return scores, winner
+
+
+def continue_game(
+    rules: RuleSet,
+    row: Sequence[int],
+    scores: Sequence[int],
+    me: int,
+    turn: int,
+    turned: int,
+    piles: Sequence[Sequence[int]],
+    action: int,
+    seed: int,
+) -> tuple[tuple[int, int], int | None, list[tuple[int, int]]]:
+    """One play-out as :func:`rollouts` plays it, on the given ``piles`` (for tests): ``me``
+    plays ``action`` with ``turned`` in hand, then the experts play to the end. Returns the
+    scores, the winner (None: a draw) and the experts' choices as (turn, action)."""
+    arr = np.zeros((2, max(1, *(len(p) for p in piles))), np.int64)
+    for s in range(2):
+        for i, kind in enumerate(piles[s]):
+            arr[s, i] = kind
+    log = np.full(_LOG, -1, np.int64)
+    out, winner = _continue(
+        tables_array(rules), flags_array(rules), np.array(row, np.int64), scores[0], scores[1],
+        me, turn, turned, arr, np.array([len(piles[0]), len(piles[1])], np.int64), action,
+        np.uint64(seed & (2**64 - 1)), log,
+    )  # fmt: skip
+    choices = [(int(x) // 8, int(x) % 8) for x in log if x >= 0]
+    return (int(out[0]), int(out[1])), None if winner < 0 else int(winner), choices
+
+
+@jit
 def _rollouts(
     tb: Any,
     fl: Any,
@@ -738,7 +879,6 @@ def _rollouts(
     log = np.zeros(0, np.int64)
     rng = np.zeros(1, np.uint64)
     master = np.array([np.uint64(seed)], np.uint64)
-    nrow = row.shape[0]
     for d in range(deals):
         if known.shape[0]:
             for s in range(2):
@@ -758,56 +898,10 @@ def _rollouts(
         tie_seed = _next(master)
         for c in range(nc):
             rng[0] = tie_seed
-            pos[0] = 0
-            pos[1] = 0
-            counts[:] = 0
-            for s in range(2):
-                for i in range(sizes[s]):
-                    counts[piles[s, i]] += 1
-            for i in range(nrow):
-                buf[_MID + i] = row[i]
-            lo = _MID
-            hi = _MID + nrow
-            scores[0] = score0
-            scores[1] = score1
-            action = cands[c]
-            if action == PLACE_LEFT:
-                lo -= 1
-                buf[lo] = turned
-            elif action == PLACE_RIGHT:
-                buf[hi] = turned
-                hi += 1
-            else:
-                n = _moves(tb, fl, buf, lo, hi, turned, mv, 0)
-                code = 0
-                for m in range(n):
-                    if (mv[m] >> 1) & 7 == action:
-                        code = mv[m]
-                scores[me] += code >> 4
-                lo = _drop_lo(lo, action)
-                hi = _drop_hi(hi, action)
-                if code & 1 and pos[me] < plen[me]:
-                    k2 = piles[me, 0]
-                    pos[me] = 1
-                    counts[k2] -= 1
-                    buf[lo] = k2
-                    hi = lo + 1
-            lohi[0] = lo
-            lohi[1] = hi
-            empty0 = pos[0] >= plen[0]
-            empty1 = pos[1] >= plen[1]
-            until = fl[_F_UNTIL_BOTH]
-            over = (empty0 and empty1) if until else (empty0 or empty1)
-            if over:
-                winner = 0 if scores[0] > scores[1] else 1 if scores[1] > scores[0] else -1
-            else:
-                following = 1 - me
-                if empty1 if following == 1 else empty0:
-                    following = me
-                winner = _play(
-                    tb, fl, piles, plen, pos, counts, buf, lohi, scores, following, turn + 1,
-                    log, rng, work, ci, ok, op, sb, mv, memo,
-                )  # fmt: skip
+            winner = _from_play(
+                tb, fl, piles, plen, pos, counts, buf, lohi, scores, row, score0, score1, me,
+                turn, turned, cands[c], log, rng, work, ci, ok, op, sb, mv, memo,
+            )  # fmt: skip
             out[d, c] = 0.5 if winner < 0 else (1.0 if winner == me else 0.0)
     return out
 
