@@ -24,7 +24,7 @@ import random
 import sys
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -150,11 +150,21 @@ def main() -> None:
         for s in range(args.start, stop, chunk)
     ]
     began = time.perf_counter()
+    parts: list[tuple[list[tuple[float, float]], list[float]]] = []
+
+    def progress(part: tuple[list[tuple[float, float]], list[float]]) -> None:
+        parts.append(part)
+        done = [(a + b) / 2 for p, _ in parts for a, b in p]
+        share = 100 * sum(done) / len(done)
+        print(f"  ... {len(done)} deals, share {share:.1f} %", file=sys.stderr, flush=True)
+
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
-            parts = list(pool.map(play_deals, tasks))
+            for future in as_completed([pool.submit(play_deals, t) for t in tasks]):
+                progress(future.result())
     else:
-        parts = [play_deals(t) for t in tasks]
+        for task in tasks:
+            progress(play_deals(task))
     elapsed = time.perf_counter() - began
     results = [r for part, _ in parts for r in part]
     times = sorted(t for _, part in parts for t in part)

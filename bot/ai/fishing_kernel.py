@@ -247,7 +247,8 @@ def _drop_hi(hi: int, how: int) -> int:
 @jit
 def _leaf(tb: Any, fl: Any, ci: Any, work: Any, buf: Any, lo: int, hi: int) -> float:
     # _Search.leaf: the sum over the unseen kinds in ascending order, skipping the kinds that
-    # capture nothing on the row (their terms are 0.0 and leave the sum unchanged).
+    # capture nothing on the row (their terms are 0.0 and leave the sum unchanged); the best
+    # capture of each kind as _best computes it, inline.
     if not ci[_C_AGAIN]:
         return 0.0
     size = hi - lo
@@ -256,16 +257,38 @@ def _leaf(tb: Any, fl: Any, ci: Any, work: Any, buf: Any, lo: int, hi: int) -> f
     a = buf[lo]
     d = buf[hi - 1]
     bits = (1 << a) | (1 << d)
-    if size >= 2:
-        bits |= tb[_M0 + a * _N + d]
-        if size >= 3 and not fl[_F_BOTH_ENDS]:
-            bits |= tb[_M0 + a * _N + buf[lo + 1]] | tb[_M0 + buf[hi - 2] * _N + d]
+    if size == 1:
+        bits &= ci[_C_BITS]
+        return float(work[_W_P + a] * tb[a]) if bits else 0.0
+    ad = _M0 + a * _N + d
+    bits |= tb[ad]
+    both = size >= 3 and not fl[_F_BOTH_ENDS]
+    ab = cd = 0
+    if both:
+        ab = _M0 + a * _N + buf[lo + 1]
+        cd = _M0 + buf[hi - 2] * _N + d
+        bits |= tb[ab] | tb[cd]
     bits &= ci[_C_BITS]
+    sweep = size == 2
     s = 0.0
     k = 0
     while bits:
         if bits & 1:
-            s += work[_W_P + k] * _best(tb, fl, buf, lo, hi, k)
+            best = tb[k] if (k == a or k == d) else 0
+            t = tb[_T0 + (k * _N + a) * _N + d]
+            if t:
+                if sweep:
+                    t = _sweep_score(fl, t)
+                if t > best:
+                    best = t
+            if both:
+                t = tb[_T0 + (k * _N + a) * _N + buf[lo + 1]]
+                if t > best:
+                    best = t
+                t = tb[_T0 + (k * _N + buf[hi - 2]) * _N + d]
+                if t > best:
+                    best = t
+            s += work[_W_P + k] * best
         bits >>= 1
         k += 1
     return s
@@ -497,9 +520,14 @@ def _expert(
     rng: Any,
 ) -> int:
     """ExpertFishingPlayer.choose in the play phase (no exact endgame): a move code."""
+    n = _candidates(tb, fl, buf, lo, hi, k, mv)
+    if n == 1:
+        return int(mv[0])  # one capture: nothing to weigh
+    if n == 2 and hi - lo == 1 and mv[0] == -PLACE_LEFT:
+        # (k, t) and (t, k) are mirror images, worth exactly the same: a tie.
+        return int(mv[_below(rng, 2)])
     _context(fl, counts, mine, theirs, margin, ci, ok, op, work)
     memo[0] = 0.0
-    n = _candidates(tb, fl, buf, lo, hi, k, mv)
     codes = work[0:8]
     chance = work[8:16]
     value = work[16:24]
