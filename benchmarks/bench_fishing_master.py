@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ai import fishing_kernel
 from bot.ai.fishing import ExpertFishingPlayer
-from bot.ai.fishing_master import MasterFishingPlayer, action_number, pick
+from bot.ai.fishing_master import MARGIN, POINTS, MasterFishingPlayer, action_number, pick
 from bot.engine import (
     Capture,
     FishingAction,
@@ -88,16 +88,17 @@ class OracleMaster(MasterFishingPlayer):
             max(2, self.budget or 8),
             seed,
             known=[piles],
+            points=self.points,
         )
 
 
-Task = tuple[int, int, int, int | None, float, bool]
+Task = tuple[int, int, int, int | None, float, bool, float]
 
 
 def play_deals(task: Task) -> tuple[list[tuple[float, float]], list[float]]:
     """Deals ``start .. stop-1``, both seatings: the master's two results per deal, and the
     time of each master decision."""
-    seed, start, stop, budget, margin, oracle = task
+    seed, start, stop, budget, margin, oracle, points = task
     rules = make_rules("tsung-shap")
     results: list[tuple[float, float]] = []
     times: list[float] = []
@@ -105,7 +106,7 @@ def play_deals(task: Task) -> tuple[list[tuple[float, float]], list[float]]:
         deal = make_deal(rules, random.Random(f"fishing-master:{seed}:{i}"))
         pair: list[float] = []
         for seat in (0, 1):
-            master = (OracleMaster if oracle else MasterFishingPlayer)(budget, margin)
+            master = (OracleMaster if oracle else MasterFishingPlayer)(budget, margin, points)
             expert = ExpertFishingPlayer()
             rng = random.Random(f"{seed}:{i}:{seat}")
             state = new_game(rules, ["seat 0", "seat 1"], deal)
@@ -133,7 +134,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--start", type=int, default=0, help="first deal number")
     parser.add_argument("--budget", type=int, default=None, help="play-outs per decision")
-    parser.add_argument("--margin", type=float, default=2.0)
+    parser.add_argument("--margin", type=float, default=MARGIN)
+    parser.add_argument("--points", type=float, default=POINTS, help="play-out score per point")
     parser.add_argument("--oracle", action="store_true", help="perfect information (ceiling)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1)
@@ -141,12 +143,12 @@ def main() -> None:
     if not fishing_kernel.ready():
         sys.exit("the compiled kernel is not available (pip install .[sim])")
     # Compile (or load) the kernel before anything is timed.
-    play_deals((args.seed, -1, 0, 8, args.margin, args.oracle))
+    play_deals((args.seed, -1, 0, 8, args.margin, args.oracle, args.points))
     fishing_kernel.play_game(make_rules("tsung-shap"), [[0] * 16, [1] * 16], 0, 0)
     chunk = max(1, math.ceil(args.deals / (args.jobs * 4)))
     stop = args.start + args.deals
     tasks: list[Task] = [
-        (args.seed, s, min(stop, s + chunk), args.budget, args.margin, args.oracle)
+        (args.seed, s, min(stop, s + chunk), args.budget, args.margin, args.oracle, args.points)
         for s in range(args.start, stop, chunk)
     ]
     began = time.perf_counter()
@@ -176,7 +178,8 @@ def main() -> None:
     singles = [r for pair in results for r in pair]
     what = "oracle (perfect information)" if args.oracle else "master"
     print(
-        f"{what} vs expert, budget {args.budget or 'default'}, margin {args.margin}: "
+        f"{what} vs expert, budget {args.budget or 'default'}, margin {args.margin}, "
+        f"points {args.points}: "
         f"{2 * n} games ({n} deals x 2 seatings, from deal {args.start}, seed {args.seed})"
     )
     print(

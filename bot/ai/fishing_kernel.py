@@ -31,6 +31,7 @@ out through the engine instead, with a far smaller budget.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -40,10 +41,8 @@ from bot.engine import RuleSet
 from bot.engine.fishing import SWEEP_SCORE, tile_values
 from bot.engine.tiles import KINDS
 
-try:  # pragma: no cover - numpy comes with numba (the sim extra)
+with contextlib.suppress(ImportError):  # numpy comes with numba (the sim extra)
     import numpy as np
-except ImportError:  # pragma: no cover
-    pass
 
 __all__ = [
     "PLACE_LEFT",
@@ -225,7 +224,7 @@ def _moves(tb: Any, fl: Any, buf: Any, lo: int, hi: int, k: int, mv: Any, at: in
 
 @jit
 def _drop_lo(lo: int, how: int) -> int:
-    if how == _DROP_L or how == _DROP_LR:
+    if how in (_DROP_L, _DROP_LR):
         return lo + 1
     if how == _DROP_LL:
         return lo + 2
@@ -234,7 +233,7 @@ def _drop_lo(lo: int, how: int) -> int:
 
 @jit
 def _drop_hi(hi: int, how: int) -> int:
-    if how == _DROP_R or how == _DROP_LR:
+    if how in (_DROP_R, _DROP_LR):
         return hi - 1
     if how == _DROP_RR:
         return hi - 2
@@ -274,7 +273,7 @@ def _leaf(tb: Any, fl: Any, ci: Any, work: Any, buf: Any, lo: int, hi: int) -> f
     k = 0
     while bits:
         if bits & 1:
-            best = tb[k] if (k == a or k == d) else 0
+            best = tb[k] if (k in (a, d)) else 0
             t = tb[_T0 + (k * _N + a) * _N + d]
             if t:
                 if sweep:
@@ -338,9 +337,7 @@ def _reply(
                 if code & 1:
                     v = score - _sweep_leaf(tb, fl, ci, ok, op, work, sb, memo)
                 else:
-                    v = score - _leaf(
-                        tb, fl, ci, work, buf, _drop_lo(lo, how), _drop_hi(hi, how)
-                    )
+                    v = score - _leaf(tb, fl, ci, work, buf, _drop_lo(lo, how), _drop_hi(hi, how))
                 if m == 0 or v > value:
                     value = v
         elif hi == lo:
@@ -668,7 +665,7 @@ def _play(
                 return 1
             return -1
         following = 1 - seat
-        if (empty1 if following == 1 else empty0):
+        if empty1 if following == 1 else empty0:
             following = seat
         current = following
         turn += 1
@@ -721,7 +718,13 @@ def play_game(
     plen = np.array([len(piles[0]), len(piles[1])], np.int64)
     log = np.full(_LOG, -1, np.int64)
     scores, winner = _game(
-        tables_array(rules), flags_array(rules), arr, plen, first_seat, np.uint64(seed & (2**64 - 1)), log
+        tables_array(rules),
+        flags_array(rules),
+        arr,
+        plen,
+        first_seat,
+        np.uint64(seed & (2**64 - 1)),
+        log,
     )
     choices = [(int(x) // 8, int(x) % 8) for x in log if x >= 0]
     return (int(scores[0]), int(scores[1])), None if winner < 0 else int(winner), choices
@@ -886,9 +889,11 @@ def _rollouts(
     deals: int,
     seed: int,
     known: Any,
+    points: float,
 ) -> Any:
     """Every candidate (an action number) played out on ``deals`` orders of the unseen tiles
-    (or on the orders ``known``, when it has rows): 1 when ``me`` wins, 1/2 for a draw."""
+    (or on the orders ``known``, when it has rows): 1 when ``me`` wins, 1/2 for a draw, plus
+    ``points`` times ``me``'s final lead in points."""
     work, ci, ok, op, sb, mv, memo = _workspace()
     nc = cands.shape[0]
     out = np.zeros((deals, nc), np.float64)
@@ -931,6 +936,8 @@ def _rollouts(
                 turn, turned, cands[c], log, rng, work, ci, ok, op, sb, mv, memo,
             )  # fmt: skip
             out[d, c] = 0.5 if winner < 0 else (1.0 if winner == me else 0.0)
+            if points:
+                out[d, c] += points * (scores[me] - scores[1 - me])
     return out
 
 
@@ -947,6 +954,7 @@ def rollouts(
     deals: int,
     seed: int,
     known: Sequence[Sequence[Sequence[int]]] = (),
+    points: float = 0.0,
 ) -> list[list[float]]:
     """Play-out scores of ``me``'s candidates (action numbers: the how of a capture, or
     :data:`PLACE_LEFT` / :data:`PLACE_RIGHT`) in the play phase, ``turned`` in hand: a row per
@@ -957,6 +965,7 @@ def rollouts(
 
     ``known`` (benchmarks only, never at a table): the true remaining piles, ``known[0][s]``
     the kinds seat ``s`` will turn over, used instead of random orders (perfect information).
+    ``points``: each score also counts this much per point of ``me``'s final lead.
     """
     width = max(1, *pile_sizes)
     if known:
@@ -970,7 +979,7 @@ def rollouts(
     out = _rollouts(
         tables_array(rules), flags_array(rules), np.array(row, np.int64), scores[0], scores[1],
         me, turn, turned, np.array(pile_sizes, np.int64), np.array(unseen, np.int64),
-        np.array(candidates, np.int64), deals, np.uint64(seed & (2**64 - 1)), arr,
+        np.array(candidates, np.int64), deals, np.uint64(seed & (2**64 - 1)), arr, float(points),
     )  # fmt: skip
     return [[float(x) for x in line] for line in out]
 

@@ -51,6 +51,7 @@ __all__ = [
     "DEFAULT_BUDGET",
     "KERNEL_BUDGET",
     "MARGIN",
+    "POINTS",
     "MasterFishingPlayer",
     "action_number",
     "pick",
@@ -64,6 +65,8 @@ _PYTHON_SHARE = 30
 """Without numba a given budget buys this many times fewer play-outs."""
 MARGIN = 2.0
 """Standard errors by which a move must beat the expert's in the play-outs to be preferred."""
+POINTS = 0.0
+"""What each point of the final lead adds to a compiled play-out's score (a win scores 1)."""
 
 _HOW = {
     (ComboKind.PAIR, End.LEFT): 0,
@@ -169,12 +172,16 @@ class MasterFishingPlayer:
 
     level = "master"
 
-    def __init__(self, budget: int | None = None, margin: float = MARGIN) -> None:
+    def __init__(
+        self, budget: int | None = None, margin: float = MARGIN, points: float = POINTS
+    ) -> None:
         self.budget = budget or default_budget()
         """Play-outs per decision (None: :data:`KERNEL_BUDGET`, or :data:`DEFAULT_BUDGET`
         without numba)."""
         self.margin = margin
         """Standard errors by which a move must beat the expert's (see :func:`pick`)."""
+        self.points = points
+        """What a point of final lead adds to a play-out's score (a win scores 1)."""
         self._expert = ExpertFishingPlayer()
 
     def choose(
@@ -218,6 +225,7 @@ class MasterFishingPlayer:
                 [action_number(a) for a in candidates],
                 max(2, budget // len(candidates)),
                 seed,
+                points=self.points,
             )
         budget = self.budget // _PYTHON_SHARE if self.budget else DEFAULT_BUDGET
         deals = max(2, budget // len(candidates))

@@ -35,7 +35,7 @@ from tests.ai.test_fishing_ai import VARIANTS
 
 pytest.importorskip("numba")
 
-from bot.ai import fishing_kernel  # noqa: E402
+from bot.ai import fishing_kernel
 
 DEALS = 60
 """Deals per rule variant (both ways of playing them are checked in full)."""
@@ -81,9 +81,7 @@ def test_whole_games_are_the_engines_and_the_experts(rules: RuleSet) -> None:
     for i in range(DEALS):
         deal = make_deal(rules, random.Random(f"fishing-kernel:{i}"))
         state = new_game(rules, ["a", "b"], deal)
-        scores, winner, choices = fishing_kernel.play_game(
-            rules, _piles(state), deal.first_seat, i
-        )
+        scores, winner, choices = fishing_kernel.play_game(rules, _piles(state), deal.first_seat, i)
         end = _replay(state, choices, expert)
         assert end.result is not None
         assert end.result.scores == scores
@@ -129,7 +127,9 @@ def test_rollouts_are_reproducible_for_a_seed() -> None:
     expert = _expert()
     rng = random.Random(1)
     while state.phase is not FishingPhase.PLAY or state.turn < 5:
-        state, _ = apply(state, expert.choose(view(state, state.current), legal_actions(state), rng))
+        state, _ = apply(
+            state, expert.choose(view(state, state.current), legal_actions(state), rng)
+        )
     v = view(state, state.current)
     assert v.turned is not None
     piles = _piles(state)
