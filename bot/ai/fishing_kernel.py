@@ -685,7 +685,7 @@ def _workspace() -> Any:
 
 
 @jit
-def _game(tb: Any, fl: Any, piles: Any, plen: Any, first: int, seed: int, log: Any) -> Any:
+def _game(tb: Any, fl: Any, piles: Any, plen: Any, first: int, seed: Any, log: Any) -> Any:
     work, ci, ok, op, sb, mv, memo = _workspace()
     counts = np.zeros(_N, np.int64)
     for s in range(2):
@@ -887,7 +887,7 @@ def _rollouts(
     unseen: Any,
     cands: Any,
     deals: int,
-    seed: int,
+    seed: Any,
     known: Any,
     points: float,
 ) -> Any:

@@ -57,15 +57,15 @@ __all__ = [
     "pick",
 ]
 
-KERNEL_BUDGET = 2_000
+KERNEL_BUDGET = 1_500
 """Play-outs per decision by default when the compiled kernel runs (docs/benchmarks.md)."""
 DEFAULT_BUDGET = 60
 """Play-outs per decision by default without numba: they run in Python, about 4 ms each."""
 _PYTHON_SHARE = 30
 """Without numba a given budget buys this many times fewer play-outs."""
-MARGIN = 2.0
+MARGIN = 1.0
 """Standard errors by which a move must beat the expert's in the play-outs to be preferred."""
-POINTS = 0.0
+POINTS = 0.005
 """What each point of the final lead adds to a compiled play-out's score (a win scores 1)."""
 
 _HOW = {
