@@ -37,7 +37,7 @@ pytest.importorskip("numba")
 
 from bot.ai import fishing_kernel
 
-DEALS = 60
+DEALS = 40
 """Deals per rule variant (both ways of playing them are checked in full)."""
 
 
