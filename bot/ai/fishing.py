@@ -296,6 +296,14 @@ class ExpertFishingPlayer:
         if view.phase is FishingPhase.TURN_OVER or view.turned is None:
             claim = _best_claim(view, legal)
             return claim if claim is not None else _first(legal, Draw)
+        ties = self.best_actions(view, legal)
+        return ties[rng.randrange(len(ties))]
+
+    def best_actions(
+        self, view: FishingView, legal: Sequence[FishingAction]
+    ) -> list[FishingAction]:
+        """In the play phase, the equally best actions (``choose`` picks one at random)."""
+        assert view.turned is not None
         search = _Search(view)
         row = _row_of(view)
         kind = view.turned.index
@@ -324,8 +332,7 @@ class ExpertFishingPlayer:
                         chance = search.win_chance(after, 0, False)
                     scored.append(((chance, value), place))
         top = max(s for s, _ in scored)
-        ties = [a for s, a in scored if s[0] == top[0] and s[1] >= top[1] - 1e-9]
-        return ties[rng.randrange(len(ties))]
+        return [a for s, a in scored if s[0] == top[0] and s[1] >= top[1] - 1e-9]
 
 
 class _Search:

@@ -1,31 +1,44 @@
 """The ``master`` computer player for Tsung Shap: determinized play-outs of its candidate moves.
 
-Tsung Shap hides only the order of the piles, so a determinization is a random order of the
-unseen tiles (every tile not on the row, not captured and not the turned one), cut into the two
-piles at their known sizes. For every capture or placement the turned tile allows, the game is
-played out to its end on the same orders (common random numbers), both seats playing the
-``greedy`` Tsung Shap player, through the engine's own ``apply`` (the state of a play-out is
-built from the view and the sampled piles; the real game's state is never read). A play-out
-scores 1 for a win, 1/2 for a draw. As for the collecting games (:mod:`bot.ai.master`), the
-expert's move is the default and another replaces it only when its play-outs beat it by
-:data:`bot.ai.master.MARGIN` standard errors; claims, the draw and the exact endgame (six tiles
-or fewer unseen, searched exactly by the expert) are the expert's.
+Tsung Shap hides only the order of the piles (from everybody, the players included), so a
+determinization is a random order of the unseen tiles (every tile not on the row, not captured
+and not the turned one), cut into the two piles at their known sizes. The candidates are the
+expert's: every capture the turned tile allows, else both placements (declining a capture only
+hands the opponent the same tiles as a claim). Each is played out to the end of the game on the
+same orders (common random numbers), and a play-out scores 1 for a win, 1/2 for a draw (plus
+:data:`POINTS` per point of final lead, with the kernel).
 
-Play-outs run in Python (the compiled kernel covers the collecting games only), so the default
-``budget`` is :data:`DEFAULT_BUDGET` play-outs per decision (``KAPSHAP_MASTER_BUDGET`` sets it
-too).
+* **With numba** (the simulator's extra) the play-outs run in the compiled kernel
+  (:mod:`bot.ai.fishing_kernel`), both seats playing the expert (without its exact endgame),
+  about ninety times faster than through the engine: :data:`KERNEL_BUDGET` per decision.
+* **Without numba** they run through the engine's ``apply`` with the ``greedy`` player in both
+  seats (the state of a play-out is built from the view and the sampled piles; the real game's
+  state is never read), at a thirtieth of the budget.
+
+The expert's move is the default; another replaces it only when its play-outs beat it by
+:data:`MARGIN` standard errors of the paired difference. Claims, the draw and the exact endgame
+(six tiles or fewer unseen, searched exactly by the expert) are the expert's. ``budget`` (or
+``KAPSHAP_MASTER_BUDGET``) is the number of play-outs per decision. Against the expert this
+search gains a point or two (docs/benchmarks.md, "The master level: Tsung Shap"): one step of
+search on the expert can gain little more, while the same search on the true piles wins 79 %.
+
+Everything the master reads is the :class:`~bot.engine.FishingView` (``tests/ai/
+test_fishing_master.py`` checks that its decisions do not change with the hidden orders).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
 from bot.ai.fishing import ExpertFishingPlayer, GreedyFishingPlayer
-from bot.ai.master import _pick, default_budget
+from bot.ai.master import default_budget
 from bot.engine import (
     Capture,
+    ComboKind,
     Deal,
+    End,
     FishingAction,
     FishingPhase,
     FishingState,
@@ -37,10 +50,61 @@ from bot.engine import (
 )
 from bot.engine.tiles import KINDS, PIECE_KINDS, PIECES_PER_SET
 
-__all__ = ["DEFAULT_BUDGET", "MasterFishingPlayer"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "KERNEL_BUDGET",
+    "MARGIN",
+    "POINTS",
+    "MasterFishingPlayer",
+    "action_number",
+    "pick",
+]
 
+KERNEL_BUDGET = 1_500
+"""Play-outs per decision by default when the compiled kernel runs (docs/benchmarks.md)."""
 DEFAULT_BUDGET = 60
-"""Play-outs per decision by default: they run in Python, about 4 ms each here."""
+"""Play-outs per decision by default without numba: they run in Python, about 4 ms each."""
+_PYTHON_SHARE = 30
+"""Without numba a given budget buys this many times fewer play-outs."""
+MARGIN = 1.0
+"""Standard errors by which a move must beat the expert's in the play-outs to be preferred."""
+POINTS = 0.005
+"""What each point of the final lead adds to a compiled play-out's score (a win scores 1)."""
+
+_HOW = {
+    (ComboKind.PAIR, End.LEFT): 0,
+    (ComboKind.PAIR, End.RIGHT): 1,
+    (ComboKind.TRIPLET, End.LEFT): 2,
+    (ComboKind.TRIPLET, End.RIGHT): 3,
+    (ComboKind.TRIPLET, End.ENDS): 4,
+}
+
+
+def action_number(action: Capture | Place) -> int:
+    """The kernel's number of a capture or placement (:mod:`bot.ai.fishing_kernel`)."""
+    if isinstance(action, Place):
+        return 5 if action.end is End.LEFT else 6
+    return _HOW[(action.kind, action.end)]
+
+
+def pick(scores: Sequence[Sequence[float]], base: int, margin: float = MARGIN) -> int:
+    """The column whose mean play-out score beats column ``base`` (the expert's move) by the
+    most, if by more than ``margin`` standard errors of the paired difference; else ``base``."""
+    n = len(scores)
+    best, best_gain = base, 0.0
+    if n < 2:
+        return base
+    for column in range(len(scores[0])):
+        if column == base:
+            continue
+        diffs = [row[column] - row[base] for row in scores]
+        mean = sum(diffs) / n
+        if mean <= best_gain:
+            continue
+        variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean > margin * math.sqrt(variance / n):
+            best, best_gain = column, mean
+    return best
 
 
 def _pieces_by_kind(tile_count: int) -> list[list[int]]:
@@ -94,13 +158,33 @@ def _play_out(state: FishingState, first: FishingAction, seat: int, rng: random.
     return 0.5 if winner is None else (1.0 if winner == seat else 0.0)
 
 
+def _python_scores(
+    view: FishingView, candidates: Sequence[FishingAction], seat: int, deals: int, seed: int
+) -> list[list[float]]:
+    rng = random.Random(seed)
+    scores: list[list[float]] = []
+    for _ in range(deals):
+        key = rng.getrandbits(64)
+        state = _sampled_state(view, random.Random(key))
+        scores.append([_play_out(state, a, seat, random.Random(key)) for a in candidates])
+    return scores
+
+
 class MasterFishingPlayer:
-    """Determinized play-outs of each capture or placement, greedy play to the end."""
+    """Determinized play-outs of each capture or placement the expert would consider."""
 
     level = "master"
 
-    def __init__(self, budget: int | None = None) -> None:
-        self.budget = budget or default_budget() or DEFAULT_BUDGET
+    def __init__(
+        self, budget: int | None = None, margin: float = MARGIN, points: float = POINTS
+    ) -> None:
+        self.budget = budget or default_budget()
+        """Play-outs per decision (None: :data:`KERNEL_BUDGET`, or :data:`DEFAULT_BUDGET`
+        without numba)."""
+        self.margin = margin
+        """Standard errors by which a move must beat the expert's (see :func:`pick`)."""
+        self.points = points
+        """What a point of final lead adds to a play-out's score (a win scores 1)."""
         self._expert = ExpertFishingPlayer()
 
     def choose(
@@ -115,15 +199,37 @@ class MasterFishingPlayer:
             or len(view.unseen) <= ExpertFishingPlayer.exact_endgame
         ):
             return fallback
-        candidates = [a for a in legal if isinstance(a, Capture | Place)]
+        captures: list[Capture | Place] = [a for a in legal if isinstance(a, Capture)]
+        candidates = captures or [a for a in legal if isinstance(a, Place)]
         if len(candidates) < 2 or fallback not in candidates:
             return fallback
-        deals = max(2, self.budget // len(candidates))
-        scores: list[list[float]] = []
-        for _ in range(deals):
-            seed = rng.getrandbits(64)
-            state = _sampled_state(view, random.Random(seed))
-            scores.append([_play_out(state, a, view.seat, random.Random(seed)) for a in candidates])
-        index = list(range(len(candidates)))
-        best = _pick(index, scores, candidates.index(fallback))
-        return candidates[best]
+        seed = rng.getrandbits(64)
+        scores = self.play_outs(view, candidates, seed)
+        return candidates[pick(scores, candidates.index(fallback), self.margin)]
+
+    def play_outs(
+        self, view: FishingView, candidates: Sequence[Capture | Place], seed: int
+    ) -> list[list[float]]:
+        """The play-out scores of ``candidates`` (a row per deal), by the kernel if it runs."""
+        from bot.ai import fishing_kernel
+
+        assert view.turned is not None and view.seat is not None
+        if fishing_kernel.ready():
+            budget = self.budget or KERNEL_BUDGET
+            return fishing_kernel.rollouts(
+                view.rules,
+                [t.index for t in view.row],
+                view.scores,
+                view.seat,
+                view.turn,
+                view.turned.index,
+                view.pile_sizes,
+                [t.index for t in view.unseen],
+                [action_number(a) for a in candidates],
+                max(2, budget // len(candidates)),
+                seed,
+                points=self.points,
+            )
+        budget = self.budget // _PYTHON_SHARE if self.budget else DEFAULT_BUDGET
+        deals = max(2, budget // len(candidates))
+        return _python_scores(view, candidates, view.seat, deals, seed)
