@@ -30,13 +30,54 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bot.ai.base as base
 import bot.ai.fishing as fishing
 import bot.ai.master as master
+from bot.ai.core import pack_tiles, unpack
 from bot.ai.fishing_master import MasterFishingPlayer
+from bot.ai.knowledge import Seen
 from bot.ai.master import INFER, MasterPlayer
-from bot.engine import make_deal, make_rules
+from bot.engine import View, make_deal, make_rules
+from bot.engine.collecting import GameState
+from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET
 from bot.sim.fishing import play_fishing
 from bot.sim.play import play_reference
 
 TIMES: list[float] = []
+STATE: list[GameState] = []
+"""The state of the game being played, for the peeking master (``--peek``) only."""
+
+
+class PeekingMaster(MasterPlayer):
+    """The master with the other seats' true hands (benchmark only: the ceiling of search)."""
+
+    def peek(self, view: View, seen: Seen) -> list[list[int]]:
+        """The other seats' true hidden tiles, less what this seat knows they hold."""
+        state = STATE[-1]
+        out = []
+        for s, hand in enumerate(state.hands):
+            if s == seen.seat:
+                out.append([0] * 21)
+                continue
+            counts = unpack(pack_tiles(PIECE_KINDS[p % PIECES_PER_SET] for p in hand))
+            out.append([c - k for c, k in zip(counts, unpack(seen.known[s]), strict=True)])
+        return out
+
+
+def _play_peeking(rules: Any, deal: Any, levels: Any, rng: random.Random) -> Any:
+    # play_reference, keeping the state where the peeking master finds it.
+    import bot.engine as engine
+
+    original = engine.view
+
+    def spying(state: GameState, seat: int) -> View:
+        STATE[:] = [state]
+        return original(state, seat)
+
+    import bot.sim.play as sim_play
+
+    sim_play.view = spying  # type: ignore[attr-defined]
+    try:
+        return play_reference(rules, deal, levels, rng)
+    finally:
+        sim_play.view = original  # type: ignore[attr-defined]
 
 
 def _timed(player: Any) -> Any:
@@ -70,10 +111,16 @@ def main() -> None:
     parser.add_argument(
         "--margin", type=float, default=None, help="standard errors to beat the expert's move"
     )
+    parser.add_argument(
+        "--peek",
+        action="store_true",
+        help="let the master see the other hands (the ceiling of search; never at a table)",
+    )
     args = parser.parse_args()
     if args.margin is not None:
         master.MARGIN = args.margin
-    base.AI_LEVELS["master"] = lambda: _timed(MasterPlayer(args.budget, args.infer))
+    level = PeekingMaster if args.peek else MasterPlayer
+    base.AI_LEVELS["master"] = lambda: _timed(level(args.budget, args.infer))
     fishing.FISHING_LEVELS["master"] = lambda: _timed(MasterFishingPlayer(args.budget))
 
     rules = {
@@ -82,6 +129,8 @@ def main() -> None:
         "table": make_rules("kap-tai-shap", 6),
     }[args.match]
     play: Callable[..., Any] = play_fishing if args.match == "tsung" else play_reference
+    if args.peek:
+        play = _play_peeking
     players = rules.players
     wins = 0.0
     games = 0

@@ -58,6 +58,15 @@ INFER = 2
 """The default ``infer`` of :class:`MasterPlayer`."""
 INFER_TRIES = 16
 """The same, when the draws are also judged by the opponent's latest discard (``infer``)."""
+SIR_TRIES = 32
+"""Uniform draws per opponent hand among which ``infer`` 3 resamples by importance weight."""
+INFER_WEIGHTS = (3.085, -0.429, -1.162, -1.495, -10.963, -1.203, -0.254, -1.405, 0.382, -0.063)
+"""Weights of the features of :func:`bot.ai.kernel._hand_features` in the log importance
+weight of a drawn opponent hand (``infer`` 3) at two players: the log ratio of real expert
+hands to uniform draws, fitted over 600 games of experts at Kap Shap Culin by
+``benchmarks/fit_inference.py``."""
+TABLE_INFER_WEIGHTS = (1.318, -0.090, -0.609, -0.768, -13.552, -1.284, -1.721, -4.042, 0.154, 0.0)
+"""The same for bigger tables, fitted over 150 games of 6 experts at Kap Tai Shap."""
 MARGIN = 2.0
 """Standard errors by which a move must beat the expert's in the play-outs to be preferred."""
 
@@ -117,9 +126,11 @@ def rollout_choice(
     budget: int,
     rng: random.Random,
     infer: int = 0,
+    fixed: Sequence[Sequence[int]] = (),
 ) -> int:
     """The candidate (a kind, or -1 for draw / declare) with the best play-out score; with
-    ``infer``, the opponents' hands are drawn to explain their latest discards too."""
+    ``infer``, the opponents' hands are drawn to explain their latest discards too. ``fixed``
+    (benchmarks only, see :meth:`MasterPlayer.peek`) gives the other seats' true hidden tiles."""
     from bot.ai import kernel  # numba and numpy load only when a master decides
 
     if len(candidates) < 2 or not kernel.numpy_here():
@@ -130,10 +141,13 @@ def rollout_choice(
     if kernel.available():
         deals = max(deals, _MIN_PER_CANDIDATE)
     keys = [rng.getrandbits(64) for _ in range(deals)]
-    if infer:
-        scores = play_outs(view, seen, candidates, keys, INFER_TRIES, infer)
+    if infer >= 3:
+        weights = INFER_WEIGHTS if view.rules.players == 2 else TABLE_INFER_WEIGHTS
+        scores = play_outs(view, seen, candidates, keys, SIR_TRIES, infer, fixed, weights)
+    elif infer:
+        scores = play_outs(view, seen, candidates, keys, INFER_TRIES, infer, fixed)
     else:
-        scores = play_outs(view, seen, candidates, keys, TRIES)
+        scores = play_outs(view, seen, candidates, keys, TRIES, 0, fixed)
     return _pick(candidates, scores, fallback)
 
 
@@ -144,6 +158,8 @@ def play_outs(
     keys: Sequence[int],
     tries: int = 1,
     infer: int = 0,
+    fixed: Sequence[Sequence[int]] = (),
+    weights: Sequence[float] = (),
 ) -> list[list[float]]:
     """The kernel's play-out scores of ``seat``'s candidates (kinds, or -1 for draw / declare),
     a row per key: one determinized deal of what the view hides each (``tries`` random draws
@@ -173,6 +189,8 @@ def play_outs(
         keys,
         tries=tries,
         infer=infer,
+        fixed=fixed,
+        weights=weights,
     )
 
 
@@ -211,6 +229,12 @@ class MasterPlayer:
         """How far the play-outs' opponent hands must explain their latest discards (0: not;
         1: fewest missing; 2: and most improving kinds; see :func:`bot.ai.kernel.rollouts`)."""
 
+    def peek(self, view: View, seen: Seen) -> Sequence[Sequence[int]]:
+        """The other seats' hidden tiles if this player may see them: never at a table (here
+        always empty); a benchmark's subclass overrides it to measure the ceiling of search
+        with perfect knowledge of the hands."""
+        return ()
+
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         """Declare a win, else the take, draw or discard whose play-outs score best."""
         if Declare() in legal:
@@ -220,13 +244,16 @@ class MasterPlayer:
         seen = read_view(view, legal)
         players = view.rules.players
         budget = self.budget or max(200, 4 * DEFAULT_BUDGET // (players * players))
+        fixed = self.peek(view, seen)
         if view.phase is Phase.TAKE_OR_DRAW:
             kinds = sorted({a.tile.index for a in legal if isinstance(a, Take) and a.tile})
             candidates = kinds + ([DRAW] if Draw() in legal else [])
             kind = rollout_choice(
-                view, seen, candidates, expert_take(seen), budget, rng, self.infer
+                view, seen, candidates, expert_take(seen), budget, rng, self.infer, fixed
             )
             return Draw() if kind == DRAW else Take(KINDS[kind])
         kinds = sorted({a.tile.index for a in legal if isinstance(a, Discard)})
-        kind = rollout_choice(view, seen, kinds, expert_discard(seen), budget, rng, self.infer)
+        kind = rollout_choice(
+            view, seen, kinds, expert_discard(seen), budget, rng, self.infer, fixed
+        )
         return Discard(KINDS[kind])
