@@ -116,7 +116,12 @@ def main() -> None:
         action="store_true",
         help="let the master see the other hands (the ceiling of search; never at a table)",
     )
+    parser.add_argument(
+        "--halving", type=int, choices=(0, 1), default=None, help="successive halving (1) or not"
+    )
     args = parser.parse_args()
+    if args.halving is not None:
+        master.HALVING = bool(args.halving)
     if args.margin is not None:
         master.MARGIN = args.margin
     level = PeekingMaster if args.peek else MasterPlayer

@@ -55,6 +55,9 @@ def _groups(rules: Any, games: int, draws: int, seed: str) -> list[np.ndarray]:
                         if not p.dead:
                             live[p.tile.index] += 1
                 pool = np.array(live, np.int64)
+                codes = {"discard": 0, "draw": 1, "take": 2}
+                state_rng = np.array([rng.getrandbits(64)], dtype=np.uint64)
+                work = np.zeros(21, np.int64)
                 for s in range(rules.players):
                     if s == seat:
                         continue
@@ -67,6 +70,12 @@ def _groups(rules: Any, games: int, draws: int, seed: str) -> list[np.ndarray]:
                     passed = np.array(unpack(seen.passed[s]), np.int64)
                     discarded = np.array(unpack(seen.discarded[s]), np.int64)
                     need = sum(true) - sum(known)
+                    moves = [
+                        (codes[m.verb], m.tile.index if m.tile else -1)
+                        for m in v.history
+                        if m.seat == s and m.verb in codes
+                    ]
+                    events = np.array(moves or [(0, 0)], np.int64).reshape(-1, 2)
                     rows = []
                     for d in range(draws + 1):
                         base = np.array(known, np.int64)
@@ -77,6 +86,9 @@ def _groups(rules: Any, games: int, draws: int, seed: str) -> list[np.ndarray]:
                                 base[k] += 1
                         f = np.zeros(kernel.N_FEATURES, np.float64)
                         kernel._hand_features(ev, base, thrown, passed, discarded, pool, f)
+                        f[-1] = kernel._history_feature(
+                            ev, state_rng, base, events, len(moves), work
+                        )
                         rows.append(f)
                     out.append(np.array(rows))
             state, _ = apply(state, expert.choose(v, legal, random.Random(0)))

@@ -959,8 +959,57 @@ def _popcount(bits: int) -> int:
     return n
 
 
-N_FEATURES = 10
-"""Features of a hypothetical hidden hand that :func:`_hand_features` computes."""
+N_FEATURES = 11
+"""Features of a hypothetical hidden hand: :func:`_hand_features`, then
+:func:`_history_feature`."""
+_EV_DISCARD, _EV_DRAW, _EV_TAKE = 0, 1, 2
+
+
+@jit
+def _history_feature(ev: Any, state: Any, base: Any, events: Any, n: int, work: Any) -> int:
+    """How many of a seat's earlier discards (all but its latest) the expert would not have
+    made, had it held ``base`` now: the seat's hands are rebuilt backwards through its public
+    moves (``events[:n]``, oldest first, rows (code, kind): a discard gives its tile back, a
+    take takes it away, a draw takes away a random tile of the hand), and a discard counts when
+    another discard from that hand would have left fewer tiles missing. A particle filter over
+    the whole history in one backward pass: a hand that explains every move scores 0."""
+    for k in range(21):
+        work[k] = base[k]
+    wrong = 0
+    for i in range(n - 1, -1, -1):
+        code = events[i, 0]
+        kind = events[i, 1]
+        if code == _EV_DISCARD:
+            work[kind] += 1
+            if i == n - 1:
+                continue  # the latest discard: _hand_features judges it
+            work[kind] -= 1
+            missing, _ = _info(ev, work)
+            work[kind] += 1
+            for k in range(21):
+                if work[k] and k != kind:
+                    work[k] -= 1
+                    m, _ = _info(ev, work)
+                    work[k] += 1
+                    if m < missing:
+                        wrong += 1
+                        break
+        elif code == _EV_TAKE:
+            if work[kind]:
+                work[kind] -= 1
+        else:
+            size = 0
+            for k in range(21):
+                size += work[k]
+            if size == 0:
+                continue
+            r = below(state, size)
+            for k in range(21):
+                if r < work[k]:
+                    work[k] -= 1
+                    break
+                r -= work[k]
+    return wrong
 
 
 @jit
@@ -1041,6 +1090,8 @@ def _likely_hand(
     discarded: Any,
     pool: Any,
     weights: Any,
+    events: Any,
+    n_events: int,
 ) -> None:
     """Move to ``tiles[at : at + need]`` the most likely of ``tries`` random draws of ``need``
     tiles from ``tiles[at:]`` for a seat holding ``base`` besides: the one leaving the fewest
@@ -1069,6 +1120,7 @@ def _likely_hand(
         if n != 1:
             thrown = -1
     features = np.zeros(N_FEATURES, np.float64)
+    work = np.zeros(21, np.int64)
     total_weight = 0.0
     for _ in range(tries):
         for i in range(need):
@@ -1080,6 +1132,10 @@ def _likely_hand(
             base[tiles[at + i]] += 1
         if infer >= 3:
             _hand_features(ev, base, thrown, passed, discarded, pool, features)
+            if weights[N_FEATURES - 1] != 0.0:
+                features[N_FEATURES - 1] = _history_feature(
+                    ev, state, base, events, n_events, work
+                )
             for i in range(need):
                 base[tiles[at + i]] -= 1
             logit = 0.0
@@ -1170,6 +1226,8 @@ def rollouts(
     infer: int,
     fixed: Any,
     weights: Any,
+    events: Any,
+    n_events: Any,
 ) -> Any:
     """Score each candidate first decision of ``seat`` over determinized play-outs.
 
@@ -1233,7 +1291,7 @@ def rollouts(
             elif shuffle and tries > 1 and need > 0:
                 _likely_hand(
                     ev, state, tiles, at, need, tries, hands[s], best, passed[s], recent[s], infer,
-                    discarded[s], pool, weights,
+                    discarded[s], pool, weights, events[s], n_events[s],
                 )  # fmt: skip
             for i in range(at, at + need):
                 hands[s, tiles[i]] += 1
@@ -1342,6 +1400,7 @@ def rollout_scores(
     infer: int = 0,
     fixed: Sequence[Sequence[int]] = (),
     weights: Sequence[float] = (),
+    events: Sequence[Sequence[tuple[int, int]]] = (),
 ) -> list[list[float]]:
     """Scores of ``seat``'s candidate decisions over one determinized play-out per key (a row
     per key, a column per candidate: 1 for a win, -1/(players - 1) for another's, 0 for a draw).
@@ -1358,7 +1417,9 @@ def rollout_scores(
     weighs each draw by whether the expert would have made that seat's latest discard from it.
     ``fixed`` (benchmarks only: a peeking ceiling) gives the other seats' true hidden tiles, a
     row of counts per seat; only the wall is then dealt at random. ``weights`` (with ``infer``
-    3) weigh the features of :func:`_hand_features` in the draws' importance weights.
+    3) weigh the features of :func:`_hand_features` in the draws' importance weights;
+    ``events`` holds per seat its public moves, oldest first, as (code, kind): 0 a discard, 1 a
+    draw (kind -1), 2 a take (for :func:`_history_feature`).
     """
     players = rules.players
 
@@ -1382,6 +1443,14 @@ def rollout_scores(
         sc[index] = scalars[name]
     sc[_S_POOL_SIZE] = len(live) if any_offer else 0
     total, _ = kind_tables(rules)
+    longest = max([len(e) for e in events] + [1])
+    event_array = np.zeros((players, longest, 2), np.int64)
+    n_events = np.zeros(players, np.int64)
+    for s, moves in enumerate(events):
+        n_events[s] = len(moves)
+        for i, (code, kind) in enumerate(moves):
+            event_array[s, i, 0] = code
+            event_array[s, i, 1] = kind
     with np.errstate(over="ignore"):  # uncompiled (no numba), splitmix64 wraps around on purpose
         scores = rollouts(
             ev_array(rules), rule_flags(rules), total, seat, vec(counts["hand"]),
@@ -1396,6 +1465,7 @@ def rollout_scores(
             np.array(exact, dtype=np.int64), tries, infer,
             np.array(fixed, dtype=np.int64).reshape(len(fixed), 21),
             np.array(list(weights) + [0.0] * (N_FEATURES - len(weights)), dtype=np.float64),
+            event_array, n_events,
         )  # fmt: skip
     return [[float(x) for x in row] for row in scores]
 

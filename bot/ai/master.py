@@ -67,8 +67,14 @@ hands to uniform draws, fitted over 600 games of experts at Kap Shap Culin by
 ``benchmarks/fit_inference.py``."""
 TABLE_INFER_WEIGHTS = (1.318, -0.090, -0.609, -0.768, -13.552, -1.284, -1.721, -4.042, 0.154, 0.0)
 """The same for bigger tables, fitted over 150 games of 6 experts at Kap Tai Shap."""
+HALVING = False
+"""Whether the budget is spent by successive halving over the candidates (else evenly)."""
 MARGIN = 2.0
 """Standard errors by which a move must beat the expert's in the play-outs to be preferred."""
+
+
+_EVENTS = {"discard": 0, "draw": 1, "take": 2}
+"""The codes of public moves for :func:`bot.ai.kernel._history_feature`."""
 
 
 def default_budget() -> int | None:
@@ -137,18 +143,34 @@ def rollout_choice(
         return fallback
     if not kernel.available():
         budget = max(len(candidates), budget // 50)
-    deals = max(1, budget // len(candidates))
-    if kernel.available():
-        deals = max(deals, _MIN_PER_CANDIDATE)
-    keys = [rng.getrandbits(64) for _ in range(deals)]
-    if infer >= 3:
-        weights = INFER_WEIGHTS if view.rules.players == 2 else TABLE_INFER_WEIGHTS
-        scores = play_outs(view, seen, candidates, keys, SIR_TRIES, infer, fixed, weights)
-    elif infer:
-        scores = play_outs(view, seen, candidates, keys, INFER_TRIES, infer, fixed)
-    else:
-        scores = play_outs(view, seen, candidates, keys, TRIES, 0, fixed)
-    return _pick(candidates, scores, fallback)
+    def scores_of(among: Sequence[int], deals: int) -> list[list[float]]:
+        if kernel.available():
+            deals = max(deals, _MIN_PER_CANDIDATE)
+        keys = [rng.getrandbits(64) for _ in range(max(1, deals))]
+        if infer >= 3:
+            weights = INFER_WEIGHTS if view.rules.players == 2 else TABLE_INFER_WEIGHTS
+            return play_outs(view, seen, among, keys, SIR_TRIES, infer, fixed, weights)
+        if infer:
+            return play_outs(view, seen, among, keys, INFER_TRIES, infer, fixed)
+        return play_outs(view, seen, among, keys, TRIES, 0, fixed)
+
+    rounds = math.ceil(math.log2(len(candidates))) if HALVING and fallback in candidates else 1
+    survivors = list(candidates)
+    rows: list[list[float]] = []
+    for round_ in range(rounds):
+        # Successive halving: each round spends an equal share of the budget on the candidates
+        # left, then keeps the better half by mean score (and always the expert's move), so
+        # the close contenders get the most play-outs. Survivors share every deal so far.
+        scores = scores_of(survivors, budget // rounds // len(survivors))
+        rows = [*rows, *scores]  # a row per deal, a column per survivor
+        if round_ == rounds - 1:
+            break
+        means = [sum(row[c] for row in rows) for c in range(len(survivors))]
+        order = sorted(range(len(survivors)), key=lambda c: -means[c])
+        keep = set(order[: (len(survivors) + 1) // 2]) | {survivors.index(fallback)}
+        survivors = [survivors[c] for c in sorted(keep)]
+        rows = [[row[c] for c in sorted(keep)] for row in rows]
+    return _pick(survivors, rows, fallback)
 
 
 def play_outs(
@@ -167,6 +189,12 @@ def play_outs(
     from bot.ai import kernel
 
     live = [(p.tile.index, p.seat) for p in view.pool if not p.dead]
+    events: list[list[tuple[int, int]]] = [[] for _ in view.hand_sizes]
+    if infer >= 3:
+        for move in view.history:
+            code = _EVENTS.get(move.verb)
+            if code is not None and move.seat != seen.seat:
+                events[move.seat].append((code, move.tile.index if move.tile else -1))
     return kernel.rollout_scores(
         view.rules,
         seen.seat,
@@ -191,6 +219,7 @@ def play_outs(
         infer=infer,
         fixed=fixed,
         weights=weights,
+        events=events,
     )
 
 
