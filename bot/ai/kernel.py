@@ -1133,9 +1133,7 @@ def _likely_hand(
         if infer >= 3:
             _hand_features(ev, base, thrown, passed, discarded, pool, features)
             if weights[N_FEATURES - 1] != 0.0:
-                features[N_FEATURES - 1] = _history_feature(
-                    ev, state, base, events, n_events, work
-                )
+                features[N_FEATURES - 1] = _history_feature(ev, state, base, events, n_events, work)
             for i in range(need):
                 base[tiles[at + i]] -= 1
             logit = 0.0

@@ -143,6 +143,7 @@ def rollout_choice(
         return fallback
     if not kernel.available():
         budget = max(len(candidates), budget // 50)
+
     def scores_of(among: Sequence[int], deals: int) -> list[list[float]]:
         if kernel.available():
             deals = max(deals, _MIN_PER_CANDIDATE)

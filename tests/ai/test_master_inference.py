@@ -36,6 +36,7 @@ def _consistent_share(infer: int) -> float:
         kernel._likely_hand(
             ev, state, tiles, 0, size, 16, base, best, np.zeros(21, np.int64), recent, infer,
             np.zeros(21, np.int64), np.zeros(21, np.int64), np.zeros(kernel.N_FEATURES),
+            np.zeros((1, 2), np.int64), 0,
         )  # fmt: skip
         hand = np.zeros(21, np.int64)
         for k in tiles[:size]:
@@ -62,6 +63,11 @@ def test_inferred_hands_explain_the_latest_discard() -> None:
     assert _consistent_share(2) > 0.95
 
 
+def _padded(weights: tuple[float, ...] | None) -> object:
+    values = list(weights or ())
+    return np.array(values + [0.0] * (kernel.N_FEATURES - len(values)), dtype=np.float64)
+
+
 def _sir_share(weights: tuple[float, ...] | None) -> tuple[float, float]:
     """Share of drawn hands that explain the latest discard, and mean features' log weight,
     for importance resampling by ``weights`` (None: one uniform draw)."""
@@ -74,7 +80,7 @@ def _sir_share(weights: tuple[float, ...] | None) -> tuple[float, float]:
     rng = random.Random(5)
     consistent = 0
     trials = 300
-    w = np.array(INFER_WEIGHTS if weights is None else weights, dtype=np.float64)
+    w = _padded(INFER_WEIGHTS if weights is None else weights)
     features = np.zeros(kernel.N_FEATURES, np.float64)
     score = 0.0
     for _ in range(trials):
@@ -89,7 +95,7 @@ def _sir_share(weights: tuple[float, ...] | None) -> tuple[float, float]:
         kernel._likely_hand(
             ev, state, tiles, 0, size, SIR_TRIES if weights else 1, np.zeros(21, np.int64),
             np.zeros(32, np.int64), passed, recent, 3, np.zeros(21, np.int64),
-            np.zeros(21, np.int64), np.array(weights or [0.0] * kernel.N_FEATURES),
+            np.zeros(21, np.int64), _padded(weights), np.zeros((1, 2), np.int64), 0,
         )  # fmt: skip
         hand = np.zeros(21, np.int64)
         for k in tiles[:size]:
@@ -129,3 +135,37 @@ def test_hand_features_read_only_public_moves() -> None:
     assert (hand == before).all()  # the hand is left as it was
     assert (missing, bits) == kernel._info(ev, hand)
     assert out[:4].sum() <= 1
+
+
+def test_the_history_feature_counts_discards_the_expert_would_not_have_made() -> None:
+    """Without draws the backward rebuild is exact: before its earlier discard ``d`` the seat
+    held its hand now plus its latest discard plus ``d``; the discard counts as unexplained
+    when another tile of that hand would have left fewer tiles missing."""
+    rules = make_rules("kap-shap")
+    ev = kernel.ev_array(rules)
+    total, _ = kernel.kind_tables(rules)
+    state = np.array([7], dtype=np.uint64)
+    work = np.zeros(21, np.int64)
+    rng = random.Random(11)
+    counted = 0
+    for _ in range(200):
+        pool = [k for k in range(21) for _ in range(int(total[k]))]
+        tiles = rng.sample(pool, rules.hand_size + 1)
+        earlier, latest, kept = tiles[0], tiles[1], tiles[2:]
+        hand = np.zeros(21, np.int64)
+        for k in kept:
+            hand[k] += 1
+        events = np.array([[0, earlier], [0, latest]], np.int64)
+        got = kernel._history_feature(ev, state, hand, events, 2, work)
+        before = hand.copy()
+        before[latest] += 1
+        before[earlier] += 1
+        after = kernel._info(ev, _minus(before, earlier))[0]
+        better = any(
+            kernel._info(ev, _minus(before, k))[0] < after
+            for k in range(21)
+            if before[k] and k != earlier
+        )
+        assert got == int(better)
+        counted += got
+    assert 0 < counted < 200  # both cases occur
