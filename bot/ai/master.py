@@ -9,12 +9,21 @@ every candidate out many times and keeps the one that wins most often:
   and not discarded since), and the hand sizes and the wall size are those of the view. The
   state of the table (the live discards and who threw them, the turn, the stall count, the
   compulsory draw to come) comes from the view and its public record.
-* **Inference from public moves** (``infer``): each opponent's hidden tiles are the most
-  likely of several random draws: close to winning, not wanting what it passed over, and (with
-  ``infer``) such that the expert, holding them and the tile it threw in its latest turn,
-  would have thrown that tile. Only public moves are used, so it never peeks either.
+* **Inference from public moves** (``infer``, by default 3): each opponent's hidden tiles are
+  one of :data:`SIR_TRIES` uniform draws picked at random in proportion to an importance
+  weight (importance resampling), the exponential of a weighted sum of public features of the
+  drawn hand (:func:`bot.ai.kernel._hand_features`): how close to winning it is, whether the
+  expert holding it and the tile the opponent threw in its latest turn would have thrown that
+  tile, how many improving kinds it passed over, discarded before or leaves in the pool. The
+  weights are the log ratio of real expert hands to uniform draws, fitted over games of experts
+  (``benchmarks/fit_inference.py``; :data:`INFER_WEIGHTS`). ``infer`` 1 and 2 rank the draws
+  instead and keep the best of :data:`INFER_TRIES` (the earlier master). Only public moves are
+  used, so it never peeks (``tests/ai/test_master.py``); a benchmark's subclass may pass the
+  true hands (:meth:`MasterPlayer.peek`) to measure what perfect knowledge would give.
 * **Common random numbers.** Every candidate is played out on the same deals, so their
-  difference is measured with much less noise than their values.
+  difference is measured with much less noise than their values. With :data:`HALVING` the
+  budget goes in rounds to fewer and fewer candidates (successive halving; off by default, as
+  it measured no stronger).
 * **Played out by the compiled kernel** (:mod:`bot.ai.kernel`), every seat playing the expert,
   the player included after its candidate move. Without numba the same functions run
   uncompiled on numpy, with a fiftieth of the budget; without numpy the master plays the
@@ -54,8 +63,8 @@ many turns: a decision stays well under a second here (docs/benchmarks.md)."""
 _MIN_PER_CANDIDATE = 8
 TRIES = 4
 """Random draws per opponent hand in a play-out, of which the closest to winning is kept."""
-INFER = 2
-"""The default ``infer`` of :class:`MasterPlayer`."""
+INFER = 3
+"""The default ``infer`` of :class:`MasterPlayer`: importance resampling by fitted weights."""
 INFER_TRIES = 16
 """The same, when the draws are also judged by the opponent's latest discard (``infer``)."""
 SIR_TRIES = 32
@@ -143,6 +152,8 @@ def rollout_choice(
         return fallback
     if not kernel.available():
         budget = max(len(candidates), budget // 50)
+        # Uncompiled, weighing SIR_TRIES draws per hand costs more than the play-outs.
+        infer = min(infer, 2)
 
     def scores_of(among: Sequence[int], deals: int) -> list[list[float]]:
         if kernel.available():
@@ -256,8 +267,10 @@ class MasterPlayer:
         self.budget = budget if budget is not None else default_budget()
         """Play-outs per decision; None: from :data:`DEFAULT_BUDGET` by the table's size."""
         self.infer = infer
-        """How far the play-outs' opponent hands must explain their latest discards (0: not;
-        1: fewest missing; 2: and most improving kinds; see :func:`bot.ai.kernel.rollouts`)."""
+        """How the play-outs' opponent hands are made to explain their public moves (0: not;
+        1: the best of several draws by fewest missing after their latest discard; 2: and most
+        improving kinds; 3: importance resampling by fitted weights, see :func:`rollout_choice`
+        and :func:`bot.ai.kernel._likely_hand`)."""
 
     def peek(self, view: View, seen: Seen) -> Sequence[Sequence[int]]:
         """The other seats' hidden tiles if this player may see them: never at a table (here
