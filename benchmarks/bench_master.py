@@ -3,13 +3,21 @@
 * ``shap``: Kap Shap Culin, master against expert, every deal played twice with the seats
   swapped; the share counts a drawn game as half a win.
 * ``tsung``: Tsung Shap, the same.
-* ``table``: Kap Tai Shap Culin with 6 seats, master and 5 experts, the master's seat turning
-  round the table from deal to deal; its share of the games won against the 1/6 of an equal.
+* ``table``: Kap Tai Shap with 6 seats (its default rules: Classic, 3 sets), master and 5
+  experts, the master's seat turning round the table from deal to deal; its share of the games
+  won against the 1/6 of an equal.
+
+Each decision of the master is timed by the wall clock and by the processor time of this
+process (what it costs on an idle core; the machine is shared).
+
+``--peek`` gives the master the other seats' true hidden tiles (``PeekingMaster``; never at a
+table): what search would gain if the inference were perfect.
 
 Games are dealt by ``make_deal(rules, random.Random(f"master:{i}"))`` and the players draw from
-``random.Random(i)``, so the figures are reproducible. Each decision of the master is timed.
+``random.Random(i)``, so the figures are reproducible.
 
     .venv/bin/python benchmarks/bench_master.py shap --deals 300
+    .venv/bin/python benchmarks/bench_master.py shap --deals 150 --peek   # ceiling: sees the hands
     .venv/bin/python benchmarks/bench_master.py tsung --deals 100 --budget 600
     .venv/bin/python benchmarks/bench_master.py table --deals 120
 """
