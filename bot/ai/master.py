@@ -202,7 +202,8 @@ def play_outs(
 
     live = [(p.tile.index, p.seat) for p in view.pool if not p.dead]
     events: list[list[tuple[int, int]]] = [[] for _ in view.hand_sizes]
-    if infer >= 3:
+    if infer >= 3 and len(weights) == kernel.N_FEATURES and weights[-1]:
+        # Only the whole-history feature (off in the fitted weights) reads the moves.
         for move in view.history:
             code = _EVENTS.get(move.verb)
             if code is not None and move.seat != seen.seat:
