@@ -13,7 +13,7 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from bot.ai import kernel  # noqa: E402
-from bot.engine import make_rules  # noqa: E402
+from bot.engine import make_deal, make_rules  # noqa: E402
 
 
 def _consistent_share(infer: int) -> float:
@@ -169,3 +169,17 @@ def test_the_history_feature_counts_discards_the_expert_would_not_have_made() ->
         assert got == int(better)
         counted += got
     assert 0 < counted < 200  # both cases occur
+
+
+def test_a_master_weighing_the_whole_history_plays_a_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bot.ai import master
+    from bot.sim.play import play_reference
+
+    weights = (*master.INFER_WEIGHTS, -1.0)  # the history feature switched on
+    monkeypatch.setattr(master, "INFER_WEIGHTS", weights)
+    rules = make_rules("kap-shap")
+    deal = make_deal(rules, random.Random(2))
+    one = play_reference(rules, deal, ("master", "expert"), random.Random(6))
+    assert one == play_reference(rules, deal, ("master", "expert"), random.Random(6))
