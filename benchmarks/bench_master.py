@@ -3,13 +3,21 @@
 * ``shap``: Kap Shap Culin, master against expert, every deal played twice with the seats
   swapped; the share counts a drawn game as half a win.
 * ``tsung``: Tsung Shap, the same.
-* ``table``: Kap Tai Shap Culin with 6 seats, master and 5 experts, the master's seat turning
-  round the table from deal to deal; its share of the games won against the 1/6 of an equal.
+* ``table``: Kap Tai Shap with 6 seats (its default rules: Classic, 3 sets), master and 5
+  experts, the master's seat turning round the table from deal to deal; its share of the games
+  won against the 1/6 of an equal.
+
+Each decision of the master is timed by the wall clock and by the processor time of this
+process (what it costs on an idle core; the machine is shared).
+
+``--peek`` gives the master the other seats' true hidden tiles (``PeekingMaster``; never at a
+table): what search would gain if the inference were perfect.
 
 Games are dealt by ``make_deal(rules, random.Random(f"master:{i}"))`` and the players draw from
-``random.Random(i)``, so the figures are reproducible. Each decision of the master is timed.
+``random.Random(i)``, so the figures are reproducible.
 
     .venv/bin/python benchmarks/bench_master.py shap --deals 300
+    .venv/bin/python benchmarks/bench_master.py shap --deals 150 --peek   # ceiling: sees the hands
     .venv/bin/python benchmarks/bench_master.py tsung --deals 100 --budget 600
     .venv/bin/python benchmarks/bench_master.py table --deals 120
 """
@@ -30,13 +38,57 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bot.ai.base as base
 import bot.ai.fishing as fishing
 import bot.ai.master as master
+from bot.ai.core import pack_tiles, unpack
 from bot.ai.fishing_master import MasterFishingPlayer
+from bot.ai.knowledge import Seen
 from bot.ai.master import INFER, MasterPlayer
-from bot.engine import make_deal, make_rules
+from bot.engine import View, make_deal, make_rules
+from bot.engine.collecting import GameState
+from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET
 from bot.sim.fishing import play_fishing
 from bot.sim.play import play_reference
 
 TIMES: list[float] = []
+CPU: list[float] = []
+"""Per decision: wall-clock seconds, and this process's processor seconds (what the decision
+costs on an idle core: the machine is shared, so the wall clock includes waiting)."""
+STATE: list[GameState] = []
+"""The state of the game being played, for the peeking master (``--peek``) only."""
+
+
+class PeekingMaster(MasterPlayer):
+    """The master with the other seats' true hands (benchmark only: the ceiling of search)."""
+
+    def peek(self, view: View, seen: Seen) -> list[list[int]]:
+        """The other seats' true hidden tiles, less what this seat knows they hold."""
+        state = STATE[-1]
+        out = []
+        for s, hand in enumerate(state.hands):
+            if s == seen.seat:
+                out.append([0] * 21)
+                continue
+            counts = unpack(pack_tiles(PIECE_KINDS[p % PIECES_PER_SET] for p in hand))
+            out.append([c - k for c, k in zip(counts, unpack(seen.known[s]), strict=True)])
+        return out
+
+
+def _play_peeking(rules: Any, deal: Any, levels: Any, rng: random.Random) -> Any:
+    # play_reference, keeping the state where the peeking master finds it.
+    import bot.engine as engine
+
+    original = engine.view
+
+    def spying(state: GameState, seat: int) -> View:
+        STATE[:] = [state]
+        return original(state, seat)
+
+    import bot.sim.play as sim_play
+
+    sim_play.view = spying  # type: ignore[attr-defined]
+    try:
+        return play_reference(rules, deal, levels, rng)
+    finally:
+        sim_play.view = original  # type: ignore[attr-defined]
 
 
 def _timed(player: Any) -> Any:
@@ -44,8 +96,10 @@ def _timed(player: Any) -> Any:
 
     def wrapped(view: Any, legal: Any, rng: random.Random) -> Any:
         began = time.perf_counter()
+        cpu = time.process_time()
         action = choose(view, legal, rng)
         TIMES.append(time.perf_counter() - began)
+        CPU.append(time.process_time() - cpu)
         return action
 
     player.choose = wrapped
@@ -70,10 +124,21 @@ def main() -> None:
     parser.add_argument(
         "--margin", type=float, default=None, help="standard errors to beat the expert's move"
     )
+    parser.add_argument(
+        "--peek",
+        action="store_true",
+        help="let the master see the other hands (the ceiling of search; never at a table)",
+    )
+    parser.add_argument(
+        "--halving", type=int, choices=(0, 1), default=None, help="successive halving (1) or not"
+    )
     args = parser.parse_args()
+    if args.halving is not None:
+        master.HALVING = bool(args.halving)
     if args.margin is not None:
         master.MARGIN = args.margin
-    base.AI_LEVELS["master"] = lambda: _timed(MasterPlayer(args.budget, args.infer))
+    level = PeekingMaster if args.peek else MasterPlayer
+    base.AI_LEVELS["master"] = lambda: _timed(level(args.budget, args.infer))
     fishing.FISHING_LEVELS["master"] = lambda: _timed(MasterFishingPlayer(args.budget))
 
     rules = {
@@ -82,6 +147,8 @@ def main() -> None:
         "table": make_rules("kap-tai-shap", 6),
     }[args.match]
     play: Callable[..., Any] = play_fishing if args.match == "tsung" else play_reference
+    if args.peek:
+        play = _play_peeking
     players = rules.players
     wins = 0.0
     games = 0
@@ -89,6 +156,7 @@ def main() -> None:
     # A first game compiles (or loads) the kernel outside the timing.
     play(rules, make_deal(rules, random.Random("warm-up")), ["master"] * players, random.Random(0))
     TIMES.clear()
+    CPU.clear()
     for i in range(args.deals):
         deal = make_deal(rules, random.Random(f"master:{i}"))
         seats = (0, 1) if players == 2 else (i % players,)
@@ -102,13 +170,19 @@ def main() -> None:
             elif record.winner == seat:
                 wins += 1
     share, low, high = _interval(wins, games)
-    TIMES.sort()
-    mean = sum(TIMES) / len(TIMES)
-    p99 = TIMES[int(0.99 * (len(TIMES) - 1))]
     print(
         f"{args.match}: {games} games, master share {share:.3f} (95 % {low:.3f}-{high:.3f}); "
-        f"{len(TIMES)} decisions, mean {mean * 1000:.0f} ms, 99th pct {p99 * 1000:.0f} ms, "
-        f"max {TIMES[-1] * 1000:.0f} ms; {time.perf_counter() - began:.0f} s"
+        f"{len(TIMES)} decisions, wall {_spread(TIMES)}, processor {_spread(CPU)}; "
+        f"{time.perf_counter() - began:.0f} s"
+    )
+
+
+def _spread(times: list[float]) -> str:
+    ordered = sorted(times)
+    mean = sum(ordered) / len(ordered)
+    p99 = ordered[int(0.99 * (len(ordered) - 1))]
+    return (
+        f"mean {mean * 1000:.0f} ms, 99th pct {p99 * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms"
     )
 
 

@@ -959,6 +959,121 @@ def _popcount(bits: int) -> int:
     return n
 
 
+N_FEATURES = 11
+"""Features of a hypothetical hidden hand: :func:`_hand_features`, then
+:func:`_history_feature`."""
+_EV_DISCARD, _EV_DRAW, _EV_TAKE = 0, 1, 2
+
+
+@jit
+def _history_feature(ev: Any, state: Any, base: Any, events: Any, n: int, work: Any) -> int:
+    """How many of a seat's earlier discards (all but its latest) the expert would not have
+    made, had it held ``base`` now: the seat's hands are rebuilt backwards through its public
+    moves (``events[:n]``, oldest first, rows (code, kind): a discard gives its tile back, a
+    take takes it away, a draw takes away a random tile of the hand), and a discard counts when
+    another discard from that hand would have left fewer tiles missing. A particle filter over
+    the whole history in one backward pass: a hand that explains every move scores 0."""
+    for k in range(21):
+        work[k] = base[k]
+    wrong = 0
+    for i in range(n - 1, -1, -1):
+        code = events[i, 0]
+        kind = events[i, 1]
+        if code == _EV_DISCARD:
+            work[kind] += 1
+            if i == n - 1:
+                continue  # the latest discard: _hand_features judges it
+            work[kind] -= 1
+            missing, _ = _info(ev, work)
+            work[kind] += 1
+            for k in range(21):
+                if work[k] and k != kind:
+                    work[k] -= 1
+                    m, _ = _info(ev, work)
+                    work[k] += 1
+                    if m < missing:
+                        wrong += 1
+                        break
+        elif code == _EV_TAKE:
+            if work[kind]:
+                work[kind] -= 1
+        else:
+            size = 0
+            for k in range(21):
+                size += work[k]
+            if size == 0:
+                continue
+            r = below(state, size)
+            for k in range(21):
+                if r < work[k]:
+                    work[k] -= 1
+                    break
+                r -= work[k]
+    return wrong
+
+
+@jit
+def _hand_features(
+    ev: Any, base: Any, thrown: int, passed: Any, discarded: Any, pool: Any, out: Any
+) -> tuple[int, int]:
+    """Features of one opponent hand ``base`` (known plus drawn hidden tiles) judged by that
+    seat's public moves, into ``out`` (:data:`N_FEATURES`); returns ``(missing, bits)``:
+
+    0-3. fewest tiles missing is 1 or less, 2, 3, 4 (5 or more: all zero): players keep hands
+         close to winning;
+    4.   with ``thrown`` (its latest discard, one tile), how many more tiles are missing than
+         after the expert's best discard from the hand plus that tile (at most 2);
+    5.   when none more, how many more improving kinds another such discard would have kept
+         (at most 4): the expert keeps the most;
+    6.   improving kinds it passed over (drew instead of taking);
+    7.   improving kinds it discarded before (its other discards);
+    8.   improving kinds (at most 8);
+    9.   improving kinds face up in the pool (``pool``, zero under "last discard only"),
+         which an expert takes when it may.
+
+    Only public facts enter (the moves of that seat, the pool), never the real hand.
+    """
+    missing, bits = _info(ev, base)
+    for i in range(N_FEATURES):
+        out[i] = 0.0
+    if missing <= 1:
+        out[0] = 1.0
+    elif missing <= 4:
+        out[missing - 1] = 1.0
+    if thrown >= 0:
+        # The hand before the discard: what it holds now plus the tile it threw.
+        base[thrown] += 1
+        fewest = missing
+        kept = _popcount(bits)
+        most = kept
+        for k in range(21):
+            if base[k] and k != thrown:
+                base[k] -= 1
+                m, b = _info(ev, base)
+                base[k] += 1
+                if m < fewest:
+                    fewest = m
+                    most = _popcount(b)
+                elif m == fewest and _popcount(b) > most:
+                    most = _popcount(b)
+        base[thrown] -= 1
+        out[4] = min(2, missing - fewest)
+        if missing == fewest:
+            out[5] = min(4, most - kept)
+    improving = 0
+    for k in range(21):
+        if bits >> k & 1:
+            improving += 1
+            if passed[k]:
+                out[6] += 1.0
+            if discarded[k] and k != thrown:
+                out[7] += 1.0
+            if pool[k]:
+                out[9] += 1.0
+    out[8] = min(8, improving)
+    return missing, bits
+
+
 @jit
 def _likely_hand(
     ev: Any,
@@ -972,6 +1087,11 @@ def _likely_hand(
     passed: Any,
     recent: Any,
     infer: int,
+    discarded: Any,
+    pool: Any,
+    weights: Any,
+    events: Any,
+    n_events: int,
 ) -> None:
     """Move to ``tiles[at : at + need]`` the most likely of ``tries`` random draws of ``need``
     tiles from ``tiles[at:]`` for a seat holding ``base`` besides: the one leaving the fewest
@@ -981,7 +1101,13 @@ def _likely_hand(
     judged by the seat's latest discard (``recent``, one tile): a hand from which the expert
     would have discarded something leaving fewer tiles missing is unlikely (64 per tile of
     difference), since the expert always keeps the fewest missing; with ``infer`` 2, also one
-    from which another such discard keeps more improving kinds (4 per kind)."""
+    from which another such discard keeps more improving kinds (4 per kind).
+
+    With ``infer`` 3 the draws are weighed instead of ranked (importance resampling): each
+    draw's weight is ``exp(weights . features)`` (:func:`_hand_features`, ``weights`` fitted
+    as the log ratio of real expert hands to uniform draws by ``benchmarks/fit_inference.py``),
+    and one draw is picked at random in proportion to its weight, so the hands follow the
+    posterior given the seat's public moves instead of crowding on the single likeliest."""
     count = tiles.shape[0]
     best_score = 1 << 30
     thrown = -1
@@ -993,6 +1119,9 @@ def _likely_hand(
                 thrown = k
         if n != 1:
             thrown = -1
+    features = np.zeros(N_FEATURES, np.float64)
+    work = np.zeros(21, np.int64)
+    total_weight = 0.0
     for _ in range(tries):
         for i in range(need):
             j = at + i + below(state, count - at - i)
@@ -1001,6 +1130,24 @@ def _likely_hand(
             tiles[j] = t
         for i in range(need):
             base[tiles[at + i]] += 1
+        if infer >= 3:
+            _hand_features(ev, base, thrown, passed, discarded, pool, features)
+            if weights[N_FEATURES - 1] != 0.0:
+                features[N_FEATURES - 1] = _history_feature(ev, state, base, events, n_events, work)
+            for i in range(need):
+                base[tiles[at + i]] -= 1
+            logit = 0.0
+            for i in range(N_FEATURES):
+                logit += weights[i] * features[i]
+            w = np.exp(min(50.0, max(-50.0, logit)))
+            total_weight += w
+            # Reservoir sampling in proportion to the weights: keep this draw with
+            # probability w / (the weights so far).
+            u = (splitmix_next(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+            if u * total_weight < w:
+                for i in range(need):
+                    best[i] = tiles[at + i]
+            continue
         missing, bits = _info(ev, base)
         score = 32 * missing
         if thrown >= 0:
@@ -1033,10 +1180,16 @@ def _likely_hand(
             best_score = score
             for i in range(need):
                 best[i] = tiles[at + i]
-    # Bring the chosen tiles to the front of the remaining ones.
+    _to_front(tiles, at, need, best)
+
+
+@jit
+def _to_front(tiles: Any, at: int, need: int, chosen: Any) -> None:
+    # Bring the chosen tiles (``chosen[:need]``) to the front of ``tiles[at:]``.
+    count = tiles.shape[0]
     for i in range(need):
         for j in range(at + i, count):
-            if tiles[j] == best[i]:
+            if tiles[j] == chosen[i]:
                 t = tiles[at + i]
                 tiles[at + i] = tiles[j]
                 tiles[j] = t
@@ -1069,6 +1222,10 @@ def rollouts(
     tiles: Any,
     tries: int,
     infer: int,
+    fixed: Any,
+    weights: Any,
+    events: Any,
+    n_events: Any,
 ) -> Any:
     """Score each candidate first decision of ``seat`` over determinized play-outs.
 
@@ -1077,8 +1234,13 @@ def rollouts(
     random ones up to its hand size, the rest becomes the wall. Then every candidate is played
     out on that same deal (common random numbers), every seat playing expert. Returns, per
     key and candidate, 1 if ``seat`` won, -1/(players - 1) if another seat did, 0 for a draw.
+
+    ``fixed``, when not empty, gives each other seat's hidden tiles (a row of counts per seat):
+    only the wall is then dealt at random. It is for benchmarks measuring what search gains with
+    perfect knowledge of the hands (a peeking ceiling); the master never passes it at a table.
     """
     players = flags[0]
+    peek = fixed.shape[0] > 0
     codes = np.full(players, _EXPERT, np.int64)
     # ``tiles``, when not empty, is one exact deal of the hidden tiles (the other seats' unknown
     # tiles in seat order, then the wall in drawing order) played without shuffling: the tests
@@ -1117,14 +1279,22 @@ def rollouts(
             for k in range(21):
                 held += known[s, k]
             need = min(sizes[s] - held, count - at)
-            if shuffle and tries > 1 and need > 0:
+            if shuffle and peek:
+                need = 0
+                for k in range(21):
+                    for _ in range(fixed[s, k]):
+                        best[need] = k
+                        need += 1
+                _to_front(tiles, at, need, best)
+            elif shuffle and tries > 1 and need > 0:
                 _likely_hand(
-                    ev, state, tiles, at, need, tries, hands[s], best, passed[s], recent[s], infer
-                )
+                    ev, state, tiles, at, need, tries, hands[s], best, passed[s], recent[s], infer,
+                    discarded[s], pool, weights, events[s], n_events[s],
+                )  # fmt: skip
             for i in range(at, at + need):
                 hands[s, tiles[i]] += 1
             at += need
-        if shuffle and tries > 1:
+        if shuffle and (tries > 1 or peek):
             for i in range(count - 1, at, -1):
                 j = at + below(state, i - at + 1)
                 t = tiles[i]
@@ -1226,6 +1396,9 @@ def rollout_scores(
     exact: Sequence[int] = (),
     tries: int = 1,
     infer: int = 0,
+    fixed: Sequence[Sequence[int]] = (),
+    weights: Sequence[float] = (),
+    events: Sequence[Sequence[tuple[int, int]]] = (),
 ) -> list[list[float]]:
     """Scores of ``seat``'s candidate decisions over one determinized play-out per key (a row
     per key, a column per candidate: 1 for a win, -1/(players - 1) for another's, 0 for a draw).
@@ -1240,6 +1413,11 @@ def rollout_scores(
     above 1, each other seat's hidden tiles are the best of that many random draws (fewest
     tiles missing), since players keep hands close to winning; ``infer`` (0 or more) also
     weighs each draw by whether the expert would have made that seat's latest discard from it.
+    ``fixed`` (benchmarks only: a peeking ceiling) gives the other seats' true hidden tiles, a
+    row of counts per seat; only the wall is then dealt at random. ``weights`` (with ``infer``
+    3) weigh the features of :func:`_hand_features` in the draws' importance weights;
+    ``events`` holds per seat its public moves, oldest first, as (code, kind): 0 a discard, 1 a
+    draw (kind -1), 2 a take (for :func:`_history_feature`).
     """
     players = rules.players
 
@@ -1263,6 +1441,14 @@ def rollout_scores(
         sc[index] = scalars[name]
     sc[_S_POOL_SIZE] = len(live) if any_offer else 0
     total, _ = kind_tables(rules)
+    longest = max([len(e) for e in events] + [1])
+    event_array = np.zeros((players, longest, 2), np.int64)
+    n_events = np.zeros(players, np.int64)
+    for s, moves in enumerate(events):
+        n_events[s] = len(moves)
+        for i, (code, kind) in enumerate(moves):
+            event_array[s, i, 0] = code
+            event_array[s, i, 1] = kind
     with np.errstate(over="ignore"):  # uncompiled (no numba), splitmix64 wraps around on purpose
         scores = rollouts(
             ev_array(rules), rule_flags(rules), total, seat, vec(counts["hand"]),
@@ -1275,6 +1461,9 @@ def rollout_scores(
             np.array(per_seat["recent"], dtype=np.int64), sc, vec(candidates),
             np.array([k & ((1 << 64) - 1) for k in keys], dtype=np.uint64),
             np.array(exact, dtype=np.int64), tries, infer,
+            np.array(fixed, dtype=np.int64).reshape(len(fixed), 21),
+            np.array(list(weights) + [0.0] * (N_FEATURES - len(weights)), dtype=np.float64),
+            event_array, n_events,
         )  # fmt: skip
     return [[float(x) for x in row] for row in scores]
 

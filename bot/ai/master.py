@@ -9,12 +9,21 @@ every candidate out many times and keeps the one that wins most often:
   and not discarded since), and the hand sizes and the wall size are those of the view. The
   state of the table (the live discards and who threw them, the turn, the stall count, the
   compulsory draw to come) comes from the view and its public record.
-* **Inference from public moves** (``infer``): each opponent's hidden tiles are the most
-  likely of several random draws: close to winning, not wanting what it passed over, and (with
-  ``infer``) such that the expert, holding them and the tile it threw in its latest turn,
-  would have thrown that tile. Only public moves are used, so it never peeks either.
+* **Inference from public moves** (``infer``, by default 3): each opponent's hidden tiles are
+  one of :data:`SIR_TRIES` uniform draws picked at random in proportion to an importance
+  weight (importance resampling), the exponential of a weighted sum of public features of the
+  drawn hand (:func:`bot.ai.kernel._hand_features`): how close to winning it is, whether the
+  expert holding it and the tile the opponent threw in its latest turn would have thrown that
+  tile, how many improving kinds it passed over, discarded before or leaves in the pool. The
+  weights are the log ratio of real expert hands to uniform draws, fitted over games of experts
+  (``benchmarks/fit_inference.py``; :data:`INFER_WEIGHTS`). ``infer`` 1 and 2 rank the draws
+  instead and keep the best of :data:`INFER_TRIES` (the earlier master). Only public moves are
+  used, so it never peeks (``tests/ai/test_master.py``); a benchmark's subclass may pass the
+  true hands (:meth:`MasterPlayer.peek`) to measure what perfect knowledge would give.
 * **Common random numbers.** Every candidate is played out on the same deals, so their
-  difference is measured with much less noise than their values.
+  difference is measured with much less noise than their values. With :data:`HALVING` the
+  budget goes in rounds to fewer and fewer candidates (successive halving; off by default, as
+  it measured no stronger).
 * **Played out by the compiled kernel** (:mod:`bot.ai.kernel`), every seat playing the expert,
   the player included after its candidate move. Without numba the same functions run
   uncompiled on numpy, with a fiftieth of the budget; without numpy the master plays the
@@ -54,12 +63,27 @@ many turns: a decision stays well under a second here (docs/benchmarks.md)."""
 _MIN_PER_CANDIDATE = 8
 TRIES = 4
 """Random draws per opponent hand in a play-out, of which the closest to winning is kept."""
-INFER = 2
-"""The default ``infer`` of :class:`MasterPlayer`."""
+INFER = 3
+"""The default ``infer`` of :class:`MasterPlayer`: importance resampling by fitted weights."""
 INFER_TRIES = 16
 """The same, when the draws are also judged by the opponent's latest discard (``infer``)."""
+SIR_TRIES = 32
+"""Uniform draws per opponent hand among which ``infer`` 3 resamples by importance weight."""
+INFER_WEIGHTS = (3.085, -0.429, -1.162, -1.495, -10.963, -1.203, -0.254, -1.405, 0.382, -0.063)
+"""Weights of the features of :func:`bot.ai.kernel._hand_features` in the log importance
+weight of a drawn opponent hand (``infer`` 3) at two players: the log ratio of real expert
+hands to uniform draws, fitted over 600 games of experts at Kap Shap Culin by
+``benchmarks/fit_inference.py``."""
+TABLE_INFER_WEIGHTS = (1.318, -0.090, -0.609, -0.768, -13.552, -1.284, -1.721, -4.042, 0.154, 0.0)
+"""The same for bigger tables, fitted over 150 games of 6 experts at Kap Tai Shap."""
+HALVING = False
+"""Whether the budget is spent by successive halving over the candidates (else evenly)."""
 MARGIN = 2.0
 """Standard errors by which a move must beat the expert's in the play-outs to be preferred."""
+
+
+_EVENTS = {"discard": 0, "draw": 1, "take": 2}
+"""The codes of public moves for :func:`bot.ai.kernel._history_feature`."""
 
 
 def default_budget() -> int | None:
@@ -117,24 +141,48 @@ def rollout_choice(
     budget: int,
     rng: random.Random,
     infer: int = 0,
+    fixed: Sequence[Sequence[int]] = (),
 ) -> int:
     """The candidate (a kind, or -1 for draw / declare) with the best play-out score; with
-    ``infer``, the opponents' hands are drawn to explain their latest discards too."""
+    ``infer``, the opponents' hands are drawn to explain their latest discards too. ``fixed``
+    (benchmarks only, see :meth:`MasterPlayer.peek`) gives the other seats' true hidden tiles."""
     from bot.ai import kernel  # numba and numpy load only when a master decides
 
     if len(candidates) < 2 or not kernel.numpy_here():
         return fallback
     if not kernel.available():
         budget = max(len(candidates), budget // 50)
-    deals = max(1, budget // len(candidates))
-    if kernel.available():
-        deals = max(deals, _MIN_PER_CANDIDATE)
-    keys = [rng.getrandbits(64) for _ in range(deals)]
-    if infer:
-        scores = play_outs(view, seen, candidates, keys, INFER_TRIES, infer)
-    else:
-        scores = play_outs(view, seen, candidates, keys, TRIES)
-    return _pick(candidates, scores, fallback)
+        # Uncompiled, weighing SIR_TRIES draws per hand costs more than the play-outs.
+        infer = min(infer, 2)
+
+    def scores_of(among: Sequence[int], deals: int) -> list[list[float]]:
+        if kernel.available():
+            deals = max(deals, _MIN_PER_CANDIDATE)
+        keys = [rng.getrandbits(64) for _ in range(max(1, deals))]
+        if infer >= 3:
+            weights = INFER_WEIGHTS if view.rules.players == 2 else TABLE_INFER_WEIGHTS
+            return play_outs(view, seen, among, keys, SIR_TRIES, infer, fixed, weights)
+        if infer:
+            return play_outs(view, seen, among, keys, INFER_TRIES, infer, fixed)
+        return play_outs(view, seen, among, keys, TRIES, 0, fixed)
+
+    rounds = math.ceil(math.log2(len(candidates))) if HALVING and fallback in candidates else 1
+    survivors = list(candidates)
+    rows: list[list[float]] = []
+    for round_ in range(rounds):
+        # Successive halving: each round spends an equal share of the budget on the candidates
+        # left, then keeps the better half by mean score (and always the expert's move), so
+        # the close contenders get the most play-outs. Survivors share every deal so far.
+        scores = scores_of(survivors, budget // rounds // len(survivors))
+        rows = [*rows, *scores]  # a row per deal, a column per survivor
+        if round_ == rounds - 1:
+            break
+        means = [sum(row[c] for row in rows) for c in range(len(survivors))]
+        order = sorted(range(len(survivors)), key=lambda c: -means[c])
+        keep = set(order[: (len(survivors) + 1) // 2]) | {survivors.index(fallback)}
+        survivors = [survivors[c] for c in sorted(keep)]
+        rows = [[row[c] for c in sorted(keep)] for row in rows]
+    return _pick(survivors, rows, fallback)
 
 
 def play_outs(
@@ -144,6 +192,8 @@ def play_outs(
     keys: Sequence[int],
     tries: int = 1,
     infer: int = 0,
+    fixed: Sequence[Sequence[int]] = (),
+    weights: Sequence[float] = (),
 ) -> list[list[float]]:
     """The kernel's play-out scores of ``seat``'s candidates (kinds, or -1 for draw / declare),
     a row per key: one determinized deal of what the view hides each (``tries`` random draws
@@ -151,6 +201,13 @@ def play_outs(
     from bot.ai import kernel
 
     live = [(p.tile.index, p.seat) for p in view.pool if not p.dead]
+    events: list[list[tuple[int, int]]] = [[] for _ in view.hand_sizes]
+    if infer >= 3 and len(weights) == kernel.N_FEATURES and weights[-1]:
+        # Only the whole-history feature (off in the fitted weights) reads the moves.
+        for move in view.history:
+            code = _EVENTS.get(move.verb)
+            if code is not None and move.seat != seen.seat:
+                events[move.seat].append((code, move.tile.index if move.tile else -1))
     return kernel.rollout_scores(
         view.rules,
         seen.seat,
@@ -173,6 +230,9 @@ def play_outs(
         keys,
         tries=tries,
         infer=infer,
+        fixed=fixed,
+        weights=weights,
+        events=events,
     )
 
 
@@ -208,8 +268,16 @@ class MasterPlayer:
         self.budget = budget if budget is not None else default_budget()
         """Play-outs per decision; None: from :data:`DEFAULT_BUDGET` by the table's size."""
         self.infer = infer
-        """How far the play-outs' opponent hands must explain their latest discards (0: not;
-        1: fewest missing; 2: and most improving kinds; see :func:`bot.ai.kernel.rollouts`)."""
+        """How the play-outs' opponent hands are made to explain their public moves (0: not;
+        1: the best of several draws by fewest missing after their latest discard; 2: and most
+        improving kinds; 3: importance resampling by fitted weights, see :func:`rollout_choice`
+        and :func:`bot.ai.kernel._likely_hand`)."""
+
+    def peek(self, view: View, seen: Seen) -> Sequence[Sequence[int]]:
+        """The other seats' hidden tiles if this player may see them: never at a table (here
+        always empty); a benchmark's subclass overrides it to measure the ceiling of search
+        with perfect knowledge of the hands."""
+        return ()
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         """Declare a win, else the take, draw or discard whose play-outs score best."""
@@ -220,13 +288,16 @@ class MasterPlayer:
         seen = read_view(view, legal)
         players = view.rules.players
         budget = self.budget or max(200, 4 * DEFAULT_BUDGET // (players * players))
+        fixed = self.peek(view, seen)
         if view.phase is Phase.TAKE_OR_DRAW:
             kinds = sorted({a.tile.index for a in legal if isinstance(a, Take) and a.tile})
             candidates = kinds + ([DRAW] if Draw() in legal else [])
             kind = rollout_choice(
-                view, seen, candidates, expert_take(seen), budget, rng, self.infer
+                view, seen, candidates, expert_take(seen), budget, rng, self.infer, fixed
             )
             return Draw() if kind == DRAW else Take(KINDS[kind])
         kinds = sorted({a.tile.index for a in legal if isinstance(a, Discard)})
-        kind = rollout_choice(view, seen, kinds, expert_discard(seen), budget, rng, self.infer)
+        kind = rollout_choice(
+            view, seen, kinds, expert_discard(seen), budget, rng, self.infer, fixed
+        )
         return Discard(KINDS[kind])

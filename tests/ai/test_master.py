@@ -182,3 +182,37 @@ def test_the_tsung_shap_master_plays_legal_moves() -> None:
         state, _ = apply(state, action)
     one = play_fishing(rules, deal, ("expert", "master"), random.Random(3))
     assert one == play_fishing(rules, deal, ("expert", "master"), random.Random(3))
+
+
+def test_the_master_never_peeks_at_the_hidden_tiles() -> None:
+    """Swap the other seat's hidden tiles with the wall's: the view is the same, and so must
+    be every decision of the master (its inference reads public moves only)."""
+    import dataclasses
+
+    rules = make_rules("kap-shap")
+    expert = get_player("expert")
+    checked = 0
+    for game in range(3):
+        state = new_game(rules, ["a", "b"], make_deal(rules, random.Random(40 + game)))
+        while state.result is None:
+            seat = state.current
+            legal = legal_actions(state)
+            v = view(state, seat)
+            if seat == 0 and Declare() not in legal and v.phase is not Phase.DRAW:
+                # The other hand's tiles go to the wall and as many of the wall's to the hand.
+                wall = list(state.wall)
+                hand = list(state.hands[1])
+                for i in range(min(len(hand), state.wall_size)):
+                    at = state.wall_pos + i
+                    hand[i], wall[at] = wall[at], hand[i]
+                swapped = dataclasses.replace(
+                    state, hands=(state.hands[0], tuple(hand)), wall=tuple(wall)
+                )
+                assert view(swapped, 0) == v
+                for infer in (2, 3):
+                    master = MasterPlayer(budget=64, infer=infer)
+                    one = master.choose(v, legal, random.Random(game))
+                    assert one == master.choose(view(swapped, 0), legal, random.Random(game))
+                checked += 1
+            state, _ = apply(state, expert.choose(v, legal, random.Random(0)))
+    assert checked > 5
