@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
 import simcord
+import simcord.interactions
 
 from bot.app import KapBot, create_bot
 from bot.config import Settings
@@ -114,3 +116,25 @@ async def restart(
     for bot in made:
         if not bot.is_closed():
             await bot.close()
+
+
+@pytest.fixture
+def locales(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[int, str]]:
+    """``locales[user_id] = "zh-TW"``: that member's interactions come from a zh-TW client.
+
+    simcord sends every interaction with ``locale: en-US``; this puts the chosen member's
+    locale where Discord puts it in the payload, so discord.py's real ``Interaction.locale``
+    reads it (and, in a DM, which has no server, ``guild_locale`` too)."""
+    chosen: dict[int, str] = {}
+    original = simcord.interactions.base_payload
+
+    def base_payload(backend: Any, **kwargs: Any) -> Any:
+        record, payload = original(backend, **kwargs)
+        locale = chosen.get(kwargs["user_id"])
+        if locale is not None:
+            payload["locale"] = locale
+            payload["guild_locale"] = payload.get("guild_locale") or locale
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
+    yield chosen

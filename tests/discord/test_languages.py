@@ -7,10 +7,8 @@ exactly where Discord puts it in the payload, so discord.py's real ``Interaction
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 import simcord
 import simcord.interactions
 
@@ -21,23 +19,6 @@ from tests.discord.tables_kit import (
     no_incidents,  # noqa: F401  (autouse: no error logged)
     table_of,
 )
-
-
-@pytest.fixture
-def locales(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[int, str]]:
-    """``locales[user_id] = "zh-TW"``: that member's interactions come from a zh-TW client."""
-    chosen: dict[int, str] = {}
-    original = simcord.interactions.base_payload
-
-    def base_payload(backend: Any, **kwargs: Any) -> Any:
-        record, payload = original(backend, **kwargs)
-        locale = chosen.get(kwargs["user_id"])
-        if locale is not None:
-            payload["locale"] = locale
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
-    yield chosen
 
 
 def _commands(env: simcord.Env, member: simcord.MemberActor, channel: Any) -> dict[str, Any]:

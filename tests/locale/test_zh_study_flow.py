@@ -35,7 +35,6 @@ from tests.discord.conftest import (  # noqa: F401  (the simulated Discord's fix
     world,
 )
 from tests.discord.tables_kit import exact_deal, no_incidents  # noqa: F401  (autouse)
-from tests.discord.test_languages import locales  # noqa: F401  (a fixture)
 from tests.discord.test_replay_review import ALICE, BOB, WALL, play_game, use_inline_reviews
 from tests.discord.test_stats import play
 from tests.engine.test_record import PRESETS, random_game
@@ -100,7 +99,7 @@ async def page_through(
 
 async def test_the_study_tools_speak_chinese(
     world: World,  # noqa: F811  (the fixture)
-    locales: dict[int, str],  # noqa: F811  (the fixture)
+    locales: dict[int, str],
     monkeypatch: pytest.MonkeyPatch,
     chart_texts: list[str],
 ) -> None:

@@ -37,24 +37,6 @@ from tests.locale.english import english_in
 NAMES = ("alice", "bob", "carol", "admin", "AI", "random", "greedy")
 
 
-@pytest.fixture
-def locales(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[int, str]]:
-    """``locales[user_id] = "zh-TW"``: that member's interactions come from a zh-TW client."""
-    chosen: dict[int, str] = {}
-    original = simcord.interactions.base_payload
-
-    def base_payload(backend: Any, **kwargs: Any) -> Any:
-        record, payload = original(backend, **kwargs)
-        locale = chosen.get(kwargs["user_id"])
-        if locale is not None:
-            payload["locale"] = locale
-            payload["guild_locale"] = payload.get("guild_locale") or locale
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
-    yield chosen
-
-
 @dataclasses.dataclass
 class Club:
     """A Chinese-speaking server: a game channel, an admin and three members."""

@@ -28,7 +28,6 @@ from tests.discord.conftest import (  # noqa: F401  (the bot on simcord, as in t
     simcord_bot,
 )
 from tests.discord.tables_kit import no_incidents  # noqa: F401  (autouse: no error logged)
-from tests.discord.test_languages import locales  # noqa: F401  (the members' client locale)
 from tests.discord.test_tournaments import quick_deal_for
 from tests.locale.english import english_in, visible_text
 
@@ -255,7 +254,7 @@ async def _short_events(server: Server, join: str, check_in: str) -> None:
 @pytest.mark.parametrize("locale", ["zh-TW", "zh-CN"])
 async def test_a_chinese_server_reads_its_tournaments_in_chinese(
     env: simcord.Env,  # noqa: F811  (the fixtures imported above)
-    locales: dict[int, str],  # noqa: F811
+    locales: dict[int, str],
     quick_any: None,
     locale: str,
 ) -> None:
