@@ -13,7 +13,6 @@ dealt a winning hand and declares at once.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
@@ -29,7 +28,7 @@ from tests.discord.conftest import (  # noqa: F401  (the bot on simcord, as in t
 )
 from tests.discord.tables_kit import no_incidents  # noqa: F401  (autouse: no error logged)
 from tests.discord.test_tournaments import quick_deal_for
-from tests.locale.english import english_in, visible_text
+from tests.locale.english import english_in
 
 START = 1000  # the test settings' starting chips
 
@@ -198,16 +197,6 @@ def _simplified(text: str) -> str:
     return text.translate(table)
 
 
-def _ids(shown: list[discord.Message | str]) -> set[str]:
-    """The letters of the tables' ids (``牌桌 4647578cf131``): notation, not English."""
-    ids: set[str] = set()
-    for message in shown:
-        for text in [message] if isinstance(message, str) else visible_text(message):
-            for found in re.findall(r"\b[0-9a-f]{12}\b", text):
-                ids |= set(re.findall(r"[a-f]+", found))
-    return ids
-
-
 async def _short_events(server: Server, join: str, check_in: str) -> None:
     """A check-in that drops who does not check in, a refusal to start, a disqualification, a
     cancel; a table-rounds event of Kap Tai Shap with a final table."""
@@ -287,10 +276,6 @@ async def test_a_chinese_server_reads_its_tournaments_in_chinese(
     for phrase in ("報到", "取消資格", "已取消", "決賽桌", "最少要有兩名玩家"):
         assert (phrase if locale == "zh-TW" else _simplified(phrase)) in texts, phrase
     names = [swiss, knockout, "Third", "Fourth", "Fifth"]
-    allowed = set().union(*(server.names(n) for n in names)) | _ids(shown)
-    # The table flow's own gap (bot/render/text.py, not the tournaments'): the engine's witness
-    # of a winning hand ("eye 6-6 6-6 | …") in a table's Recent field and its end message.
-    # Remove once the table flow words it (眼).
-    allowed |= {"eye"}
+    allowed = set().union(*(server.names(n) for n in names))
     problems = english_in(shown, allowed=allowed)
     assert problems == [], "\n".join(problems)
