@@ -54,6 +54,7 @@ TEXT = {
     "left": N_("You left **{name}**; your buy-in was refunded."),
     "created": N_("Tournament **#{id} {name}** is open for sign-up."),
     "started": N_("**{name}** has started."),
+    "checkin_opened": N_("Check-in for **{name}** is open; it starts when check-in closes."),
     "filled": N_("Added {count} computer player(s)."),
     "dropped": N_("You left **{name}**. Your results so far stand."),
     "done": N_("Done."),
@@ -519,11 +520,15 @@ class Tournaments(
             view = await self.service.current(_guild(interaction), event)
             manager = _manager(interaction)
             self.service.need_organiser(view.record, interaction.user.id, manager)
-            public = await public_locale_of(interaction)
-            await interaction.response.send_message(
-                t(public, TEXT["started"], name=view.record.name)
+            # Answered privately once the start is done: a refused start (too few players, say)
+            # must not have been announced, and the service posts the public notices itself
+            # (check-in open, or the first round's pairings).
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            view = await self.service.start(view.id, interaction.user.id, manager=manager)
+            done = TEXT["checkin_opened"] if view.record.status == "check-in" else TEXT["started"]
+            await interaction.followup.send(
+                t(locale_of(interaction), done, name=view.record.name), ephemeral=True
             )
-            await self.service.start(view.id, interaction.user.id, manager=manager)
 
     @app_commands.command(name="show", description="Post the standings (and bracket) pictures")
     async def show(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:

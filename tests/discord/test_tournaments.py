@@ -351,7 +351,10 @@ async def test_check_in_drops_and_refunds_who_does_not_check_in(
     signup = ch.history()[-1]
     for member in (alice, bob, carol):
         await member.click(signup, label="Join")
-    await admin.slash(ch, "tournament start")
+    r = await admin.slash(ch, "tournament start")
+    # The organiser is told check-in opened, not that the event started.
+    assert r.ephemeral and "it starts when check-in closes" in r.response.content  # type: ignore[union-attr]
+    assert not any("has started" in m.content for m in ch.history())
     assert any("Check-in for **Checked** is open" in m.content for m in ch.history())
     signup = next(m for m in ch.history() if m.id == signup.id)
     r = await alice.click(signup, label="Check in")
@@ -435,3 +438,15 @@ async def test_single_elimination_of_five_with_a_bracket_picture(
     champion = view.event.ranking()[0]
     assert await chips.balance(GUILD_ID, champion) == START - 20 + 100
     await check_chips(world)
+
+
+async def test_a_refused_start_announces_nothing(world: World) -> None:
+    """Starting with one entrant is refused privately, and nothing public says it started."""
+    ch, admin, alice = world.channel, world.admin, world.members[0]
+    await admin.slash(ch, "tournament new", name="Lonely", buy_in=0)
+    await alice.click(ch.history()[-1], label="Join")
+    before = len(ch.history())
+    r = await admin.slash(ch, "tournament start")
+    assert r.ephemeral and "at least two players" in r.response.content  # type: ignore[union-attr]
+    assert len(ch.history()) == before
+    assert not any("has started" in m.content for m in ch.history())
