@@ -17,7 +17,9 @@ every candidate out many times and keeps the one that wins most often:
   tile, how many improving kinds it passed over, discarded before or leaves in the pool. The
   weights are the log ratio of real expert hands to uniform draws, fitted over games of experts
   (``benchmarks/fit_inference.py``; :data:`INFER_WEIGHTS`). ``infer`` 1 and 2 rank the draws
-  instead and keep the best of :data:`INFER_TRIES` (the earlier master). Only public moves are
+  instead and keep the best of :data:`INFER_TRIES` (the earlier master); ``infer`` 4 weighs
+  :data:`FILTER_PARTICLES` draws once per decision, adding every earlier discard judged on
+  trajectories consistent with the seat's whole public history. Only public moves are
   used, so it never peeks (``tests/ai/test_master.py``); a benchmark's subclass may pass the
   true hands (:meth:`MasterPlayer.peek`) to measure what perfect knowledge would give.
 * **Common random numbers.** Every candidate is played out on the same deals, so their
@@ -175,8 +177,10 @@ def rollout_choice(
             deals = max(deals, _MIN_PER_CANDIDATE)
         keys = [rng.getrandbits(64) for _ in range(max(1, deals))]
         if infer >= 4:
-            weights = FILTER_WEIGHTS if view.rules.players == 2 else TABLE_FILTER_WEIGHTS
-            return play_outs(view, seen, among, keys, FILTER_PARTICLES, infer, fixed, weights)
+            table: tuple[float, ...] = (
+                FILTER_WEIGHTS if view.rules.players == 2 else TABLE_FILTER_WEIGHTS
+            )
+            return play_outs(view, seen, among, keys, FILTER_PARTICLES, infer, fixed, table)
         if infer >= 3:
             weights = INFER_WEIGHTS if view.rules.players == 2 else TABLE_INFER_WEIGHTS
             return play_outs(view, seen, among, keys, SIR_TRIES, infer, fixed, weights)
@@ -289,7 +293,9 @@ class MasterPlayer:
         """How the play-outs' opponent hands are made to explain their public moves (0: not;
         1: the best of several draws by fewest missing after their latest discard; 2: and most
         improving kinds; 3: importance resampling by fitted weights, see :func:`rollout_choice`
-        and :func:`bot.ai.kernel._likely_hand`)."""
+        and :func:`bot.ai.kernel._likely_hand`; 4: a weighted particle set per opponent built
+        once per decision, judged by its whole public history, see
+        :func:`bot.ai.kernel._particles`)."""
 
     def peek(self, view: View, seen: Seen) -> Sequence[Sequence[int]]:
         """The other seats' hidden tiles if this player may see them: never at a table (here

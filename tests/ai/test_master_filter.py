@@ -160,12 +160,11 @@ def test_the_particle_mass_sits_near_the_true_hand() -> None:
         logits = []
         for row in [hidden, *particles]:
             base = known + row
-            logits.append(
-                kernel._particle_logit(
-                    ev, state, base, thrown, passed, discarded, pool, weights, events,
-                    n_events, work, features, gaps,
-                )  # fmt: skip
-            )
+            logit = kernel._particle_logit(
+                ev, state, base, thrown, passed, discarded, pool, weights, events, n_events,
+                work, features, gaps,
+            )  # fmt: skip
+            logits.append(logit)
         z = np.array(logits)
         p = np.exp(z - z.max())
         true_share += float(p[0] / p.sum())
