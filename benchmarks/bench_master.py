@@ -117,9 +117,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("match", choices=("shap", "tsung", "table"))
     parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument(
+        "--start", type=int, default=0, help="first deal (to split a run between processes)"
+    )
     parser.add_argument("--budget", type=int, default=None, help="play-outs per decision")
     parser.add_argument(
-        "--infer", type=int, default=INFER, help="fit opponent hands to their discards (0-2)"
+        "--infer", type=int, default=INFER, help="fit opponent hands to their public moves (0-4)"
     )
     parser.add_argument(
         "--margin", type=float, default=None, help="standard errors to beat the expert's move"
@@ -157,7 +160,7 @@ def main() -> None:
     play(rules, make_deal(rules, random.Random("warm-up")), ["master"] * players, random.Random(0))
     TIMES.clear()
     CPU.clear()
-    for i in range(args.deals):
+    for i in range(args.start, args.start + args.deals):
         deal = make_deal(rules, random.Random(f"master:{i}"))
         seats = (0, 1) if players == 2 else (i % players,)
         for seat in seats:

@@ -32,7 +32,7 @@ from bot.engine.collecting import Phase
 from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET
 
 
-def _groups(rules: Any, games: int, draws: int, seed: str) -> list[np.ndarray]:
+def _groups(rules: Any, games: int, draws: int, seed: str, gaps: int = 0) -> list[np.ndarray]:
     """Per (decision, other seat): a matrix of features, the real hand's row first."""
     ev = kernel.ev_array(rules)
     expert = get_player("expert")
@@ -89,6 +89,13 @@ def _groups(rules: Any, games: int, draws: int, seed: str) -> list[np.ndarray]:
                         f[-1] = kernel._history_feature(
                             ev, state_rng, base, events, len(moves), work
                         )
+                        if gaps:
+                            # The whole history, judged trajectory by trajectory (infer 4).
+                            g = np.zeros(kernel.N_GAPS, np.float64)
+                            kernel._history_gaps(
+                                ev, state_rng, base, events, len(moves), work, gaps, g
+                            )
+                            f = np.concatenate([f, g])
                         rows.append(f)
                     out.append(np.array(rows))
             state, _ = apply(state, expert.choose(v, legal, random.Random(0)))
@@ -132,14 +139,21 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--draws", type=int, default=15)
+    parser.add_argument(
+        "--gaps", type=int, default=0, help="trajectories per hand for the history gaps (infer 4)"
+    )
     args = parser.parse_args()
     rules = make_rules(args.game, args.players) if args.players else make_rules(args.game)
-    train = _groups(rules, args.games, args.draws, "fit")
-    test = _groups(rules, max(1, args.games // 3), args.draws, "check")
+    train = _groups(rules, args.games, args.draws, "fit", args.gaps)
+    test = _groups(rules, max(1, args.games // 3), args.draws, "check", args.gaps)
     w = _fit(train)
     zero = np.zeros_like(w)
     print(f"{rules.describe()}: {len(train)} groups to fit, {len(test)} to check")
     print("weights:", ", ".join(f"{x:.3f}" for x in w))
+    share = np.mean([np.exp(g[0] @ w - np.log(np.exp(g @ w).sum())) for g in test])
+    print(
+        f"held-out mean weight of the real hand: {share:.3f} (uniform {1 / (args.draws + 1):.3f})"
+    )
     print(
         f"held-out log-likelihood of the real hand among {args.draws + 1}: "
         f"uniform {_loglik(zero, test):.3f}, fitted {_loglik(w, test):.3f}"

@@ -1012,6 +1012,74 @@ def _history_feature(ev: Any, state: Any, base: Any, events: Any, n: int, work: 
     return wrong
 
 
+N_GAPS = 2
+"""Features of a seat's whole public history (:func:`_history_gaps`), after :data:`N_FEATURES`
+in the weights of ``infer`` 4."""
+
+
+@jit
+def _history_gaps(
+    ev: Any, state: Any, base: Any, events: Any, n: int, work: Any, repeats: int, out: Any
+) -> None:
+    """How badly a seat's earlier discards (all but its latest) fit the expert policy, had it
+    held ``base`` now, into ``out[:2]``, averaged over ``repeats`` trajectories: each
+    trajectory rebuilds the seat's hands backwards through its public moves (``events[:n]``,
+    oldest first, rows (code, kind): a discard gives its tile back, a take takes it away, a
+    draw takes away a random tile of the hand, the unknown drawn tile), so every trajectory is
+    consistent with every public move; then each discard is judged on the hand the seat held
+    when it threw it. ``out[0]``: tiles missing beyond the expert's best discard (at most 2 a
+    discard); ``out[1]``: when none, improving kinds kept fewer than the best such discard (at
+    most 4 a discard). Both 0 for a hand that explains every move as the expert would."""
+    out[0] = 0.0
+    out[1] = 0.0
+    for _ in range(repeats):
+        for k in range(21):
+            work[k] = base[k]
+        for i in range(n - 1, -1, -1):
+            code = events[i, 0]
+            kind = events[i, 1]
+            if code == _EV_DISCARD:
+                if i == n - 1:
+                    work[kind] += 1
+                    continue  # the latest discard: _hand_features judges it
+                missing, bits = _info(ev, work)
+                kept = _popcount(bits)
+                work[kind] += 1
+                fewest = missing
+                most = kept
+                for k in range(21):
+                    if work[k] and k != kind:
+                        work[k] -= 1
+                        m, b = _info(ev, work)
+                        work[k] += 1
+                        if m < fewest:
+                            fewest = m
+                            most = _popcount(b)
+                        elif m == fewest and _popcount(b) > most:
+                            most = _popcount(b)
+                if missing > fewest:
+                    out[0] += min(2, missing - fewest)
+                elif most > kept:
+                    out[1] += min(4, most - kept)
+            elif code == _EV_TAKE:
+                if work[kind]:
+                    work[kind] -= 1
+            else:
+                size = 0
+                for k in range(21):
+                    size += work[k]
+                if size == 0:
+                    continue
+                r = below(state, size)
+                for k in range(21):
+                    if r < work[k]:
+                        work[k] -= 1
+                        break
+                    r -= work[k]
+    out[0] /= repeats
+    out[1] /= repeats
+
+
 @jit
 def _hand_features(
     ev: Any, base: Any, thrown: int, passed: Any, discarded: Any, pool: Any, out: Any
@@ -1184,6 +1252,99 @@ def _likely_hand(
 
 
 @jit
+def _particle_logit(
+    ev: Any,
+    state: Any,
+    base: Any,
+    thrown: int,
+    passed: Any,
+    discarded: Any,
+    pool: Any,
+    weights: Any,
+    events: Any,
+    n_events: int,
+    work: Any,
+    features: Any,
+    gaps: Any,
+) -> float:
+    """The log weight of ``infer`` 4 for a seat holding ``base`` (known and hidden tiles):
+    ``weights`` times :func:`_hand_features` (all but the last, :func:`_history_feature`,
+    which the gaps replace) and :func:`_history_gaps` over two trajectories."""
+    _hand_features(ev, base, thrown, passed, discarded, pool, features)
+    _history_gaps(ev, state, base, events, n_events, work, 2, gaps)
+    logit = 0.0
+    for i in range(N_FEATURES - 1):
+        logit += weights[i] * features[i]
+    for i in range(N_GAPS):
+        logit += weights[N_FEATURES + i] * gaps[i]
+    return logit
+
+
+@jit
+def _particles(
+    ev: Any,
+    state: Any,
+    tiles: Any,
+    need: int,
+    known: Any,
+    passed: Any,
+    recent: Any,
+    discarded: Any,
+    pool: Any,
+    weights: Any,
+    events: Any,
+    n_events: int,
+    out: Any,
+    cumulative: Any,
+) -> None:
+    """``infer`` 4: a weighted particle set of one seat's ``need`` hidden tiles (a row of
+    counts of ``out`` per particle; ``cumulative`` their running total weight). Each particle
+    is a uniform draw from the hidden tiles (``tiles``, left shuffled), weighed by
+    ``exp(weights . features)``: :func:`_hand_features` of the whole hand (its known tiles
+    besides) and :func:`_history_gaps` of its whole public history, replayed on trajectories
+    consistent with every move. Built once per decision, so there can be many more particles
+    than ``infer`` 3 draws per play-out."""
+    count = tiles.shape[0]
+    n = out.shape[0]
+    thrown = -1
+    total = 0
+    for k in range(21):
+        total += recent[k]
+        if recent[k]:
+            thrown = k
+    if total != 1:
+        thrown = -1
+    features = np.zeros(N_FEATURES + N_GAPS, np.float64)
+    gaps = np.zeros(N_GAPS, np.float64)
+    work = np.zeros(21, np.int64)
+    base = np.zeros(21, np.int64)
+    logits = np.zeros(n, np.float64)
+    top = -1e300
+    for p in range(n):
+        for k in range(21):
+            base[k] = known[k]
+            out[p, k] = 0
+        for i in range(need):
+            j = i + below(state, count - i)
+            t = tiles[i]
+            tiles[i] = tiles[j]
+            tiles[j] = t
+            base[tiles[i]] += 1
+            out[p, tiles[i]] += 1
+        logit = _particle_logit(
+            ev, state, base, thrown, passed, discarded, pool, weights, events, n_events, work,
+            features, gaps,
+        )  # fmt: skip
+        logits[p] = logit
+        if logit > top:
+            top = logit
+    running = 0.0
+    for p in range(n):
+        running += np.exp(logits[p] - top)
+        cumulative[p] = running
+
+
+@jit
 def _to_front(tiles: Any, at: int, need: int, chosen: Any) -> None:
     # Bring the chosen tiles (``chosen[:need]``) to the front of ``tiles[at:]``.
     count = tiles.shape[0]
@@ -1262,6 +1423,25 @@ def rollouts(
     out = np.zeros(7, np.int64)
     hands = np.zeros((players, 21), np.int64)
     state = np.empty(1, np.uint64)
+    # infer 4: one weighted particle set per other seat, built once per decision, from which
+    # every play-out deals that seat's hidden tiles (see _particles).
+    n_particles = tries if infer >= 4 and shuffle and not peek and keys.shape[0] > 0 else 0
+    particles = np.zeros((players, n_particles, 21), np.int64)
+    cumulative = np.zeros((players, n_particles), np.float64)
+    if n_particles:
+        state[0] = keys[0] ^ np.uint64(0x5DEECE66D)
+        for s in range(players):
+            if s == seat:
+                continue
+            held = 0
+            for k in range(21):
+                held += known[s, k]
+            need = min(sizes[s] - held, count)
+            if need > 0:
+                _particles(
+                    ev, state, tiles, need, known[s], passed[s], recent[s], discarded[s], pool,
+                    weights, events[s], n_events[s], particles[s], cumulative[s],
+                )  # fmt: skip
     for g in range(keys.shape[0]):
         state[0] = keys[g]
         for i in range(count - 1 if shuffle else 0, 0, -1):
@@ -1286,6 +1466,22 @@ def rollouts(
                         best[need] = k
                         need += 1
                 _to_front(tiles, at, need, best)
+            elif n_particles and need > 0:
+                # A particle in proportion to its weight: its tiles to the front of the deal
+                # (at bigger tables another seat's particle may have taken some of them: those
+                # stay random).
+                u = (splitmix_next(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+                target = u * cumulative[s, n_particles - 1]
+                p = 0
+                while p < n_particles - 1 and cumulative[s, p] <= target:
+                    p += 1
+                n_chosen = 0
+                for k in range(21):
+                    for _ in range(particles[s, p, k]):
+                        if n_chosen < need:
+                            best[n_chosen] = k
+                            n_chosen += 1
+                _to_front(tiles, at, n_chosen, best)
             elif shuffle and tries > 1 and need > 0:
                 _likely_hand(
                     ev, state, tiles, at, need, tries, hands[s], best, passed[s], recent[s], infer,
@@ -1462,7 +1658,7 @@ def rollout_scores(
             np.array([k & ((1 << 64) - 1) for k in keys], dtype=np.uint64),
             np.array(exact, dtype=np.int64), tries, infer,
             np.array(fixed, dtype=np.int64).reshape(len(fixed), 21),
-            np.array(list(weights) + [0.0] * (N_FEATURES - len(weights)), dtype=np.float64),
+            np.array([*weights] + [0.0] * (N_FEATURES + N_GAPS - len(weights)), np.float64),
             event_array, n_events,
         )  # fmt: skip
     return [[float(x) for x in row] for row in scores]

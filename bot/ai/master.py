@@ -17,7 +17,9 @@ every candidate out many times and keeps the one that wins most often:
   tile, how many improving kinds it passed over, discarded before or leaves in the pool. The
   weights are the log ratio of real expert hands to uniform draws, fitted over games of experts
   (``benchmarks/fit_inference.py``; :data:`INFER_WEIGHTS`). ``infer`` 1 and 2 rank the draws
-  instead and keep the best of :data:`INFER_TRIES` (the earlier master). Only public moves are
+  instead and keep the best of :data:`INFER_TRIES` (the earlier master); ``infer`` 4 weighs
+  :data:`FILTER_PARTICLES` draws once per decision, adding every earlier discard judged on
+  trajectories consistent with the seat's whole public history. Only public moves are
   used, so it never peeks (``tests/ai/test_master.py``); a benchmark's subclass may pass the
   true hands (:meth:`MasterPlayer.peek`) to measure what perfect knowledge would give.
 * **Common random numbers.** Every candidate is played out on the same deals, so their
@@ -76,6 +78,21 @@ hands to uniform draws, fitted over 600 games of experts at Kap Shap Culin by
 ``benchmarks/fit_inference.py``."""
 TABLE_INFER_WEIGHTS = (1.318, -0.090, -0.609, -0.768, -13.552, -1.284, -1.721, -4.042, 0.154, 0.0)
 """The same for bigger tables, fitted over 150 games of 6 experts at Kap Tai Shap."""
+FILTER_PARTICLES = 512
+"""Particles per opponent hand of ``infer`` 4, built once per decision."""
+FILTER_WEIGHTS = (
+    2.722, -0.374, -1.108, -1.239, -10.465, -1.194, -0.252, -1.373, 0.317, -0.012, 0.0,
+    -0.612, -0.359,
+)  # fmt: skip
+"""Weights of ``infer`` 4 at two players: those of :data:`INFER_WEIGHTS` (the whole-history
+count off) then the two gaps of :func:`bot.ai.kernel._history_gaps` (earlier discards judged on
+trajectories consistent with the whole public history), fitted together over 300 games of
+experts at Kap Shap Culin (``benchmarks/fit_inference.py --gaps 4``)."""
+TABLE_FILTER_WEIGHTS = (
+    0.722, -0.580, -0.994, -1.251, -13.225, -1.302, -1.690, -3.580, 0.138, 0.0, 0.0,
+    -1.204, -0.588,
+)  # fmt: skip
+"""The same for bigger tables, fitted over 100 games of 6 experts at Kap Tai Shap."""
 HALVING = False
 """Whether the budget is spent by successive halving over the candidates (else evenly)."""
 MARGIN = 2.0
@@ -159,6 +176,11 @@ def rollout_choice(
         if kernel.available():
             deals = max(deals, _MIN_PER_CANDIDATE)
         keys = [rng.getrandbits(64) for _ in range(max(1, deals))]
+        if infer >= 4:
+            table: tuple[float, ...] = (
+                FILTER_WEIGHTS if view.rules.players == 2 else TABLE_FILTER_WEIGHTS
+            )
+            return play_outs(view, seen, among, keys, FILTER_PARTICLES, infer, fixed, table)
         if infer >= 3:
             weights = INFER_WEIGHTS if view.rules.players == 2 else TABLE_INFER_WEIGHTS
             return play_outs(view, seen, among, keys, SIR_TRIES, infer, fixed, weights)
@@ -202,8 +224,8 @@ def play_outs(
 
     live = [(p.tile.index, p.seat) for p in view.pool if not p.dead]
     events: list[list[tuple[int, int]]] = [[] for _ in view.hand_sizes]
-    if infer >= 3 and len(weights) == kernel.N_FEATURES and weights[-1]:
-        # Only the whole-history feature (off in the fitted weights) reads the moves.
+    if infer >= 4 or (infer >= 3 and len(weights) == kernel.N_FEATURES and weights[-1]):
+        # Only the whole-history features (infer 4; off in infer 3's weights) read the moves.
         for move in view.history:
             code = _EVENTS.get(move.verb)
             if code is not None and move.seat != seen.seat:
@@ -271,7 +293,9 @@ class MasterPlayer:
         """How the play-outs' opponent hands are made to explain their public moves (0: not;
         1: the best of several draws by fewest missing after their latest discard; 2: and most
         improving kinds; 3: importance resampling by fitted weights, see :func:`rollout_choice`
-        and :func:`bot.ai.kernel._likely_hand`)."""
+        and :func:`bot.ai.kernel._likely_hand`; 4: a weighted particle set per opponent built
+        once per decision, judged by its whole public history, see
+        :func:`bot.ai.kernel._particles`)."""
 
     def peek(self, view: View, seen: Seen) -> Sequence[Sequence[int]]:
         """The other seats' hidden tiles if this player may see them: never at a table (here
