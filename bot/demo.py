@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
-from aiohttp import ClientSession, web
+from aiohttp import ClientConnectionError, ClientConnectorError, ClientSession, web
 
 from bot.app import KapBot, create_bot
 from bot.config import ConfigError, Settings, load_settings
@@ -300,13 +300,36 @@ class Demo:
 
     async def forward(self, request: web.Request) -> web.StreamResponse:
         """Forward a request to the preview session as if it came from its own address."""
+        body = await request.read()
+        # A page's GET may reach the session a view switch is closing (GETs do not wait for
+        # the lock): its port then refuses. Ask the session that replaced it; the page, which
+        # polls, only sees a 503 if that fails too.
+        for attempt in range(2):
+            try:
+                status, out_headers, payload = await self._forward_once(request, body)
+                break
+            except ClientConnectorError:
+                # Nothing reached the session: asking again cannot play an action twice.
+                if attempt:
+                    return _unavailable()
+                async with self.lock:
+                    pass  # let a view switch in progress finish
+            except ClientConnectionError:
+                return _unavailable()
+        if request.path == "/" and status == 200:
+            payload = inject(payload.decode("utf-8")).encode("utf-8")
+        return web.Response(body=payload, status=status, headers=out_headers)
+
+    async def _forward_once(
+        self, request: web.Request, body: bytes
+    ) -> tuple[int, dict[str, str], bytes]:
+        """One forwarding of ``request`` to the current session: status, headers, body."""
         await self.current()
         origin = self.origin  # http://127.0.0.1:PORT, the only origin the session accepts
         headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP_BY_HOP}
         if "Origin" in headers:
             headers["Origin"] = origin
         headers.pop("Referer", None)
-        body = await request.read()
         assert self.http is not None
         # An action runs the bot: it must not overlap the clock driver (one simcord operation).
         guard = self.lock if request.method != "GET" else contextlib.nullcontext()
@@ -325,9 +348,7 @@ class Demo:
                 status = upstream.status
             if request.method != "GET":
                 self.mark_seen()  # the action's own publication shows what it changed
-        if request.path == "/" and status == 200:
-            payload = inject(payload.decode("utf-8")).encode("utf-8")
-        return web.Response(body=payload, status=status, headers=out_headers)
+        return status, out_headers, payload
 
 
 def inject(index_html: str) -> str:
@@ -489,6 +510,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"kapshap demo: cannot listen on {args.host}:{port}: {exc}", file=sys.stderr)
             return 2
     return 0
+
+
+def _unavailable() -> web.Response:
+    """The answer when the preview session cannot be reached (the page polls, then recovers)."""
+    return web.Response(status=503, text="The demo is changing its view: reload the page.")
 
 
 # The bar above the preview. Plain DOM, no inline script or style: the preview's page allows

@@ -4,6 +4,7 @@ in a real browser)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -117,3 +118,33 @@ async def check_a_change_of_view(demo: Demo, base: str, http: ClientSession) -> 
     async with http.get(f"{base}{PREFIX}/view/zed/dm", allow_redirects=False) as response:
         assert response.status == 404
         assert "No such member" in await response.text()
+
+
+async def test_a_request_to_a_closing_session_is_retried_then_refused_cleanly(
+    tmp_path: Path,
+) -> None:
+    """A page request that reaches a session a view switch just closed asks the new one; if
+    no session answers at all it gets a 503, never a server error."""
+    async with served(tmp_path) as (demo, base, http):
+        live = demo.origin
+        # The address of a session that is gone: nothing listens there any more.
+        demo.origin = "http://127.0.0.1:9"
+
+        async def switched() -> None:  # a view switch in progress puts the live one back
+            async with demo.lock:
+                demo.origin = live
+
+        async with demo.lock:
+            switch = asyncio.create_task(switched())
+            fetch = asyncio.create_task(http.get(f"{base}/"))
+            await asyncio.sleep(0.2)
+        response = await fetch
+        await switch
+        assert response.status == 200
+        response.release()
+
+        demo.origin = "http://127.0.0.1:9"
+        async with http.get(f"{base}/") as response:
+            assert response.status == 503
+            assert "changing its view" in await response.text()
+        demo.origin = live
