@@ -1018,6 +1018,29 @@ in the weights of ``infer`` 4."""
 
 
 @jit
+def _discard_fit(ev: Any, hand: Any, thrown: int, missing: int, kept: int) -> tuple[int, int]:
+    """What the expert could have kept instead of throwing ``thrown``: of the discards from
+    ``hand`` plus that tile (``missing`` and ``kept`` improving kinds: those of throwing it),
+    the fewest tiles missing, and the most improving kinds among the discards keeping that
+    few. ``hand`` is left as it was."""
+    hand[thrown] += 1
+    fewest = missing
+    most = kept
+    for k in range(21):
+        if hand[k] and k != thrown:
+            hand[k] -= 1
+            m, b = _info(ev, hand)
+            hand[k] += 1
+            if m < fewest:
+                fewest = m
+                most = _popcount(b)
+            elif m == fewest and _popcount(b) > most:
+                most = _popcount(b)
+    hand[thrown] -= 1
+    return fewest, most
+
+
+@jit
 def _history_gaps(
     ev: Any, state: Any, base: Any, events: Any, n: int, work: Any, repeats: int, out: Any
 ) -> None:
@@ -1044,19 +1067,8 @@ def _history_gaps(
                     continue  # the latest discard: _hand_features judges it
                 missing, bits = _info(ev, work)
                 kept = _popcount(bits)
+                fewest, most = _discard_fit(ev, work, kind, missing, kept)
                 work[kind] += 1
-                fewest = missing
-                most = kept
-                for k in range(21):
-                    if work[k] and k != kind:
-                        work[k] -= 1
-                        m, b = _info(ev, work)
-                        work[k] += 1
-                        if m < fewest:
-                            fewest = m
-                            most = _popcount(b)
-                        elif m == fewest and _popcount(b) > most:
-                            most = _popcount(b)
                 if missing > fewest:
                     out[0] += min(2, missing - fewest)
                 elif most > kept:
@@ -1110,21 +1122,8 @@ def _hand_features(
         out[missing - 1] = 1.0
     if thrown >= 0:
         # The hand before the discard: what it holds now plus the tile it threw.
-        base[thrown] += 1
-        fewest = missing
         kept = _popcount(bits)
-        most = kept
-        for k in range(21):
-            if base[k] and k != thrown:
-                base[k] -= 1
-                m, b = _info(ev, base)
-                base[k] += 1
-                if m < fewest:
-                    fewest = m
-                    most = _popcount(b)
-                elif m == fewest and _popcount(b) > most:
-                    most = _popcount(b)
-        base[thrown] -= 1
+        fewest, most = _discard_fit(ev, base, thrown, missing, kept)
         out[4] = min(2, missing - fewest)
         if missing == fewest:
             out[5] = min(4, most - kept)
@@ -1220,21 +1219,8 @@ def _likely_hand(
         score = 32 * missing
         if thrown >= 0:
             # The hand before the discard: what it holds now plus the tile it threw.
-            base[thrown] += 1
-            fewest = missing
-            most = _popcount(bits)
-            kept = most
-            for k in range(21):
-                if base[k] and k != thrown:
-                    base[k] -= 1
-                    m, b = _info(ev, base)
-                    base[k] += 1
-                    if m < fewest:
-                        fewest = m
-                        most = _popcount(b)
-                    elif m == fewest and _popcount(b) > most:
-                        most = _popcount(b)
-            base[thrown] -= 1
+            kept = _popcount(bits)
+            fewest, most = _discard_fit(ev, base, thrown, missing, kept)
             score += 64 * (missing - fewest)
             if infer > 1 and missing == fewest:
                 # Of the discards keeping the fewest missing, the expert prefers more outs.
