@@ -36,7 +36,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from bot.ai.kernel import available, jit, numpy_here
+# Random numbers: splitmix64, the generator of bot.sim.seeding and bot.ai.kernel.
+from bot.ai.kernel import available, below, jit, numpy_here, splitmix_next
 from bot.engine import RuleSet
 from bot.engine.fishing import SWEEP_SCORE, tile_values
 from bot.engine.tiles import KINDS
@@ -119,25 +120,6 @@ def flags_array(rules: RuleSet) -> Any:
         ],
         dtype=np.int64,
     )
-
-
-# -- random numbers ----------------------------------------------------------------------------
-
-
-@jit
-def _next(state: Any) -> Any:
-    # splitmix64, the generator of bot.sim.seeding and bot.ai.kernel.
-    state[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = state[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@jit
-def _below(state: Any, bound: int) -> int:
-    r = _next(state) >> np.uint64(32)
-    return int(np.int64((r * np.uint64(bound)) >> np.uint64(32)))
 
 
 # -- captures ----------------------------------------------------------------------------------
@@ -522,7 +504,7 @@ def _expert(
         return int(mv[0])  # one capture: nothing to weigh
     if n == 2 and hi - lo == 1 and mv[0] == -PLACE_LEFT:
         # (k, t) and (t, k) are mirror images, worth exactly the same: a tie.
-        return int(mv[_below(rng, 2)])
+        return int(mv[below(rng, 2)])
     _context(fl, counts, mine, theirs, margin, ci, ok, op, work)
     memo[0] = 0.0
     codes = work[0:8]
@@ -567,7 +549,7 @@ def _expert(
         if chance[m] == top_c and value[m] >= top_v - 1e-9:
             mv[ties] = int(codes[m])
             ties += 1
-    pick = mv[_below(rng, ties)] if ties > 1 else mv[0]
+    pick = mv[below(rng, ties)] if ties > 1 else mv[0]
     return int(pick)
 
 
@@ -919,7 +901,7 @@ def _rollouts(
                     piles[s, i] = known[d % known.shape[0], s, i]
         else:
             for i in range(total - 1, 0, -1):
-                j = _below(master, i + 1)
+                j = below(master, i + 1)
                 t = shuffled[i]
                 shuffled[i] = shuffled[j]
                 shuffled[j] = t
@@ -928,7 +910,7 @@ def _rollouts(
                 for i in range(sizes[s]):
                     piles[s, i] = shuffled[at]
                     at += 1
-        tie_seed = _next(master)
+        tie_seed = splitmix_next(master)
         for c in range(nc):
             rng[0] = tie_seed
             winner = _from_play(
