@@ -37,9 +37,10 @@ from functools import lru_cache
 from typing import Any
 
 # Random numbers: splitmix64, the generator of bot.sim.seeding and bot.ai.kernel.
+from bot.ai.fishing import _tables
 from bot.ai.kernel import available, below, jit, numpy_here, splitmix_next
 from bot.engine import RuleSet
-from bot.engine.fishing import SWEEP_SCORE, tile_values
+from bot.engine.fishing import SWEEP_SCORE
 from bot.engine.tiles import KINDS
 
 with contextlib.suppress(ImportError):  # numpy comes with numba (the sim extra)
@@ -89,19 +90,14 @@ _SEED_MIX = 0x9E3779B97F4A7C15
 @lru_cache(maxsize=16)
 def tables_array(rules: RuleSet) -> Any:
     """Pair scores (per kind) and triplet totals (per ordered three kinds) of ``rules``."""
-    values = [tile_values(tile, rules.four_two_value) for tile in KINDS]
+    # The Python expert's tables, laid out as the kernel reads them (the same numbers).
+    tables = _tables(rules)
     tb = np.zeros(_M0 + _N**2, dtype=np.int64)
     for k in range(_N):
-        tb[k] = 20 * max(values[k])
+        tb[k] = tables.pair[k]
         for a in range(_N):
             for b in range(_N):
-                best = 0
-                for x in values[k]:
-                    for y in values[a]:
-                        for z in values[b]:
-                            total = x + y + z
-                            if total % 10 == 0 and total > best:
-                                best = total
+                best = tables.triplet[(k * _N + a) * _N + b]
                 tb[_T0 + (k * _N + a) * _N + b] = best
                 if best:
                     tb[_M0 + a * _N + b] |= 1 << k
