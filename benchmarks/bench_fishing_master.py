@@ -31,7 +31,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ai import fishing_kernel
 from bot.ai.fishing import ExpertFishingPlayer
-from bot.ai.fishing_master import MARGIN, POINTS, MasterFishingPlayer, action_number, pick
+from bot.ai.fishing_master import (
+    MARGIN,
+    POINTS,
+    MasterFishingPlayer,
+    action_number,
+    kernel_play_outs,
+    pick,
+)
 from bot.engine import (
     Capture,
     FishingAction,
@@ -75,21 +82,8 @@ class OracleMaster(MasterFishingPlayer):
         """Every candidate played out on the true piles, ``budget`` times (tie-breaks)."""
         assert self.state is not None and view.turned is not None and view.seat is not None
         piles = [[t.index for t in pile_tiles(self.state, s)] for s in range(2)]
-        return fishing_kernel.rollouts(
-            view.rules,
-            [t.index for t in view.row],
-            view.scores,
-            view.seat,
-            view.turn,
-            view.turned.index,
-            view.pile_sizes,
-            [t.index for t in view.unseen],
-            [action_number(a) for a in candidates],
-            max(2, self.budget or 8),
-            seed,
-            known=[piles],
-            points=self.points,
-        )
+        deals = max(2, self.budget or 8)
+        return kernel_play_outs(view, candidates, deals, seed, points=self.points, known=[piles])
 
 
 def gaps(games: int, deals: int, seed: int) -> None:

@@ -213,23 +213,42 @@ class MasterFishingPlayer:
         """The play-out scores of ``candidates`` (a row per deal), by the kernel if it runs."""
         from bot.ai import fishing_kernel
 
-        assert view.turned is not None and view.seat is not None
+        assert view.seat is not None
         if fishing_kernel.ready():
             budget = self.budget or KERNEL_BUDGET
-            return fishing_kernel.rollouts(
-                view.rules,
-                [t.index for t in view.row],
-                view.scores,
-                view.seat,
-                view.turn,
-                view.turned.index,
-                view.pile_sizes,
-                [t.index for t in view.unseen],
-                [action_number(a) for a in candidates],
-                max(2, budget // len(candidates)),
-                seed,
-                points=self.points,
-            )
+            deals = max(2, budget // len(candidates))
+            return kernel_play_outs(view, candidates, deals, seed, points=self.points)
         budget = self.budget // _PYTHON_SHARE if self.budget else DEFAULT_BUDGET
         deals = max(2, budget // len(candidates))
         return _python_scores(view, candidates, view.seat, deals, seed)
+
+
+def kernel_play_outs(
+    view: FishingView,
+    candidates: Sequence[Capture | Place],
+    deals: int,
+    seed: int,
+    *,
+    points: float,
+    known: Sequence[Sequence[Sequence[int]]] = (),
+) -> list[list[float]]:
+    """The compiled kernel's play-out scores of ``candidates`` on ``deals`` deals of what the
+    view hides (``known``: the piles' true orders instead, for a benchmark's ceiling only)."""
+    from bot.ai import fishing_kernel
+
+    assert view.turned is not None and view.seat is not None
+    return fishing_kernel.rollouts(
+        view.rules,
+        [t.index for t in view.row],
+        view.scores,
+        view.seat,
+        view.turn,
+        view.turned.index,
+        view.pile_sizes,
+        [t.index for t in view.unseen],
+        [action_number(a) for a in candidates],
+        deals,
+        seed,
+        known=known,
+        points=points,
+    )
