@@ -90,7 +90,7 @@ from bot.engine.actions import Capture, End
 from bot.engine.fishing import tile_values
 from bot.engine.hands import ten_pair_values
 from bot.engine.variants import chosen_variants
-from bot.locale import LOCALES, N_, nt, recognize, tile_name
+from bot.locale import LOCALES, N_, lang_of_args, nt, recognize, tile_name
 from bot.locale import t as tr
 from bot.locale.refusals import ENGINE_REFUSALS, RULES_ERRORS
 
@@ -334,7 +334,7 @@ def main(
     try:
         return _main(args, inp, out, err)
     except KeyboardInterrupt:
-        out.write("\n" + tr(_lang_of(args), "Interrupted: the game is abandoned.") + "\n")
+        out.write("\n" + tr(lang_of_args(args), "Interrupted: the game is abandoned.") + "\n")
         return 130
     except BrokenPipeError:
         # The reader went away (e.g. `kapshap play | head`): stop quietly, like other CLI tools.
@@ -345,20 +345,9 @@ def main(
         return 0
 
 
-def _lang_of(args: Sequence[str]) -> str:
-    """The ``--lang`` of ``args`` before they are parsed (English when absent or unknown)."""
-    lang = "en"
-    for i, arg in enumerate(args):
-        if arg == "--lang" and i + 1 < len(args):
-            lang = args[i + 1]
-        elif arg.startswith("--lang="):
-            lang = arg.partition("=")[2]
-    return lang if lang in LOCALES else "en"
-
-
 def _main(args: list[str], inp: TextIO, out: TextIO, err: TextIO) -> int:
     parser = build_parser()
-    locale = _lang_of(args)
+    locale = lang_of_args(args)
     try:
         namespace = parser.parse_args(args)
         if namespace.help:

@@ -32,6 +32,7 @@ __all__ = [
     "Message",
     "catalogue",
     "is_chinese",
+    "lang_of_args",
     "normalize",
     "nt",
     "recognize",
@@ -177,6 +178,18 @@ class EventLine(str):
         line.event = event
         line.names = tuple(names)
         return line
+
+
+def lang_of_args(argv: Sequence[str]) -> str:
+    """The ``--lang`` of a command line before it is parsed (argparse's own errors come first,
+    and a program must know the language to word them): English when absent or unsupported."""
+    lang = DEFAULT
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            lang = argv[i + 1]
+        elif arg.startswith("--lang="):
+            lang = arg.partition("=")[2]
+    return lang if lang in LOCALES else DEFAULT
 
 
 def recognize(text: str, templates: Sequence[str]) -> Message | None:

@@ -25,7 +25,7 @@ from typing import Any, NoReturn, TextIO
 from bot.engine import RulesError, RuleSet, make_rules, with_flag
 from bot.engine.rules import RULE_SET_NAMES, Game
 from bot.engine.variants import chosen_variants
-from bot.locale import LOCALES, N_, nt, recognize, t
+from bot.locale import LOCALES, N_, lang_of_args, nt, recognize, t
 from bot.locale.refusals import RULES_ERRORS
 from bot.sim.oracle import OracleCheck, check_dealt_wins
 from bot.sim.runner import (
@@ -959,17 +959,6 @@ _ERRORS = (
 )
 
 
-def _lang_of(argv: Sequence[str]) -> str:
-    """The ``--lang`` of ``argv`` before (or without) parsing: errors in argparse come first."""
-    lang = "en"
-    for i, arg in enumerate(argv):
-        if arg == "--lang" and i + 1 < len(argv):
-            lang = argv[i + 1]
-        elif arg.startswith("--lang="):
-            lang = arg.partition("=")[2]
-    return lang if lang in LOCALES else "en"
-
-
 def _fail(message: str, status: int = 2, locale: str = "en") -> int:
     if locale != "en":
         known = recognize(message, (*_ERRORS, *RULES_ERRORS))
@@ -983,7 +972,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``kapshap sim`` with ``argv`` (the arguments after ``sim``); returns the exit status."""
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else argv
-    lang = _lang_of(argv)
+    lang = lang_of_args(argv)
     try:
         args = parser.parse_args(argv)
         fishing = Game(args.game) is Game.TSUNG_SHAP
