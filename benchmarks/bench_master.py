@@ -122,7 +122,7 @@ def main() -> None:
     )
     parser.add_argument("--budget", type=int, default=None, help="play-outs per decision")
     parser.add_argument(
-        "--infer", type=int, default=INFER, help="fit opponent hands to their public moves (0-4)"
+        "--infer", type=int, default=INFER, help="fit opponent hands to their public moves (0-5)"
     )
     parser.add_argument(
         "--margin", type=float, default=None, help="standard errors to beat the expert's move"

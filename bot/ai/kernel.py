@@ -1015,6 +1015,10 @@ def _history_feature(ev: Any, state: Any, base: Any, events: Any, n: int, work: 
 N_GAPS = 2
 """Features of a seat's whole public history (:func:`_history_gaps`), after :data:`N_FEATURES`
 in the weights of ``infer`` 4."""
+FORWARD_LOG_EPS = -5.0
+"""``infer`` 5: the log of the factor by which a particle's weight falls at each decision its
+expert would have made otherwise. Not minus infinity: a person (or a master) at the table is
+no expert, and a filter that killed every particle on one surprise would know nothing."""
 
 
 @jit
@@ -1331,6 +1335,317 @@ def _particles(
 
 
 @jit
+def _draw_from(state: Any, rem: Any, left: int, exact: Any, at: int) -> int:
+    # One tile at random from the counts ``rem`` (``left`` tiles in all), taken out; -1 if none.
+    # With ``exact`` given, its tile ``at`` instead (-1 if ``rem`` has none of its kind).
+    if exact.shape[0]:
+        if at >= exact.shape[0]:
+            return -1
+        kind: int = exact[at]
+        if rem[kind] <= 0:
+            return -1
+        rem[kind] -= 1
+        return kind
+    if left <= 0:
+        return -1
+    r = below(state, left)
+    for k in range(21):
+        if r < rem[k]:
+            rem[k] -= 1
+            return k
+        r -= rem[k]
+    return -1
+
+
+@jit
+def _forward_filter(
+    ev: Any,
+    flags: Any,
+    total: Any,
+    op: int,
+    first: int,
+    history: Any,
+    unknown: Any,
+    log_eps: float,
+    state: Any,
+    out: Any,
+    cumulative: Any,
+    exact: Any,
+) -> bool:
+    """``infer`` 5: particles of seat ``op``'s hidden tiles (a row of counts of ``out`` each;
+    ``cumulative`` their running total weight) by a forward filter over the public history.
+
+    Each particle is a trajectory of ``op``'s hidden tiles from the deal on: its dealt hand
+    and each of its draws are drawn at random from the tiles it could have held (``unknown``,
+    what the filtering seat cannot place now, plus ``op``'s discards of hidden tiles). The game
+    is replayed move by move (``history``: rows of seat, verb, kind; verb 0 a discard, 1 a
+    draw, 2 a take) with the public state ``_run`` keeps; at each of ``op``'s decisions a
+    particle whose expert would have chosen otherwise has its weight multiplied by
+    ``exp(log_eps)``, and one that discards a tile it does not hold dies. The particles are
+    resampled (systematic) when their effective number falls below half. False when every
+    particle died (the caller falls back to another inference).
+
+    ``exact`` (for tests; empty otherwise) replaces the random tiles by the true ones: ``op``'s
+    dealt hidden tiles, then its draws in order, for every particle.
+    """
+    n = out.shape[0]
+    players = flags[0]
+    hand_size = flags[1]
+    any_offer = flags[2] != 0
+    exclude_own = flags[3] != 0
+    draw_after_take = flags[4] != 0
+    stall_guard = flags[5] != 0
+    m = history.shape[0]
+    tile_count = 0
+    for k in range(21):
+        tile_count += total[k]
+    # op's discards of hidden tiles (no taken copy of the kind in hand, as _run counts them)
+    # were once among the tiles a particle may deal him.
+    known_op = np.zeros(21, np.int64)
+    reach = unknown.copy()
+    for i in range(m):
+        s = history[i, 0]
+        verb = history[i, 1]
+        kind = history[i, 2]
+        if s != op:
+            continue
+        if verb == 2:
+            known_op[kind] += 1
+        elif verb == 0:
+            if known_op[kind]:
+                known_op[kind] -= 1
+            else:
+                reach[kind] += 1
+    left0 = 0
+    for k in range(21):
+        left0 += reach[k]
+    hidden = np.zeros((n, 21), np.int64)
+    rem = np.zeros((n, 21), np.int64)
+    left = np.zeros(n, np.int64)
+    logw = np.zeros(n, np.float64)
+    init = hand_size if op == first else hand_size - 1
+    drawn = init  # tiles of ``exact`` used (the dealt ones, then one per draw)
+    for p in range(n):
+        for k in range(21):
+            rem[p, k] = reach[k]
+        left[p] = left0
+        for i in range(init):
+            t = _draw_from(state, rem[p], left[p], exact, i)
+            if t < 0:
+                logw[p] = -np.inf
+                break
+            left[p] -= 1
+            hidden[p, t] += 1
+    # The public state, as _run keeps it.
+    pool = np.zeros(21, np.int64)
+    own = np.zeros((players, 21), np.int64)
+    stacks = np.zeros((21, 2 * flags[8] + 1), np.int64)
+    stack_len = np.zeros(21, np.int64)
+    faceup = np.zeros(21, np.int64)
+    public = np.zeros(21, np.int64)
+    known = np.zeros((players, 21), np.int64)
+    discarded = np.zeros((players, 21), np.int64)
+    passed = np.zeros((players, 21), np.int64)
+    recent = np.zeros((players, 21), np.int64)
+    takeable = np.zeros(21, np.int64)
+    unseen = np.zeros(21, np.int64)
+    hand = np.zeros(21, np.int64)
+    dealt = hand_size + (players - 1) * (hand_size - 1)
+    wall_left = tile_count - dealt
+    last_kind = -1
+    idle = 0
+    turn_seat = first
+    drew = False
+    took = False
+    just_taken = -1
+    started = False  # whether the current seat has acted in this turn
+    new_hidden = np.zeros((n, 21), np.int64)
+    new_rem = np.zeros((n, 21), np.int64)
+    new_left = np.zeros(n, np.int64)
+    for i in range(m):
+        s = history[i, 0]
+        verb = history[i, 1]
+        kind = history[i, 2]
+        if s != turn_seat:
+            # A new turn.
+            if drew:
+                idle = 0
+            elif took:
+                idle += 1
+            drew = False
+            took = False
+            turn_seat = s
+            started = False
+            just_taken = -1
+        phase0 = not started and verb != 0
+        started = True
+        if phase0:
+            for k in range(21):
+                recent[s, k] = 0
+        if s == op and (phase0 or verb == 0):
+            # A decision of op: each particle's expert must have made it.
+            if phase0:
+                _offered(pool, own, s, last_kind, any_offer, exclude_own, takeable)
+                can_draw = wall_left > 0
+            for p in range(n):
+                if logw[p] == -np.inf:
+                    continue
+                for k in range(21):
+                    hand[k] = known[s, k] + hidden[p, k]
+                    unseen[k] = total[k] - hidden[p, k] - public[k]
+                if phase0:
+                    offered = takeable.copy()
+                    if not can_draw or (stall_guard and idle >= players):
+                        _winning_takes(ev, hand, offered)
+                    choice = _expert_take(
+                        ev,
+                        hand,
+                        unseen,
+                        offered,
+                        can_draw,
+                        draw_after_take,
+                        any_offer,
+                        s,
+                        players,
+                        faceup,
+                        passed,
+                        recent,
+                        discarded,
+                    )
+                    observed = kind if verb == 2 else _DRAW
+                else:
+                    choice = _expert_discard(
+                        ev,
+                        hand,
+                        unseen,
+                        just_taken,
+                        any_offer,
+                        s,
+                        players,
+                        faceup,
+                        passed,
+                        recent,
+                        discarded,
+                    )
+                    observed = kind
+                if choice != observed:
+                    logw[p] += log_eps
+        # The move, on the public state and on each particle.
+        if verb == 1:  # draw
+            if phase0:
+                if any_offer:
+                    for k in range(21):
+                        passed[s, k] = pool[k]
+                else:
+                    for k in range(21):
+                        passed[s, k] = 0
+                    if last_kind >= 0:
+                        passed[s, last_kind] = 1
+            if s == op:
+                for p in range(n):
+                    if logw[p] == -np.inf:
+                        continue
+                    t = _draw_from(state, rem[p], left[p], exact, drawn)
+                    if t < 0:
+                        logw[p] = -np.inf
+                    else:
+                        left[p] -= 1
+                        hidden[p, t] += 1
+                drawn += 1
+            wall_left -= 1
+            drew = True
+            just_taken = -1
+        elif verb == 2:  # take
+            if any_offer:
+                ln = stack_len[kind]
+                if exclude_own:
+                    at = ln - 1
+                    while at > 0 and stacks[kind, at] == s:
+                        at -= 1
+                    owner = stacks[kind, at]
+                    for j in range(at, ln - 1):
+                        stacks[kind, j] = stacks[kind, j + 1]
+                    own[owner, kind] -= 1
+                stack_len[kind] = ln - 1
+                pool[kind] -= 1
+            else:
+                last_kind = -1
+            faceup[kind] -= 1
+            known[s, kind] += 1
+            for k in range(21):
+                passed[s, k] = 0
+            just_taken = kind
+            took = True
+        else:  # discard
+            if s == op and known[s, kind] == 0:
+                for p in range(n):
+                    if hidden[p, kind] > 0:
+                        hidden[p, kind] -= 1
+                    else:
+                        logw[p] = -np.inf
+            if any_offer:
+                stacks[kind, stack_len[kind]] = s
+                stack_len[kind] += 1
+                pool[kind] += 1
+                if exclude_own:
+                    own[s, kind] += 1
+            else:
+                last_kind = kind
+            faceup[kind] += 1
+            discarded[s, kind] += 1
+            recent[s, kind] += 1
+            if known[s, kind]:
+                known[s, kind] -= 1
+            else:
+                public[kind] += 1
+            just_taken = -1
+        # Resample when the weights degenerate.
+        if s == op:
+            top = -np.inf
+            for p in range(n):
+                if logw[p] > top:
+                    top = logw[p]
+            if top == -np.inf:
+                return False
+            total_w = 0.0
+            sq = 0.0
+            for p in range(n):
+                w = np.exp(logw[p] - top)
+                cumulative[p] = total_w + w
+                total_w += w
+                sq += w * w
+            if total_w * total_w < 0.5 * n * sq:
+                u = (splitmix_next(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+                q = 0
+                for p in range(n):
+                    target = (p + u) / n * total_w
+                    while q < n - 1 and cumulative[q] <= target:
+                        q += 1
+                    for k in range(21):
+                        new_hidden[p, k] = hidden[q, k]
+                        new_rem[p, k] = rem[q, k]
+                    new_left[p] = left[q]
+                hidden[:, :] = new_hidden
+                rem[:, :] = new_rem
+                left[:] = new_left
+                for p in range(n):
+                    logw[p] = 0.0
+    top = -np.inf
+    for p in range(n):
+        if logw[p] > top:
+            top = logw[p]
+    if top == -np.inf:
+        return False
+    running = 0.0
+    for p in range(n):
+        running += np.exp(logw[p] - top)
+        cumulative[p] = running
+        for k in range(21):
+            out[p, k] = hidden[p, k]
+    return True
+
+
+@jit
 def _to_front(tiles: Any, at: int, need: int, chosen: Any) -> None:
     # Bring the chosen tiles (``chosen[:need]``) to the front of ``tiles[at:]``.
     count = tiles.shape[0]
@@ -1373,6 +1688,7 @@ def rollouts(
     weights: Any,
     events: Any,
     n_events: Any,
+    history: Any,
 ) -> Any:
     """Score each candidate first decision of ``seat`` over determinized play-outs.
 
@@ -1385,6 +1701,9 @@ def rollouts(
     ``fixed``, when not empty, gives each other seat's hidden tiles (a row of counts per seat):
     only the wall is then dealt at random. It is for benchmarks measuring what search gains with
     perfect knowledge of the hands (a peeking ceiling); the master never passes it at a table.
+
+    ``history`` (``infer`` 5: rows of seat, verb, kind, see :func:`_forward_filter`) is the
+    whole public record of the game, from which each other seat's particles are filtered.
     """
     players = flags[0]
     peek = fixed.shape[0] > 0
@@ -1409,8 +1728,8 @@ def rollouts(
     out = np.zeros(7, np.int64)
     hands = np.zeros((players, 21), np.int64)
     state = np.empty(1, np.uint64)
-    # infer 4: one weighted particle set per other seat, built once per decision, from which
-    # every play-out deals that seat's hidden tiles (see _particles).
+    # infer 4 and 5: one weighted particle set per other seat, built once per decision, from
+    # which every play-out deals that seat's hidden tiles (see _particles, _forward_filter).
     n_particles = tries if infer >= 4 and shuffle and not peek and keys.shape[0] > 0 else 0
     particles = np.zeros((players, n_particles, 21), np.int64)
     cumulative = np.zeros((players, n_particles), np.float64)
@@ -1424,10 +1743,15 @@ def rollouts(
                 held += known[s, k]
             need = min(sizes[s] - held, count)
             if need > 0:
-                _particles(
-                    ev, state, tiles, need, known[s], passed[s], recent[s], discarded[s], pool,
-                    weights, events[s], n_events[s], particles[s], cumulative[s],
+                filtered = infer >= 5 and _forward_filter(
+                    ev, flags, total, s, sc[_S_FIRST], history, unknown, FORWARD_LOG_EPS, state,
+                    particles[s], cumulative[s], np.zeros(0, np.int64),
                 )  # fmt: skip
+                if not filtered:
+                    _particles(
+                        ev, state, tiles, need, known[s], passed[s], recent[s], discarded[s],
+                        pool, weights, events[s], n_events[s], particles[s], cumulative[s],
+                    )  # fmt: skip
     for g in range(keys.shape[0]):
         state[0] = keys[g]
         for i in range(count - 1 if shuffle else 0, 0, -1):
@@ -1581,6 +1905,7 @@ def rollout_scores(
     fixed: Sequence[Sequence[int]] = (),
     weights: Sequence[float] = (),
     events: Sequence[Sequence[tuple[int, int]]] = (),
+    history: Sequence[tuple[int, int, int]] = (),
 ) -> list[list[float]]:
     """Scores of ``seat``'s candidate decisions over one determinized play-out per key (a row
     per key, a column per candidate: 1 for a win, -1/(players - 1) for another's, 0 for a draw).
@@ -1599,7 +1924,8 @@ def rollout_scores(
     row of counts per seat; only the wall is then dealt at random. ``weights`` (with ``infer``
     3) weigh the features of :func:`_hand_features` in the draws' importance weights;
     ``events`` holds per seat its public moves, oldest first, as (code, kind): 0 a discard, 1 a
-    draw (kind -1), 2 a take (for :func:`_history_feature`).
+    draw (kind -1), 2 a take (for :func:`_history_feature`); ``history`` (``infer`` 5) every
+    seat's public moves in the order played, as (seat, code, kind) with the same codes.
     """
     players = rules.players
 
@@ -1645,7 +1971,7 @@ def rollout_scores(
             np.array(exact, dtype=np.int64), tries, infer,
             np.array(fixed, dtype=np.int64).reshape(len(fixed), 21),
             np.array([*weights] + [0.0] * (N_FEATURES + N_GAPS - len(weights)), np.float64),
-            event_array, n_events,
+            event_array, n_events, np.array(history, dtype=np.int64).reshape(len(history), 3),
         )  # fmt: skip
     return [[float(x) for x in row] for row in scores]
 

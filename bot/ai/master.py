@@ -9,19 +9,24 @@ every candidate out many times and keeps the one that wins most often:
   and not discarded since), and the hand sizes and the wall size are those of the view. The
   state of the table (the live discards and who threw them, the turn, the stall count, the
   compulsory draw to come) comes from the view and its public record.
-* **Inference from public moves** (``infer``, by default 3): each opponent's hidden tiles are
-  one of :data:`SIR_TRIES` uniform draws picked at random in proportion to an importance
-  weight (importance resampling), the exponential of a weighted sum of public features of the
-  drawn hand (:func:`bot.ai.kernel._hand_features`): how close to winning it is, whether the
-  expert holding it and the tile the opponent threw in its latest turn would have thrown that
-  tile, how many improving kinds it passed over, discarded before or leaves in the pool. The
-  weights are the log ratio of real expert hands to uniform draws, fitted over games of experts
-  (``benchmarks/fit_inference.py``; :data:`INFER_WEIGHTS`). ``infer`` 1 and 2 rank the draws
-  instead and keep the best of :data:`INFER_TRIES` (the earlier master); ``infer`` 4 weighs
-  :data:`FILTER_PARTICLES` draws once per decision, adding every earlier discard judged on
-  trajectories consistent with the seat's whole public history. Only public moves are
-  used, so it never peeks (``tests/ai/test_master.py``); a benchmark's subclass may pass the
-  true hands (:meth:`MasterPlayer.peek`) to measure what perfect knowledge would give.
+* **Inference from public moves** (``infer``, by default 5): a forward filter of each
+  opponent's hidden tiles (:func:`bot.ai.kernel._forward_filter`, :data:`FORWARD_PARTICLES`
+  particles built once per decision). Each particle deals that opponent a hand and draws at
+  random from the tiles it could have held, and replays the whole public record of the game
+  from the deal. At every decision the opponent made, a particle whose expert would have
+  decided otherwise loses almost all its weight, and one that discards a tile it does not hold
+  dies; the particles are resampled as they thin out. The play-outs deal each opponent the
+  hidden tiles of a particle drawn by weight. The earlier inferences stay selectable:
+  ``infer`` 3 picks one of :data:`SIR_TRIES` uniform draws in proportion to an importance
+  weight, the exponential of a weighted sum of public features of the drawn hand
+  (:func:`bot.ai.kernel._hand_features`, weights fitted over games of experts by
+  ``benchmarks/fit_inference.py``: :data:`INFER_WEIGHTS`); ``infer`` 1 and 2 rank the draws
+  and keep the best of :data:`INFER_TRIES`; ``infer`` 4 weighs :data:`FILTER_PARTICLES`
+  uniform draws once per decision by those features and by earlier discards judged on
+  trajectories rebuilt backwards (it is also the fallback of ``infer`` 5 when every particle
+  dies). Only public moves are used, so it never peeks (``tests/ai/test_master.py``); a
+  benchmark's subclass may pass the true hands (:meth:`MasterPlayer.peek`) to measure what
+  perfect knowledge would give.
 * **Common random numbers.** Every candidate is played out on the same deals, so their
   difference is measured with much less noise than their values. With :data:`HALVING` the
   budget goes in rounds to fewer and fewer candidates (successive halving; off by default, as
@@ -65,8 +70,8 @@ many turns: a decision stays well under a second here (docs/benchmarks.md)."""
 _MIN_PER_CANDIDATE = 8
 TRIES = 4
 """Random draws per opponent hand in a play-out, of which the closest to winning is kept."""
-INFER = 3
-"""The default ``infer`` of :class:`MasterPlayer`: importance resampling by fitted weights."""
+INFER = 5
+"""The default ``infer`` of :class:`MasterPlayer`: the forward filter."""
 INFER_TRIES = 16
 """The same, when the draws are also judged by the opponent's latest discard (``infer``)."""
 SIR_TRIES = 32
@@ -80,6 +85,8 @@ TABLE_INFER_WEIGHTS = (1.318, -0.090, -0.609, -0.768, -13.552, -1.284, -1.721, -
 """The same for bigger tables, fitted over 150 games of 6 experts at Kap Tai Shap."""
 FILTER_PARTICLES = 512
 """Particles per opponent hand of ``infer`` 4, built once per decision."""
+FORWARD_PARTICLES = 2_048
+"""Particles per opponent hand of ``infer`` 5 (the forward filter), built once per decision."""
 FILTER_WEIGHTS = (
     2.722, -0.374, -1.108, -1.239, -10.465, -1.194, -0.252, -1.373, 0.317, -0.012, 0.0,
     -0.612, -0.359,
@@ -180,7 +187,8 @@ def rollout_choice(
             table: tuple[float, ...] = (
                 FILTER_WEIGHTS if view.rules.players == 2 else TABLE_FILTER_WEIGHTS
             )
-            return play_outs(view, seen, among, keys, FILTER_PARTICLES, infer, fixed, table)
+            particles = FORWARD_PARTICLES if infer >= 5 else FILTER_PARTICLES
+            return play_outs(view, seen, among, keys, particles, infer, fixed, table)
         if infer >= 3:
             weights = INFER_WEIGHTS if view.rules.players == 2 else TABLE_INFER_WEIGHTS
             return play_outs(view, seen, among, keys, SIR_TRIES, infer, fixed, weights)
@@ -223,6 +231,12 @@ def play_outs(
     from bot.ai import kernel
 
     live = [(p.tile.index, p.seat) for p in view.pool if not p.dead]
+    history: list[tuple[int, int, int]] = []
+    if infer >= 5:
+        for move in view.history:
+            code = _EVENTS.get(move.verb)
+            if code is not None:
+                history.append((move.seat, code, move.tile.index if move.tile else -1))
     events: list[list[tuple[int, int]]] = [[] for _ in view.hand_sizes]
     if infer >= 4 or (infer >= 3 and len(weights) == kernel.N_FEATURES and weights[-1]):
         # Only the whole-history features (infer 4; off in infer 3's weights) read the moves.
@@ -255,6 +269,7 @@ def play_outs(
         fixed=fixed,
         weights=weights,
         events=events,
+        history=history,
     )
 
 
@@ -295,7 +310,8 @@ class MasterPlayer:
         improving kinds; 3: importance resampling by fitted weights, see :func:`rollout_choice`
         and :func:`bot.ai.kernel._likely_hand`; 4: a weighted particle set per opponent built
         once per decision, judged by its whole public history, see
-        :func:`bot.ai.kernel._particles`)."""
+        :func:`bot.ai.kernel._particles`; 5: a forward filter over the game's public record,
+        see :func:`bot.ai.kernel._forward_filter`)."""
 
     def peek(self, view: View, seen: Seen) -> Sequence[Sequence[int]]:
         """The other seats' hidden tiles if this player may see them: never at a table (here

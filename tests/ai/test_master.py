@@ -209,7 +209,7 @@ def test_the_master_never_peeks_at_the_hidden_tiles() -> None:
                     state, hands=(state.hands[0], tuple(hand)), wall=tuple(wall)
                 )
                 assert view(swapped, 0) == v
-                for infer in (2, 3, 4):
+                for infer in (2, 3, 4, 5):
                     master = MasterPlayer(budget=64, infer=infer)
                     one = master.choose(v, legal, random.Random(game))
                     assert one == master.choose(view(swapped, 0), legal, random.Random(game))

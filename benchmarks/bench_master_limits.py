@@ -1,0 +1,364 @@
+"""What limits the master at Kap Shap Culin: three experiments behind docs/benchmarks.md.
+
+* ``sweep``: a stronger policy to search over, by retuning the expert? The expert against
+  itself with one of its six parameters changed (``POOL_OUTS``, ``DANGER`` and the four
+  completion chances of ``bot.ai.expert``), on the fast path: each deal is played twice with
+  the changed expert in each seat; a drawn game counts half.
+* ``peek``: what the one-step levers are worth with perfect knowledge (benchmark only: these
+  players see the opponent's true hand, which no player at a table can). ``safe``: the
+  expert, except that it never discards a tile that completes the opponent's hand while another
+  tile is left; ``deny``: the expert, except that it takes a lone face-up tile that would
+  complete the opponent's hand on his next turn.
+* ``risk``: how well ``infer`` 4's particles (``bot.ai.kernel._particles``, the master's
+  inference from public moves only) predict which tiles complete the opponent's hand when a
+  player must discard, beside the expert's own estimate (``completion_risk``): the area under
+  the ROC curve (0.5 is no better than chance) and the calibration; then the expert playing
+  with the particles' chances as its completion risk (``--danger`` outs per unit of chance).
+
+Deals are ``make_deal(rules, random.Random(f"limits:{i}"))``: the figures are reproducible.
+
+    .venv/bin/python benchmarks/bench_master_limits.py sweep --deals 10000
+    .venv/bin/python benchmarks/bench_master_limits.py peek --deals 2000
+    .venv/bin/python benchmarks/bench_master_limits.py risk --deals 200 --danger 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np
+
+import bot.ai.expert as expert
+import bot.sim.fast as fast
+from bot.ai import get_player, kernel
+from bot.ai.core import (
+    FIELD_BITS,
+    FIELD_MASK,
+    KIND_COUNT,
+    UNIT,
+    evaluator_for,
+    pack_tiles,
+    unpack,
+)
+from bot.ai.knowledge import Seen, read_view
+from bot.ai.master import FILTER_WEIGHTS
+from bot.engine import (
+    KINDS,
+    Action,
+    Declare,
+    Discard,
+    Take,
+    View,
+    apply,
+    legal_actions,
+    make_deal,
+    make_rules,
+    new_game,
+    view,
+)
+from bot.engine.collecting import GameState, Phase
+from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET
+
+RULES = make_rules("kap-shap")
+GRID: dict[str, tuple[float, ...]] = {
+    "POOL_OUTS": (2, 4, 8, 12),
+    "DANGER": (0, 5, 20, 40),
+    "_P_KIND_PASSED": (0.0, 0.1),
+    "_P_RESIDUE_PASSED": (0.0, 0.2),
+    "_P_RESIDUE_DISCARDED": (0.0, 0.2),
+    "_P_OTHER": (0.05, 0.1, 0.4),
+}
+"""Values tried for each parameter (the others keep the expert's)."""
+_EVENTS = {"discard": 0, "draw": 1, "take": 2}
+
+
+def _deal(i: int) -> Any:
+    return make_deal(RULES, random.Random(f"limits:{i}"))
+
+
+def _interval(wins: float, games: int) -> str:
+    share = wins / games
+    half = 1.96 * math.sqrt(max(share * (1 - share), 1e-12) / games)
+    return f"{100 * share:.1f} % ({100 * (share - half):.1f}–{100 * (share + half):.1f})"
+
+
+# -- sweep -------------------------------------------------------------------------------------
+
+
+@contextmanager
+def _changed(name: str, value: float, seat: int) -> Iterator[None]:
+    """The fast path's expert with ``name`` set to ``value`` at ``seat`` only."""
+    take, discard = getattr(fast, "expert_take"), getattr(fast, "expert_discard")  # noqa: B009
+    stock = getattr(expert, name)
+
+    def seated(decide: Callable[[Seen], int]) -> Callable[[Seen], int]:
+        def decision(seen: Seen) -> int:
+            setattr(expert, name, value if seen.seat == seat else stock)
+            try:
+                return decide(seen)
+            finally:
+                setattr(expert, name, stock)
+
+        return decision
+
+    # play_fast looks its expert up in its own module at each decision.
+    setattr(fast, "expert_take", seated(take))  # noqa: B010
+    setattr(fast, "expert_discard", seated(discard))  # noqa: B010
+    try:
+        yield
+    finally:
+        setattr(fast, "expert_take", take)  # noqa: B010
+        setattr(fast, "expert_discard", discard)  # noqa: B010
+
+
+def sweep(deals: int) -> None:
+    """Print the changed expert's share against the stock one, per parameter value."""
+    print(f"Kap Shap Culin, changed expert vs expert, {deals} deals x 2 seats")
+    print("| parameter | expert's value | tried | share of the changed expert (95 %) |")
+    print("|---|---:|---:|---|")
+    for name, values in GRID.items():
+        for value in values:
+            wins = 0.0
+            for at in range(2):
+                with _changed(name, value, at):
+                    for i in range(deals):
+                        record = fast.play_fast(RULES, _deal(i), ["expert"] * 2, random.Random(i))
+                        if record.winner == at:
+                            wins += 1.0
+                        elif record.winner is None:
+                            wins += 0.5
+            stock = getattr(expert, name)
+            share = _interval(wins, 2 * deals)
+            print(f"| `{name}` | {stock:g} | {value:g} | {share} |", flush=True)
+
+
+# -- peek --------------------------------------------------------------------------------------
+
+
+def _counts(state: GameState, seat: int) -> int:
+    return pack_tiles(PIECE_KINDS[p % PIECES_PER_SET] for p in state.hands[seat])
+
+
+def _kinds(counts: int) -> int:
+    """The kinds present in packed ``counts``, as a bit set."""
+    return sum(1 << k for k in range(KIND_COUNT) if (counts >> (FIELD_BITS * k)) & FIELD_MASK)
+
+
+def _waits(hand: int) -> int:
+    """The kinds that complete ``hand`` (between turns) as a bit set; 0 if it is further."""
+    missing, _, improvers = evaluator_for(RULES).info(hand)
+    return sum(1 << k for k in improvers) if missing == 1 else 0
+
+
+def _safe_discard(seen: Seen, waits: int) -> int:
+    """The expert's discard among the kinds that do not complete the opponent (``waits``)."""
+    ev = evaluator_for(RULES)
+    risk = expert.completion_risk(seen, ev)
+    pool = seen.faceup
+    unseen = seen.unseen()
+    best: tuple[int, float] | None = None
+    best_kind = -1
+    for k in range(KIND_COUNT - 1, -1, -1):
+        if k == seen.just_taken or not (seen.hand >> (FIELD_BITS * k)) & FIELD_MASK:
+            continue
+        if waits >> k & 1:
+            continue
+        missing, outs = expert._hand_score(ev, seen.hand - UNIT[k], unseen, pool)
+        score = (missing, expert.DANGER * risk[k] - outs)
+        if best is None or score < best:
+            best, best_kind = score, k
+    return best_kind
+
+
+def _peeking(lever: str, state: GameState, v: View, legal: list[Action]) -> Action | None:
+    """The lever's move where it differs from the expert's, else None."""
+    seen = read_view(v, legal)
+    waits = _waits(_counts(state, 1 - v.seat)) if v.seat is not None else 0
+    if not waits:
+        return None
+    if lever == "safe" and v.phase is Phase.DISCARD and Declare() not in legal:
+        kind = expert.expert_discard(seen)
+        if waits >> kind & 1:
+            safe = _safe_discard(seen, waits)
+            if safe >= 0:
+                return Discard(KINDS[safe])
+    if lever == "deny" and v.phase is Phase.TAKE_OR_DRAW:
+        if _waits(seen.hand) & _kinds(seen.takeable):
+            return None  # the expert wins by a take: no denial needed
+        for k in range(KIND_COUNT):
+            lone = (seen.faceup >> (FIELD_BITS * k)) & FIELD_MASK == 1
+            if waits >> k & 1 and lone and Take(KINDS[k]) in legal:
+                return Take(KINDS[k])
+    return None
+
+
+def _play(deal: Any, at: int, rng: random.Random, move: Any) -> float:
+    """One game, the changed player at ``at``: 1 for its win, 0.5 for a draw."""
+    state = new_game(RULES, ["a", "b"], deal)
+    player = get_player("expert")
+    while state.result is None:
+        seat = state.current
+        legal = legal_actions(state)
+        v = view(state, seat)
+        action = move(state, v, legal, rng) if seat == at else None
+        if action is None:
+            action = player.choose(v, legal, rng)
+        state, _ = apply(state, action)
+    winner = state.result.winner
+    return 1.0 if winner == at else 0.5 if winner is None else 0.0
+
+
+def peek(deals: int) -> None:
+    """Print each peeking lever's share against the expert."""
+    print(f"Kap Shap Culin, peeking expert vs expert, {deals} deals x 2 seats")
+    for lever in ("safe", "deny"):
+
+        def move(state: GameState, v: View, legal: list[Action], rng: random.Random) -> Any:
+            return _peeking(lever, state, v, legal)  # noqa: B023 (called in this iteration)
+
+        wins = sum(
+            _play(_deal(i), at, random.Random(2 * i + at), move)
+            for i in range(deals)
+            for at in range(2)
+        )
+        print(f"{lever}: {_interval(wins, 2 * deals)}", flush=True)
+
+
+# -- risk --------------------------------------------------------------------------------------
+
+
+def particle_risk(v: View, seen: Seen, key: int, n: int = 512) -> list[float]:
+    """Per kind, the weight of infer 4's particles of the opponent's hand that it completes."""
+    s = 1 - seen.seat
+    ev = kernel.ev_array(RULES)
+    unknown = unpack(seen.unseen())
+    tiles = np.array([k for k in range(KIND_COUNT) for _ in range(unknown[k])], np.int64)
+    known = np.array(unpack(seen.known[s]), np.int64)
+    pool = np.zeros(KIND_COUNT, np.int64)
+    for face_up in v.pool:
+        if not face_up.dead:
+            pool[face_up.tile.index] += 1
+    moves = [
+        (_EVENTS[m.verb], m.tile.index if m.tile else -1)
+        for m in v.history
+        if m.seat == s and m.verb in _EVENTS
+    ]
+    events = np.zeros((max(1, len(moves)), 2), np.int64)
+    for i, event in enumerate(moves):
+        events[i] = event
+    weights = np.zeros(kernel.N_FEATURES + kernel.N_GAPS, np.float64)
+    weights[: len(FILTER_WEIGHTS)] = FILTER_WEIGHTS
+    out = np.zeros((n, KIND_COUNT), np.int64)
+    cumulative = np.zeros(n, np.float64)
+    kernel._particles(
+        ev, np.array([key], np.uint64), tiles, v.hand_sizes[s] - int(known.sum()), known,
+        np.array(unpack(seen.passed[s]), np.int64), np.array(unpack(seen.recent[s]), np.int64),
+        np.array(unpack(seen.discarded[s]), np.int64), pool, weights, events, len(moves), out,
+        cumulative,
+    )  # fmt: skip
+    mass = np.diff(np.concatenate([[0.0], cumulative]))
+    risk = [0.0] * KIND_COUNT
+    for p in range(n):
+        waits = _waits(
+            pack_tiles(k for k in range(KIND_COUNT) for _ in range(known[k] + out[p, k]))
+        )
+        for k in range(KIND_COUNT):
+            if waits >> k & 1:
+                risk[k] += float(mass[p] / cumulative[-1])
+    return risk
+
+
+def _auc(scores: list[float], truth: list[bool]) -> float:
+    order = sorted(range(len(scores)), key=lambda i: scores[i])
+    ranks = [0.0] * len(scores)
+    i = 0
+    while i < len(order):  # tied scores share their mean rank
+        j = i
+        while j + 1 < len(order) and scores[order[j + 1]] == scores[order[i]]:
+            j += 1
+        for m in range(i, j + 1):
+            ranks[order[m]] = (i + j) / 2
+        i = j + 1
+    positives = [r for r, t in zip(ranks, truth, strict=True) if t]
+    negatives = len(scores) - len(positives)
+    return (sum(positives) / len(positives) - (len(positives) - 1) / 2) / negatives
+
+
+def risk(deals: int, danger: float) -> None:
+    """Print how well particles and the expert predict the opponent's waits, then the match."""
+    rows: list[tuple[float, float, bool]] = []
+    for i in range(deals // 4 or 1):
+        state = new_game(RULES, ["a", "b"], _deal(i))
+        player = get_player("expert")
+        rng = random.Random(i)
+        while state.result is None:
+            seat = state.current
+            legal = legal_actions(state)
+            v = view(state, seat)
+            if v.phase is Phase.DISCARD and Declare() not in legal:
+                seen = read_view(v, legal)
+                waits = _waits(_counts(state, 1 - seat))
+                chances = particle_risk(v, seen, key=1000 * i + len(v.history) + 1)
+                prior = expert.completion_risk(seen, evaluator_for(RULES))
+                for k in range(KIND_COUNT):
+                    if (seen.hand >> (FIELD_BITS * k)) & FIELD_MASK:
+                        rows.append((chances[k], prior[k], bool(waits >> k & 1)))
+            state, _ = apply(state, player.choose(v, legal, rng))
+    truth = [t for _, _, t in rows]
+    print(f"Kinds in hand at {len(rows)} discards of {deals // 4 or 1} expert games: ", end="")
+    print(f"{sum(truth)} complete the opponent ({100 * sum(truth) / len(rows):.1f} %)")
+    print(
+        f"area under the ROC curve: particles {_auc([p for p, _, _ in rows], truth):.3f}, ", end=""
+    )
+    print(f"expert's completion_risk {_auc([e for _, e, _ in rows], truth):.3f}")
+    for low, high in ((0, 0.05), (0.05, 0.15), (0.15, 0.3), (0.3, 1.01)):
+        band = [t for p, _, t in rows if low <= p < high]
+        rate = f"{100 * sum(band) / len(band):.1f} %" if band else "-"
+        print(f"  particles' chance in [{low}, {high}): {len(band)} kinds, {rate} complete")
+
+    def move(state: GameState, v: View, legal: list[Action], rng: random.Random) -> Any:
+        if v.phase is not Phase.DISCARD or Declare() in legal:
+            return None
+        seen = read_view(v, legal)
+        chances = particle_risk(v, seen, key=rng.getrandbits(63))
+        scaled = [danger / expert.DANGER * c for c in chances]
+        ev = evaluator_for(RULES)
+        pool = seen.faceup
+        kind = expert._best_discard(ev, seen.hand, seen.just_taken, seen.unseen(), pool, scaled)
+        return Discard(KINDS[kind[1]])
+
+    wins = sum(
+        _play(_deal(i), at, random.Random(2 * i + at), move)
+        for i in range(deals)
+        for at in range(2)
+    )
+    share = _interval(wins, 2 * deals)
+    print(f"expert with the particles' risk (danger {danger:g}) vs expert: {share}")
+
+
+def main() -> None:
+    """Run the chosen experiment."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("experiment", choices=("sweep", "peek", "risk"))
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--danger", type=float, default=20.0, help="risk: outs per unit of chance")
+    args = parser.parse_args()
+    if args.experiment == "sweep":
+        sweep(args.deals)
+    elif args.experiment == "peek":
+        peek(args.deals)
+    else:
+        risk(args.deals, args.danger)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,186 @@
+"""The master's ``infer`` 5: a forward filter of each opponent's hidden tiles over the public
+record (``bot.ai.kernel._forward_filter``).
+
+Its replay of the game must be the engine's: given the opponent's true dealt tiles and draws
+instead of random ones, and no tolerance for a decision the expert would not make, the one
+particle must survive every decision of a game of experts, under every rule set, and end as
+the opponent's true hidden tiles. A replay that got one piece of the public state wrong (the
+live discards, the stall count, the empty wall, what a seat passed over) would make some
+expert decide otherwise and kill it. Then: on random trajectories, the filter's weight sits
+on hands that complete with the tiles the true hand waits for far more than chance.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from bot.ai import get_player, kernel  # noqa: E402
+from bot.ai.core import evaluator_for, pack_tiles, unpack  # noqa: E402
+from bot.ai.knowledge import read_view  # noqa: E402
+from bot.engine import (  # noqa: E402
+    Declare,
+    Draw,
+    RuleSet,
+    apply,
+    legal_actions,
+    make_deal,
+    make_rules,
+    new_game,
+    view,
+)
+from bot.engine.collecting import GameState, Phase, View  # noqa: E402
+from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET  # noqa: E402
+
+_CODES = {"discard": 0, "draw": 1, "take": 2}
+
+
+def _kind(piece: int) -> int:
+    return PIECE_KINDS[piece % PIECES_PER_SET]
+
+
+def _history(v: View) -> object:
+    rows = [
+        (m.seat, _CODES[m.verb], m.tile.index if m.tile else -1)
+        for m in v.history
+        if m.verb in _CODES
+    ]
+    return np.array(rows, dtype=np.int64).reshape(len(rows), 3)
+
+
+def _filter(
+    rules: RuleSet, v: View, unknown: list[int], op: int, n: int, log_eps: float, exact: list[int]
+) -> tuple[bool, object, object]:
+    out = np.zeros((n, 21), np.int64)
+    cumulative = np.zeros(n, np.float64)
+    total, _ = kernel.kind_tables(rules)
+    alive = kernel._forward_filter(
+        kernel.ev_array(rules), kernel.rule_flags(rules), total, op, v.first_seat, _history(v),
+        np.array(unknown, np.int64), log_eps, np.array([7], np.uint64), out, cumulative,
+        np.array(exact, np.int64),
+    )  # fmt: skip
+    return alive, out, cumulative
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        make_rules("kap-shap"),
+        make_rules("kap-shap", rule_set="classic"),
+        make_rules("kap-shap", rule_set="last-draw"),
+        make_rules("kap-tai-shap", 4, exclude_own_discards=True),
+        make_rules("kap-tai-shap", 5, "classic"),
+        make_rules("kap-tai-shap", 6),
+    ],
+    ids=lambda r: r.describe(),
+)
+def test_the_true_trajectory_survives_every_decision(rules: RuleSet) -> None:
+    expert = get_player("expert")
+    checked = 0
+    for game in range(6):
+        deal = make_deal(rules, random.Random(f"forward:{game}"))
+        state: GameState = new_game(rules, [f"s{i}" for i in range(rules.players)], deal)
+        # Each seat's hidden tiles in the order they came: dealt, then drawn.
+        trajectory = [[_kind(p) for p in hand] for hand in state.hands]
+        while state.result is None:
+            seat = state.current
+            v = view(state, seat)
+            legal = legal_actions(state)
+            if Declare() not in legal and v.phase is not Phase.DRAW:
+                seen = read_view(v, legal)
+                for op in range(rules.players):
+                    if op == seat:
+                        continue
+                    alive, out, _ = _filter(
+                        rules, v, unpack(seen.unseen()), op, 1, -np.inf, trajectory[op]
+                    )
+                    assert alive, (game, seat, op, len(v.history))
+                    counts = unpack(pack_tiles(_kind(p) for p in state.hands[op]))
+                    hidden = [c - k for c, k in zip(counts, unpack(seen.known[op]), strict=True)]
+                    assert list(out[0]) == hidden
+                    checked += 1
+            action = expert.choose(v, legal, random.Random(0))
+            before = list(state.hands[seat])
+            state, _ = apply(state, action)
+            if action == Draw() or v.phase is Phase.DRAW:
+                (new,) = set(state.hands[seat]) - set(before)
+                trajectory[seat].append(_kind(new))
+    assert checked > 40
+
+
+def test_a_wrong_trajectory_dies() -> None:
+    """The same check can fail: a trajectory whose dealt tiles are swapped for others dies (or
+    ends as another hand), so the survival above is a real test of the replay."""
+    rules = make_rules("kap-shap")
+    expert = get_player("expert")
+    deal = make_deal(rules, random.Random("forward:0"))
+    state: GameState = new_game(rules, ["a", "b"], deal)
+    trajectory = [[_kind(p) for p in hand] for hand in state.hands]
+    told_apart = 0
+    while state.result is None:
+        seat = state.current
+        v = view(state, seat)
+        legal = legal_actions(state)
+        if seat == 0 and Declare() not in legal and v.phase is Phase.DISCARD:
+            seen = read_view(v, legal)
+            unknown = unpack(seen.unseen())
+            wrong = list(trajectory[1])
+            spare = [k for k in range(21) if unknown[k] and k not in wrong[:3]]
+            wrong[0] = spare[0]
+            alive, out, _ = _filter(rules, v, unknown, 1, 1, -np.inf, wrong)
+            counts = unpack(pack_tiles(_kind(p) for p in state.hands[1]))
+            hidden = [c - k for c, k in zip(counts, unpack(seen.known[1]), strict=True)]
+            told_apart += not alive or list(out[0]) != hidden
+        action = expert.choose(v, legal, random.Random(0))
+        before = list(state.hands[seat])
+        state, _ = apply(state, action)
+        if action == Draw() or v.phase is Phase.DRAW:
+            (new,) = set(state.hands[seat]) - set(before)
+            trajectory[seat].append(_kind(new))
+    assert told_apart > 0
+
+
+def test_the_filter_finds_the_tiles_the_opponent_waits_for() -> None:
+    """On games of experts, when a seat must discard and its opponent is one tile short, the
+    filter's weight on the kinds that would complete him is far above chance: the mean chance
+    it gives those kinds at least triples that of the kinds that would not."""
+    rules = make_rules("kap-shap")
+    ev = evaluator_for(rules)
+    expert = get_player("expert")
+    waits_chance: list[float] = []
+    other_chance: list[float] = []
+    for game in range(12):
+        state: GameState = new_game(
+            rules, ["a", "b"], make_deal(rules, random.Random(f"forward:{game}"))
+        )
+        while state.result is None:
+            seat = state.current
+            v = view(state, seat)
+            legal = legal_actions(state)
+            op = 1 - seat
+            missing, _, waits = ev.info(pack_tiles(_kind(p) for p in state.hands[op]))
+            if missing == 1 and Declare() not in legal and v.phase is Phase.DISCARD:
+                seen = read_view(v, legal)
+                alive, out, cumulative = _filter(
+                    rules, v, unpack(seen.unseen()), op, 512, -5.0, []
+                )
+                assert alive
+                mass = np.diff(np.concatenate([[0.0], cumulative])) / cumulative[-1]
+                known = unpack(seen.known[op])
+                chance = [0.0] * 21
+                for p in range(512):
+                    hand = pack_tiles(k for k in range(21) for _ in range(known[k] + out[p, k]))
+                    m, _, completing = ev.info(hand)
+                    if m == 1:
+                        for k in completing:
+                            chance[k] += float(mass[p])
+                for k in range(21):
+                    (waits_chance if k in waits else other_chance).append(chance[k])
+            state, _ = apply(state, expert.choose(v, legal, random.Random(0)))
+    assert len(waits_chance) > 20
+    mean_waits = sum(waits_chance) / len(waits_chance)
+    mean_other = sum(other_chance) / len(other_chance)
+    assert mean_waits > 3 * mean_other, (mean_waits, mean_other)
