@@ -135,7 +135,12 @@ def main() -> None:
     parser.add_argument(
         "--halving", type=int, choices=(0, 1), default=None, help="successive halving (1) or not"
     )
+    parser.add_argument(
+        "--particles", type=int, default=None, help="particles of infer 5's forward filter"
+    )
     args = parser.parse_args()
+    if args.particles is not None:
+        master.FORWARD_PARTICLES = args.particles
     if args.halving is not None:
         master.HALVING = bool(args.halving)
     if args.margin is not None:

@@ -9,11 +9,14 @@
   expert, except that it never discards a tile that completes the opponent's hand while another
   tile is left; ``deny``: the expert, except that it takes a lone face-up tile that would
   complete the opponent's hand on his next turn.
-* ``risk``: how well ``infer`` 4's particles (``bot.ai.kernel._particles``, the master's
-  inference from public moves only) predict which tiles complete the opponent's hand when a
-  player must discard, beside the expert's own estimate (``completion_risk``): the area under
-  the ROC curve (0.5 is no better than chance) and the calibration; then the expert playing
-  with the particles' chances as its completion risk (``--danger`` outs per unit of chance).
+* ``risk``: how well the master's inferences from public moves predict which tiles complete
+  the opponent's hand when a player must discard: ``infer`` 4's particles
+  (``bot.ai.kernel._particles``) and ``infer`` 5's forward filter
+  (``bot.ai.kernel._forward_filter``, at each ``--particles`` count), beside the expert's own
+  estimate (``completion_risk``): the area under the ROC curve (0.5 is no better than chance)
+  and, per band of estimated chance, how many kinds and how often they complete; then the
+  expert playing with ``infer`` 4's chances as its completion risk (``--danger`` outs per unit
+  of chance; 0 skips the match).
 
 Deals are ``make_deal(rules, random.Random(f"limits:{i}"))``: the figures are reproducible.
 
@@ -236,41 +239,50 @@ def peek(deals: int) -> None:
 # -- risk --------------------------------------------------------------------------------------
 
 
-def particle_risk(v: View, seen: Seen, key: int, n: int = 512) -> list[float]:
-    """Per kind, the weight of infer 4's particles of the opponent's hand that it completes."""
+def _history(v: View, seat: int | None = None) -> Any:
+    """The public moves (of ``seat`` only, as kernel events; else of all, as rows)."""
+    moves = [m for m in v.history if m.verb in _EVENTS and (seat is None or m.seat == seat)]
+    rows = [(m.seat, _EVENTS[m.verb], m.tile.index if m.tile else -1) for m in moves]
+    if seat is not None:
+        return np.array([r[1:] for r in rows], np.int64).reshape(len(rows), 2), len(rows)
+    return np.array(rows, np.int64).reshape(len(rows), 3)
+
+
+def particle_risk(v: View, seen: Seen, key: int, n: int, forward: bool) -> list[float]:
+    """Per kind, the weight of the particles of the opponent's hand that it completes: the
+    forward filter's (``infer`` 5) or else ``infer`` 4's."""
     s = 1 - seen.seat
     ev = kernel.ev_array(RULES)
-    unknown = unpack(seen.unseen())
-    tiles = np.array([k for k in range(KIND_COUNT) for _ in range(unknown[k])], np.int64)
+    unknown = np.array(unpack(seen.unseen()), np.int64)
     known = np.array(unpack(seen.known[s]), np.int64)
-    pool = np.zeros(KIND_COUNT, np.int64)
-    for face_up in v.pool:
-        if not face_up.dead:
-            pool[face_up.tile.index] += 1
-    moves = [
-        (_EVENTS[m.verb], m.tile.index if m.tile else -1)
-        for m in v.history
-        if m.seat == s and m.verb in _EVENTS
-    ]
-    events = np.zeros((max(1, len(moves)), 2), np.int64)
-    for i, event in enumerate(moves):
-        events[i] = event
-    weights = np.zeros(kernel.N_FEATURES + kernel.N_GAPS, np.float64)
-    weights[: len(FILTER_WEIGHTS)] = FILTER_WEIGHTS
     out = np.zeros((n, KIND_COUNT), np.int64)
     cumulative = np.zeros(n, np.float64)
-    kernel._particles(
-        ev, np.array([key], np.uint64), tiles, v.hand_sizes[s] - int(known.sum()), known,
-        np.array(unpack(seen.passed[s]), np.int64), np.array(unpack(seen.recent[s]), np.int64),
-        np.array(unpack(seen.discarded[s]), np.int64), pool, weights, events, len(moves), out,
-        cumulative,
+    state = np.array([key], np.uint64)
+    total, _ = kernel.kind_tables(RULES)
+    alive = forward and kernel._forward_filter(
+        ev, kernel.rule_flags(RULES), total, s, v.first_seat, _history(v), unknown,
+        kernel.FORWARD_LOG_EPS, state, out, cumulative, np.zeros(0, np.int64),
     )  # fmt: skip
+    if not alive:
+        pool = np.zeros(KIND_COUNT, np.int64)
+        for face_up in v.pool:
+            if not face_up.dead:
+                pool[face_up.tile.index] += 1
+        events, n_events = _history(v, s)
+        weights = np.zeros(kernel.N_FEATURES + kernel.N_GAPS, np.float64)
+        weights[: len(FILTER_WEIGHTS)] = FILTER_WEIGHTS
+        tiles = np.array([k for k in range(KIND_COUNT) for _ in range(unknown[k])], np.int64)
+        kernel._particles(
+            ev, state, tiles, v.hand_sizes[s] - int(known.sum()), known,
+            np.array(unpack(seen.passed[s]), np.int64), np.array(unpack(seen.recent[s]), np.int64),
+            np.array(unpack(seen.discarded[s]), np.int64), pool, weights, events, n_events, out,
+            cumulative,
+        )  # fmt: skip
     mass = np.diff(np.concatenate([[0.0], cumulative]))
     risk = [0.0] * KIND_COUNT
     for p in range(n):
-        waits = _waits(
-            pack_tiles(k for k in range(KIND_COUNT) for _ in range(known[k] + out[p, k]))
-        )
+        held = [int(known[k] + out[p, k]) for k in range(KIND_COUNT)]
+        waits = _waits(pack_tiles(k for k in range(KIND_COUNT) for _ in range(held[k])))
         for k in range(KIND_COUNT):
             if waits >> k & 1:
                 risk[k] += float(mass[p] / cumulative[-1])
@@ -293,10 +305,14 @@ def _auc(scores: list[float], truth: list[bool]) -> float:
     return (sum(positives) / len(positives) - (len(positives) - 1) / 2) / negatives
 
 
-def risk(deals: int, danger: float) -> None:
-    """Print how well particles and the expert predict the opponent's waits, then the match."""
-    rows: list[tuple[float, float, bool]] = []
-    for i in range(deals // 4 or 1):
+def risk(deals: int, danger: float, sizes: list[int]) -> None:
+    """Print how well each estimate predicts the opponent's waits, then the expert playing
+    with infer 4's chances as its completion risk."""
+    names = ["expert's completion_risk", "infer 4 (512 particles)"]
+    names += [f"forward filter ({n} particles)" for n in sizes]
+    rows: list[tuple[list[float], bool]] = []
+    games = deals // 4 or 1
+    for i in range(games):
         state = new_game(RULES, ["a", "b"], _deal(i))
         player = get_player("expert")
         rng = random.Random(i)
@@ -307,42 +323,48 @@ def risk(deals: int, danger: float) -> None:
             if v.phase is Phase.DISCARD and Declare() not in legal:
                 seen = read_view(v, legal)
                 waits = _waits(_counts(state, 1 - seat))
-                chances = particle_risk(v, seen, key=1000 * i + len(v.history) + 1)
-                prior = expert.completion_risk(seen, evaluator_for(RULES))
+                key = 1000 * i + len(v.history) + 1
+                chances = [expert.completion_risk(seen, evaluator_for(RULES))]
+                chances.append(particle_risk(v, seen, key, 512, False))
+                chances += [particle_risk(v, seen, key, n, True) for n in sizes]
                 for k in range(KIND_COUNT):
                     if (seen.hand >> (FIELD_BITS * k)) & FIELD_MASK:
-                        rows.append((chances[k], prior[k], bool(waits >> k & 1)))
+                        rows.append(([c[k] for c in chances], bool(waits >> k & 1)))
             state, _ = apply(state, player.choose(v, legal, rng))
-    truth = [t for _, _, t in rows]
-    print(f"Kinds in hand at {len(rows)} discards of {deals // 4 or 1} expert games: ", end="")
-    print(f"{sum(truth)} complete the opponent ({100 * sum(truth) / len(rows):.1f} %)")
-    print(
-        f"area under the ROC curve: particles {_auc([p for p, _, _ in rows], truth):.3f}, ", end=""
-    )
-    print(f"expert's completion_risk {_auc([e for _, e, _ in rows], truth):.3f}")
-    for low, high in ((0, 0.05), (0.05, 0.15), (0.15, 0.3), (0.3, 1.01)):
-        band = [t for p, _, t in rows if low <= p < high]
-        rate = f"{100 * sum(band) / len(band):.1f} %" if band else "-"
-        print(f"  particles' chance in [{low}, {high}): {len(band)} kinds, {rate} complete")
+    truth = [t for _, t in rows]
+    print(f"Kinds in hand at the discards of {games} games of experts: {len(rows)}, ", end="")
+    print(f"{sum(truth)} of which complete the opponent ({100 * sum(truth) / len(rows):.1f} %)")
+    print("| estimate | area under the ROC curve | chance < 5 % | 5-15 % | 15-30 % | >= 30 % |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for e, name in enumerate(names):
+        cells = []
+        for low, high in ((0, 0.05), (0.05, 0.15), (0.15, 0.3), (0.3, 1.01)):
+            band = [t for c, t in rows if low <= c[e] < high]
+            rate = f"{100 * sum(band) / len(band):.1f} %" if band else "-"
+            cells.append(f"{len(band)}: {rate}")
+        area = _auc([c[e] for c, _ in rows], truth)
+        print(f"| {name} | {area:.3f} | " + " | ".join(cells) + " |")
 
     def move(state: GameState, v: View, legal: list[Action], rng: random.Random) -> Any:
         if v.phase is not Phase.DISCARD or Declare() in legal:
             return None
         seen = read_view(v, legal)
-        chances = particle_risk(v, seen, key=rng.getrandbits(63))
+        chances = particle_risk(v, seen, rng.getrandbits(63), 512, False)
         scaled = [danger / expert.DANGER * c for c in chances]
         ev = evaluator_for(RULES)
         pool = seen.faceup
         kind = expert._best_discard(ev, seen.hand, seen.just_taken, seen.unseen(), pool, scaled)
         return Discard(KINDS[kind[1]])
 
+    if danger <= 0:
+        return
     wins = sum(
         _play(_deal(i), at, random.Random(2 * i + at), move)
         for i in range(deals)
         for at in range(2)
     )
     share = _interval(wins, 2 * deals)
-    print(f"expert with the particles' risk (danger {danger:g}) vs expert: {share}")
+    print(f"expert with infer 4's chances as its risk (danger {danger:g}) vs expert: {share}")
 
 
 def main() -> None:
@@ -350,14 +372,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("experiment", choices=("sweep", "peek", "risk"))
     parser.add_argument("--deals", type=int, default=1000)
-    parser.add_argument("--danger", type=float, default=20.0, help="risk: outs per unit of chance")
+    parser.add_argument(
+        "--danger", type=float, default=20.0, help="risk: outs per unit of chance (0: no match)"
+    )
+    parser.add_argument(
+        "--particles", type=int, nargs="*", default=[2048, 8192], help="risk: forward filters"
+    )
     args = parser.parse_args()
     if args.experiment == "sweep":
         sweep(args.deals)
     elif args.experiment == "peek":
         peek(args.deals)
     else:
-        risk(args.deals, args.danger)
+        risk(args.deals, args.danger, args.particles)
 
 
 if __name__ == "__main__":

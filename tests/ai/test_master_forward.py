@@ -164,9 +164,7 @@ def test_the_filter_finds_the_tiles_the_opponent_waits_for() -> None:
             missing, _, waits = ev.info(pack_tiles(_kind(p) for p in state.hands[op]))
             if missing == 1 and Declare() not in legal and v.phase is Phase.DISCARD:
                 seen = read_view(v, legal)
-                alive, out, cumulative = _filter(
-                    rules, v, unpack(seen.unseen()), op, 512, -5.0, []
-                )
+                alive, out, cumulative = _filter(rules, v, unpack(seen.unseen()), op, 512, -5.0, [])
                 assert alive
                 mass = np.diff(np.concatenate([[0.0], cumulative])) / cumulative[-1]
                 known = unpack(seen.known[op])
