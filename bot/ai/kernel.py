@@ -669,6 +669,82 @@ def _winning_takes(ev: Any, hand: Any, offered: Any) -> bool:
     return left
 
 
+@jit
+def _pass_over(passed: Any, pool: Any, seat: int, last_kind: int, any_offer: bool) -> None:
+    # What ``seat`` passed over when it drew instead of taking: every live discard, or the last.
+    for k in range(21):
+        passed[seat, k] = pool[k] if any_offer else 0
+    if not any_offer and last_kind >= 0:
+        passed[seat, last_kind] = 1
+
+
+@jit
+def _take_public(
+    stacks: Any,
+    stack_len: Any,
+    pool: Any,
+    own: Any,
+    faceup: Any,
+    known: Any,
+    passed: Any,
+    seat: int,
+    tile: int,
+    any_offer: bool,
+    exclude_own: bool,
+) -> None:
+    # A take of ``tile`` by ``seat``, on the public state (the caller keeps the scalars: the
+    # live discard under "last discard only", the pool's size).
+    if any_offer:
+        ln = stack_len[tile]
+        if exclude_own:
+            at = ln - 1
+            while stacks[tile, at] == seat:
+                at -= 1
+            owner = stacks[tile, at]
+            for i in range(at, ln - 1):
+                stacks[tile, i] = stacks[tile, i + 1]
+            own[owner, tile] -= 1
+        stack_len[tile] = ln - 1
+        pool[tile] -= 1
+    faceup[tile] -= 1
+    known[seat, tile] += 1
+    for k in range(21):
+        passed[seat, k] = 0
+
+
+@jit
+def _discard_public(
+    stacks: Any,
+    stack_len: Any,
+    pool: Any,
+    own: Any,
+    faceup: Any,
+    public: Any,
+    known: Any,
+    discarded: Any,
+    recent: Any,
+    seat: int,
+    tile: int,
+    any_offer: bool,
+    exclude_own: bool,
+) -> None:
+    # A discard of ``tile`` by ``seat``, on the public state (the caller keeps the scalars). A
+    # seat discarding a kind it took is taken to throw the taken copy.
+    if any_offer:
+        stacks[tile, stack_len[tile]] = seat
+        stack_len[tile] += 1
+        pool[tile] += 1
+        if exclude_own:
+            own[seat, tile] += 1
+    faceup[tile] += 1
+    discarded[seat, tile] += 1
+    recent[seat, tile] += 1
+    if known[seat, tile]:
+        known[seat, tile] -= 1
+    else:
+        public[tile] += 1
+
+
 # Scalars of a game in progress (the ``sc`` array of _run).
 _S_CURRENT, _S_TURN, _S_IDLE, _S_DREW, _S_THEN_DRAW, _S_JUST_TAKEN, _S_LAST_IN = range(7)
 _S_PHASE, _S_TAKES, _S_TAKE_POOL, _S_POOL_SIZE, _S_LAST_KIND, _S_FIRST, _S_WALL_POS = range(7, 14)
@@ -795,10 +871,7 @@ def _run(
                 recent[seat, k] = 0
             if choice == _DRAW:
                 if experts:
-                    for k in range(21):
-                        passed[seat, k] = pool[k] if any_offer else 0
-                    if not any_offer and last_kind >= 0:
-                        passed[seat, last_kind] = 1
+                    _pass_over(passed, pool, seat, last_kind, any_offer)
                 hand[kinds[wall_pos]] += 1
                 wall_pos += 1
                 drew = True
@@ -810,25 +883,14 @@ def _run(
                 takes += 1
                 if any_offer:
                     take_pool_total += pool_size
-                    ln = stack_len[tile]
-                    if exclude_own:
-                        at = ln - 1
-                        while stacks[tile, at] == seat:
-                            at -= 1
-                        owner = stacks[tile, at]
-                        for i in range(at, ln - 1):
-                            stacks[tile, i] = stacks[tile, i + 1]
-                        own[owner, tile] -= 1
-                    stack_len[tile] = ln - 1
-                    pool[tile] -= 1
                     pool_size -= 1
                 else:
                     take_pool_total += 1
                     last_kind = -1
-                faceup[tile] -= 1
-                known[seat, tile] += 1
-                for k in range(21):
-                    passed[seat, k] = 0
+                _take_public(
+                    stacks, stack_len, pool, own, faceup, known, passed, seat, tile, any_offer,
+                    exclude_own,
+                )  # fmt: skip
                 hand[tile] += 1
                 just_taken = tile
                 then_draw = draw_after_take
@@ -867,21 +929,13 @@ def _run(
         tile = choice
         hand[tile] -= 1
         if any_offer:
-            stacks[tile, stack_len[tile]] = seat
-            stack_len[tile] += 1
-            pool[tile] += 1
             pool_size += 1
-            if exclude_own:
-                own[seat, tile] += 1
         else:
             last_kind = tile
-        faceup[tile] += 1
-        discarded[seat, tile] += 1
-        recent[seat, tile] += 1
-        if known[seat, tile]:
-            known[seat, tile] -= 1
-        else:
-            public[tile] += 1
+        _discard_public(
+            stacks, stack_len, pool, own, faceup, public, known, discarded, recent, seat, tile,
+            any_offer, exclude_own,
+        )  # fmt: skip
         just_taken = -1
         if then_draw:
             then_draw = False
@@ -1533,14 +1587,7 @@ def _forward_filter(
         # The move, on the public state and on each particle.
         if verb == 1:  # draw
             if phase0:
-                if any_offer:
-                    for k in range(21):
-                        passed[s, k] = pool[k]
-                else:
-                    for k in range(21):
-                        passed[s, k] = 0
-                    if last_kind >= 0:
-                        passed[s, last_kind] = 1
+                _pass_over(passed, pool, s, last_kind, any_offer)
             if s == op:
                 for p in range(n):
                     if logw[p] == -np.inf:
@@ -1556,24 +1603,12 @@ def _forward_filter(
             drew = True
             just_taken = -1
         elif verb == 2:  # take
-            if any_offer:
-                ln = stack_len[kind]
-                if exclude_own:
-                    at = ln - 1
-                    while at > 0 and stacks[kind, at] == s:
-                        at -= 1
-                    owner = stacks[kind, at]
-                    for j in range(at, ln - 1):
-                        stacks[kind, j] = stacks[kind, j + 1]
-                    own[owner, kind] -= 1
-                stack_len[kind] = ln - 1
-                pool[kind] -= 1
-            else:
+            if not any_offer:
                 last_kind = -1
-            faceup[kind] -= 1
-            known[s, kind] += 1
-            for k in range(21):
-                passed[s, k] = 0
+            _take_public(
+                stacks, stack_len, pool, own, faceup, known, passed, s, kind, any_offer,
+                exclude_own,
+            )  # fmt: skip
             just_taken = kind
             took = True
         else:  # discard
@@ -1583,21 +1618,12 @@ def _forward_filter(
                         hidden[p, kind] -= 1
                     else:
                         logw[p] = -np.inf
-            if any_offer:
-                stacks[kind, stack_len[kind]] = s
-                stack_len[kind] += 1
-                pool[kind] += 1
-                if exclude_own:
-                    own[s, kind] += 1
-            else:
+            if not any_offer:
                 last_kind = kind
-            faceup[kind] += 1
-            discarded[s, kind] += 1
-            recent[s, kind] += 1
-            if known[s, kind]:
-                known[s, kind] -= 1
-            else:
-                public[kind] += 1
+            _discard_public(
+                stacks, stack_len, pool, own, faceup, public, known, discarded, recent, s, kind,
+                any_offer, exclude_own,
+            )  # fmt: skip
             just_taken = -1
         # Resample when the weights degenerate.
         if s == op:

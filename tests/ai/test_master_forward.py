@@ -13,6 +13,8 @@ on hands that complete with the tiles the true hand waits for far more than chan
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 import pytest
 
@@ -20,7 +22,7 @@ np = pytest.importorskip("numpy")
 
 from bot.ai import get_player, kernel  # noqa: E402
 from bot.ai.core import evaluator_for, pack_tiles, unpack  # noqa: E402
-from bot.ai.knowledge import read_view  # noqa: E402
+from bot.ai.knowledge import Seen, read_view  # noqa: E402
 from bot.engine import (  # noqa: E402
     Declare,
     Draw,
@@ -65,6 +67,42 @@ def _filter(
     return alive, out, cumulative
 
 
+@dataclass
+class Decision:
+    """A decision of a game of experts (not a declaration, not a compulsory draw)."""
+
+    state: GameState
+    view: View
+    seen: Seen
+    trajectory: list[list[int]]
+    """Each seat's hidden tiles in the order they came so far: dealt, then drawn."""
+
+    def hidden(self, op: int) -> list[int]:
+        """Seat ``op``'s true hidden tiles: its hand less what this seat knows it took."""
+        counts = unpack(pack_tiles(_kind(p) for p in self.state.hands[op]))
+        return [c - k for c, k in zip(counts, unpack(self.seen.known[op]), strict=True)]
+
+
+def _decisions(rules: RuleSet, game: int) -> Iterator[Decision]:
+    """Every decision of game ``game`` of experts, with the trajectories of the hidden tiles."""
+    expert = get_player("expert")
+    deal = make_deal(rules, random.Random(f"forward:{game}"))
+    state: GameState = new_game(rules, [f"s{i}" for i in range(rules.players)], deal)
+    trajectory = [[_kind(p) for p in hand] for hand in state.hands]
+    while state.result is None:
+        seat = state.current
+        v = view(state, seat)
+        legal = legal_actions(state)
+        if Declare() not in legal and v.phase is not Phase.DRAW:
+            yield Decision(state, v, read_view(v, legal), [list(t) for t in trajectory])
+        action = expert.choose(v, legal, random.Random(0))
+        before = set(state.hands[seat])
+        state, _ = apply(state, action)
+        if action == Draw():
+            (new,) = set(state.hands[seat]) - before
+            trajectory[seat].append(_kind(new))
+
+
 @pytest.mark.parametrize(
     "rules",
     [
@@ -78,68 +116,32 @@ def _filter(
     ids=lambda r: r.describe(),
 )
 def test_the_true_trajectory_survives_every_decision(rules: RuleSet) -> None:
-    expert = get_player("expert")
     checked = 0
     for game in range(6):
-        deal = make_deal(rules, random.Random(f"forward:{game}"))
-        state: GameState = new_game(rules, [f"s{i}" for i in range(rules.players)], deal)
-        # Each seat's hidden tiles in the order they came: dealt, then drawn.
-        trajectory = [[_kind(p) for p in hand] for hand in state.hands]
-        while state.result is None:
-            seat = state.current
-            v = view(state, seat)
-            legal = legal_actions(state)
-            if Declare() not in legal and v.phase is not Phase.DRAW:
-                seen = read_view(v, legal)
-                for op in range(rules.players):
-                    if op == seat:
-                        continue
-                    alive, out, _ = _filter(
-                        rules, v, unpack(seen.unseen()), op, 1, -np.inf, trajectory[op]
-                    )
-                    assert alive, (game, seat, op, len(v.history))
-                    counts = unpack(pack_tiles(_kind(p) for p in state.hands[op]))
-                    hidden = [c - k for c, k in zip(counts, unpack(seen.known[op]), strict=True)]
-                    assert list(out[0]) == hidden
-                    checked += 1
-            action = expert.choose(v, legal, random.Random(0))
-            before = list(state.hands[seat])
-            state, _ = apply(state, action)
-            if action == Draw() or v.phase is Phase.DRAW:
-                (new,) = set(state.hands[seat]) - set(before)
-                trajectory[seat].append(_kind(new))
+        for d in _decisions(rules, game):
+            unknown = unpack(d.seen.unseen())
+            for op in range(rules.players):
+                if op == d.view.seat:
+                    continue
+                alive, out, _ = _filter(rules, d.view, unknown, op, 1, -np.inf, d.trajectory[op])
+                assert alive, (game, d.view.seat, op, len(d.view.history))
+                assert list(out[0]) == d.hidden(op)
+                checked += 1
     assert checked > 40
 
 
 def test_a_wrong_trajectory_dies() -> None:
-    """The same check can fail: a trajectory whose dealt tiles are swapped for others dies (or
-    ends as another hand), so the survival above is a real test of the replay."""
+    """The same check can fail: a trajectory whose first dealt tile is swapped for another
+    dies (or ends as another hand), so the survival above is a real test of the replay."""
     rules = make_rules("kap-shap")
-    expert = get_player("expert")
-    deal = make_deal(rules, random.Random("forward:0"))
-    state: GameState = new_game(rules, ["a", "b"], deal)
-    trajectory = [[_kind(p) for p in hand] for hand in state.hands]
     told_apart = 0
-    while state.result is None:
-        seat = state.current
-        v = view(state, seat)
-        legal = legal_actions(state)
-        if seat == 0 and Declare() not in legal and v.phase is Phase.DISCARD:
-            seen = read_view(v, legal)
-            unknown = unpack(seen.unseen())
-            wrong = list(trajectory[1])
-            spare = [k for k in range(21) if unknown[k] and k not in wrong[:3]]
-            wrong[0] = spare[0]
-            alive, out, _ = _filter(rules, v, unknown, 1, 1, -np.inf, wrong)
-            counts = unpack(pack_tiles(_kind(p) for p in state.hands[1]))
-            hidden = [c - k for c, k in zip(counts, unpack(seen.known[1]), strict=True)]
-            told_apart += not alive or list(out[0]) != hidden
-        action = expert.choose(v, legal, random.Random(0))
-        before = list(state.hands[seat])
-        state, _ = apply(state, action)
-        if action == Draw() or v.phase is Phase.DRAW:
-            (new,) = set(state.hands[seat]) - set(before)
-            trajectory[seat].append(_kind(new))
+    for d in _decisions(rules, 0):
+        if d.view.seat == 0 and d.view.phase is Phase.DISCARD:
+            unknown = unpack(d.seen.unseen())
+            wrong = list(d.trajectory[1])
+            wrong[0] = next(k for k in range(21) if unknown[k] and k not in wrong[:3])
+            alive, out, _ = _filter(rules, d.view, unknown, 1, 1, -np.inf, wrong)
+            told_apart += not alive or list(out[0]) != d.hidden(1)
     assert told_apart > 0
 
 
@@ -149,35 +151,29 @@ def test_the_filter_finds_the_tiles_the_opponent_waits_for() -> None:
     it gives those kinds at least triples that of the kinds that would not."""
     rules = make_rules("kap-shap")
     ev = evaluator_for(rules)
-    expert = get_player("expert")
     waits_chance: list[float] = []
     other_chance: list[float] = []
     for game in range(12):
-        state: GameState = new_game(
-            rules, ["a", "b"], make_deal(rules, random.Random(f"forward:{game}"))
-        )
-        while state.result is None:
-            seat = state.current
-            v = view(state, seat)
-            legal = legal_actions(state)
-            op = 1 - seat
-            missing, _, waits = ev.info(pack_tiles(_kind(p) for p in state.hands[op]))
-            if missing == 1 and Declare() not in legal and v.phase is Phase.DISCARD:
-                seen = read_view(v, legal)
-                alive, out, cumulative = _filter(rules, v, unpack(seen.unseen()), op, 512, -5.0, [])
-                assert alive
-                mass = np.diff(np.concatenate([[0.0], cumulative])) / cumulative[-1]
-                known = unpack(seen.known[op])
-                chance = [0.0] * 21
-                for p in range(512):
-                    hand = pack_tiles(k for k in range(21) for _ in range(known[k] + out[p, k]))
-                    m, _, completing = ev.info(hand)
-                    if m == 1:
-                        for k in completing:
-                            chance[k] += float(mass[p])
-                for k in range(21):
-                    (waits_chance if k in waits else other_chance).append(chance[k])
-            state, _ = apply(state, expert.choose(v, legal, random.Random(0)))
+        for d in _decisions(rules, game):
+            op = 1 - d.seen.seat
+            missing, _, waits = ev.info(pack_tiles(_kind(p) for p in d.state.hands[op]))
+            if missing != 1 or d.view.phase is not Phase.DISCARD:
+                continue
+            alive, out, cumulative = _filter(
+                rules, d.view, unpack(d.seen.unseen()), op, 512, -5.0, []
+            )
+            assert alive
+            mass = np.diff(np.concatenate([[0.0], cumulative])) / cumulative[-1]
+            known = unpack(d.seen.known[op])
+            chance = [0.0] * 21
+            for p in range(512):
+                hand = pack_tiles(k for k in range(21) for _ in range(known[k] + out[p, k]))
+                m, _, completing = ev.info(hand)
+                if m == 1:
+                    for k in completing:
+                        chance[k] += float(mass[p])
+            for k in range(21):
+                (waits_chance if k in waits else other_chance).append(chance[k])
     assert len(waits_chance) > 20
     mean_waits = sum(waits_chance) / len(waits_chance)
     mean_other = sum(other_chance) / len(other_chance)
