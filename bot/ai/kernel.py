@@ -1552,35 +1552,15 @@ def _forward_filter(
                     if not can_draw or (stall_guard and idle >= players):
                         _winning_takes(ev, hand, offered)
                     choice = _expert_take(
-                        ev,
-                        hand,
-                        unseen,
-                        offered,
-                        can_draw,
-                        draw_after_take,
-                        any_offer,
-                        s,
-                        players,
-                        faceup,
-                        passed,
-                        recent,
-                        discarded,
-                    )
+                        ev, hand, unseen, offered, can_draw, draw_after_take, any_offer, s,
+                        players, faceup, passed, recent, discarded,
+                    )  # fmt: skip
                     observed = kind if verb == 2 else _DRAW
                 else:
                     choice = _expert_discard(
-                        ev,
-                        hand,
-                        unseen,
-                        just_taken,
-                        any_offer,
-                        s,
-                        players,
-                        faceup,
-                        passed,
-                        recent,
-                        discarded,
-                    )
+                        ev, hand, unseen, just_taken, any_offer, s, players, faceup, passed,
+                        recent, discarded,
+                    )  # fmt: skip
                     observed = kind
                 if choice != observed:
                     logw[p] += log_eps

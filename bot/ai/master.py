@@ -107,7 +107,8 @@ MARGIN = 2.0
 
 
 _EVENTS = {"discard": 0, "draw": 1, "take": 2}
-"""The codes of public moves for :func:`bot.ai.kernel._history_feature`."""
+"""The codes of public moves for :func:`bot.ai.kernel._history_feature` and
+:func:`bot.ai.kernel._forward_filter`."""
 
 
 def default_budget() -> int | None:
