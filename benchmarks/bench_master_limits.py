@@ -53,7 +53,7 @@ from bot.ai.core import (
     unpack,
 )
 from bot.ai.knowledge import Seen, read_view
-from bot.ai.master import FILTER_WEIGHTS
+from bot.ai.master import FILTER_WEIGHTS, public_record
 from bot.engine import (
     KINDS,
     Action,
@@ -81,7 +81,6 @@ GRID: dict[str, tuple[float, ...]] = {
     "_P_OTHER": (0.05, 0.1, 0.4),
 }
 """Values tried for each parameter (the others keep the expert's)."""
-_EVENTS = {"discard": 0, "draw": 1, "take": 2}
 
 
 def _deal(i: int) -> Any:
@@ -239,13 +238,10 @@ def peek(deals: int) -> None:
 # -- risk --------------------------------------------------------------------------------------
 
 
-def _history(v: View, seat: int | None = None) -> Any:
-    """The public moves (of ``seat`` only, as kernel events; else of all, as rows)."""
-    moves = [m for m in v.history if m.verb in _EVENTS and (seat is None or m.seat == seat)]
-    rows = [(m.seat, _EVENTS[m.verb], m.tile.index if m.tile else -1) for m in moves]
-    if seat is not None:
-        return np.array([r[1:] for r in rows], np.int64).reshape(len(rows), 2), len(rows)
-    return np.array(rows, np.int64).reshape(len(rows), 3)
+def _events(v: View, seat: int) -> tuple[Any, int]:
+    """``seat``'s public moves as kernel events (code, kind), and how many."""
+    rows = [(code, kind) for s, code, kind in public_record(v) if s == seat]
+    return np.array(rows, np.int64).reshape(len(rows), 2), len(rows)
 
 
 def particle_risk(v: View, seen: Seen, key: int, n: int, forward: bool) -> list[float]:
@@ -260,7 +256,8 @@ def particle_risk(v: View, seen: Seen, key: int, n: int, forward: bool) -> list[
     state = np.array([key], np.uint64)
     total, _ = kernel.kind_tables(RULES)
     alive = forward and kernel._forward_filter(
-        ev, kernel.rule_flags(RULES), total, s, v.first_seat, _history(v), unknown,
+        ev, kernel.rule_flags(RULES), total, s, v.first_seat,
+        np.array(public_record(v), np.int64).reshape(-1, 3), unknown,
         kernel.FORWARD_LOG_EPS, state, out, cumulative, np.zeros(0, np.int64),
     )  # fmt: skip
     if not alive:
@@ -268,7 +265,7 @@ def particle_risk(v: View, seen: Seen, key: int, n: int, forward: bool) -> list[
         for face_up in v.pool:
             if not face_up.dead:
                 pool[face_up.tile.index] += 1
-        events, n_events = _history(v, s)
+        events, n_events = _events(v, s)
         weights = np.zeros(kernel.N_FEATURES + kernel.N_GAPS, np.float64)
         weights[: len(FILTER_WEIGHTS)] = FILTER_WEIGHTS
         tiles = np.array([k for k in range(KIND_COUNT) for _ in range(unknown[k])], np.int64)

@@ -1020,6 +1020,20 @@ _EV_DISCARD, _EV_DRAW, _EV_TAKE = 0, 1, 2
 
 
 @jit
+def _remove_random(state: Any, counts: Any, size: int) -> int:
+    # One of the ``size`` tiles the counts hold, at random, taken out: its kind (-1 if none).
+    if size <= 0:
+        return -1
+    r = below(state, size)
+    for k in range(21):
+        if r < counts[k]:
+            counts[k] -= 1
+            return k
+        r -= counts[k]
+    return -1
+
+
+@jit
 def _history_feature(ev: Any, state: Any, base: Any, events: Any, n: int, work: Any) -> int:
     """How many of a seat's earlier discards (all but its latest) the expert would not have
     made, had it held ``base`` now: the seat's hands are rebuilt backwards through its public
@@ -1055,14 +1069,7 @@ def _history_feature(ev: Any, state: Any, base: Any, events: Any, n: int, work: 
             size = 0
             for k in range(21):
                 size += work[k]
-            if size == 0:
-                continue
-            r = below(state, size)
-            for k in range(21):
-                if r < work[k]:
-                    work[k] -= 1
-                    break
-                r -= work[k]
+            _remove_random(state, work, size)
     return wrong
 
 
@@ -1138,14 +1145,7 @@ def _history_gaps(
                 size = 0
                 for k in range(21):
                     size += work[k]
-                if size == 0:
-                    continue
-                r = below(state, size)
-                for k in range(21):
-                    if r < work[k]:
-                        work[k] -= 1
-                        break
-                    r -= work[k]
+                _remove_random(state, work, size)
     out[0] /= repeats
     out[1] /= repeats
 
@@ -1400,15 +1400,7 @@ def _draw_from(state: Any, rem: Any, left: int, exact: Any, at: int) -> int:
             return -1
         rem[kind] -= 1
         return kind
-    if left <= 0:
-        return -1
-    r = below(state, left)
-    for k in range(21):
-        if r < rem[k]:
-            rem[k] -= 1
-            return k
-        r -= rem[k]
-    return -1
+    return _remove_random(state, rem, left)
 
 
 @jit

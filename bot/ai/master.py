@@ -111,6 +111,16 @@ _EVENTS = {"discard": 0, "draw": 1, "take": 2}
 :func:`bot.ai.kernel._forward_filter`."""
 
 
+def public_record(view: View) -> list[tuple[int, int, int]]:
+    """Every seat's public moves in the order played, as (seat, code, kind) with the codes of
+    :data:`_EVENTS` (kind -1 for a draw): what :func:`bot.ai.kernel._forward_filter` replays."""
+    return [
+        (move.seat, _EVENTS[move.verb], move.tile.index if move.tile else -1)
+        for move in view.history
+        if move.verb in _EVENTS
+    ]
+
+
 def default_budget() -> int | None:
     """The budget from ``KAPSHAP_MASTER_BUDGET``, or None: the level's own default."""
     text = os.environ.get("KAPSHAP_MASTER_BUDGET", "")
@@ -232,12 +242,7 @@ def play_outs(
     from bot.ai import kernel
 
     live = [(p.tile.index, p.seat) for p in view.pool if not p.dead]
-    history: list[tuple[int, int, int]] = []
-    if infer >= 5:
-        for move in view.history:
-            code = _EVENTS.get(move.verb)
-            if code is not None:
-                history.append((move.seat, code, move.tile.index if move.tile else -1))
+    history = public_record(view) if infer >= 5 else []
     events: list[list[tuple[int, int]]] = [[] for _ in view.hand_sizes]
     if infer >= 4 or (infer >= 3 and len(weights) == kernel.N_FEATURES and weights[-1]):
         # Only the whole-history features (infer 4; off in infer 3's weights) read the moves.

@@ -34,7 +34,8 @@ from bot.engine.collecting import GameState, Phase
 from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET
 
 
-def _kind(piece: int) -> int:
+def kind_of(piece: int) -> int:
+    """The kind of a physical tile of the deal."""
     return PIECE_KINDS[piece % PIECES_PER_SET]
 
 
@@ -43,23 +44,24 @@ def _exact_tiles(state: GameState, seat: int, known: list[int]) -> list[int]:
     for s, hand in enumerate(state.hands):
         if s == seat:
             continue
-        counts = unpack(pack_tiles(_kind(p) for p in hand))
+        counts = unpack(pack_tiles(kind_of(p) for p in hand))
         hidden = [c - k for c, k in zip(counts, unpack(known[s]), strict=True)]
         out += [k for k in range(21) for _ in range(hidden[k])]
-    return out + [_kind(p) for p in state.wall[state.wall_pos :]]
+    return out + [kind_of(p) for p in state.wall[state.wall_pos :]]
 
 
-@pytest.mark.parametrize(
-    "rules",
-    [
-        make_rules("kap-shap"),
-        make_rules("kap-shap", rule_set="classic"),
-        make_rules("kap-shap", rule_set="last-draw"),
-        make_rules("kap-tai-shap", 4, exclude_own_discards=True),
-        make_rules("kap-tai-shap", 5, "classic"),
-    ],
-    ids=lambda r: r.describe(),
-)
+REPLAY_RULES = [
+    make_rules("kap-shap"),
+    make_rules("kap-shap", rule_set="classic"),
+    make_rules("kap-shap", rule_set="last-draw"),
+    make_rules("kap-tai-shap", 4, exclude_own_discards=True),
+    make_rules("kap-tai-shap", 5, "classic"),
+]
+"""Rule sets whose every turn rule a replay of real games must meet (the offer, the draw after
+a take, the stall guard, excluded own discards, several sets)."""
+
+
+@pytest.mark.parametrize("rules", REPLAY_RULES, ids=lambda r: r.describe())
 def test_a_play_out_from_the_true_hidden_tiles_replays_the_game(rules: RuleSet) -> None:
     expert = get_player("expert")
     for game in range(4):

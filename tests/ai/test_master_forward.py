@@ -23,6 +23,7 @@ np = pytest.importorskip("numpy")
 from bot.ai import get_player, kernel  # noqa: E402
 from bot.ai.core import evaluator_for, pack_tiles, unpack  # noqa: E402
 from bot.ai.knowledge import Seen, read_view  # noqa: E402
+from bot.ai.master import public_record  # noqa: E402
 from bot.engine import (  # noqa: E402
     Declare,
     Draw,
@@ -35,22 +36,7 @@ from bot.engine import (  # noqa: E402
     view,
 )
 from bot.engine.collecting import GameState, Phase, View  # noqa: E402
-from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET  # noqa: E402
-
-_CODES = {"discard": 0, "draw": 1, "take": 2}
-
-
-def _kind(piece: int) -> int:
-    return PIECE_KINDS[piece % PIECES_PER_SET]
-
-
-def _history(v: View) -> object:
-    rows = [
-        (m.seat, _CODES[m.verb], m.tile.index if m.tile else -1)
-        for m in v.history
-        if m.verb in _CODES
-    ]
-    return np.array(rows, dtype=np.int64).reshape(len(rows), 3)
+from tests.ai.test_master import REPLAY_RULES, kind_of  # noqa: E402
 
 
 def _filter(
@@ -60,7 +46,8 @@ def _filter(
     cumulative = np.zeros(n, np.float64)
     total, _ = kernel.kind_tables(rules)
     alive = kernel._forward_filter(
-        kernel.ev_array(rules), kernel.rule_flags(rules), total, op, v.first_seat, _history(v),
+        kernel.ev_array(rules), kernel.rule_flags(rules), total, op, v.first_seat,
+        np.array(public_record(v), np.int64).reshape(-1, 3),
         np.array(unknown, np.int64), log_eps, np.array([7], np.uint64), out, cumulative,
         np.array(exact, np.int64),
     )  # fmt: skip
@@ -79,7 +66,7 @@ class Decision:
 
     def hidden(self, op: int) -> list[int]:
         """Seat ``op``'s true hidden tiles: its hand less what this seat knows it took."""
-        counts = unpack(pack_tiles(_kind(p) for p in self.state.hands[op]))
+        counts = unpack(pack_tiles(kind_of(p) for p in self.state.hands[op]))
         return [c - k for c, k in zip(counts, unpack(self.seen.known[op]), strict=True)]
 
 
@@ -88,7 +75,7 @@ def _decisions(rules: RuleSet, game: int) -> Iterator[Decision]:
     expert = get_player("expert")
     deal = make_deal(rules, random.Random(f"forward:{game}"))
     state: GameState = new_game(rules, [f"s{i}" for i in range(rules.players)], deal)
-    trajectory = [[_kind(p) for p in hand] for hand in state.hands]
+    trajectory = [[kind_of(p) for p in hand] for hand in state.hands]
     while state.result is None:
         seat = state.current
         v = view(state, seat)
@@ -100,20 +87,11 @@ def _decisions(rules: RuleSet, game: int) -> Iterator[Decision]:
         state, _ = apply(state, action)
         if action == Draw():
             (new,) = set(state.hands[seat]) - before
-            trajectory[seat].append(_kind(new))
+            trajectory[seat].append(kind_of(new))
 
 
 @pytest.mark.parametrize(
-    "rules",
-    [
-        make_rules("kap-shap"),
-        make_rules("kap-shap", rule_set="classic"),
-        make_rules("kap-shap", rule_set="last-draw"),
-        make_rules("kap-tai-shap", 4, exclude_own_discards=True),
-        make_rules("kap-tai-shap", 5, "classic"),
-        make_rules("kap-tai-shap", 6),
-    ],
-    ids=lambda r: r.describe(),
+    "rules", [*REPLAY_RULES, make_rules("kap-tai-shap", 6)], ids=lambda r: r.describe()
 )
 def test_the_true_trajectory_survives_every_decision(rules: RuleSet) -> None:
     checked = 0
@@ -156,7 +134,7 @@ def test_the_filter_finds_the_tiles_the_opponent_waits_for() -> None:
     for game in range(12):
         for d in _decisions(rules, game):
             op = 1 - d.seen.seat
-            missing, _, waits = ev.info(pack_tiles(_kind(p) for p in d.state.hands[op]))
+            missing, _, waits = ev.info(pack_tiles(kind_of(p) for p in d.state.hands[op]))
             if missing != 1 or d.view.phase is not Phase.DISCARD:
                 continue
             alive, out, cumulative = _filter(
