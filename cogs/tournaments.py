@@ -38,7 +38,7 @@ from bot.services.tournaments import (
     standings_text,
 )
 from bot.services.tournaments import TEXT as SERVICE_TEXT
-from cogs.common import guarded, locale_of, public_locale_of, report_incident
+from cogs.common import guarded, locale_of, pinging, public_locale_of, report_incident
 from cogs.desk import Desk, desk_for
 
 __all__ = ["TournamentButton", "Tournaments", "setup"]
@@ -328,10 +328,7 @@ class Tournaments(
         channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
         if isinstance(text, Message):
             text = text.localized(await self.public_locale(guild_id))
-        allowed = discord.AllowedMentions(
-            users=[discord.Object(m) for m in mentions], everyone=False, roles=False
-        )
-        await channel.send(text[:MESSAGE_LIMIT], allowed_mentions=allowed)
+        await channel.send(text[:MESSAGE_LIMIT], allowed_mentions=pinging(mentions))
 
     async def refresh(self, record: TournamentRecord) -> None:
         """Edit the sign-up message to the event's current state."""
