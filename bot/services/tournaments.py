@@ -97,6 +97,8 @@ TEXT = {
     "already_in": N_("You are already entered in this tournament."),
     "full": N_("This tournament is full."),
     "not_in": N_("You are not entered in this tournament."),
+    "in_none": N_("You are not in any open tournament of this server."),
+    "several": N_("More than one tournament could be meant ({events}): choose one with `event:`."),
     "not_running": N_("This tournament is not running."),
     "not_paused": N_("This tournament is not paused."),
     "over": N_("This tournament is already over."),
@@ -206,6 +208,7 @@ class Worded(Message):
 OPEN_STATUSES = ("registration", "check-in", "running", "paused")
 AI_LEVELS = ("random", "greedy", "expert")
 MAX_STEPS = 10_000  # a bound on one advance pass (every step stores progress)
+MAX_OPEN = 100  # the events a command without ``event:`` looks through (newest first)
 
 
 def pot_id(tournament_id: int) -> str:
@@ -320,15 +323,65 @@ class TournamentService:
             record, entries, EventSettings.from_dict(record.settings), event, pool
         )
 
-    async def current(self, guild_id: int, tournament_id: int | None = None) -> TournamentView:
-        """The event named, else the newest open event of the server."""
+    async def current(
+        self,
+        guild_id: int,
+        tournament_id: int | None = None,
+        *,
+        statuses: Sequence[str] = OPEN_STATUSES,
+        player: int | None = None,
+        entered: bool | None = None,
+        organiser: int | None = None,
+        manager: bool = False,
+    ) -> TournamentView:
+        """The event a command means: ``tournament_id`` when given (its ``event:``), else the
+        one open event of the server it can mean.
+
+        The open events are narrowed, in this order: for a ``player``, to the events he is in
+        (``entered=True``: only those, else refused; None: those if any) or is not in
+        (``entered=False``, joining: those if any); for an ``organiser`` who is not a server
+        manager, to his own events (none: refused); then to those in ``statuses`` (where the
+        command can act), if any. One event left is the one meant; with more, the command is
+        refused with their names, so that it never acts on an event nobody meant."""
         if tournament_id is not None:
             return await self.view(tournament_id, guild_id)
         async with self._db.read() as tx:
-            found = await self._repo.list_guild(tx, guild_id, OPEN_STATUSES, limit=1)
-        if not found:
-            raise UserError(TEXT["no_open"])
+            found = await self._repo.list_guild(tx, guild_id, OPEN_STATUSES, limit=MAX_OPEN)
+            if not found:
+                raise UserError(TEXT["no_open"])
+            if player is not None:
+                mine = [r for r in found if await self._entered(tx, r, player)]
+                if entered is True and not mine:
+                    raise UserError(TEXT["in_none"])
+                others = [r for r in found if r not in mine]
+                found = (others if entered is False else mine) or found
+        if organiser is not None and not manager:
+            found = [r for r in found if r.organiser_id == organiser]
+            if not found:
+                raise UserError(TEXT["not_organiser"])
+        found = [r for r in found if r.status in statuses] or found
+        if len(found) > 1:
+            events = ", ".join(f"#{r.id} {r.name}" for r in found)
+            raise UserError(TEXT["several"], events=events)
         return await self.view(found[0].id, guild_id)
+
+    async def _entered(self, tx: Any, record: TournamentRecord, user_id: int) -> bool:
+        """Whether a member is in an event: entered before the start, not withdrawn after."""
+        if record.state is not None:
+            event = Event.from_dict(record.state)
+            return user_id in event.seeds and user_id not in event.withdrawn
+        entry = await self._repo.entry(tx, record.id, user_id)
+        return entry is not None and entry.active
+
+    async def choices(
+        self, guild_id: int, typed: str, *, statuses: Sequence[str] = OPEN_STATUSES
+    ) -> list[TournamentRecord]:
+        """The server's events of these statuses whose number or name holds ``typed``, newest
+        first: the choices of a command's ``event:`` option (at most Discord's 25)."""
+        async with self._db.read() as tx:
+            found = await self._repo.list_guild(tx, guild_id, tuple(statuses), limit=MAX_OPEN)
+        typed = typed.strip().lstrip("#").casefold()
+        return [r for r in found if typed in f"{r.id} {r.name}".casefold()][:25]
 
     async def history(self, guild_id: int, limit: int = 10) -> list[TournamentRecord]:
         """The server's finished events, newest first (``results`` holds the final order)."""
@@ -965,6 +1018,8 @@ class TournamentService:
             if record.status not in ("running", "paused") or record.state is None:
                 raise UserError(TEXT["not_running"])
             event = Event.from_dict(record.state)
+            if actor_id is None and user_id not in event.seeds:
+                raise UserError(TEXT["not_in"])
             try:
                 decided = event.withdraw(user_id, disqualify=disqualify)
             except TournamentError as exc:
