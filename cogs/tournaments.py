@@ -33,6 +33,7 @@ from bot.services.tournaments import (
     TournamentRecord,
     TournamentService,
     TournamentView,
+    board_text,
     explain_rules,
     say_in,
     settings_from_options,
@@ -69,7 +70,9 @@ TEXT = {
     "buy_in": N_("Buy-in"),
     "pool": N_("Prize pool"),
     "chips": N_("{amount} chips"),
-    "footer": N_("Status: {status} · organiser id {id}"),
+    "footer": N_("Status: {status} · organiser {name}"),
+    "status": N_("Status: {status}"),
+    "over": N_("🏆 **{name}** is over."),
     "history": N_("**#{id} {name}** ({when}): {top}"),
 }
 
@@ -115,12 +118,34 @@ def _guild(interaction: discord.Interaction[Any]) -> int:
     return interaction.guild_id
 
 
-def signup_embed(view: TournamentView, locale: str = "en") -> discord.Embed:
-    """The sign-up / status message of an event (public: in the server's language)."""
+def signup_content(view: TournamentView, locale: str = "en") -> str:
+    """The line above the sign-up message's embed: what the event is doing now (open for
+    sign-up, checking in, running, paused, over, cancelled)."""
+    record = view.record
+    name = record.name
+    if record.status == "registration":
+        return t(locale, TEXT["created"], id=record.id, name=name)
+    said = {
+        "check-in": TEXT["checkin_opened"],
+        "running": TEXT["started"],
+        "paused": SERVICE_TEXT["paused"],
+        "finished": TEXT["over"],
+    }.get(record.status)
+    if said is None:  # cancelled
+        said = SERVICE_TEXT["cancelled"] if view.settings.buy_in else SERVICE_TEXT["cancelled_free"]
+    return t(locale, said, name=name)
+
+
+def signup_embed(
+    view: TournamentView, locale: str = "en", organiser: str | None = None
+) -> discord.Embed:
+    """The sign-up message of an event (public: in the server's language): its rules and
+    entrants while it runs, its results once it is over. ``organiser``: his name (a footer
+    shows a mention as an id), else the one stored when the event was created."""
     record, settings = view.record, view.settings
     embed = discord.Embed(
         title=f"🏆 #{record.id} {record.name}",
-        description=explain_rules(settings, len(view.entries) or None, say_in(locale))[:3500],
+        description=board_text(view, say_in(locale))[:3500],
         colour=discord.Colour.gold(),
     )
     names = [e.name for e in view.entries]
@@ -141,14 +166,13 @@ def signup_embed(view: TournamentView, locale: str = "en") -> discord.Embed:
             name=t(locale, TEXT["pool"]), value=t(locale, chips, amount=f"{view.pool:,}")
         )
     status = STATUSES.get(record.status)
-    embed.set_footer(
-        text=t(
-            locale,
-            TEXT["footer"],
-            status=t(locale, status) if status else record.status,
-            id=record.organiser_id,
-        )
-    )
+    said = t(locale, status) if status else record.status
+    organiser = organiser or record.options.get("organiser_name")
+    if organiser:
+        footer = t(locale, TEXT["footer"], status=said, name=organiser)
+    else:
+        footer = t(locale, TEXT["status"], status=said)
+    embed.set_footer(text=footer[:2048])
     return embed
 
 
@@ -377,10 +401,21 @@ class Tournaments(
         locale = await self.public_locale(record.guild_id)
         try:
             await channel.get_partial_message(record.message_id).edit(
-                embed=signup_embed(view, locale), view=signup_view(view, locale)
+                content=signup_content(view, locale)[:MESSAGE_LIMIT],
+                embed=signup_embed(view, locale, self._organiser_name(view.record)),
+                view=signup_view(view, locale),
             )
         except discord.HTTPException as exc:
             log.info("tournament %s: could not edit its sign-up message: %s", record.id, exc)
+
+    def _organiser_name(self, record: TournamentRecord) -> str | None:
+        """The organiser's name: stored at the event's creation, else his member's (cached)."""
+        stored = record.options.get("organiser_name")
+        if stored:
+            return str(stored)
+        guild = self.bot.get_guild(record.guild_id)
+        member = None if guild is None else guild.get_member(record.organiser_id)
+        return None if member is None else member.display_name
 
     async def _pictures(self, record: TournamentRecord, locale: str = "en") -> list[discord.File]:
         view = await self.service.view(record.id)
@@ -494,10 +529,11 @@ class Tournaments(
                 turn_seconds=timer,
                 closes_in_minutes=closes_in,
                 checkin_minutes=checkin,
+                organiser_name=member.display_name,
             )
             public = await public_locale_of(interaction)
             response = await interaction.response.send_message(
-                t(public, TEXT["created"], id=view.id, name=view.record.name),
+                signup_content(view, public),
                 embed=signup_embed(view, public),
                 view=signup_view(view, public),
             )

@@ -72,6 +72,8 @@ __all__ = [
     "TournamentService",
     "TournamentView",
     "Worded",
+    "board_text",
+    "computer_name",
     "explain_rules",
     "pot_id",
     "say_in",
@@ -109,8 +111,8 @@ TEXT = {
     "time_up": N_("⏰ Round {number} of **{name}** is over: its time ran out."),
     "standings": N_("**{name}: standings after round {number}**\n{text}"),
     "results": N_("🏆 **{name} is over.**\n{text}"),
-    "refunded_no_winner": N_("Nobody could be paid a prize, so every buy-in was refunded."),
     "cancelled": N_("**{name}** was cancelled; every buy-in was refunded."),
+    "cancelled_free": N_("**{name}** was cancelled."),
     "paused": N_("**{name}** is paused: no new games start until it resumes."),
     "resumed": N_("**{name}** resumes."),
     "dropped": N_("{who} left **{name}**."),
@@ -209,6 +211,18 @@ OPEN_STATUSES = ("registration", "check-in", "running", "paused")
 AI_LEVELS = ("random", "greedy", "expert")
 MAX_STEPS = 10_000  # a bound on one advance pass (every step stores progress)
 MAX_OPEN = 100  # the events a command without ``event:`` looks through (newest first)
+
+
+#: The catalogue context of the computer levels' names in a label (新手 / 普通 / 高手 / 大師).
+LEVEL_CONTEXT = "AI level"
+
+
+def computer_name(number: int, level: str, locale: str) -> str:
+    """A computer filler's name: its one label wherever it shows (pairings, standings, results,
+    pictures, its table). It says once that it is a computer and names its level in the
+    reader's words: ``Computer 1 (greedy)``, 「電腦 1（普通）」."""
+    words = t(locale, level, context=LEVEL_CONTEXT)
+    return t(locale, TEXT["computer"], number=number, level=words)
 
 
 def pot_id(tournament_id: int) -> str:
@@ -414,11 +428,13 @@ class TournamentService:
         rule_set: str | None = None,
         closes_in_minutes: int | None = None,
         checkin_minutes: int | None = None,
+        organiser_name: str | None = None,
     ) -> TournamentView:
         """A new event in registration (the caller checked :meth:`may_organise`).
 
         ``checkin_minutes``: when the event starts, a check-in window of that length opens
-        first; members who do not check in are dropped and refunded when it closes."""
+        first; members who do not check in are dropped and refunded when it closes.
+        ``organiser_name`` is shown where a mention would stay an id (the message's footer)."""
         if not 5 <= round_minutes <= 1440:
             raise UserError(TEXT["round_minutes"])
         if not 10 <= turn_seconds <= 3600:
@@ -430,6 +446,7 @@ class TournamentService:
             "turn_seconds": turn_seconds,
             "rule_set": rule_set,
             "checkin_minutes": checkin_minutes,
+            "organiser_name": organiser_name,
         }
         async with self._db.transaction() as tx:
             tid = await self._repo.create(
@@ -534,7 +551,7 @@ class TournamentService:
                     tx,
                     tournament_id,
                     next_id - i,
-                    t(locale, TEXT["computer"], number=number, level=level),
+                    computer_name(number, level, locale),
                     level,
                     self._clock.now(),
                 )
@@ -925,10 +942,8 @@ class TournamentService:
             await self._repo.update(tx, record)
 
         def results(locale: str) -> str:
-            text = results_text(event, pool, say_in(locale))
-            if pool and not prizes:
-                text += "\n" + t(locale, TEXT["refunded_no_winner"])
-            return text
+            # results_text says so when nobody could be paid and the buy-ins went back.
+            return results_text(event, pool, say_in(locale))
 
         await self._post(
             record, Message(TEXT["results"], name=record.name, text=Worded(results)), pictures=True
@@ -1102,6 +1117,7 @@ class TournamentService:
             record.round_deadline = None
             await self._repo.update(tx, record)
         await self._post(record, Message(TEXT["paused"], name=record.name))
+        await self._refresh(record)
         return await self.view(tournament_id)
 
     async def resume(
@@ -1119,6 +1135,7 @@ class TournamentService:
             record.paused_left = None
             await self._repo.update(tx, record)
         await self._post(record, Message(TEXT["resumed"], name=record.name))
+        await self._refresh(record)
         await self.advance(tournament_id)
         return await self.view(tournament_id)
 
@@ -1144,7 +1161,9 @@ class TournamentService:
                 record.finished_at = self._clock.now()
                 record.round_deadline = None
                 await self._repo.update(tx, record)
-        await self._post(record, Message(TEXT["cancelled"], name=record.name))
+        settings = EventSettings.from_dict(record.settings)
+        said = TEXT["cancelled"] if settings.buy_in else TEXT["cancelled_free"]
+        await self._post(record, Message(said, name=record.name))
         await self._refresh(record)
         return await self.view(tournament_id)
 
@@ -1203,6 +1222,16 @@ class TournamentService:
     async def _refresh(self, record: TournamentRecord) -> None:
         if self.host is not None:
             await self.host.refresh(record)
+
+
+def board_text(view: TournamentView, say: Say) -> str:
+    """The text of an event's sign-up message: its rules until it is over, then its results, so
+    that the message becomes the event's result board."""
+    record = view.record
+    if record.status == "finished" and view.event is not None:
+        return results_text(view.event, int((record.results or {}).get("pool", 0)), say)
+    entrants = len(view.event.players) if view.event else len(view.entries) or None
+    return explain_rules(view.settings, entrants, say)
 
 
 def _due(moment: datetime | None, now: datetime) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 import simcord
 
-from tests.discord.conftest import GUILD_ID, World
+from tests.discord.conftest import World
 from tests.discord.test_tournaments import (  # noqa: F401  (fixtures)
     declare_all,
     no_incidents,
@@ -136,4 +136,3 @@ async def test_commands_act_on_the_event_they_mean(world: World) -> None:
     assert [c["value"] for c in choices] == [2, 1]
     choices = await alice.autocomplete(ch, "tournament cancel", "event", "")
     assert [c["value"] for c in choices] == [1]
-    assert GUILD_ID == world.guild.id
