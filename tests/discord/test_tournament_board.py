@@ -107,7 +107,8 @@ async def test_computer_fillers_are_labelled_once_and_a_free_event_has_no_prize_
     ch, admin, alice = world.channel, world.admin, world.members[0]
     await admin.slash(ch, "tournament new", name="Free", rounds=1)
     await alice.click(ch.history()[-1], label="Join")
-    await admin.slash(ch, "tournament fill", count=1, level="greedy")
+    r = await admin.slash(ch, "tournament fill", count=1, level="greedy")
+    assert r.response.content == "Added 1 computer player to **Free**."  # type: ignore[union-attr]
     r = await alice.slash(ch, "tournament rules")
     assert "Free event: no buy-in, no prize money." in r.response.content  # type: ignore[union-attr]
     assert "prize money —" not in r.response.content  # type: ignore[union-attr]
