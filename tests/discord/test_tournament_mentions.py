@@ -117,3 +117,31 @@ async def test_a_hostile_name_pings_nobody_and_the_meant_pings_still_ping(world:
     for content, users, roles, everyone in pings_of(env):
         assert carol.id not in users and bob.id not in users, content
         assert not roles and not everyone, content
+
+
+async def test_members_names_and_their_input_ping_nobody_at_a_table(world: World) -> None:
+    """Outside events too: a nickname shown at a table and input quoted in a refusal."""
+    env, ch = world.env, world.channel
+    alice, bob, carol = world.members[:3]
+    role = world.guild.create_role("Pinged", mentionable=True)
+    mallory = world.guild.add_member(env.create_user("mallory"), nick=f"@everyone <@&{role.id}>")
+    hostile = f"@everyone <@&{role.id}> <@{carol.id}>"
+
+    r = await mallory.slash(ch, "table new", variant=f"{hostile}=1")
+    assert r.ephemeral and f"'@everyone <@&{role.id}>" in r.response.content  # type: ignore[union-attr]
+    await mallory.slash(ch, "table new")
+    await bob.slash(ch, "table join")
+    await mallory.slash(ch, "table start")
+    r = await alice.slash(ch, "chips give", member=bob, amount=5)
+    assert not r.ephemeral
+
+    sent = list(bodies(env))
+    assert any(f"<@&{role.id}>" in b["content"] for _, b in sent)
+    for path, body in sent:
+        allowed = body.get("allowed_mentions")
+        assert allowed is not None and allowed["parse"] == [], (path, body["content"])
+    for content, users, roles, everyone in pings_of(env):
+        assert carol.id not in users and not roles and not everyone, content
+    # The gift pings its recipient, and him alone.
+    [gift] = [b for _, b in sent if "gave" in b["content"]]
+    assert gift["allowed_mentions"]["users"] == [bob.id]
