@@ -168,10 +168,13 @@ class KapBot(commands.Bot):
         """``clock`` and ``rng`` are injected by tests; production uses the defaults.
         ``auto_sync=False`` leaves publishing the commands to the caller (``kapshap sync``)."""
         # Slash commands only: no text help (discord.py's default would answer "@bot help").
+        # Nobody is pinged unless a message says whom (cogs.common.pinging): names of events,
+        # tables and members are text chosen by members, and may read "@everyone" or "<@&id>".
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         self.settings = settings
         self.clock: Clock = clock or DiscordClock()

@@ -30,7 +30,7 @@ from bot.services.guild_settings import LIMITS, GuildSettings
 from bot.services.server import AUTO_LANGUAGE, PlaySettings
 from bot.services.tournaments import OrganiserRoles
 from cogs.chips import NO_PINGS, guild_of, reply_private
-from cogs.common import guarded, locale_of, public_locale_of
+from cogs.common import guarded, locale_of, pinging, public_locale_of
 
 __all__ = ["TABLE_ENDED_EVENT", "AdminCog", "setup"]
 
@@ -205,7 +205,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
                     "{balance} chips.",
                     **values,
                 ),
-                allowed_mentions=discord.AllowedMentions(users=[member], everyone=False),
+                allowed_mentions=pinging([member.id]),
             )
 
     @app_commands.command(name="config", description="Show or change this server's defaults")

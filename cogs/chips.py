@@ -30,7 +30,7 @@ from bot.app import KapBot, Services
 from bot.locale import N_, t
 from bot.services.chips import MAX_AMOUNT, LeaderboardEntry, RankInfo
 from bot.services.errors import AlreadyClaimed, InvalidTarget, UserError, mention
-from cogs.common import guarded, locale_of, public_locale_of, services_of
+from cogs.common import guarded, locale_of, pinging, public_locale_of, services_of
 from cogs.stats import GameName, rating_board_message
 
 __all__ = [
@@ -424,7 +424,7 @@ class ChipsCog(commands.Cog, name="Chips"):
                     receiver_balance=f"{gift.to_balance:,}",
                 ),
                 # Ping the recipient (he should know), nobody else.
-                allowed_mentions=discord.AllowedMentions(users=[member], everyone=False),
+                allowed_mentions=pinging([member.id]),
             )
 
     @chips.command(name="history", description="Your latest chip movements")

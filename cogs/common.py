@@ -12,7 +12,7 @@ import contextlib
 import logging
 import secrets
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 import discord
@@ -28,6 +28,7 @@ __all__ = [
     "guarded",
     "locale_of",
     "member_locale",
+    "pinging",
     "public_locale_of",
     "reply_ephemeral",
     "report_incident",
@@ -46,6 +47,18 @@ def bot_of(interaction: discord.Interaction[Any]) -> KapBot:
     if not isinstance(client, KapBot):
         raise TypeError(f"the game cogs need a KapBot, not {type(client).__name__}")
     return client
+
+
+def pinging(user_ids: Iterable[int]) -> discord.AllowedMentions:
+    """The pings a message means: these members, by id, and nobody else (no role, no
+    ``@everyone``, however the text reads). Every other message pings nobody: the bot's
+    default is :meth:`discord.AllowedMentions.none` (:class:`bot.app.KapBot`)."""
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        replied_user=False,
+        users=[discord.Object(u) for u in dict.fromkeys(user_ids)],
+    )
 
 
 def locale_of(interaction: discord.Interaction[Any]) -> str:

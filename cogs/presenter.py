@@ -89,7 +89,7 @@ from bot.render.text import (
     witness_text,
 )
 from bot.services.tables import Table, TableStatus
-from cogs.common import member_locale
+from cogs.common import member_locale, pinging
 from cogs.ui import fishing_table_view, hand_view, lobby_view, table_view
 
 __all__ = ["EDIT_INTERVAL", "HandPayload", "Presenter", "jump_url"]
@@ -561,11 +561,7 @@ class Presenter:
 
     async def say(self, table: Table, text: str, *, mention: int | None = None) -> None:
         """A short line in the table's channel (a timeout, a DM problem)."""
-        mentions = (
-            discord.AllowedMentions(users=[discord.Object(mention)], everyone=False, roles=False)
-            if mention is not None
-            else discord.AllowedMentions.none()
-        )
+        mentions = pinging([] if mention is None else [mention])
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         try:
             await channel.send(localize(text, self.public_locale(table)), allowed_mentions=mentions)
@@ -1054,11 +1050,8 @@ class Presenter:
                 else t(loc, "use `/hand` here or the **My hand** button to see your hand and play")
             )
             text += t(loc, " I can't DM you: {how}.", how=how)
-        mentions = discord.AllowedMentions(
-            users=[discord.Object(user_id)], everyone=False, roles=False
-        )
         try:
-            message = await channel.send(text, allowed_mentions=mentions)
+            message = await channel.send(text, allowed_mentions=pinging([user_id]))
         except discord.HTTPException as exc:
             log.warning("table %s: could not mention %s: %s", table.id, user_id, exc)
             return

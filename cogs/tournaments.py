@@ -13,7 +13,7 @@ import io
 import logging
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -22,23 +22,25 @@ from discord.ext import commands, tasks
 
 from bot.app import KapBot
 from bot.limits import MAX_ANTE
-from bot.locale import N_, Message, normalize, t
+from bot.locale import N_, Message, normalize, nt, t
 from bot.render.tournament_art import render_event_bracket, render_event_standings
 from bot.services.errors import UserError
 from bot.services.tables import Outcome, Table
 from bot.services.tournaments import (
     AI_LEVELS,
     FORMATS,
+    OPEN_STATUSES,
     TournamentRecord,
     TournamentService,
     TournamentView,
+    board_text,
     explain_rules,
     say_in,
     settings_from_options,
     standings_text,
 )
 from bot.services.tournaments import TEXT as SERVICE_TEXT
-from cogs.common import guarded, locale_of, public_locale_of, report_incident
+from cogs.common import guarded, locale_of, pinging, public_locale_of, report_incident
 from cogs.desk import Desk, desk_for
 
 __all__ = ["TournamentButton", "Tournaments", "setup"]
@@ -55,7 +57,6 @@ TEXT = {
     "created": N_("Tournament **#{id} {name}** is open for sign-up."),
     "started": N_("**{name}** has started."),
     "checkin_opened": N_("Check-in for **{name}** is open; it starts when check-in closes."),
-    "filled": N_("Added {count} computer player(s)."),
     "dropped": N_("You left **{name}**. Your results so far stand."),
     "done": N_("Done."),
     "no_history": N_("No tournament has finished in this server yet."),
@@ -68,7 +69,9 @@ TEXT = {
     "buy_in": N_("Buy-in"),
     "pool": N_("Prize pool"),
     "chips": N_("{amount} chips"),
-    "footer": N_("Status: {status} · organiser id {id}"),
+    "footer": N_("Status: {status} · organiser {name}"),
+    "status": N_("Status: {status}"),
+    "over": N_("🏆 **{name}** is over."),
     "history": N_("**#{id} {name}** ({when}): {top}"),
 }
 
@@ -95,6 +98,12 @@ DECIDE_CHOICES = [
     app_commands.Choice(name="Total points over N games (Tsung Shap)", value="points"),
 ]
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
+#: The ``event:`` option of every command that takes one.
+EVENT_HELP = "The event's number (default: the one you are in, or the only one it can be)"
+SIGN_UP = ("registration",)
+PLAYING = ("running", "paused")
+#: Events a member may read about (``show``, ``rules``): open ones, and those that ended.
+READABLE = (*OPEN_STATUSES, "finished", "cancelled")
 BUTTON_TEMPLATE = r"tourney:(?P<id>[0-9]+):(?P<verb>join|leave|checkin)"
 
 
@@ -108,12 +117,34 @@ def _guild(interaction: discord.Interaction[Any]) -> int:
     return interaction.guild_id
 
 
-def signup_embed(view: TournamentView, locale: str = "en") -> discord.Embed:
-    """The sign-up / status message of an event (public: in the server's language)."""
+def signup_content(view: TournamentView, locale: str = "en") -> str:
+    """The line above the sign-up message's embed: what the event is doing now (open for
+    sign-up, checking in, running, paused, over, cancelled)."""
+    record = view.record
+    name = record.name
+    if record.status == "registration":
+        return t(locale, TEXT["created"], id=record.id, name=name)
+    said = {
+        "check-in": TEXT["checkin_opened"],
+        "running": TEXT["started"],
+        "paused": SERVICE_TEXT["paused"],
+        "finished": TEXT["over"],
+    }.get(record.status)
+    if said is None:  # cancelled
+        said = SERVICE_TEXT["cancelled"] if view.settings.buy_in else SERVICE_TEXT["cancelled_free"]
+    return t(locale, said, name=name)
+
+
+def signup_embed(
+    view: TournamentView, locale: str = "en", organiser: str | None = None
+) -> discord.Embed:
+    """The sign-up message of an event (public: in the server's language): its rules and
+    entrants while it runs, its results once it is over. ``organiser``: his name (a footer
+    shows a mention as an id), else the one stored when the event was created."""
     record, settings = view.record, view.settings
     embed = discord.Embed(
         title=f"🏆 #{record.id} {record.name}",
-        description=explain_rules(settings, len(view.entries) or None, say_in(locale))[:3500],
+        description=board_text(view, say_in(locale))[:3500],
         colour=discord.Colour.gold(),
     )
     names = [e.name for e in view.entries]
@@ -134,14 +165,13 @@ def signup_embed(view: TournamentView, locale: str = "en") -> discord.Embed:
             name=t(locale, TEXT["pool"]), value=t(locale, chips, amount=f"{view.pool:,}")
         )
     status = STATUSES.get(record.status)
-    embed.set_footer(
-        text=t(
-            locale,
-            TEXT["footer"],
-            status=t(locale, status) if status else record.status,
-            id=record.organiser_id,
-        )
-    )
+    said = t(locale, status) if status else record.status
+    organiser = organiser or record.options.get("organiser_name")
+    if organiser:
+        footer = t(locale, TEXT["footer"], status=said, name=organiser)
+    else:
+        footer = t(locale, TEXT["status"], status=said)
+    embed.set_footer(text=footer[:2048])
     return embed
 
 
@@ -191,6 +221,37 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
             return
         async with guarded(interaction, f"tournament {self.verb}"):
             await cog.join_or_leave(interaction, self.tournament_id, self.verb)
+
+
+async def _event_choices(
+    interaction: discord.Interaction[Any], typed: str, statuses: Sequence[str]
+) -> list[app_commands.Choice[int]]:
+    cog = interaction.client.get_cog("Tournaments") if interaction.client else None
+    if not isinstance(cog, Tournaments) or interaction.guild_id is None:
+        return []
+    locale = locale_of(interaction)
+    records = await cog.service.choices(interaction.guild_id, typed, statuses=statuses)
+    choices = []
+    for record in records:
+        status = STATUSES.get(record.status)
+        said = t(locale, status) if status else record.status
+        name = f"#{record.id} {record.name} · {said}"
+        choices.append(app_commands.Choice(name=name[:100], value=record.id))
+    return choices
+
+
+async def open_events(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[int]]:
+    """The ``event:`` choices of a command that acts on an event: the server's open events."""
+    return await _event_choices(interaction, current, OPEN_STATUSES)
+
+
+async def any_events(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[int]]:
+    """The ``event:`` choices of ``show`` and ``rules``: open events and those that ended."""
+    return await _event_choices(interaction, current, READABLE)
 
 
 @app_commands.guild_only()
@@ -328,10 +389,7 @@ class Tournaments(
         channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
         if isinstance(text, Message):
             text = text.localized(await self.public_locale(guild_id))
-        allowed = discord.AllowedMentions(
-            users=[discord.Object(m) for m in mentions], everyone=False, roles=False
-        )
-        await channel.send(text[:MESSAGE_LIMIT], allowed_mentions=allowed)
+        await channel.send(text[:MESSAGE_LIMIT], allowed_mentions=pinging(mentions))
 
     async def refresh(self, record: TournamentRecord) -> None:
         """Edit the sign-up message to the event's current state."""
@@ -342,10 +400,21 @@ class Tournaments(
         locale = await self.public_locale(record.guild_id)
         try:
             await channel.get_partial_message(record.message_id).edit(
-                embed=signup_embed(view, locale), view=signup_view(view, locale)
+                content=signup_content(view, locale)[:MESSAGE_LIMIT],
+                embed=signup_embed(view, locale, self._organiser_name(view.record)),
+                view=signup_view(view, locale),
             )
         except discord.HTTPException as exc:
             log.info("tournament %s: could not edit its sign-up message: %s", record.id, exc)
+
+    def _organiser_name(self, record: TournamentRecord) -> str | None:
+        """The organiser's name: stored at the event's creation, else his member's (cached)."""
+        stored = record.options.get("organiser_name")
+        if stored:
+            return str(stored)
+        guild = self.bot.get_guild(record.guild_id)
+        member = None if guild is None else guild.get_member(record.organiser_id)
+        return None if member is None else member.display_name
 
     async def _pictures(self, record: TournamentRecord, locale: str = "en") -> list[discord.File]:
         view = await self.service.view(record.id)
@@ -459,10 +528,11 @@ class Tournaments(
                 turn_seconds=timer,
                 closes_in_minutes=closes_in,
                 checkin_minutes=checkin,
+                organiser_name=member.display_name,
             )
             public = await public_locale_of(interaction)
             response = await interaction.response.send_message(
-                t(public, TEXT["created"], id=view.id, name=view.record.name),
+                signup_content(view, public),
                 embed=signup_embed(view, public),
                 view=signup_view(view, public),
             )
@@ -472,24 +542,27 @@ class Tournaments(
             await self.service.set_message(view.id, message_id)
 
     @app_commands.command(name="join", description="Enter the tournament (pays the buy-in)")
-    @app_commands.describe(event="The event's number (default: the newest open one)")
+    @app_commands.describe(event=EVENT_HELP)
+    @app_commands.autocomplete(event=open_events)
     async def join(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
         """Enter an event."""
         async with guarded(interaction, "/tournament join"):
-            view = await self.service.current(_guild(interaction), event)
+            view = await self._meant(interaction, event, SIGN_UP, entered=False)
             await self.join_or_leave(interaction, view.id, "join")
 
     @app_commands.command(name="leave", description="Leave before the start (buy-in refunded)")
-    @app_commands.describe(event="The event's number (default: the newest open one)")
+    @app_commands.describe(event=EVENT_HELP)
+    @app_commands.autocomplete(event=open_events)
     async def leave(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
         """Leave an event in sign-up."""
         async with guarded(interaction, "/tournament leave"):
-            view = await self.service.current(_guild(interaction), event)
+            view = await self._meant(interaction, event, ("registration", "check-in"), entered=True)
             await self.join_or_leave(interaction, view.id, "leave")
 
     @app_commands.command(name="fill", description="Add computer players (organiser)")
-    @app_commands.describe(count="How many", level="How well they play")
+    @app_commands.describe(count="How many", level="How well they play", event=EVENT_HELP)
     @app_commands.choices(level=LEVEL_CHOICES)
+    @app_commands.autocomplete(event=open_events)
     async def fill(
         self,
         interaction: discord.Interaction[Any],
@@ -499,7 +572,7 @@ class Tournaments(
     ) -> None:
         """Fill an event with computer players."""
         async with guarded(interaction, "/tournament fill"):
-            view = await self.service.current(_guild(interaction), event)
+            view = await self._for_organiser(interaction, event, SIGN_UP)
             view = await self.service.fill(
                 view.id,
                 interaction.user.id,
@@ -508,16 +581,23 @@ class Tournaments(
                 manager=_manager(interaction),
                 locale=await public_locale_of(interaction),
             )
-            await interaction.response.send_message(
-                t(locale_of(interaction), TEXT["filled"], count=count), ephemeral=True
+            filled = nt(
+                locale_of(interaction),
+                "Added {n} computer player to **{name}**.",
+                "Added {n} computer players to **{name}**.",
+                count,
+                name=view.record.name,
             )
+            await interaction.response.send_message(filled, ephemeral=True)
             await self.refresh(view.record)
 
     @app_commands.command(name="start", description="Close sign-up and start (organiser)")
+    @app_commands.describe(event=EVENT_HELP)
+    @app_commands.autocomplete(event=open_events)
     async def start(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
         """Start an event."""
         async with guarded(interaction, "/tournament start"):
-            view = await self.service.current(_guild(interaction), event)
+            view = await self._for_organiser(interaction, event, ("registration", "check-in"))
             manager = _manager(interaction)
             self.service.need_organiser(view.record, interaction.user.id, manager)
             # Answered privately once the start is done: a refused start (too few players, say)
@@ -531,10 +611,12 @@ class Tournaments(
             )
 
     @app_commands.command(name="show", description="Post the standings (and bracket) pictures")
+    @app_commands.describe(event=EVENT_HELP)
+    @app_commands.autocomplete(event=any_events)
     async def show(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
         """Standings of an event, as text and pictures."""
         async with guarded(interaction, "/tournament show"):
-            view = await self.service.current(_guild(interaction), event)
+            view = await self._meant(interaction, event)
             if view.event is None:
                 await interaction.response.send_message(
                     embed=signup_embed(view, locale_of(interaction)), ephemeral=True
@@ -547,10 +629,12 @@ class Tournaments(
             await interaction.followup.send(text[:MESSAGE_LIMIT], files=files)
 
     @app_commands.command(name="rules", description="The rules of a tournament")
+    @app_commands.describe(event=EVENT_HELP)
+    @app_commands.autocomplete(event=any_events)
     async def rules(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
         """Explain an event's format, tie-breaks, time rule and prizes."""
         async with guarded(interaction, "/tournament rules"):
-            view = await self.service.current(_guild(interaction), event)
+            view = await self._meant(interaction, event)
             entrants = len(view.event.players) if view.event else len(view.entries) or None
             text = explain_rules(view.settings, entrants, say_in(locale_of(interaction)))
             await interaction.response.send_message(text[:MESSAGE_LIMIT], ephemeral=True)
@@ -579,16 +663,21 @@ class Tournaments(
             await interaction.response.send_message("\n".join(lines)[:MESSAGE_LIMIT])
 
     @app_commands.command(name="drop", description="Leave a running tournament")
+    @app_commands.describe(event=EVENT_HELP)
+    @app_commands.autocomplete(event=open_events)
     async def drop(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
         """Drop out; results so far stand."""
         async with guarded(interaction, "/tournament drop"):
-            view = await self.service.current(_guild(interaction), event)
-            await interaction.response.send_message(
-                t(locale_of(interaction), TEXT["dropped"], name=view.record.name), ephemeral=True
+            view = await self._meant(interaction, event, PLAYING, entered=True)
+            await self._act(
+                interaction,
+                lambda: self.service.drop(view.id, interaction.user.id),
+                TEXT["dropped"],
             )
-            await self.service.drop(view.id, interaction.user.id)
 
     @app_commands.command(name="disqualify", description="Disqualify a player (organiser)")
+    @app_commands.describe(member="The player", event=EVENT_HELP)
+    @app_commands.autocomplete(event=open_events)
     async def disqualify(
         self,
         interaction: discord.Interaction[Any],
@@ -597,61 +686,130 @@ class Tournaments(
     ) -> None:
         """Disqualify a player: no prize, no more pairings."""
         async with guarded(interaction, "/tournament disqualify"):
-            view = await self.service.current(_guild(interaction), event)
-            self.service.need_organiser(view.record, interaction.user.id, _manager(interaction))
-            await interaction.response.send_message(
-                t(locale_of(interaction), TEXT["done"]), ephemeral=True
-            )
-            await self.service.drop(
-                view.id,
-                member.id,
-                actor_id=interaction.user.id,
-                disqualify=True,
-                manager=_manager(interaction),
+            view = await self._for_organiser(interaction, event, PLAYING, player=member.id)
+            await self._act(
+                interaction,
+                lambda: self.service.drop(
+                    view.id,
+                    member.id,
+                    actor_id=interaction.user.id,
+                    disqualify=True,
+                    manager=_manager(interaction),
+                ),
             )
 
     @app_commands.command(name="repair", description="Pair the current round again (organiser)")
+    @app_commands.describe(event=EVENT_HELP)
+    @app_commands.autocomplete(event=open_events)
     async def repair(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
         """Re-pair a round before its games are in."""
         async with guarded(interaction, "/tournament repair"):
-            view = await self.service.current(_guild(interaction), event)
-            self.service.need_organiser(view.record, interaction.user.id, _manager(interaction))
-            await interaction.response.send_message(
-                t(locale_of(interaction), TEXT["done"]), ephemeral=True
+            view = await self._for_organiser(interaction, event, PLAYING)
+            await self._act(
+                interaction,
+                lambda: self.service.repair(
+                    view.id, interaction.user.id, manager=_manager(interaction)
+                ),
             )
-            await self.service.repair(view.id, interaction.user.id, manager=_manager(interaction))
 
     @app_commands.command(name="pause", description="Pause a tournament (organiser)")
+    @app_commands.describe(event=EVENT_HELP)
+    @app_commands.autocomplete(event=open_events)
     async def pause(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
         """Pause: no new games, the round clock stops."""
         async with guarded(interaction, "/tournament pause"):
-            view = await self.service.current(_guild(interaction), event)
-            await self.service.pause(view.id, interaction.user.id, manager=_manager(interaction))
-            await interaction.response.send_message(
-                t(locale_of(interaction), TEXT["done"]), ephemeral=True
+            view = await self._for_organiser(interaction, event, ("running",))
+            await self._act(
+                interaction,
+                lambda: self.service.pause(
+                    view.id, interaction.user.id, manager=_manager(interaction)
+                ),
             )
 
     @app_commands.command(name="resume", description="Resume a paused tournament (organiser)")
+    @app_commands.describe(event=EVENT_HELP)
+    @app_commands.autocomplete(event=open_events)
     async def resume(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
         """Resume after a pause."""
         async with guarded(interaction, "/tournament resume"):
-            view = await self.service.current(_guild(interaction), event)
-            self.service.need_organiser(view.record, interaction.user.id, _manager(interaction))
-            await interaction.response.send_message(
-                t(locale_of(interaction), TEXT["done"]), ephemeral=True
+            view = await self._for_organiser(interaction, event, ("paused",))
+            await self._act(
+                interaction,
+                lambda: self.service.resume(
+                    view.id, interaction.user.id, manager=_manager(interaction)
+                ),
             )
-            await self.service.resume(view.id, interaction.user.id, manager=_manager(interaction))
 
     @app_commands.command(name="cancel", description="Cancel and refund every buy-in (organiser)")
+    @app_commands.describe(event=EVENT_HELP)
+    @app_commands.autocomplete(event=open_events)
     async def cancel(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
         """Cancel an event."""
         async with guarded(interaction, "/tournament cancel"):
-            view = await self.service.current(_guild(interaction), event)
-            self.service.need_organiser(view.record, interaction.user.id, _manager(interaction))
-            await interaction.response.send_message(
-                t(locale_of(interaction), TEXT["done"]), ephemeral=True
+            view = await self._for_organiser(interaction, event)
+            await self._act(
+                interaction,
+                lambda: self.service.cancel(
+                    view.id, interaction.user.id, manager=_manager(interaction)
+                ),
             )
-            await self.service.cancel(view.id, interaction.user.id, manager=_manager(interaction))
+
+    # ------------------------------------------------------------------------- helpers
+
+    async def _meant(
+        self,
+        interaction: discord.Interaction[Any],
+        event: int | None,
+        statuses: Sequence[str] = OPEN_STATUSES,
+        *,
+        entered: bool | None = None,
+    ) -> TournamentView:
+        """The event a member's command means: ``event:``, else the one he is in (see
+        :meth:`TournamentService.current`)."""
+        return await self.service.current(
+            _guild(interaction),
+            event,
+            statuses=statuses,
+            player=interaction.user.id,
+            entered=entered,
+        )
+
+    async def _for_organiser(
+        self,
+        interaction: discord.Interaction[Any],
+        event: int | None,
+        statuses: Sequence[str] = OPEN_STATUSES,
+        *,
+        player: int | None = None,
+    ) -> TournamentView:
+        """The event an organiser's command means: ``event:``, else the one of his events it
+        can act on (refused when several could be meant)."""
+        manager = _manager(interaction)
+        view = await self.service.current(
+            _guild(interaction),
+            event,
+            statuses=statuses,
+            player=player,
+            organiser=interaction.user.id,
+            manager=manager,
+        )
+        self.service.need_organiser(view.record, interaction.user.id, manager)
+        return view
+
+    async def _act(
+        self,
+        interaction: discord.Interaction[Any],
+        action: Callable[[], Awaitable[TournamentView]],
+        done: str = TEXT["done"],
+    ) -> None:
+        """Do it, then answer once, privately: ``done`` (with the event's ``name``) or, from
+        :func:`guarded`, the refusal. The answer waits while the event carries on (games are
+        stopped or opened), so it is deferred first."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        view = await action()
+        await interaction.followup.send(
+            t(locale_of(interaction), done, name=view.record.name), ephemeral=True
+        )
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -13,15 +13,18 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
 
 from bot.locale import t
 from bot.render.typeface import draw_text, fit_text, text_width
-from bot.tournament.bracket import Bracket, Node, Resolved
+from bot.tournament.bracket import Bracket, KnockoutStanding, Node, Resolved
+from bot.tournament.describe import display_name, knockout_status
 from bot.tournament.event import DISQUALIFIED, Event
 from bot.tournament.model import PlayerId
 from bot.tournament.standings import PairStanding, TableStanding
+from bot.tournament.text import Say
 
 __all__ = [
     "render_bracket",
@@ -279,10 +282,17 @@ def render_event_bracket(event: Event, title: str = "", *, locale: str = "en") -
 _MAX_ROWS = 40
 
 
+def _say(locale: str) -> Say:
+    def say(msgid: str, /, **values: Any) -> str:
+        return t(locale, msgid, **values)
+
+    return say
+
+
 def _names(event: Event, locale: str = "en") -> dict[PlayerId, str]:
     out = {}
     for p in event.players:
-        name = t(locale, "{name} (AI)", name=p.name) if p.ai else p.name
+        name = display_name(event, p.id)
         why = event.withdrawn.get(p.id)
         if why == DISQUALIFIED:
             name = t(locale, "{name} (DQ)", name=name)
@@ -293,7 +303,7 @@ def _names(event: Event, locale: str = "en") -> dict[PlayerId, str]:
 
 
 def render_standings(
-    rows: Sequence[PairStanding] | Sequence[TableStanding],
+    rows: Sequence[PairStanding] | Sequence[TableStanding] | Sequence[KnockoutStanding],
     names: Mapping[PlayerId, str],
     title: str = "",
     *,
@@ -321,6 +331,21 @@ def render_standings(
             ]
             for r in rows
             if isinstance(r, TableStanding)
+        ]
+    elif rows and isinstance(rows[0], KnockoutStanding):
+        # An elimination event: who is still in, who went out where (no Swiss tie-breaks).
+        words = ("Player", "W-L", "Status")
+        header = ["#", *(t(locale, w, context="standings") for w in words)]
+        say = _say(locale)
+        cells = [
+            [
+                str(r.rank),
+                _short(names.get(r.player, str(r.player)), _STANDINGS_NAME_WIDTH),
+                f"{r.wins}-{r.losses}",
+                knockout_status(r, say),
+            ]
+            for r in rows
+            if isinstance(r, KnockoutStanding)
         ]
     else:
         words = ("Player", "Score", "W-D-L", "M-Buch", "Buch", "H2H", "Games")

@@ -537,7 +537,7 @@ class ChipsService:
     ) -> None:
         """Take one member's buy-in into an open pot that others may join later (a
         tournament's ``tournament:{id}``). ``idem_key`` (``ante:…``) makes a retry a no-op;
-        a member short of chips gets :class:`UnpaidAntes`."""
+        a member short of chips is refused with the buy-in and his balance."""
         check_amount(amount, what="The buy-in")
         now = self._clock.now()
         async with self._write(tx) as tx:
@@ -552,7 +552,14 @@ class ChipsService:
             balance = await self._repo.debit(tx, guild_id, user_id, amount)
             if balance is None:
                 have = await self._balance_in(tx, guild_id, user_id)
-                raise UnpaidAntes([Shortfall(user_id, have, amount)])
+                raise InsufficientChips(
+                    "The buy-in is {buy_in} chips; you have {have}.",
+                    buy_in=f"{amount:,}",
+                    have=f"{have:,}",
+                    user_id=user_id,
+                    balance=have,
+                    needed=amount,
+                )
             await self._repo.add_escrow(tx, pot_id, guild_id, user_id, amount)
             await self._repo.add_ledger(
                 tx,

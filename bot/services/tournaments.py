@@ -72,6 +72,8 @@ __all__ = [
     "TournamentService",
     "TournamentView",
     "Worded",
+    "board_text",
+    "computer_name",
     "explain_rules",
     "pot_id",
     "say_in",
@@ -97,6 +99,8 @@ TEXT = {
     "already_in": N_("You are already entered in this tournament."),
     "full": N_("This tournament is full."),
     "not_in": N_("You are not entered in this tournament."),
+    "in_none": N_("You are not in any open tournament of this server."),
+    "several": N_("More than one tournament could be meant ({events}): choose one with `event:`."),
     "not_running": N_("This tournament is not running."),
     "not_paused": N_("This tournament is not paused."),
     "over": N_("This tournament is already over."),
@@ -107,8 +111,8 @@ TEXT = {
     "time_up": N_("⏰ Round {number} of **{name}** is over: its time ran out."),
     "standings": N_("**{name}: standings after round {number}**\n{text}"),
     "results": N_("🏆 **{name} is over.**\n{text}"),
-    "refunded_no_winner": N_("Nobody could be paid a prize, so every buy-in was refunded."),
     "cancelled": N_("**{name}** was cancelled; every buy-in was refunded."),
+    "cancelled_free": N_("**{name}** was cancelled."),
     "paused": N_("**{name}** is paused: no new games start until it resumes."),
     "resumed": N_("**{name}** resumes."),
     "dropped": N_("{who} left **{name}**."),
@@ -206,6 +210,19 @@ class Worded(Message):
 OPEN_STATUSES = ("registration", "check-in", "running", "paused")
 AI_LEVELS = ("random", "greedy", "expert")
 MAX_STEPS = 10_000  # a bound on one advance pass (every step stores progress)
+MAX_OPEN = 100  # the events a command without ``event:`` looks through (newest first)
+
+
+#: The catalogue context of the computer levels' names in a label (新手 / 普通 / 高手 / 大師).
+LEVEL_CONTEXT = "AI level"
+
+
+def computer_name(number: int, level: str, locale: str) -> str:
+    """A computer filler's name: its one label wherever it shows (pairings, standings, results,
+    pictures, its table). It says once that it is a computer and names its level in the
+    reader's words: ``Computer 1 (greedy)``, 「電腦 1（普通）」."""
+    words = t(locale, level, context=LEVEL_CONTEXT)
+    return t(locale, TEXT["computer"], number=number, level=words)
 
 
 def pot_id(tournament_id: int) -> str:
@@ -320,15 +337,65 @@ class TournamentService:
             record, entries, EventSettings.from_dict(record.settings), event, pool
         )
 
-    async def current(self, guild_id: int, tournament_id: int | None = None) -> TournamentView:
-        """The event named, else the newest open event of the server."""
+    async def current(
+        self,
+        guild_id: int,
+        tournament_id: int | None = None,
+        *,
+        statuses: Sequence[str] = OPEN_STATUSES,
+        player: int | None = None,
+        entered: bool | None = None,
+        organiser: int | None = None,
+        manager: bool = False,
+    ) -> TournamentView:
+        """The event a command means: ``tournament_id`` when given (its ``event:``), else the
+        one open event of the server it can mean.
+
+        The open events are narrowed, in this order: for a ``player``, to the events he is in
+        (``entered=True``: only those, else refused; None: those if any) or is not in
+        (``entered=False``, joining: those if any); for an ``organiser`` who is not a server
+        manager, to his own events (none: refused); then to those in ``statuses`` (where the
+        command can act), if any. One event left is the one meant; with more, the command is
+        refused with their names, so that it never acts on an event nobody meant."""
         if tournament_id is not None:
             return await self.view(tournament_id, guild_id)
         async with self._db.read() as tx:
-            found = await self._repo.list_guild(tx, guild_id, OPEN_STATUSES, limit=1)
-        if not found:
-            raise UserError(TEXT["no_open"])
+            found = await self._repo.list_guild(tx, guild_id, OPEN_STATUSES, limit=MAX_OPEN)
+            if not found:
+                raise UserError(TEXT["no_open"])
+            if player is not None:
+                mine = [r for r in found if await self._entered(tx, r, player)]
+                if entered is True and not mine:
+                    raise UserError(TEXT["in_none"])
+                others = [r for r in found if r not in mine]
+                found = (others if entered is False else mine) or found
+        if organiser is not None and not manager:
+            found = [r for r in found if r.organiser_id == organiser]
+            if not found:
+                raise UserError(TEXT["not_organiser"])
+        found = [r for r in found if r.status in statuses] or found
+        if len(found) > 1:
+            events = ", ".join(f"#{r.id} {r.name}" for r in found)
+            raise UserError(TEXT["several"], events=events)
         return await self.view(found[0].id, guild_id)
+
+    async def _entered(self, tx: Any, record: TournamentRecord, user_id: int) -> bool:
+        """Whether a member is in an event: entered before the start, not withdrawn after."""
+        if record.state is not None:
+            event = Event.from_dict(record.state)
+            return user_id in event.seeds and user_id not in event.withdrawn
+        entry = await self._repo.entry(tx, record.id, user_id)
+        return entry is not None and entry.active
+
+    async def choices(
+        self, guild_id: int, typed: str, *, statuses: Sequence[str] = OPEN_STATUSES
+    ) -> list[TournamentRecord]:
+        """The server's events of these statuses whose number or name holds ``typed``, newest
+        first: the choices of a command's ``event:`` option (at most Discord's 25)."""
+        async with self._db.read() as tx:
+            found = await self._repo.list_guild(tx, guild_id, tuple(statuses), limit=MAX_OPEN)
+        typed = typed.strip().lstrip("#").casefold()
+        return [r for r in found if typed in f"{r.id} {r.name}".casefold()][:25]
 
     async def history(self, guild_id: int, limit: int = 10) -> list[TournamentRecord]:
         """The server's finished events, newest first (``results`` holds the final order)."""
@@ -361,11 +428,13 @@ class TournamentService:
         rule_set: str | None = None,
         closes_in_minutes: int | None = None,
         checkin_minutes: int | None = None,
+        organiser_name: str | None = None,
     ) -> TournamentView:
         """A new event in registration (the caller checked :meth:`may_organise`).
 
         ``checkin_minutes``: when the event starts, a check-in window of that length opens
-        first; members who do not check in are dropped and refunded when it closes."""
+        first; members who do not check in are dropped and refunded when it closes.
+        ``organiser_name`` is shown where a mention would stay an id (the message's footer)."""
         if not 5 <= round_minutes <= 1440:
             raise UserError(TEXT["round_minutes"])
         if not 10 <= turn_seconds <= 3600:
@@ -377,6 +446,7 @@ class TournamentService:
             "turn_seconds": turn_seconds,
             "rule_set": rule_set,
             "checkin_minutes": checkin_minutes,
+            "organiser_name": organiser_name,
         }
         async with self._db.transaction() as tx:
             tid = await self._repo.create(
@@ -481,7 +551,7 @@ class TournamentService:
                     tx,
                     tournament_id,
                     next_id - i,
-                    t(locale, TEXT["computer"], number=number, level=level),
+                    computer_name(number, level, locale),
                     level,
                     self._clock.now(),
                 )
@@ -872,10 +942,8 @@ class TournamentService:
             await self._repo.update(tx, record)
 
         def results(locale: str) -> str:
-            text = results_text(event, pool, say_in(locale))
-            if pool and not prizes:
-                text += "\n" + t(locale, TEXT["refunded_no_winner"])
-            return text
+            # results_text says so when nobody could be paid and the buy-ins went back.
+            return results_text(event, pool, say_in(locale))
 
         await self._post(
             record, Message(TEXT["results"], name=record.name, text=Worded(results)), pictures=True
@@ -965,6 +1033,8 @@ class TournamentService:
             if record.status not in ("running", "paused") or record.state is None:
                 raise UserError(TEXT["not_running"])
             event = Event.from_dict(record.state)
+            if actor_id is None and user_id not in event.seeds:
+                raise UserError(TEXT["not_in"])
             try:
                 decided = event.withdraw(user_id, disqualify=disqualify)
             except TournamentError as exc:
@@ -1047,6 +1117,7 @@ class TournamentService:
             record.round_deadline = None
             await self._repo.update(tx, record)
         await self._post(record, Message(TEXT["paused"], name=record.name))
+        await self._refresh(record)
         return await self.view(tournament_id)
 
     async def resume(
@@ -1064,6 +1135,7 @@ class TournamentService:
             record.paused_left = None
             await self._repo.update(tx, record)
         await self._post(record, Message(TEXT["resumed"], name=record.name))
+        await self._refresh(record)
         await self.advance(tournament_id)
         return await self.view(tournament_id)
 
@@ -1089,7 +1161,9 @@ class TournamentService:
                 record.finished_at = self._clock.now()
                 record.round_deadline = None
                 await self._repo.update(tx, record)
-        await self._post(record, Message(TEXT["cancelled"], name=record.name))
+        settings = EventSettings.from_dict(record.settings)
+        said = TEXT["cancelled"] if settings.buy_in else TEXT["cancelled_free"]
+        await self._post(record, Message(said, name=record.name))
         await self._refresh(record)
         return await self.view(tournament_id)
 
@@ -1148,6 +1222,16 @@ class TournamentService:
     async def _refresh(self, record: TournamentRecord) -> None:
         if self.host is not None:
             await self.host.refresh(record)
+
+
+def board_text(view: TournamentView, say: Say) -> str:
+    """The text of an event's sign-up message: its rules until it is over, then its results, so
+    that the message becomes the event's result board."""
+    record = view.record
+    if record.status == "finished" and view.event is not None:
+        return results_text(view.event, int((record.results or {}).get("pool", 0)), say)
+    entrants = len(view.event.players) if view.event else len(view.entries) or None
+    return explain_rules(view.settings, entrants, say)
 
 
 def _due(moment: datetime | None, now: datetime) -> bool:

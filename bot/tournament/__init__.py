@@ -6,7 +6,14 @@ networkx (maximum-weight matching for Swiss pairings). Results come in as plain 
 can store every step. See docs/architecture.md §2 and the modules' docstrings for the rules.
 """
 
-from bot.tournament.bracket import Bracket, double_elimination, seed_order, single_elimination
+from bot.tournament.bracket import (
+    Bracket,
+    KnockoutStanding,
+    double_elimination,
+    knockout_standings,
+    seed_order,
+    single_elimination,
+)
 from bot.tournament.event import Event
 from bot.tournament.matches import bye_result, forfeit_result, match_result, table_result
 from bot.tournament.model import (
@@ -44,6 +51,7 @@ __all__ = [
     "Format",
     "GameRecord",
     "How",
+    "KnockoutStanding",
     "Match",
     "PairStanding",
     "Player",
@@ -58,6 +66,7 @@ __all__ = [
     "explain_rules",
     "forfeit_result",
     "format_score",
+    "knockout_standings",
     "match_result",
     "pair_standings",
     "pair_swiss",

@@ -28,10 +28,12 @@ from bot.tournament.model import PlayerId, TournamentError
 __all__ = [
     "EMPTY",
     "Bracket",
+    "KnockoutStanding",
     "Node",
     "Resolved",
     "Slot",
     "double_elimination",
+    "knockout_standings",
     "resolve",
     "seed_order",
     "single_elimination",
@@ -285,6 +287,25 @@ def champion(bracket: Bracket, state: Mapping[str, Resolved]) -> PlayerId | None
     return r.winner
 
 
+def _knocked_out(
+    bracket: Bracket, state: Mapping[str, Resolved]
+) -> tuple[dict[PlayerId, Node], dict[PlayerId, int], dict[PlayerId, int]]:
+    """Who was knocked out at which node, and every player's matches won and lost (walkovers
+    are not matches)."""
+    out_at: dict[PlayerId, Node] = {}
+    wins: dict[PlayerId, int] = {}
+    losses: dict[PlayerId, int] = {}
+    lives = 2 if bracket.double else 1
+    for node in bracket.nodes:
+        r = state[node.id]
+        if r.loser is not None and r.winner is not None:
+            wins[r.winner] = wins.get(r.winner, 0) + 1
+            losses[r.loser] = losses.get(r.loser, 0) + 1
+            if losses[r.loser] >= lives:
+                out_at[r.loser] = node
+    return out_at, wins, losses
+
+
 def placing(
     bracket: Bracket,
     state: Mapping[str, Resolved],
@@ -296,14 +317,58 @@ def placing(
     if winner is None:
         raise TournamentError("The bracket is not finished.")
     stage = bracket.stages()
-    out_at: dict[PlayerId, int] = {}
-    losses: dict[PlayerId, int] = {}
-    lives = 2 if bracket.double else 1
-    for node in bracket.nodes:
-        r = state[node.id]
-        if r.loser is not None:
-            losses[r.loser] = losses.get(r.loser, 0) + 1
-            if losses[r.loser] >= lives:
-                out_at[r.loser] = stage[node.id]
+    out_at = {p: stage[node.id] for p, node in _knocked_out(bracket, state)[0].items()}
     everyone = {p for r in state.values() for p in r.players if p is not None}
     return sorted(everyone, key=lambda p: (p != winner, -out_at.get(p, 10**6), seed_rank(p)))
+
+
+@dataclass(frozen=True)
+class KnockoutStanding:
+    """One line of an elimination event's standings: the bracket matches a player won and lost
+    (walkovers are not matches) and the match that knocked him out (None: he is still in, or
+    the champion). Players knocked out in the same bracket round share a rank."""
+
+    rank: int
+    player: PlayerId
+    seed: int
+    wins: int
+    losses: int
+    out_in: str | None
+    champion: bool = False
+
+
+def knockout_standings(
+    bracket: Bracket, state: Mapping[str, Resolved], seeds: Sequence[PlayerId]
+) -> list[KnockoutStanding]:
+    """The standings of a bracket so far: the champion (once there is one), the players still
+    in (fewer losses first), then the others by how late they were knocked out (later is
+    better); by seed within a rank. The final places of a finished bracket are
+    :func:`placing`'s."""
+    out_at, wins, losses = _knocked_out(bracket, state)
+    winner = champion(bracket, state)
+    stage = bracket.stages()
+
+    def standing(p: PlayerId) -> tuple[bool, bool, int]:
+        node = out_at.get(p)
+        if node is None:  # still in: in a double elimination, those without a loss first
+            return (p != winner, False, losses.get(p, 0))
+        return (p != winner, True, -stage[node.id])
+
+    seed = {p: i for i, p in enumerate(seeds, start=1)}
+    order = sorted(seeds, key=lambda p: (standing(p), seed[p]))
+    rows: list[KnockoutStanding] = []
+    for i, p in enumerate(order):
+        rank = i + 1 if i == 0 or standing(p) != standing(order[i - 1]) else rows[-1].rank
+        node = out_at.get(p)
+        rows.append(
+            KnockoutStanding(
+                rank,
+                p,
+                seed[p],
+                wins.get(p, 0),
+                losses.get(p, 0),
+                None if node is None else node.id,
+                p == winner,
+            )
+        )
+    return rows

@@ -6,6 +6,7 @@ font cannot draw (Chinese names), and it is what a screen reader reads. Each fun
 
 from __future__ import annotations
 
+from bot.tournament.bracket import KnockoutStanding
 from bot.tournament.event import DISQUALIFIED, Event
 from bot.tournament.model import Format, How, PlayerId, Round
 from bot.tournament.standings import PairStanding, TableStanding, format_score, pair_standings
@@ -13,6 +14,7 @@ from bot.tournament.text import N_, Say, english, ordinal
 
 __all__ = [
     "display_name",
+    "knockout_status",
     "match_label",
     "pairings_text",
     "phase_name",
@@ -45,9 +47,9 @@ def match_label(match_id: str, say: Say = english) -> str:
 
 
 def display_name(event: Event, pid: PlayerId, say: Say = english) -> str:
-    """A player's name, marked ``(AI)`` for a computer filler."""
-    player = event.player(pid)
-    return say(N_("{name} (AI)"), name=player.name) if player.ai else player.name
+    """A player's name. A computer filler's is its label (``Computer 1 (greedy)``, made once
+    by the service that fills the event): it says it is a computer, so nothing is added."""
+    return event.player(pid).name
 
 
 def pairings_text(event: Event, rnd: Round, say: Say = english) -> str:
@@ -136,9 +138,30 @@ def standings_text(event: Event, limit: int = 10, say: Say = english) -> str:
                     average=f"{float(r.opponents_average):.2f}",
                 )
             )
+        elif isinstance(r, KnockoutStanding):
+            lines.append(
+                say(
+                    N_("{rank}. {name}: {status} ({wins}-{losses})"),
+                    rank=r.rank,
+                    name=name,
+                    status=knockout_status(r, say),
+                    wins=r.wins,
+                    losses=r.losses,
+                )
+            )
     if len(rows) > limit:
         lines.append(say(N_("… and {n} more"), n=len(rows) - limit))
     return "\n".join(lines)
+
+
+def knockout_status(row: KnockoutStanding, say: Say = english) -> str:
+    """Where a player of an elimination event stands: ``champion``, ``still in`` or
+    ``knocked out in W2-1`` (the match, as the bracket picture and the pairings name it)."""
+    if row.champion:
+        return say(N_("champion"))
+    if row.out_in is None:
+        return say(N_("still in"))
+    return say(N_("knocked out in {match}"), match=match_label(row.out_in, say))
 
 
 def results_text(event: Event, pool: int, say: Say = english) -> str:
@@ -166,7 +189,7 @@ def results_text(event: Event, pool: int, say: Say = english) -> str:
         lines.append(line(ranking.index(pid) + 1, pid))
     if pool and not paid:
         lines.append(say(N_("Nobody could be paid: every buy-in is refunded.")))
-    elif any(event.player(p).ai for p in ranking[: len(event.settings.prize_split)]):
+    elif paid and any(event.player(p).ai for p in ranking[: len(event.settings.prize_split)]):
         lines.append(
             say(N_("Computer players win no prize money: their prizes went to the humans."))
         )

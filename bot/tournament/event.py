@@ -22,8 +22,10 @@ from typing import Any
 
 from bot.tournament.bracket import (
     Bracket,
+    KnockoutStanding,
     Resolved,
     double_elimination,
+    knockout_standings,
     placing,
     resolve,
     single_elimination,
@@ -361,11 +363,16 @@ class Event:
 
     # ---------------------------------------------------------------- standings and prizes
 
-    def standings(self) -> list[PairStanding] | list[TableStanding]:
-        """Current standings (Swiss or round-robin rounds; the table rounds before the final
-        table; for elimination formats every match played so far)."""
+    def standings(self) -> list[PairStanding] | list[TableStanding] | list[KnockoutStanding]:
+        """Current standings: Swiss or round-robin rounds (a Swiss playoff is its bracket);
+        the table rounds before the final table; for elimination formats the bracket's (who is
+        still in, who went out where)."""
         if self.settings.format is Format.TABLE_ROUNDS:
             return self.table_standings()
+        if self.settings.format in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION):
+            found, state = self.bracket(), self.bracket_state()
+            assert found is not None and state is not None
+            return knockout_standings(found[0], state, found[1])
         return self.pair_standings()
 
     def pair_standings(self) -> list[PairStanding]:

@@ -267,14 +267,15 @@ def explain_rules(settings: EventSettings, entrants: int | None = None, say: Say
                 split=split,
             )
         lines.append(prize)
-    else:
-        lines.append(say(N_("Free event: no buy-in, no prize money.")))
-    lines.append(
-        say(
-            N_(
-                "Computer players may fill the event; they never win prize money — the prizes "
-                "go to the best-placed humans in order."
+        lines.append(
+            say(
+                N_(
+                    "Computer players may fill the event; they never win prize money — the "
+                    "prizes go to the best-placed humans in order."
+                )
             )
         )
-    )
+    else:
+        lines.append(say(N_("Free event: no buy-in, no prize money.")))
+        lines.append(say(N_("Computer players may fill the event.")))
     return "\n\n".join(lines)

@@ -10,7 +10,7 @@ from random import Random
 import pytest
 
 from bot.render.tournament_art import render_event_bracket, render_event_standings
-from bot.services.tournaments import REFUSALS, refusal, say_in
+from bot.services.tournaments import REFUSALS, computer_name, refusal, say_in
 from bot.tournament import DecideBy, Event, EventSettings, Format, TournamentError
 from bot.tournament.describe import pairings_text, results_text, standings_text
 from bot.tournament.rules_text import explain_rules
@@ -154,3 +154,11 @@ def test_the_event_package_s_refusals_are_recognized(locale: str) -> None:
     with pytest.raises(TournamentError) as raised:
         EventSettings(best_of=2)
     assert not latin_left(refusal(raised.value).localized(locale))
+
+
+def test_a_computer_filler_is_named_once_with_its_level_in_words() -> None:
+    """One label: the computer mark once, the level as the reader's word (新手 … 大師)."""
+    assert computer_name(1, "greedy", "en") == "Computer 1 (greedy)"
+    assert computer_name(2, "expert", "zh-TW") == "電腦 2（高手）"
+    assert computer_name(3, "random", "zh-CN") == "电脑 3（新手）"
+    assert computer_name(4, "master", "zh-TW") == "電腦 4（大師）"

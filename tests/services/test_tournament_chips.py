@@ -7,7 +7,7 @@ import pytest
 
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import ManualClock
-from bot.services.errors import UnpaidAntes
+from bot.services.errors import InsufficientChips, UnpaidAntes
 from bot.services.tables import TableService
 from bot.storage.db import Database, load_migrations
 from bot.storage.games import GamesRepo
@@ -55,8 +55,11 @@ async def test_buy_ins_refunds_and_a_split_keep_the_invariant(db: Database) -> N
         await chips.buy_in(POT, GUILD, user, 40, f"ante:{POT}:{user}:1")
     await chips.buy_in(POT, GUILD, 11, 40, f"ante:{POT}:11:1")  # a retry: nothing moves
     assert await chips.balance(GUILD, 11) == 60
-    with pytest.raises(UnpaidAntes):
+    # A member short of the buy-in is told the buy-in, not a table's "ante" refusal.
+    with pytest.raises(InsufficientChips) as caught:
         await chips.buy_in(POT, GUILD, 14, 500, f"ante:{POT}:14:1")
+    assert not isinstance(caught.value, UnpaidAntes)
+    assert caught.value.localized("en") == "The buy-in is 500 chips; you have 100."
     assert await chips.balance(GUILD, 14) == 100  # refused as a whole
     assert await problems(db) == []
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from random import Random
 
-from bot.tournament import EventSettings, Format
+import pytest
+
+from bot.tournament import Event, EventSettings, Format, KnockoutStanding
+from bot.tournament.bracket import placing
 from bot.tournament.describe import pairings_text, results_text, standings_text
 
 from .helpers import new_event, play_open_matches, run_event
@@ -17,7 +20,8 @@ def test_swiss_pairings_show_scores_and_the_bye() -> None:
     text = pairings_text(event, rnd)
     assert text.splitlines()[0] == "Round 1 (Swiss)"
     assert "1. P1 (0) v P3 (0)" in text
-    assert "P5 (AI) (0) has a bye (a win)" in text
+    # A computer filler is shown by its label alone (the service's "Computer 1 (greedy)").
+    assert "P5 (0) has a bye (a win)" in text
     play_open_matches(event, Random(1))
     rnd = event.next_round()
     assert rnd is not None
@@ -53,3 +57,59 @@ def test_standings_and_results() -> None:
     )
     assert "pts" in standings_text(tables)
     assert "final table" in results_text(tables, 0)
+
+
+@pytest.mark.parametrize("fmt", [Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION])
+def test_an_elimination_event_has_bracket_standings(fmt: Format) -> None:
+    """Who is still in and where the others went out, never Swiss tie-breaks; finished, the
+    standings' order is the final placing."""
+    event = new_event(EventSettings(format=fmt), 6)
+    rng = Random(3)
+    for _ in range(40):
+        rnd = event.next_round()
+        if rnd is None:
+            break
+        play_open_matches(event, rng, draws=False)
+        rows = event.standings()
+        assert all(isinstance(r, KnockoutStanding) for r in rows)
+        assert sorted(r.player for r in rows) == sorted(event.seeds)
+        text = standings_text(event)
+        assert "Buch" not in text
+        lives = 2 if fmt is Format.DOUBLE_ELIMINATION else 1
+        for r in rows:
+            assert isinstance(r, KnockoutStanding)
+            out = r.out_in is not None
+            assert out == (r.losses >= lives)
+            # Ranks: nobody still in is below someone out; ties only among equals.
+            assert not out or all(
+                o.rank <= r.rank for o in rows if isinstance(o, KnockoutStanding) and not o.out_in
+            )
+            line = next(line for line in text.splitlines() if f" P{r.player}: " in line)
+            assert line.endswith(f"({r.wins}-{r.losses})")
+            assert ("knocked out in " in line) == out
+    assert event.finished
+    rows = event.standings()
+    first = rows[0]
+    assert isinstance(first, KnockoutStanding) and first.champion and first.rank == 1
+    found, state = event.bracket(), event.bracket_state()
+    assert found is not None and state is not None
+    ranks = {r.player: r.rank for r in rows}
+    order = placing(found[0], state, event.seed_of)
+    assert [ranks[p] for p in order] == sorted(ranks[p] for p in order)
+    assert "1. P" in standings_text(event) and ": champion (" in standings_text(event)
+
+
+def test_a_free_event_names_no_prizes() -> None:
+    """Computer fillers on top of a free event: nothing is said about prizes."""
+
+    def computer_first(settings: EventSettings) -> Event:
+        # Random play: the first seed whose event a computer wins.
+        for seed in range(100):
+            event = run_event(new_event(settings, 4, ai=3), Random(seed))
+            if event.player(event.ranking()[0]).ai:
+                return event
+        raise AssertionError("no computer won in 100 events")
+
+    assert "prize" not in results_text(computer_first(EventSettings()), 0)
+    paid = computer_first(EventSettings(buy_in=10))
+    assert "prizes went to the humans" in results_text(paid, 40)
