@@ -22,7 +22,7 @@ from discord.ext import commands, tasks
 
 from bot.app import KapBot
 from bot.limits import MAX_ANTE
-from bot.locale import N_, Message, normalize, t
+from bot.locale import N_, Message, date_text, normalize, t
 from bot.render.tournament_art import render_event_bracket, render_event_standings
 from bot.services.errors import UserError
 from bot.services.tables import Outcome, Table
@@ -39,7 +39,7 @@ from bot.services.tournaments import (
 )
 from bot.services.tournaments import TEXT as SERVICE_TEXT
 from cogs.common import guarded, locale_of, public_locale_of, report_incident
-from cogs.desk import Desk, desk_for
+from cogs.desk import Desk, desk_for, level_choices
 
 __all__ = ["TournamentButton", "Tournaments", "setup"]
 
@@ -94,7 +94,7 @@ DECIDE_CHOICES = [
     app_commands.Choice(name="Games won (best of N)", value="games"),
     app_commands.Choice(name="Total points over N games (Tsung Shap)", value="points"),
 ]
-LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
+LEVEL_CHOICES = level_choices(AI_LEVELS)
 BUTTON_TEMPLATE = r"tourney:(?P<id>[0-9]+):(?P<verb>join|leave|checkin)"
 
 
@@ -572,7 +572,7 @@ class Tournaments(
                 top = t(public, ", ").join(
                     f"{i}. {name}" for i, (_, name) in enumerate(results.get("ranking", [])[:3], 1)
                 )
-                when = record.finished_at.date().isoformat() if record.finished_at else ""
+                when = date_text(public, record.finished_at) if record.finished_at else ""
                 lines.append(
                     t(public, TEXT["history"], id=record.id, name=record.name, when=when, top=top)
                 )

@@ -45,11 +45,13 @@ from bot.engine import (
 )
 from bot.locale import N_, normalize
 from bot.locale import t as tr
+from bot.locale.levels import level_name
 from bot.render.text import action_label, tile_label
 
 __all__ = [
     "BUTTON_VERBS",
     "SELECT_VERBS",
+    "TSUNG_SHAP_CONTEXT",
     "ComponentHandler",
     "CustomId",
     "KapButton",
@@ -64,6 +66,9 @@ __all__ = [
     "register_handler",
     "table_view",
 ]
+
+#: The catalogue context of words that Tsung Shap says otherwise (its "Draw": 翻牌).
+TSUNG_SHAP_CONTEXT = "tsung shap"
 
 PREFIX = "kap"
 VERSIONLESS = "-"
@@ -281,7 +286,7 @@ def ai_level_view(
     """A select of the computer levels, for the host."""
     options = [
         discord.SelectOption(
-            label=level,
+            label=level_name(locale, level),
             value=level,
             default=False,
             description=_level_words(level, default, locale),
@@ -337,7 +342,14 @@ def fishing_table_view(
 
     def button(action: FishingAction, style: discord.ButtonStyle, row: int) -> KapButton:
         cid = CustomId(table_id, version, "play", play_arg(action))
-        return KapButton(cid, label=action_label(action, locale), style=style, row=row)
+        # Tsung Shap's draw turns over the next tile of one's pile: a word of its own in
+        # Chinese (翻牌, where Kap Shap draws from the wall: 摸牌).
+        label = (
+            tr(locale, "Draw", context=TSUNG_SHAP_CONTEXT)
+            if action == Draw()
+            else action_label(action, locale)
+        )
+        return KapButton(cid, label=label, style=style, row=row)
 
     items: list[discord.ui.Item[Any]] = []
     claims = [a for a in legal if isinstance(a, Claim)][:5]

@@ -189,6 +189,8 @@ def describe_event(event: Event, viewer: int | None, names: Sequence[str]) -> st
     match event:
         case TurnStarted(seat, turn):
             return f"Turn {turn}: {names[seat]} to play."
+        case Took(seat, tile, from_seat) if from_seat == seat:
+            return f"{names[seat]} took back their own discard {tile.label}."
         case Took(seat, tile, from_seat):
             return f"{names[seat]} took {tile.label} discarded by {names[from_seat]}."
         case Drew(seat, tile, wall_left):

@@ -33,6 +33,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from bot.locale import N_, Message, recognize, t
+from bot.locale.levels import level_name
 from bot.services.chips import ChipsService
 from bot.services.clock import Clock
 from bot.services.errors import UserError
@@ -481,7 +482,7 @@ class TournamentService:
                     tx,
                     tournament_id,
                     next_id - i,
-                    t(locale, TEXT["computer"], number=number, level=level),
+                    t(locale, TEXT["computer"], number=number, level=level_name(locale, level)),
                     level,
                     self._clock.now(),
                 )
