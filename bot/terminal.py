@@ -868,18 +868,12 @@ class _Table(_Console):
     def event_line(self, event: Event) -> str:
         """One event for the human seat: the engine's English line, or in the table's language
         with the same wording as the bot's Discord messages (the catalogue's)."""
-        if isinstance(event, Took) and event.seat == event.from_seat == self.human:
-            return self.lt("You took back your own discard {tile}.", tile=self.label(event.tile))
         if self.locale == "en":
             return describe_event(event, self.human, self.names)
         names = self.names
         match event:
             case Took(seat, tile, from_seat) if from_seat == seat:
-                return self.lt(
-                    "{name} took back their own discard {tile}.",
-                    name=names[seat],
-                    tile=self.label(tile),
-                )
+                return self.lt("{name} took back {tile}.", name=names[seat], tile=self.label(tile))
             case Took(seat, tile, from_seat):
                 return self.lt(
                     "{name} took {tile} discarded by {other}.",

@@ -342,14 +342,7 @@ def fishing_table_view(
 
     def button(action: FishingAction, style: discord.ButtonStyle, row: int) -> KapButton:
         cid = CustomId(table_id, version, "play", play_arg(action))
-        # Tsung Shap's draw turns over the next tile of one's pile: a word of its own in
-        # Chinese (翻牌, where Kap Shap draws from the wall: 摸牌).
-        label = (
-            tr(locale, "Draw", context=TSUNG_SHAP_CONTEXT)
-            if action == Draw()
-            else action_label(action, locale)
-        )
-        return KapButton(cid, label=label, style=style, row=row)
+        return KapButton(cid, label=action_label(action, locale), style=style, row=row)
 
     items: list[discord.ui.Item[Any]] = []
     claims = [a for a in legal if isinstance(a, Claim)][:5]
@@ -357,7 +350,11 @@ def fishing_table_view(
     captures = [a for a in legal if isinstance(a, Capture)][:5]
     items += [button(a, discord.ButtonStyle.success, 1) for a in captures]
     if Draw() in legal:
-        items.append(button(Draw(), discord.ButtonStyle.primary, 2))
+        # Tsung Shap's draw turns over the next tile of one's pile: a word of its own in
+        # Chinese (翻牌, where Kap Shap draws from the wall: 摸牌).
+        cid = CustomId(table_id, version, "play", play_arg(Draw()))
+        label = tr(locale, "Draw", context=TSUNG_SHAP_CONTEXT)
+        items.append(KapButton(cid, label=label, style=discord.ButtonStyle.primary, row=2))
     items += [button(a, discord.ButtonStyle.primary, 2) for a in legal if isinstance(a, Place)]
     items.append(KapButton(CustomId(table_id, None, "rules"), label=tr(locale, "Rules"), row=3))
     return _view(*items)

@@ -359,9 +359,9 @@ def private_event_text(
             )
         case MissedCapture(s, claimant, _missed) if s == seat:
             return t(loc, "You could have captured: {name} may claim it.", name=names[claimant])
-        case Took(s, tile, from_seat) if s == seat == from_seat:
-            return t(loc, "You took back your own discard {tile}.", tile=tile_name(tile, loc))
         case Took(s, tile, from_seat) if s == seat:
+            if from_seat == seat:  # his own discard, taken back (Culin)
+                return t(loc, "You took back {tile}.", tile=tile_name(tile, loc))
             return t(
                 loc,
                 "You took {tile} discarded by {name}.",
@@ -424,14 +424,11 @@ def public_event_text(event: object, names: Sequence[str], locale: str = "en") -
     match event:
         case TurnStarted(seat, turn):
             return t(loc, "Turn {turn}: {name} to play.", turn=turn, name=names[seat])
-        case Took(seat, tile, from_seat) if from_seat == seat:
-            return t(
-                loc,
-                "{name} took back their own discard {tile}.",
-                name=names[seat],
-                tile=tile_name(tile, loc),
-            )
         case Took(seat, tile, from_seat):
+            if from_seat == seat:
+                return t(
+                    loc, "{name} took back {tile}.", name=names[seat], tile=tile_name(tile, loc)
+                )
             return t(
                 loc,
                 "{name} took {tile} discarded by {other}.",

@@ -145,7 +145,7 @@ TILE = Tile(5, 2)
 @pytest.mark.parametrize(
     ("locale", "public", "private"),
     [
-        ("en", "AI 1 took back their own discard", "You took back your own discard"),
+        ("en", "AI 1 took back `5-2`", "You took back `5-2`"),
         ("zh-TW", "電腦 1（高手）收回了自己打出的 `5-2`", "你收回了自己打出的 `5-2`"),
         ("zh-CN", "电脑 1（高手）收回了自己打出的 `5-2`", "你收回了自己打出的 `5-2`"),
     ],
@@ -162,7 +162,7 @@ def test_a_seat_takes_back_its_own_discard(locale: str, public: str, private: st
     other = public_event_text(Took(1, TILE, 0), names, locale)
     assert other is not None and "alice" in other
     english = describe_event(event, None, ["alice", "AI 1"])
-    assert english == "AI 1 took back their own discard 5-2 Seven 雜七."
+    assert english == "AI 1 took back 5-2 Seven 雜七."
 
 
 # ------------------------------------------------------------------ Tsung Shap's draw: 翻牌
