@@ -12,7 +12,6 @@ import discord
 
 #: Latin words a Chinese message may keep: names, notation, option values a member types.
 ALLOWED = {
-    "Culin",
     "Discord",
     "UTC",
     "DM",
