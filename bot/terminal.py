@@ -92,6 +92,7 @@ from bot.engine.hands import ten_pair_values
 from bot.engine.variants import chosen_variants
 from bot.locale import LOCALES, N_, lang_of_args, nt, recognize, tile_name
 from bot.locale import t as tr
+from bot.locale.levels import level_name
 from bot.locale.refusals import ENGINE_REFUSALS, RULES_ERRORS
 
 __all__ = ["build_parser", "main", "run_game"]
@@ -106,7 +107,7 @@ _TWO_ONE = Tile(2, 1)
 # The engine's notation errors as sentences (see _Console.refusal): worded in the table's
 # language when recognized; any other gets a general line quoting what was typed.
 _RULE_SET_TITLES = {
-    "culin": "Culin",
+    "culin": N_("Culin"),
     "classic": N_("Classic"),
     "last-draw": N_("Last + draw"),
     "custom": N_("Custom"),
@@ -246,6 +247,13 @@ def _default_level(game: Game = Game.KAP_SHAP) -> str:
     return "greedy" if "greedy" in levels else levels[0]
 
 
+def _level_names(locale: str, levels: str) -> str:
+    """The computer seats' levels (codes, ``greedy, expert``) as a player reads them: their
+    names (``Normal``, ``普通``), never their codes."""
+    names = [level_name(locale, code.strip()) for code in levels.split(",")]
+    return (", " if locale == "en" else "、").join(names)
+
+
 def _known_levels(game: Game) -> list[str]:
     """The computer levels ``game`` offers, weakest first."""
     if game is Game.TSUNG_SHAP:
@@ -271,13 +279,13 @@ def _configure(args: argparse.Namespace) -> _Config:
         raise _UsageError(
             N_("unknown AI level '{level}' for tsung-shap: choose one of {known}"),
             level=level,
-            known=", ".join(levels_for(game)),
+            known=", ".join(f"'{known}'" for known in levels_for(game)),
         )
     if game is not Game.TSUNG_SHAP and level not in AI_LEVELS:
         raise _UsageError(
             N_("unknown AI level '{level}': choose one of {known}"),
             level=level,
-            known=", ".join(sorted(AI_LEVELS)),
+            known=", ".join(f"'{known}'" for known in sorted(AI_LEVELS)),
         )
     seat: int = args.seat
     if not 0 <= seat < rules.players:
@@ -504,6 +512,7 @@ _GAME_ALIASES: dict[str, str] = {
     "争十": "tsung-shap",
 }
 _RULE_SET_ALIASES: dict[str, str] = {
+    "古林": "culin",
     "傳統": "classic",
     "传统": "classic",
     "吃後摸": "last-draw",
@@ -560,14 +569,27 @@ class _Setup:
 
     def _ask_level(self, game: Game) -> bool:
         known = _known_levels(game)
+        # A level is typed by its code (as --ai takes it) or by its name in any language.
+        names = {
+            name.casefold(): level
+            for level in known
+            for locale in LOCALES
+            for name in (level, level_name(locale, level))
+        }
+        # Each level by its name with the code to type: 普通（'greedy'）, Normal ('greedy').
+        shown = (", " if self.locale == "en" else "、").join(
+            self.lt("{name} ('{code}')", name=level_name(self.locale, level), code=level)
+            for level in known
+        )
 
         def check(text: str) -> str:
-            if text.lower() not in known:
-                raise ValueError(self.lt("choose one of {options}", options=", ".join(known)))
-            return text.lower()
+            level = names.get(text.strip().casefold())
+            if level is None:
+                raise ValueError(self.lt("choose one of {options}", options=shown))
+            return level
 
         level = self._ask(
-            self.lt("Computer level: {levels}", levels=", ".join(known)),
+            self.lt("Computer level: {levels}", levels=shown),
             self.args.ai or _default_level(game),
             check,
         )
@@ -811,7 +833,8 @@ class _Table(_Console):
             self.announce_translated(level)
             return
         seats = ", ".join(
-            f"{seat}: {name}" + ("" if self.me(seat) else f" ({level} AI)")
+            f"{seat}: {name}"
+            + ("" if self.me(seat) else f" ({_level_names(self.locale, level)} AI)")
             for seat, name in enumerate(self.names)
         )
         self.say(f"Seats in play order: {seats}.")
@@ -849,6 +872,8 @@ class _Table(_Console):
             return describe_event(event, self.human, self.names)
         names = self.names
         match event:
+            case Took(seat, tile, from_seat) if from_seat == seat:
+                return self.lt("{name} took back {tile}.", name=names[seat], tile=self.label(tile))
             case Took(seat, tile, from_seat):
                 return self.lt(
                     "{name} took {tile} discarded by {other}.",
@@ -895,7 +920,12 @@ class _Table(_Console):
         ``announce`` words it with the English verb forms)."""
         rules = self.rules
         seats = "、".join(
-            f"{seat}: {name}" + ("" if self.me(seat) else self.lt(" ({level} AI)", level=level))
+            f"{seat}：{name}"
+            + (
+                ""
+                if self.me(seat)
+                else self.lt(" ({level} AI)", level=_level_names(self.locale, level))
+            )
             for seat, name in enumerate(self.names)
         )
         self.say(self.lt("Seats in play order: {seats}.", seats=seats))
@@ -1361,8 +1391,12 @@ class _FishingTable(_Console):
         if seed is not None:
             self.say(self.lt("Seed {seed} (--seed {seed} deals this game again).", seed=seed))
         seats = (", " if self.locale == "en" else "、").join(
-            f"{seat}: {name}"
-            + ("" if seat == self.human else self.lt(" ({level} AI)", level=level))
+            (f"{seat}: {name}" if self.locale == "en" else f"{seat}：{name}")
+            + (
+                ""
+                if seat == self.human
+                else self.lt(" ({level} AI)", level=_level_names(self.locale, level))
+            )
             for seat, name in enumerate(self.names)
         )
         self.say(self.lt("Seats: {seats}.", seats=seats))

@@ -121,7 +121,13 @@ def _settings_text(current: GuildSettings, changed: bool, locale: str = "en") ->
     def line(name: str, value: str) -> str:
         origin = t(locale, " (bot default)") if current.is_default(name) else ""
         label = t(locale, LIMITS[name].label, context="term")
-        return f"• **{label[:1].upper() + label[1:]}**: {value}{origin}"
+        return t(
+            locale,
+            "• **{label}**: {value}{origin}",
+            label=label[:1].upper() + label[1:],
+            value=value,
+            origin=origin,
+        )
 
     def chips(n: int) -> str:
         return t(locale, "{n} chips", n=f"{n:,}")

@@ -24,9 +24,10 @@ from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import discord
+from discord import app_commands
 
 from bot.ai import AI_LEVELS
-from bot.ai.base import levels_for
+from bot.ai.base import LEVEL_WORDS, levels_for
 from bot.app import KapBot
 from bot.engine import (
     AnyAction,
@@ -42,6 +43,7 @@ from bot.engine import (
 )
 from bot.limits import quote_input
 from bot.locale import N_, Message, t
+from bot.locale.levels import LEVEL_NAMES, LevelName, level_name
 from bot.render.text import (
     game_title,
     legal_text,
@@ -70,6 +72,7 @@ __all__ = [
     "ai_levels",
     "default_ai_level",
     "desk_for",
+    "level_choices",
 ]
 
 log = logging.getLogger(__name__)
@@ -99,7 +102,24 @@ def ai_levels() -> list[str]:
     return sorted(AI_LEVELS)
 
 
-#: A computer seat's name (``{number}``: 1, 2 … at the table; ``{level}``: its level's code).
+def level_choices(levels: Sequence[str]) -> list[app_commands.Choice[str]]:
+    """The choices of a ``level`` option: each level's name and what it means (``Expert —
+    strong: also counts …``, ≤ 100 characters, translated by the command translator); the
+    value is the level's code."""
+    return [
+        app_commands.Choice(
+            name=(
+                f"{LEVEL_NAMES.get(level, level)} — {LEVEL_WORDS[level]}"
+                if level in LEVEL_WORDS
+                else LEVEL_NAMES.get(level, level)
+            )[:100],
+            value=level,
+        )
+        for level in levels
+    ]
+
+
+#: A computer seat's name (``{number}``: 1, 2 … at the table; ``{level}``: its level's name).
 AI_NAME = N_("AI {number} ({level})")
 
 
@@ -356,9 +376,15 @@ class Desk:
                 choices=", ".join(levels),
             )
         # The seat's name is public (table message, events, records): the server's language.
-        name = t(await public_locale_of(interaction), AI_NAME)
-        await self.tables.add_ai(table.channel_id, interaction.user.id, level, name=name)
-        text = Message("Added a computer player ({level}).", level=level)
+        public = await public_locale_of(interaction)
+        await self.tables.add_ai(
+            table.channel_id,
+            interaction.user.id,
+            level,
+            name=t(public, AI_NAME),
+            level_name=level_name(public, level),
+        )
+        text = Message("Added a computer player ({level}).", level=LevelName(level))
         message = interaction.message
         if _is_click(interaction) and message is not None and message.flags.ephemeral:
             # The level select sits on the host's private message: replace it by the answer.

@@ -15,6 +15,8 @@ from discord.ext import commands
 
 from bot.app import KapBot
 from bot.locale import N_, t
+from bot.locale.levels import LEVEL_NAMES, level_name
+from bot.services.server import DEFAULT_TIMEOUT_LIMIT
 from cogs.common import guarded, locale_of
 from cogs.presenter import COLOUR
 
@@ -66,11 +68,12 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
     (
         N_("Computer players"),
         N_(
-            "**random** plays any legal move (easy) · **greedy** makes the move that looks best "
-            "now: the tiles closest to a winning hand, in Tsung Shap the biggest capture (fair) · "
-            "**expert** also reckons with the tiles nobody has seen yet (strong) · **master** "
-            "plays each move out many times before choosing (strongest, slower). The house stakes "
-            "their antes and collects when they win, so beating them wins their antes."
+            "**{random}** plays any legal move (easy) · **{greedy}** makes the move that looks "
+            "best now: the tiles closest to a winning hand, in Tsung Shap the biggest capture "
+            "(fair) · **{expert}** also reckons with the tiles nobody has seen yet (strong) · "
+            "**{master}** plays each move out many times before choosing (strongest, slower). The "
+            "house stakes their antes and collects when they win, so beating them wins their "
+            "antes."
         ),
     ),
     (
@@ -78,17 +81,22 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
         N_(
             "When your turn starts I send your hand again as a new DM, so Discord tells you. If "
             "you don't play in time your turn is played passively (draw and discard, never a win); "
-            "after a few timeouts in a row you are out. Closed DMs? I mention you at the table."
+            "after {timeouts} timeouts in a row you are out. Closed DMs? I mention you at the "
+            "table."
         ),
     ),
 )
 
 
-def help_embed(locale: str = "en") -> discord.Embed:
-    """The help screen in ``locale``."""
+def help_embed(locale: str = "en", timeouts: int = DEFAULT_TIMEOUT_LIMIT) -> discord.Embed:
+    """The help screen in ``locale``; ``timeouts``: how many timeouts in a row put a player out
+    (the server's setting). The computer levels are named as everywhere (their names, not
+    their codes: bot.locale.levels)."""
+    values = {level: level_name(locale, level) for level in LEVEL_NAMES}
+    values["timeouts"] = str(timeouts)
     embed = discord.Embed(title=t(locale, "Kap Shap — how to play"), colour=COLOUR)
     for name, value in HELP_SECTIONS:
-        embed.add_field(name=t(locale, name), value=t(locale, value), inline=False)
+        embed.add_field(name=t(locale, name), value=t(locale, value, **values), inline=False)
     return embed
 
 
@@ -104,8 +112,12 @@ class Help(commands.Cog):
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         """The help screen, privately."""
         async with guarded(interaction, "/help"):
+            timeouts = DEFAULT_TIMEOUT_LIMIT
+            if interaction.guild_id is not None:
+                play = await self.bot.services.server.play_settings(interaction.guild_id)
+                timeouts = play.timeout_limit
             await interaction.response.send_message(
-                embed=help_embed(locale_of(interaction)), ephemeral=True
+                embed=help_embed(locale_of(interaction), timeouts), ephemeral=True
             )
 
     @EVERYWHERE

@@ -225,7 +225,7 @@ def replay_page(
     else:
         lines = [
             ("▶ " if table.result is None and table.current == seat else "")
-            + f"**{names[seat][:40]}**: {_hand_line(seat_view, loc)}"
+            + t(loc, "**{name}**: {hand}", name=names[seat][:40], hand=_hand_line(seat_view, loc))
             for seat, seat_view in enumerate(shown.views)
         ]
         chunk: list[str] = []

@@ -278,7 +278,12 @@ def stats_embed(stats: MemberStats, name: str, locale: str = "en") -> discord.Em
         embed.add_field(
             name=t(loc, "Rating"),
             value="\n".join(
-                f"{_title(game, loc)}: **{_rating_text(value, provisional, loc)}**"
+                t(
+                    loc,
+                    "{game}: **{rating}**",
+                    game=_title(game, loc),
+                    rating=_rating_text(value, provisional, loc),
+                )
                 for game, (value, provisional) in stats.ratings.items()
             ),
             inline=True,

@@ -12,14 +12,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai.base import describe_level
 from bot.app import KapBot
 from bot.engine import Game
 from bot.limits import MAX_ANTE, MAX_SETTLE_RATE, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from bot.services.errors import UserError
 from bot.services.variants import parse_variants, variant_suggestions
 from cogs.common import guarded, locale_of, report_incident
-from cogs.desk import Desk, ai_levels, desk_for
+from cogs.desk import Desk, ai_levels, desk_for, level_choices
 from cogs.ui import KapButton, KapSelect
 
 __all__ = ["Tables", "setup"]
@@ -40,9 +39,7 @@ RULE_CHOICES = [
     app_commands.Choice(name="Classic: take the last discard or draw", value="classic"),
     app_commands.Choice(name="Last + draw: take the last discard, then draw", value="last-draw"),
 ]
-LEVEL_CHOICES = [
-    app_commands.Choice(name=describe_level(level), value=level) for level in ai_levels()
-]
+LEVEL_CHOICES = level_choices(ai_levels())
 
 
 def game_of(value: str) -> Game:
@@ -137,7 +134,7 @@ class Tables(
             await self.desk.leave(interaction, self.desk.here(interaction))
 
     @app_commands.command(name="addbot", description="Add a computer player (host only)")
-    @app_commands.describe(level="How well it plays: random (beginner), greedy, expert (strong)")
+    @app_commands.describe(level="How well it plays (default: Normal)")
     @app_commands.choices(level=LEVEL_CHOICES)
     async def addbot(self, interaction: discord.Interaction[Any], level: str | None = None) -> None:
         """Add an AI seat."""

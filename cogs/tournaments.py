@@ -22,7 +22,7 @@ from discord.ext import commands, tasks
 
 from bot.app import KapBot
 from bot.limits import MAX_ANTE
-from bot.locale import N_, Message, normalize, nt, t
+from bot.locale import N_, Message, date_text, normalize, nt, t
 from bot.render.tournament_art import render_event_bracket, render_event_standings
 from bot.services.errors import UserError
 from bot.services.tables import Outcome, Table
@@ -41,7 +41,7 @@ from bot.services.tournaments import (
 )
 from bot.services.tournaments import TEXT as SERVICE_TEXT
 from cogs.common import guarded, locale_of, pinging, public_locale_of, report_incident
-from cogs.desk import Desk, desk_for
+from cogs.desk import Desk, desk_for, level_choices
 
 __all__ = ["TournamentButton", "Tournaments", "setup"]
 
@@ -97,7 +97,7 @@ DECIDE_CHOICES = [
     app_commands.Choice(name="Games won (best of N)", value="games"),
     app_commands.Choice(name="Total points over N games (Tsung Shap)", value="points"),
 ]
-LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in AI_LEVELS]
+LEVEL_CHOICES = level_choices(AI_LEVELS)
 #: The ``event:`` option of every command that takes one.
 EVENT_HELP = "The event's number (default: the one you are in, or the only one it can be)"
 SIGN_UP = ("registration",)
@@ -656,7 +656,7 @@ class Tournaments(
                 top = t(public, ", ").join(
                     f"{i}. {name}" for i, (_, name) in enumerate(results.get("ranking", [])[:3], 1)
                 )
-                when = record.finished_at.date().isoformat() if record.finished_at else ""
+                when = date_text(public, record.finished_at) if record.finished_at else ""
                 lines.append(
                     t(public, TEXT["history"], id=record.id, name=record.name, when=when, top=top)
                 )

@@ -14,12 +14,12 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.locale import translate
+from bot.locale import COMMAND_CONTEXT, command_word, name_commands, translate
 
 __all__ = ["DISCORD_LOCALES", "NAME_CONTEXT", "CatalogueTranslator", "name_path"]
 
 #: The catalogue context of command, group and option names.
-NAME_CONTEXT = "command name"
+NAME_CONTEXT = COMMAND_CONTEXT
 #: The Discord locales the bot translates into, and the catalogue each one reads.
 DISCORD_LOCALES: dict[discord.Locale, str] = {
     discord.Locale.taiwan_chinese: "zh-TW",
@@ -48,16 +48,14 @@ class CatalogueTranslator(app_commands.Translator):
         if language is None:
             return None
         if context.location not in _NAMES:
-            return translate(language, string.message, None)
+            # A description that names a command names it as this client shows it.
+            text = translate(language, string.message, None)
+            return None if text is None else name_commands(language, text)
         # A name is looked up by its path first (``tournament new``), then alone (``new``):
         # the same English word may need different Chinese under different groups (a
         # tournament is not "opened" like a table), and Discord wants siblings' names unique.
-        path = name_path(context.data, string.message)
-        if path != string.message:
-            found = translate(language, path, NAME_CONTEXT)
-            if found is not None:
-                return found
-        return translate(language, string.message, NAME_CONTEXT)
+        # bot.locale.command_word is the one lookup, so texts name commands the same way.
+        return command_word(language, name_path(context.data, string.message))
 
 
 def name_path(data: object, name: str) -> str:
@@ -137,7 +135,13 @@ def main(argv: list[str] | None = None) -> int:
     for message in known:
         # Also the per-path command names (``tournament new``) and the row's end letters: no
         # call in the source names them as such.
-        if message.id and message.context in ("tile", "term", NAME_CONTEXT, "row end"):
+        if message.id and message.context in (
+            "tile",
+            "term",
+            NAME_CONTEXT,
+            "row end",
+            "tsung shap",
+        ):
             template.add(message.id, context=message.context)
     with open(args[0], "wb") as file:
         write_po(file, template, width=100)

@@ -45,11 +45,13 @@ from bot.engine import (
 )
 from bot.locale import N_, normalize
 from bot.locale import t as tr
+from bot.locale.levels import level_name
 from bot.render.text import action_label, tile_label
 
 __all__ = [
     "BUTTON_VERBS",
     "SELECT_VERBS",
+    "TSUNG_SHAP_CONTEXT",
     "ComponentHandler",
     "CustomId",
     "KapButton",
@@ -64,6 +66,9 @@ __all__ = [
     "register_handler",
     "table_view",
 ]
+
+#: The catalogue context of words that Tsung Shap says otherwise (its "Draw": 翻牌).
+TSUNG_SHAP_CONTEXT = "tsung shap"
 
 PREFIX = "kap"
 VERSIONLESS = "-"
@@ -281,7 +286,7 @@ def ai_level_view(
     """A select of the computer levels, for the host."""
     options = [
         discord.SelectOption(
-            label=level,
+            label=level_name(locale, level),
             value=level,
             default=False,
             description=_level_words(level, default, locale),
@@ -345,7 +350,11 @@ def fishing_table_view(
     captures = [a for a in legal if isinstance(a, Capture)][:5]
     items += [button(a, discord.ButtonStyle.success, 1) for a in captures]
     if Draw() in legal:
-        items.append(button(Draw(), discord.ButtonStyle.primary, 2))
+        # Tsung Shap's draw turns over the next tile of one's pile: a word of its own in
+        # Chinese (翻牌, where Kap Shap draws from the wall: 摸牌).
+        cid = CustomId(table_id, version, "play", play_arg(Draw()))
+        label = tr(locale, "Draw", context=TSUNG_SHAP_CONTEXT)
+        items.append(KapButton(cid, label=label, style=discord.ButtonStyle.primary, row=2))
     items += [button(a, discord.ButtonStyle.primary, 2) for a in legal if isinstance(a, Place)]
     items.append(KapButton(CustomId(table_id, None, "rules"), label=tr(locale, "Rules"), row=3))
     return _view(*items)

@@ -281,8 +281,8 @@ def test_a_visitor_plays_a_game_in_the_browser(demo_url: str, browser: Any, tmp_
     page.slash("/table new")
     page.shows("new table")
     page.click("Add AI")
-    page.choose("Computer level…", "greedy")
-    page.shows("Added a computer player (greedy).")
+    page.choose("Computer level…", "Normal")
+    page.shows("Added a computer player (Normal).")
     page.click("Start")
     page.until("the running table", lambda: page.buttons("My hand"))
     assert "Seats" in page.text() and "Wall" in page.text()
@@ -314,4 +314,4 @@ def test_a_visitor_plays_a_game_in_the_browser(demo_url: str, browser: Any, tmp_
     page.screenshot("table")
     text = page.text()
     assert "Kap Shap 夾十 — table" in text
-    assert "alice" in text and "AI 1 (greedy)" in text
+    assert "alice" in text and "AI 1 (Normal)" in text

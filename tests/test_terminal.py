@@ -276,7 +276,7 @@ def test_rule_flags_and_options_reach_the_game() -> None:
     status, out, _ = play(argv, ["help", "quit"])
     assert status == 0
     assert "Kap Tai Shap 夾大十: kap-tai-shap, 5 players, 2 sets, last-draw rules." in out
-    assert "Seats in play order: 0: Bot 1 (random AI), 1: Bot 2 (random AI), 2: Ann," in out
+    assert "Seats in play order: 0: Bot 1 (Beginner AI), 1: Bot 2 (Beginner AI), 2: Ann," in out
     assert "Ann throws the four dice" in out
     assert "4-2 and 2-1 each count 3 or 6" in out
     assert "You leave the table" in out
@@ -503,7 +503,7 @@ def test_bare_tile_takes_when_taking() -> None:
     assert_clean(out)
     turn3 = out.split("=== Turn 3: your turn ===")[1]
     assert "  3-1 Harmony 和 - you may take it" in turn3
-    assert "You took 3-1 Harmony 和 discarded by You." in turn3
+    assert "You took back 3-1 Harmony 和." in turn3
 
 
 def test_own_discards_are_marked_when_they_may_not_be_taken_back() -> None:
@@ -575,7 +575,7 @@ def test_setup_asks_with_defaults() -> None:
     assert "! Answer a number from 1 to 27" in out
     assert "Rule set: culin, classic or last-draw [culin]: " in out
     assert "kap-tai-shap, 3 players, 2 sets, culin rules." in out
-    assert "(random AI)" in out
+    assert "(Beginner AI)" in out
 
 
 def test_setup_for_kap_shap_skips_the_opponents_and_stops_at_end_of_input() -> None:

@@ -276,6 +276,7 @@ def test_setup_offers_tsung_shap() -> None:
     status, out, err = play(["--setup", "--seed", "3"], ["ts", "expert", "quit"])
     assert status == 0, err
     assert "Rule set" not in out
-    assert "Computer level: random, greedy, expert, master [greedy]: expert" in out
-    assert "(expert AI)" in out
+    levels = "Beginner ('random'), Normal ('greedy'), Expert ('expert'), Master ('master')"
+    assert f"Computer level: {levels} [greedy]: expert" in out
+    assert "(Expert AI)" in out
     assert "Tsung Shap 爭十" in out

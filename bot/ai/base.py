@@ -14,7 +14,6 @@ __all__ = [
     "AnyPlayer",
     "Player",
     "RandomPlayer",
-    "describe_level",
     "get_player",
     "levels_for",
     "player_for",
@@ -36,20 +35,15 @@ AI_LEVELS: dict[str, Callable[[], Player]] = {}
 """Level name -> factory. Filled by the modules of this package when imported."""
 
 LEVEL_WORDS: dict[str, str] = {
-    "random": "beginner: plays any legal move",
+    "random": "easiest: plays any legal move",
     "greedy": "steady: always plays the move that brings its hand (or score) closest",
     "expert": "strong: also counts the discards and the tiles still unseen",
     "master": "strongest: plays each move out many times before choosing (slower)",
 }
 """What each level means, for players choosing an opponent (≤ 80 characters each). A new level
-adds its line here; one without a line is shown by its name alone."""
-
-
-def describe_level(level: str) -> str:
-    """``"expert — strong: also counts …"``: a level's name with what it means (≤ 100
-    characters, Discord's limit for a choice's name)."""
-    words = LEVEL_WORDS.get(level)
-    return level if words is None else f"{level} — {words}"[:100]
+adds its line here; one without a line is shown by its name alone. Members read a level by its
+name (bot.locale.levels.LEVEL_NAMES: the AI layer may not import the catalogue), never by its
+code."""
 
 
 def register(level: str) -> Callable[[Callable[[], Player]], Callable[[], Player]]:

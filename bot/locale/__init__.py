@@ -17,6 +17,7 @@ import functools
 import re
 import string
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,15 +25,21 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 __all__ = [
+    "COMMAND_CONTEXT",
     "DEFAULT",
     "LOCALES",
     "LOCALE_NAMES",
     "N_",
     "EventLine",
     "Message",
+    "Moment",
     "catalogue",
+    "command_path",
+    "command_word",
+    "date_text",
     "is_chinese",
     "lang_of_args",
+    "name_commands",
     "normalize",
     "nt",
     "recognize",
@@ -49,6 +56,9 @@ LOCALE_NAMES: dict[str, str] = {"en": "English", "zh-TW": "繁體中文", "zh-CN
 
 #: The message context of tile names (the English name -> the Chinese name in each script).
 TILE_CONTEXT = "tile"
+#: The message context of the names of slash commands, groups and options (cogs.translator
+#: gives them to Discord; :func:`command_path` puts them in texts).
+COMMAND_CONTEXT = "command name"
 
 _DIR = Path(__file__).resolve().parent
 
@@ -102,34 +112,152 @@ def translate(locale: str, msgid: str, context: str | None = None) -> str | None
     return _lookup(locale, msgid, context)
 
 
-def _format(text: str, values: dict[str, Any]) -> str:
-    return text.format(**values) if values else text
+#: Chinese text: ideographs, CJK punctuation (「」、。) and full-width forms (（）：，).
+_CJK = "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
+_CJK_CHAR = re.compile(f"[{_CJK}]")
+#: Marks around a value (bold, italics, strike-through) that a space may stand beside.
+_MARKS = "*_~"
+_FORMATTER = string.Formatter()
+
+
+def _format(text: str, values: dict[str, Any], locale: str = DEFAULT) -> str:
+    if not values:
+        return text
+    if locale == DEFAULT:
+        return text.format(**values)
+    return _format_chinese(text, values)
+
+
+def _format_chinese(text: str, values: dict[str, Any]) -> str:
+    """``text.format(**values)`` without the spaces a template puts between Chinese and a value
+    that begins or ends with Chinese: ``{name} 吃了`` reads ``alice 吃了`` but ``你吃了`` and
+    ``電腦 1（高手）吃了``, never ``你 吃了`` (a space between two Chinese characters is a typo).
+    Only a template's space next to a value goes; the values and the rest stay as they are."""
+    out: list[str] = []
+    loose: list[int] = []  # indices in ``out`` of a template's spaces next to a value
+    for literal, field, spec, conversion in _FORMATTER.parse(text):
+        body = literal.rstrip(_MARKS)
+        if out and body.lstrip(_MARKS).startswith(" "):
+            lead = len(body) - len(body.lstrip(_MARKS))
+            loose.append(len("".join(out)) + lead)
+        if field is not None and body.endswith(" "):
+            loose.append(len("".join(out)) + len(body) - 1)
+        out.append(literal)
+        if field is not None:
+            obj, _ = _FORMATTER.get_field(field, (), values)
+            obj = _FORMATTER.convert_field(obj, conversion)
+            out.append(_FORMATTER.format_field(obj, _FORMATTER.vformat(spec or "", (), values)))
+    joined = "".join(out)
+    drop = set()
+    for i in loose:
+        before = joined[:i].rstrip(_MARKS)
+        after = joined[i + 1 :].lstrip(_MARKS)
+        if before and after and _CJK_CHAR.match(before[-1]) and _CJK_CHAR.match(after[0]):
+            drop.add(i)
+    return "".join(c for i, c in enumerate(joined) if i not in drop)
+
+
+def command_word(locale: str, path: str) -> str | None:
+    """The name of the last word of a command path in ``locale`` (``tournament new`` -> 開賽,
+    ``settings notices`` -> an option's name), or None when the catalogue has none (English).
+
+    A name is looked up by its whole path first, then by itself: one English word may need
+    different names under different groups (a tournament is not "opened" like a table). The
+    Discord translator (cogs.translator) and :func:`command_path` both ask this, so a command is
+    named in a text exactly as the member's client shows it.
+    """
+    words = path.split()
+    if not words:
+        return None
+    if len(words) > 1:
+        found = _lookup(locale, " ".join(words), COMMAND_CONTEXT)
+        if found is not None:
+            return found
+    return _lookup(locale, words[-1], COMMAND_CONTEXT)
+
+
+def command_path(locale: str, path: str) -> str:
+    """A slash command as a member whose client speaks ``locale`` sees it: ``table new`` ->
+    ``/table new`` in English, ``/牌桌 開桌`` in zh-TW; options keep what follows their colon
+    (``settings notices:`` -> ``/個人設定 輪到通知:``, ``discard tile:6-5``)."""
+    done: list[str] = []
+    out: list[str] = []
+    for word in path.lstrip("/").split():
+        name, colon, rest = word.partition(":")
+        done.append(name)
+        found = None if locale == DEFAULT else command_word(locale, " ".join(done))
+        out.append((found or name) + colon + rest)
+    return "/" + " ".join(out)
+
+
+#: A slash command named in a text: ``/table new``, ``/settings notices:``, ``/kapadmin sync
+#: scope:guild`` (not ``60/30/10`` or a link: nothing of a word or a path right before it).
+_COMMAND = re.compile(r"(?<![\w/.:])/[a-z][a-z_]*(?: [a-z][a-z_]*(?::[^\s`'，。、；：）」]*)?)*")
+
+
+def name_commands(locale: str, text: str) -> str:
+    """``text`` with every slash command it names (``/table new``, ``/settings notices:``) as
+    the member's client shows it in ``locale`` (:func:`command_path`). The catalogues write
+    commands in English, as the code knows them; :func:`t` names them here, so a text never
+    names a command otherwise than Discord does. Words after the command that are not its
+    subcommands or options stay as they are."""
+    if locale == DEFAULT or "/" not in text:
+        return text
+
+    def name(match: re.Match[str]) -> str:
+        words = match.group(0)[1:].split(" ")
+        known: list[str] = []
+        for word in words:
+            if command_word(locale, " ".join([*known, word.partition(":")[0]])) is None:
+                break
+            known.append(word.partition(":")[0])
+        if not known:
+            return match.group(0)
+        head = command_path(locale, " ".join(words[: len(known)]))
+        tail = words[len(known) :]
+        return " ".join([head, *tail])
+
+    return _COMMAND.sub(name, text)
 
 
 def t(locale: str, msgid: str, /, *, context: str | None = None, **values: Any) -> str:
     """``msgid`` (English) in ``locale``, with ``{placeholders}`` filled from ``values``.
 
     A message missing from a catalogue falls back to English (a test makes sure none is).
-    Without ``values`` the text is returned as is (literal braces need no doubling).
+    Without ``values`` the text is returned as is (literal braces need no doubling). In
+    Chinese, slash commands are named as the member's client shows them
+    (:func:`name_commands`) and no space is left between Chinese and a value.
     """
-    text = _lookup(locale, msgid, context) or msgid
-    return _format(text, values)
+    text = _lookup(locale, msgid, context)
+    if text is None:
+        return _format(msgid, values)
+    chinese = locale if locale in LOCALES else normalize(locale)
+    return _format(name_commands(chinese, text), values, chinese)
 
 
 def nt(locale: str, singular: str, plural: str, n: int, /, **values: Any) -> str:
     """A message that depends on a count ``n`` (``{n}`` is available as a placeholder)."""
     values.setdefault("n", n)
-    if normalize(locale) != DEFAULT:
-        cat = catalogue(normalize(locale))
+    chinese = normalize(locale)
+    if chinese != DEFAULT:
+        cat = catalogue(chinese)
         message = None if cat is None else cat.get(singular)
         if message is not None and not message.fuzzy:
             forms = message.string
             if isinstance(forms, tuple | list) and forms and forms[0]:
                 # Chinese has one plural form.
-                return _format(str(forms[0]), values)
+                return _format(name_commands(chinese, str(forms[0])), values, chinese)
             if isinstance(forms, str) and forms:
-                return _format(forms, values)
+                return _format(name_commands(chinese, forms), values, chinese)
     return _format(singular if n == 1 else plural, values)
+
+
+def date_text(locale: str, moment: datetime, *, time: bool = False) -> str:
+    """A date the bot writes itself (Discord's ``<t:…>`` timestamps word themselves):
+    ``2026-01-01`` in English and zh-CN, ``2026/01/01`` in zh-TW; ``time`` adds ``09:30``."""
+    sep = "/" if normalize(locale) == "zh-TW" else "-"
+    text = f"{moment:%Y}{sep}{moment:%m}{sep}{moment:%d}"
+    return f"{text} {moment:%H:%M}" if time else text
 
 
 class Message(str):
@@ -163,6 +291,28 @@ class Message(str):
             for k, v in self.values.items()
         }
         return t(locale, self.msgid, **values)
+
+
+class Moment(Message):
+    """A date (and time) as a value of a :class:`Message` or ``UserError``: written in English
+    as a ``str``, in the reader's language by :meth:`localized` (:func:`date_text`)."""
+
+    moment: datetime
+    time: bool
+
+    def __new__(cls, moment: datetime, *, time: bool = False) -> Moment:
+        """``Moment(datetime(2026, 1, 1, 9, 30), time=True)``: ``2026-01-01 09:30``."""
+        english = date_text(DEFAULT, moment, time=time)
+        text = str.__new__(cls, english)
+        text.msgid = english
+        text.values = {}
+        text.moment = moment
+        text.time = time
+        return text
+
+    def localized(self, locale: str) -> str:
+        """The date in ``locale``."""
+        return date_text(locale, self.moment, time=self.time)
 
 
 class EventLine(str):

@@ -91,7 +91,7 @@ GAME_TITLES: dict[Game, str] = {
 }
 
 _RULE_SET_TITLES = {
-    "culin": "Culin",
+    "culin": N_("Culin"),
     "classic": N_("Classic"),
     "last-draw": N_("Last + draw"),
     "custom": N_("Custom"),
@@ -360,6 +360,8 @@ def private_event_text(
         case MissedCapture(s, claimant, _missed) if s == seat:
             return t(loc, "You could have captured: {name} may claim it.", name=names[claimant])
         case Took(s, tile, from_seat) if s == seat:
+            if from_seat == seat:  # his own discard, taken back (Culin)
+                return t(loc, "You took back {tile}.", tile=tile_name(tile, loc))
             return t(
                 loc,
                 "You took {tile} discarded by {name}.",
@@ -423,6 +425,10 @@ def public_event_text(event: object, names: Sequence[str], locale: str = "en") -
         case TurnStarted(seat, turn):
             return t(loc, "Turn {turn}: {name} to play.", turn=turn, name=names[seat])
         case Took(seat, tile, from_seat):
+            if from_seat == seat:
+                return t(
+                    loc, "{name} took back {tile}.", name=names[seat], tile=tile_name(tile, loc)
+                )
             return t(
                 loc,
                 "{name} took {tile} discarded by {other}.",

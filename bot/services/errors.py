@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from bot.locale import N_, Message, t
+from bot.locale import N_, Message, Moment, t
 
 __all__ = [
     "AlreadyClaimed",
@@ -104,7 +104,7 @@ class AlreadyClaimed(UserError):
             ),
             hours=hours,
             minutes=f"{minutes:02d}",
-            when=f"{next_claim_at:%Y-%m-%d %H:%M}",
+            when=Moment(next_claim_at, time=True),
         )
 
 

@@ -38,6 +38,7 @@ from bot.engine import (
     AnyView,
     Deal,
     EngineError,
+    Game,
     NotationError,
     RuleSet,
     TurnStarted,
@@ -47,7 +48,7 @@ from bot.engine import (
     view,
 )
 from bot.engine.record import GameRecord, RecordSeat, parse_record, replay, write_record
-from bot.locale import N_, EventLine, Message, t, tile_name
+from bot.locale import N_, EventLine, Message, t, tile_name, translate
 from bot.services.errors import UserError
 from bot.storage.games import GamesRepo, GameStatus
 
@@ -208,6 +209,7 @@ class ReviewResult:
     name: str
     rollouts: int
     decisions: tuple[Decision, ...]
+    fishing: bool = False  # a Tsung Shap game: its "draw" turns a tile over (翻牌)
 
     @property
     def agreed(self) -> int:
@@ -376,6 +378,7 @@ class ReviewService:
             name=game.record.seats[seat].name,
             rollouts=self.rollouts,
             decisions=tuple(decisions),
+            fishing=game.record.rules.game is Game.TSUNG_SHAP,
         )
 
 
@@ -389,22 +392,25 @@ def summary_lines(result: ReviewResult, limit: int = 10, locale: str = "en") -> 
                 "Action {number} (turn {turn}): {sentence} ({se})",
                 number=decision.number,
                 turn=decision.turn,
-                sentence=review_sentence(decision, locale),
+                sentence=review_sentence(decision, locale, fishing=result.fishing),
                 se=f"± {percent(decision.loss_se)}",
             )
         )
     return lines
 
 
-def review_sentence(decision: Decision, locale: str = "en") -> str:
+def review_sentence(decision: Decision, locale: str = "en", *, fishing: bool = False) -> str:
     """A decision in one sentence (:func:`bot.ai.review.sentence_words`), in ``locale``: the
     AI layer's English templates are message ids, its tiles named as the locale names them and
-    its game words (``pair``, ``left``) in the catalogue's ``term`` context."""
+    its game words (``pair``, ``left``) in the catalogue's ``term`` context. ``fishing``: a
+    Tsung Shap game, whose words that differ from Kap Shap's (its draw: 翻牌) have the
+    ``tsung shap`` context."""
     words: Words = sentence_words(decision)
 
     def say(kind: str, text: str, field_name: str | None) -> str:
         if kind == "template":
-            return t(locale, text)
+            own = translate(locale, text, "tsung shap") if fishing else None
+            return own or t(locale, text)
         if field_name == "tile":
             return _tile_words(text, locale)
         if field_name in ("kind", "end"):

@@ -529,9 +529,11 @@ class TableService:
         level: str = "greedy",
         *,
         name: str = "AI {number} ({level})",
+        level_name: str | None = None,
     ) -> Table:
         """The host adds a computer player, named after ``name`` (``{number}`` and ``{level}``
-        filled in; the Discord layer gives it in the server's language)."""
+        filled in: ``level_name``, the level's name for members, else its code; the Discord
+        layer gives both in the server's language)."""
         table = self.require(channel_id)
         async with table.lock:
             self._need_lobby(table)
@@ -546,7 +548,7 @@ class TableService:
             if len(table.seats) >= table.max_seats:
                 raise UserError("The table is full ({max_seats} seats).", max_seats=table.max_seats)
             number = 1 + sum(1 for s in table.seats if s.is_ai)
-            seat = SeatInfo(name.format(number=number, level=level), ai_level=level)
+            seat = SeatInfo(name.format(number=number, level=level_name or level), ai_level=level)
             await self._save_seats(table, [*table.seats, seat])
         return table
 

@@ -33,6 +33,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from bot.locale import N_, Message, recognize, t
+from bot.locale.levels import level_name
 from bot.services.chips import ChipsService
 from bot.services.clock import Clock
 from bot.services.errors import UserError
@@ -213,16 +214,11 @@ MAX_STEPS = 10_000  # a bound on one advance pass (every step stores progress)
 MAX_OPEN = 100  # the events a command without ``event:`` looks through (newest first)
 
 
-#: The catalogue context of the computer levels' names in a label (新手 / 普通 / 高手 / 大師).
-LEVEL_CONTEXT = "AI level"
-
-
 def computer_name(number: int, level: str, locale: str) -> str:
     """A computer filler's name: its one label wherever it shows (pairings, standings, results,
     pictures, its table). It says once that it is a computer and names its level in the
     reader's words: ``Computer 1 (greedy)``, 「電腦 1（普通）」."""
-    words = t(locale, level, context=LEVEL_CONTEXT)
-    return t(locale, TEXT["computer"], number=number, level=words)
+    return t(locale, TEXT["computer"], number=number, level=level_name(locale, level))
 
 
 def pot_id(tournament_id: int) -> str:

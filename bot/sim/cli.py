@@ -26,6 +26,7 @@ from bot.engine import RulesError, RuleSet, make_rules, with_flag
 from bot.engine.rules import RULE_SET_NAMES, Game
 from bot.engine.variants import chosen_variants
 from bot.locale import LOCALES, N_, lang_of_args, nt, recognize, t
+from bot.locale.levels import level_name
 from bot.locale.refusals import RULES_ERRORS
 from bot.sim.oracle import OracleCheck, check_dealt_wins
 from bot.sim.runner import (
@@ -526,7 +527,7 @@ _GAME_NAMES = {
     Game.TSUNG_SHAP: N_("Tsung Shap"),
 }
 _RULE_SET_NAMES = {
-    "culin": "Culin",
+    "culin": N_("Culin"),
     "classic": N_("Classic"),
     "last-draw": N_("Last + draw"),
     "custom": N_("Custom"),
@@ -546,17 +547,22 @@ def _variant_name(name: str, locale: str) -> str:
     return t(locale, "base", context="term") if name == "base" else name
 
 
+def _levels_text(chosen: Sequence[str], locale: str) -> str:
+    """The computer levels by seat: the codes ``--ai`` takes in English, the levels' names in
+    Chinese (高手, not expert)."""
+    names = [code if locale == "en" else level_name(locale, code) for code in chosen]
+    if len(set(chosen)) == 1:
+        return t(locale, "{level} (every seat)", level=names[0])
+    return " / ".join(names)
+
+
 def format_report(outcomes: Sequence[Outcome], seed: int, locale: str = "en") -> str:
     """A readable table: one column per configuration, one row per figure (``locale``: the
     language of the words, ``kapshap sim --lang``)."""
     first = outcomes[0]
     rules = first.rules
     chosen = first.result.config.levels
-    levels = (
-        t(locale, "{level} (every seat)", level=chosen[0])
-        if len(set(chosen)) == 1
-        else " / ".join(chosen)
-    )
+    levels = _levels_text(chosen, locale)
     lines = [
         t(
             locale,
@@ -771,11 +777,7 @@ def format_fishing_report(outcomes: Sequence[FishingOutcome], seed: int, locale:
     """A readable table for Tsung Shap: one column per variant, one row per figure."""
     first = outcomes[0]
     chosen = first.result.config.levels
-    levels = (
-        t(locale, "{level} (every seat)", level=chosen[0])
-        if len(set(chosen)) == 1
-        else " / ".join(chosen)
-    )
+    levels = _levels_text(chosen, locale)
     lines = [
         t(
             locale,

@@ -75,7 +75,7 @@ async def test_the_house_stakes_computer_seats_and_collects_their_wins(world: Wo
 
     # alice resigns: the computer wins, the house collects the whole pot.
     r = await alice.slash(ch, "table resign")
-    assert "AI 1 (random) wins" in r.response.content
+    assert "AI 1 (Beginner) wins" in r.response.content
     assert "the pot of 40,000 chips goes to the house" in ch.history()[-1].content
     assert await chips.house_balance(GUILD_ID) == 45_000
     assert await chips.balance(GUILD_ID, alice.id) == 31_000

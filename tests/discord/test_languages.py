@@ -44,9 +44,11 @@ async def test_a_zh_tw_member_sees_traditional_chinese(
     assert commands["chips"]["name_localizations"] == {"zh-TW": "籌碼", "zh-CN": "筹码"}
     assert "夾十" in table["description_localizations"]["zh-TW"]
 
-    # His refusals are in Traditional Chinese; an English member's stay English.
+    # His refusals are in Traditional Chinese; an English member's stay English. A text names
+    # a command as his client shows it (the names Discord was given above), never in English.
     r = await bob.slash(ch, "table join")
-    assert r.ephemeral and r.response.content == "此頻道沒有牌桌。用 `/table new` 開一張。"
+    shown = f"/{table['name_localizations']['zh-TW']} {subs['new']['name_localizations']['zh-TW']}"
+    assert r.ephemeral and r.response.content == f"此頻道沒有牌桌。用 `{shown}` 開一張。"
     r = await alice.slash(ch, "table join")
     assert r.response.content == "There is no table in this channel. Open one with `/table new`."
 
@@ -81,14 +83,14 @@ async def test_a_zh_cn_server_gets_its_table_in_simplified_chinese(
     lobby = r.response.message
     text = message_text(lobby)
     assert "夹十 — 新牌桌" in text and "桌主" in text and "入座" in text
-    assert "每轮时限 2 分钟" in text
+    assert "出牌时限 2 分钟" in text
     await bob.click(lobby, label="入座")
     await alice.click(lobby, label="开始")
     table = env.bot.services.tables.get(channel.id)  # type: ignore[attr-defined]
     assert table is not None and table.status is TableStatus.RUNNING
     await env.settle()
     text = message_text(channel.history()[0])
-    assert "第 1 轮" in text and "牌墙" in text and "最近" in text
+    assert "第 1 手" in text and "牌墙" in text and "最近" in text
     assert "Turn" not in text and "Wall" not in text
     # A Traditional-script tile name never appears in a Simplified message.
     assert "長三" not in text and "斧頭" not in text

@@ -57,7 +57,7 @@ async def open_five(world: World) -> Table:
     lobby = r.response.message
     await bob.click(lobby, label="Join")
     r = await add_ai(alice, lobby)
-    assert r.response.content == "Added a computer player (random)."
+    assert r.response.content == "Added a computer player (Beginner)."
     await carol.click(lobby, label="Join")
     await add_ai(alice, lobby)
     await alice.click(lobby, label="Start")
@@ -65,9 +65,9 @@ async def open_five(world: World) -> Table:
     assert [s.name for s in table.seats] == [
         "alice",
         "bob",
-        "AI 1 (random)",
+        "AI 1 (Beginner)",
         "carol",
-        "AI 2 (random)",
+        "AI 2 (Beginner)",
     ]
     return table
 
@@ -113,7 +113,7 @@ async def test_five_players_with_buttons_to_a_win(world: World, deal: None) -> N
     assert table.state is not None and table.seats[table.state.current].name == "carol"
     await env.advance_time(1)
     text = message_text(ch.history()[0])
-    assert "▶ **carol** — 9 tiles" in text and "AI 1 (random) 🤖 — 9 tiles" in text
+    assert "▶ **carol** — 9 tiles" in text and "AI 1 (Beginner) 🤖 — 9 tiles" in text
     await assert_hands_hidden(world, players, spectator=dave)
 
     # Turn 4: carol draws a 5-5 or a 6-4 and declares.

@@ -166,7 +166,7 @@ async def test_a_burst_of_computer_turns_makes_one_edit(
     assert table.state is not None and (table.state.turn >= 5 or not table.running)
     assert edits_of(calls, ch.id, lobby.id) == 1
     text = message_text(ch.history()[0])
-    assert "AI 3 (random) discarded" in text or not table.running
+    assert "AI 3 (Beginner) discarded" in text or not table.running
     with api_calls(env) as calls:
         await env.advance_time(2)
     assert edits_of(calls, ch.id, lobby.id) == 0  # nothing was left to flush
@@ -255,7 +255,7 @@ async def test_computer_seats_play_on_after_a_crash_before_their_turn(
     table = table_of(world)
     assert table.state is not None
     assert table.state.turn >= 3 or not table.running  # the computer played its turn
-    assert "AI 1 (random)" in message_text(ch.history()[0])
+    assert "AI 1 (Beginner)" in message_text(ch.history()[0])
     if table.running:
         assert table.state.current == 0 and custom_ids(last_dm(alice))
     await env.advance_time(1)

@@ -156,10 +156,12 @@ async def test_help_explains_games_commands_buttons_and_levels(world: World) -> 
         "`/table resign`",
         "**My hand**",
         "**Rematch**",
-        "**random**",
-        "**greedy**",
-        "**expert**",
+        "**Beginner**",
+        "**Normal**",
+        "**Expert**",
+        "**Master**",
         "The house stakes",
+        "after 3 timeouts in a row",
     ):
         assert words in text, words
     r = await world.members[0].user.slash("help")

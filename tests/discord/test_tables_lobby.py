@@ -216,4 +216,4 @@ async def test_a_twenty_seat_table_fits_discords_limits(world: World) -> None:
     assert table.state is not None and table.running and table.state.current == 0
     [embed] = next(m for m in ch.history() if m.id == table.message_id).embeds
     assert len(embed) <= 6000 and all(len(f.value or "") <= 1024 for f in embed.fields)
-    assert "AI 19 (random) 🤖" in message_text(ch.history()[0])
+    assert "AI 19 (Beginner) 🤖" in message_text(ch.history()[0])

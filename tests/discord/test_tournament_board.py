@@ -114,9 +114,9 @@ async def test_computer_fillers_are_labelled_once_and_a_free_event_has_no_prize_
     assert "prize money —" not in r.response.content  # type: ignore[union-attr]
     await admin.slash(ch, "tournament start")
     [pairings] = [m for m in ch.history() if "round 1" in m.content]
-    assert "Computer 1 (greedy)" in pairings.content and "(AI)" not in pairings.content
+    assert "Computer 1 (Normal)" in pairings.content and "(AI)" not in pairings.content
     # alice leaves: the computer wins the event, and nobody was due a prize.
     await alice.slash(ch, "tournament drop")
     [results] = [m for m in ch.history() if "Final results" in m.content]
-    assert "1st Computer 1 (greedy)" in results.content
+    assert "1st Computer 1 (Normal)" in results.content
     assert "prize" not in results.content and "(AI)" not in results.content

@@ -12,15 +12,10 @@ import discord
 
 #: Latin words a Chinese message may keep: names, notation, option values a member types.
 ALLOWED = {
-    "Culin",
     "Discord",
     "UTC",
     "DM",
     "AI",
-    "random",
-    "greedy",
-    "expert",
-    "master",
     "guild",
     "global",
     "clear",

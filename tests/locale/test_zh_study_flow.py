@@ -249,9 +249,20 @@ def test_every_review_sentence_is_chinese(locale: str) -> None:
 
     class Result:
         decisions = (_decision("capture pair left", "place right", 0.6, 0.4),)
+        fishing = True
 
     [line] = summary_lines(Result(), locale=locale)  # type: ignore[arg-type]
     assert english_in([line]) == [] and line.startswith("第 3 步")
+
+
+@pytest.mark.parametrize("locale", CHINESE)
+def test_a_tsung_shap_review_turns_a_tile_over(locale: str) -> None:
+    """Tsung Shap's draw turns the next tile of one's pile over: 翻牌 in its review, where a
+    Kap Shap review says 摸牌 (the same English "drawing")."""
+    decision = _decision("draw", "claim pair left", 0.6, 0.4)
+    choose = "選擇" if locale == "zh-TW" else "选择"
+    assert review_sentence(decision, locale, fishing=True).startswith(f"{choose}翻牌而不是")
+    assert review_sentence(decision, locale).startswith(f"{choose}摸牌而不是")
 
 
 @pytest.mark.parametrize("locale", CHINESE)

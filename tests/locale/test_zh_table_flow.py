@@ -34,7 +34,7 @@ from tests.discord.tables_kit import (
 )
 from tests.locale.english import english_in
 
-NAMES = ("alice", "bob", "carol", "admin", "AI", "random", "greedy")
+NAMES = ("alice", "bob", "carol", "admin", "AI")
 
 
 @dataclasses.dataclass
@@ -392,9 +392,9 @@ async def test_the_demo_speaks_chinese(tmp_path: Any) -> None:
         assert channel.last_message.content == welcome("zh-TW")
         async with demo.lock:
             r = await demo.members["alice"].slash(channel, "table join")
-        assert r.response.content == "此頻道沒有牌桌。用 `/table new` 開一張。"
+        assert r.response.content == "此頻道沒有牌桌。用 `/牌桌 開桌` 開一張。"
         labels = (await demo.state(None)).text  # type: ignore[arg-type]
-    assert "與夾十機械人的私訊" in json.loads(labels)["labels"]["dms"]
+    assert "與夾十機器人的私訊" in json.loads(labels)["labels"]["dms"]
 
 
 async def test_lobbies_variants_forfeits_and_closed_dms_in_chinese(

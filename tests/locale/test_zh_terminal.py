@@ -56,7 +56,7 @@ def _english(text: str, allowed: frozenset[str] = frozenset()) -> list[str]:
     for line in text.splitlines():
         if line.startswith(terminal.PROMPT):
             continue
-        # A question's line ends with the player's answer: "電腦級數：… ['greedy']: master".
+        # A question's line ends with the player's answer: "電腦難度：… ['greedy']: master".
         line = line.partition("[y/N] ")[0].partition("]: ")[0]
         left = latin_left(line, allowed)
         if left:
@@ -175,7 +175,7 @@ def test_english_stays_english() -> None:
     """The default language is untouched: the English names and wording."""
     status, out, _ = _play(["--seed", "3"], ["help", "zz", "quit"])
     assert status == 0
-    assert "Seats in play order: 0: You, 1: Bot 1 (greedy AI)." in out
+    assert "Seats in play order: 0: You, 1: Bot 1 (Normal AI)." in out
     assert "Rules in force: kap-shap, 2 players, 1 set, culin rules." in out
     assert "You leave the table; the game is abandoned." in out
 
@@ -231,7 +231,7 @@ def test_discards_and_a_drawn_game_in_chinese(locale: str) -> None:
     left = _english(text, frozenset({"drawing"}))  # the test's computer player's level
     assert not left, "\n".join(left)
     assert "－ 已死" in text and ("－ 你可以吃" in text)
-    assert ("已達 6 輪的上限" if locale == "zh-TW" else "已达 6 轮的上限") in text
+    assert ("已達 6 手的上限" if locale == "zh-TW" else "已达 6 手的上限") in text
 
 
 @pytest.mark.parametrize("locale", CHINESE)

@@ -20,7 +20,7 @@ def test_swiss_pairings_show_scores_and_the_bye() -> None:
     text = pairings_text(event, rnd)
     assert text.splitlines()[0] == "Round 1 (Swiss)"
     assert "1. P1 (0) v P3 (0)" in text
-    # A computer filler is shown by its label alone (the service's "Computer 1 (greedy)").
+    # A computer filler is shown by its label alone (the service's "Computer 1 (Normal)").
     assert "P5 (0) has a bye (a win)" in text
     play_open_matches(event, Random(1))
     rnd = event.next_round()
