@@ -17,6 +17,14 @@ another member or to go to another channel or to the member's direct messages wi
 his hand arrives). Changing the view closes the session and opens the one asked for; the page
 reloads on it.
 
+**Who may ask.** The page holds the session's capability (simcord's key to act as the members),
+so the demo answers only requests addressed to it: the Host header must name the address it
+serves (a page elsewhere that points a name of its own at this machine, DNS rebinding, gets a 421)
+and a request a page of another site makes (its Origin, or the browser's Sec-Fetch-Site) gets a
+403. The capability is in the page itself, which another site cannot read, never in a script
+another page could include; a change of view is a POST. simcord's own checks stay: the demo
+forwards a request as if from the session's address only once it passed these.
+
 **Time.** simcord's clock is virtual: it moves only when told. A driver advances it with the
 wall clock (turn timers and the bot's coalesced table edits run as on Discord) and republishes
 the pages when the bot changed something on its own, e.g. a computer player moved after a timer.
@@ -30,13 +38,15 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
-import json
+import html
 import logging
 import random
+import signal
+import socket
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -155,6 +165,8 @@ class Demo:
         # One simcord operation at a time: browser actions, view changes and the clock driver.
         self.lock = asyncio.Lock()
         self.http: ClientSession | None = None
+        # The Host headers of the demo's own address (set by listen): nothing else is served.
+        self.allowed_hosts: frozenset[str] = frozenset()
         self._seen_requests = 0
         self._watchers: set[asyncio.Task[None]] = set()
 
@@ -241,33 +253,73 @@ class Demo:
     # The page
 
     def app(self) -> web.Application:
-        """The demo's web application: its own routes, then everything forwarded."""
-        app = web.Application()
-        app.router.add_get(f"{PREFIX}/boot.js", self.boot_js)
+        """The demo's web application: its own routes, then everything forwarded; every
+        request first passes :meth:`refusal`."""
+        app = web.Application(middlewares=[self._guard])
+        app.router.add_get(f"{PREFIX}/boot.js", self.static)
         app.router.add_get(f"{PREFIX}/nav.js", self.static)
         app.router.add_get(f"{PREFIX}/nav.css", self.static)
         app.router.add_get(f"{PREFIX}/state", self.state)
-        app.router.add_get(f"{PREFIX}/view/{{member}}/{{place}}", self.switch)
+        app.router.add_post(f"{PREFIX}/view", self.switch)
+        app.router.add_route("*", f"{PREFIX}/{{tail:.*}}", _not_found)
         app.router.add_route("*", "/{tail:.*}", self.forward)
         return app
 
-    async def boot_js(self, request: web.Request) -> web.Response:
-        """Put the current session's capability in the address before the preview reads it."""
-        await self.current()
-        script = (
-            f"if (location.hash !== {json.dumps('#' + self.capability)}) "
-            f"history.replaceState(null, '', {json.dumps('/#' + self.capability)});\n"
-        )
-        return web.Response(
-            text=script,
-            content_type="application/javascript",
-            headers={"Cache-Control": "no-store"},
-        )
+    async def listen(
+        self, host: str, port: int, names: Sequence[str] = ()
+    ) -> tuple[web.AppRunner, int]:
+        """Serve :meth:`app` at ``host:port`` (``port`` 0: a free one); the runner and the port.
+        The demo then answers requests for ``host`` (or, on every interface, for this
+        machine's names and addresses and ``names``)."""
+        runner = web.AppRunner(self.app(), access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, host, port)
+        try:
+            await site.start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        server = site._server
+        if port == 0 and isinstance(server, asyncio.Server) and server.sockets:
+            port = int(server.sockets[0].getsockname()[1])  # the one the OS picked
+        self.allowed_hosts = allowed_hosts(host, port, names)
+        return runner, port
+
+    @web.middleware
+    async def _guard(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        refused = self.refusal(request)
+        return refused if refused is not None else await handler(request)
+
+    def refusal(self, request: web.Request) -> web.Response | None:
+        """The answer to a request the demo must not serve, or None to serve it.
+
+        Host: a page of another site can point a name of its own at this machine (DNS
+        rebinding); its requests then name that host. Origin and Sec-Fetch-Site: a page of
+        another site can send requests here, or include a script, without reading the answer."""
+        host = request.headers.get("Host", "").lower()
+        if host not in self.allowed_hosts:
+            return _refuse(421, "Refused: this demo answers only at its own address (Host).")
+        origin = request.headers.get("Origin")
+        if origin is not None and origin.lower() not in {f"http://{h}" for h in self.allowed_hosts}:
+            return _refuse(403, "Refused: a request from another site (Origin).")
+        site = request.headers.get("Sec-Fetch-Site")
+        navigation = request.headers.get("Sec-Fetch-Mode") == "navigate"
+        if site in {"cross-site", "same-site"} and not (navigation and request.method == "GET"):
+            return _refuse(403, "Refused: a request from another site (Sec-Fetch-Site).")
+        return None
 
     async def static(self, request: web.Request) -> web.Response:
-        """The bar: ``nav.js`` and ``nav.css``."""
-        if request.path.endswith(".js"):
-            return web.Response(text=NAV_JS, content_type="application/javascript")
+        """The demo's scripts and styles: ``boot.js``, ``nav.js`` and ``nav.css``."""
+        name = request.path.removeprefix(f"{PREFIX}/")
+        text = {"boot.js": BOOT_JS, "nav.js": NAV_JS}.get(name)
+        if text is not None:
+            return web.Response(
+                text=text,
+                content_type="application/javascript",
+                headers={"Cache-Control": "no-store"},
+            )
         return web.Response(text=NAV_CSS, content_type="text/css")
 
     async def state(self, request: web.Request) -> web.Response:
@@ -289,14 +341,20 @@ class Demo:
             headers={"Cache-Control": "no-store"},
         )
 
-    async def switch(self, request: web.Request) -> web.StreamResponse:
-        """Open another view, then reload the page on it."""
-        view = DemoView.parse(f"{request.match_info['member']}/{request.match_info['place']}")
+    async def switch(self, request: web.Request) -> web.Response:
+        """``POST {"member": …, "place": …}``: open that view (the page then reloads on it)."""
+        try:
+            asked = await request.json()
+        except ValueError:
+            asked = None
+        if not isinstance(asked, dict):
+            return _refuse(400, 'Send {"member": NAME, "place": CHANNEL or "dm"} as JSON.')
+        view = DemoView.parse(f"{asked.get('member')}/{asked.get('place')}")
         if view is None:
-            raise web.HTTPNotFound(text="No such member or channel in the demo.")
+            return _refuse(404, "No such member or channel in the demo.")
         async with self.lock:
             await self.open_view(view)
-        raise web.HTTPSeeOther("/")
+        return web.json_response({"view": view.key}, headers={"Cache-Control": "no-store"})
 
     async def forward(self, request: web.Request) -> web.StreamResponse:
         """Forward a request to the preview session as if it came from its own address."""
@@ -306,7 +364,7 @@ class Demo:
         # polls, only sees a 503 if that fails too.
         for attempt in range(2):
             try:
-                status, out_headers, payload = await self._forward_once(request, body)
+                status, out_headers, payload, capability = await self._forward_once(request, body)
                 break
             except ClientConnectorError:
                 # Nothing reached the session: asking again cannot play an action twice.
@@ -317,15 +375,17 @@ class Demo:
             except ClientConnectionError:
                 return _unavailable()
         if request.path == "/" and status == 200:
-            payload = inject(payload.decode("utf-8")).encode("utf-8")
+            payload = inject(payload.decode("utf-8"), capability).encode("utf-8")
         return web.Response(body=payload, status=status, headers=out_headers)
 
     async def _forward_once(
         self, request: web.Request, body: bytes
-    ) -> tuple[int, dict[str, str], bytes]:
-        """One forwarding of ``request`` to the current session: status, headers, body."""
+    ) -> tuple[int, dict[str, str], bytes, str]:
+        """One forwarding of ``request`` to the current session: status, headers, body and
+        the capability of the session that answered."""
         await self.current()
         origin = self.origin  # http://127.0.0.1:PORT, the only origin the session accepts
+        capability = self.capability
         headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP_BY_HOP}
         if "Origin" in headers:
             headers["Origin"] = origin
@@ -348,13 +408,15 @@ class Demo:
                 status = upstream.status
             if request.method != "GET":
                 self.mark_seen()  # the action's own publication shows what it changed
-        return status, out_headers, payload
+        return status, out_headers, payload, capability
 
 
-def inject(index_html: str) -> str:
-    """The preview's page with the demo's address fix-up, styles and bar."""
+def inject(index_html: str, capability: str) -> str:
+    """The preview's page with its session's capability, the demo's address fix-up, styles
+    and bar. The capability is in the page, which only the demo's own address can read."""
     tags = (
-        f'<script src="{PREFIX}/boot.js"></script>\n'
+        f'<meta name="kapshap-demo-session" content="{html.escape(capability)}">\n'
+        f'    <script src="{PREFIX}/boot.js"></script>\n'
         f'    <link rel="stylesheet" href="{PREFIX}/nav.css">\n'
         f'    <script src="{PREFIX}/nav.js" defer></script>\n'
     )
@@ -419,28 +481,44 @@ async def _clients_speak(locale: str) -> AsyncIterator[None]:
 
 
 async def serve(
-    settings: Settings, host: str, port: int, seed: int | None = None, locale: str = "en"
+    settings: Settings,
+    host: str,
+    port: int,
+    seed: int | None = None,
+    locale: str = "en",
+    names: Sequence[str] = (),
 ) -> None:
-    """Run the demo at ``http://host:port/`` until interrupted."""
-    async with running_demo(settings, seed, locale) as demo:
-        runner = web.AppRunner(demo.app(), access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, host, port)
-        await site.start()
-        server = site._server
-        if port == 0 and isinstance(server, asyncio.Server) and server.sockets:
-            port = int(server.sockets[0].getsockname()[1])  # the one the OS picked
-        everywhere = host in {"0.0.0.0", "::", ""}
-        shown = "127.0.0.1" if everywhere else f"[{host}]" if ":" in host else host
-        print(
-            f"Kap Shap demo: open http://{shown}:{port}/ in your browser (Ctrl+C to stop)"
-            + (" - it listens on every network interface" if everywhere else "")
-        )
-        sys.stdout.flush()
-        try:
-            await asyncio.Event().wait()
-        finally:
-            await runner.cleanup()
+    """Run the demo at ``http://host:port/`` until Ctrl+C or SIGTERM; ``names`` are further
+    host names it answers to (with ``host`` 0.0.0.0)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGINT, signal.SIGTERM):
+        # Both end the demo the same clean way (the bot and its database close). A SIGINT the
+        # shell ignores (a background job, nohup) stays ignored: SIGTERM still works.
+        if signal.getsignal(number) is not signal.SIG_IGN:
+            loop.add_signal_handler(number, stop.set)
+    try:
+        async with running_demo(settings, seed, locale) as demo:
+            runner, port = await demo.listen(host, port, names)
+            everywhere = host in EVERYWHERE
+            shown = "127.0.0.1" if everywhere else f"[{host}]" if ":" in host else host
+            print(
+                f"Kap Shap demo: open http://{shown}:{port}/ in your browser (Ctrl+C to stop)"
+                + (
+                    " - it listens on every network interface and answers for "
+                    + ", ".join(sorted(demo.allowed_hosts))
+                    if everywhere
+                    else ""
+                )
+            )
+            sys.stdout.flush()
+            try:
+                await stop.wait()
+            finally:
+                await runner.cleanup()
+    finally:
+        for number in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(number)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -456,6 +534,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--port", type=int, default=0, help="port to serve the page on (default: a free port)"
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="also answer requests for this host name or address (repeatable): with --host "
+        "0.0.0.0, a name others use to reach this machine; the demo refuses any other Host",
     )
     parser.add_argument(
         "--data-dir",
@@ -503,18 +589,84 @@ def main(argv: Sequence[str] | None = None) -> int:
             data_dir.mkdir(parents=True, exist_ok=True)
         port = args.port
         try:
-            asyncio.run(serve(demo_settings(base, data_dir), args.host, port, args.seed, args.lang))
+            asyncio.run(
+                serve(
+                    demo_settings(base, data_dir),
+                    args.host,
+                    port,
+                    args.seed,
+                    args.lang,
+                    args.allow_host,
+                )
+            )
         except KeyboardInterrupt:
-            print("kapshap demo: stopped", file=sys.stderr)
+            pass  # Ctrl+C before the demo took it over: as stopped as after
         except OSError as exc:
             print(f"kapshap demo: cannot listen on {args.host}:{port}: {exc}", file=sys.stderr)
             return 2
+        print("kapshap demo: stopped", file=sys.stderr)
     return 0
 
 
 def _unavailable() -> web.Response:
     """The answer when the preview session cannot be reached (the page polls, then recovers)."""
     return web.Response(status=503, text="The demo is changing its view: reload the page.")
+
+
+EVERYWHERE = frozenset({"0.0.0.0", "::", ""})
+"""``--host`` values that listen on every network interface."""
+
+
+def allowed_hosts(host: str, port: int, names: Sequence[str] = ()) -> frozenset[str]:
+    """The Host headers a browser sends to the demo at ``host:port``, lower case.
+
+    ``host`` itself (``localhost`` and ``127.0.0.1`` alike on the loopback address); on every
+    interface (0.0.0.0, ::) the loopback names and this machine's name and addresses; and
+    each of ``names``. Port 80 also without the port, which browsers leave out."""
+    loopback = {"127.0.0.1", "localhost"}
+    hosts = {host.lower()} | {name.lower() for name in names if name}
+    if host in loopback:
+        hosts |= loopback
+    elif host == "::1":
+        hosts |= {"localhost"}
+    elif host in EVERYWHERE:
+        hosts.discard(host)
+        hosts |= loopback | {"::1"} | _machine_names()
+    bracketed = {f"[{name}]" if ":" in name else name for name in hosts}
+    with_port = {f"{name}:{port}" for name in bracketed}
+    return frozenset(with_port | bracketed if port == 80 else with_port)
+
+
+def _machine_names() -> set[str]:
+    """This machine's name, its fully qualified name and the addresses they resolve to."""
+    names = {socket.gethostname(), socket.getfqdn()}
+    for name in tuple(names):
+        with contextlib.suppress(OSError):
+            for *_, address in socket.getaddrinfo(name, None):
+                names.add(str(address[0]).split("%")[0])
+    return {name.lower() for name in names if name}
+
+
+def _refuse(status: int, reason: str) -> web.Response:
+    """A plain refusal: the status and one line that says why."""
+    return web.Response(status=status, text=reason + "\n", headers={"Cache-Control": "no-store"})
+
+
+async def _not_found(request: web.Request) -> web.Response:
+    """Anything else under the demo's own prefix (a GET never changes the view)."""
+    return _refuse(404, "Not found.")
+
+
+# Before the preview's own scripts (modules, which run later): put the session's capability,
+# from the page's <meta>, in the address, where the preview reads it.
+BOOT_JS = """\
+"use strict";
+(() => {
+  const meta = document.querySelector('meta[name="kapshap-demo-session"]');
+  const wanted = meta ? `#${meta.content}` : location.hash;
+  if (location.hash !== wanted) history.replaceState(null, "", `/${wanted}`);
+})();
+"""
 
 
 # The bar above the preview. Plain DOM, no inline script or style: the preview's page allows
@@ -526,7 +678,16 @@ NAV_JS = """\
   const bar = document.createElement("nav");
   bar.id = "kapshap-demo-bar";
   bar.setAttribute("aria-label", "Kap Shap demo");
-  const go = (member, place) => { location.href = `@PREFIX@/view/${member}/${place}`; };
+  // A change of view is a POST (the demo refuses one from another site); then the page
+  // reloads on the new session.
+  const go = async (member, place) => {
+    const answer = await fetch("@PREFIX@/view", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ member, place }),
+    });
+    if (answer.ok) location.replace("/");
+  };
   const title = document.createElement("strong");
   title.textContent = `${state.labels.title} \u00b7 ${state.server}`;
   bar.append(title);
@@ -546,12 +707,13 @@ NAV_JS = """\
   const places = document.createElement("span");
   places.className = "kapshap-demo-places";
   const link = (text, place, current) => {
-    const a = document.createElement("a");
-    a.textContent = text;
-    a.href = `@PREFIX@/view/${state.member}/${place}`;
-    a.dataset.place = place;
-    if (current) a.setAttribute("aria-current", "page");
-    places.append(a);
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = text;
+    button.dataset.place = place;
+    if (current) button.setAttribute("aria-current", "page");
+    button.addEventListener("click", () => go(state.member, place));
+    places.append(button);
   };
   for (const channel of state.channels) link(`#${channel}`, channel, channel === state.channel);
   link(state.labels.dms, "dm", state.channel === null);
@@ -571,11 +733,14 @@ NAV_CSS = """\
   background: #383a40; color: #f2f3f5; border: 0; border-radius: 4px; padding: 2px 6px;
 }
 #kapshap-demo-bar .kapshap-demo-places { display: flex; flex-wrap: wrap; gap: 4px; }
-#kapshap-demo-bar a {
-  color: #b5bac1; text-decoration: none; padding: 2px 8px; border-radius: 4px;
+#kapshap-demo-bar .kapshap-demo-places button {
+  color: #b5bac1; background: none; border: 0; font: inherit; cursor: pointer;
+  padding: 2px 8px; border-radius: 4px;
 }
-#kapshap-demo-bar a:hover { background: #35373c; color: #f2f3f5; }
-#kapshap-demo-bar a[aria-current="page"] { background: #404249; color: #ffffff; }
+#kapshap-demo-bar .kapshap-demo-places button:hover { background: #35373c; color: #f2f3f5; }
+#kapshap-demo-bar .kapshap-demo-places button[aria-current="page"] {
+  background: #404249; color: #ffffff;
+}
 /* The session lists one viewer: the bar above is where the visitor changes member. */
 .viewer-control { display: none !important; }
 """

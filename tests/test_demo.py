@@ -6,14 +6,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
+import socket
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from aiohttp import ClientSession, web
+from aiohttp import ClientSession
 
 from bot.config import Settings
-from bot.demo import CHANNELS, MEMBERS, PREFIX, WELCOME, Demo, DemoView, demo_settings, running_demo
+from bot.demo import (
+    CHANNELS,
+    MEMBERS,
+    PREFIX,
+    WELCOME,
+    Demo,
+    DemoView,
+    allowed_hosts,
+    demo_settings,
+    running_demo,
+)
 
 pytest.importorskip(
     "markdown_it", reason="the demo needs the preview extra: pip install -e '.[demo]'"
@@ -40,11 +54,7 @@ async def served(tmp_path: Path) -> AsyncIterator[tuple[Demo, str, ClientSession
     """The demo with its page on a free loopback port, and an HTTP client. (Not a fixture:
     simcord's clock scope must be left in the task that entered it.)"""
     async with running_demo(demo_settings(Settings(), tmp_path), seed=1) as demo:
-        runner = web.AppRunner(demo.app(), access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        runner, port = await demo.listen("127.0.0.1", 0)
         try:
             async with ClientSession() as http:
                 yield demo, f"http://127.0.0.1:{port}", http
@@ -72,14 +82,17 @@ async def test_the_page_is_the_preview_with_the_demo_bar(tmp_path: Path) -> None
 
 
 async def check_the_page(demo: Demo, base: str, http: ClientSession) -> None:
-    # Any Host: the demo rewrites it to the one the preview session accepts.
-    async with http.get(f"{base}/", headers={"Host": "demo.example:8080"}) as response:
+    async with http.get(f"{base}/") as response:
         assert response.status == 200
         page = await response.text()
+    # The session's capability is in the page (only the demo's own address can read it), and
+    # boot.js puts it in the address; the script itself holds no secret.
+    assert f'<meta name="kapshap-demo-session" content="{demo.capability}">' in page
     assert f'<script src="{PREFIX}/boot.js"></script>' in page
     assert f'src="{PREFIX}/nav.js"' in page
     async with http.get(f"{base}{PREFIX}/boot.js") as response:
-        assert demo.capability in await response.text()
+        assert response.status == 200
+        assert demo.capability not in await response.text()
     # The session's API answers through the demo with the capability, and only with it.
     async with http.post(
         f"{base}/api/pages", json={}, headers={"X-Simcord-Capability": demo.capability}
@@ -88,6 +101,76 @@ async def check_the_page(demo: Demo, base: str, http: ClientSession) -> None:
         assert (await response.json())["channel"]["name"] == CHANNELS[0]
     async with http.post(f"{base}/api/pages", json={}) as response:
         assert response.status == 401
+
+
+async def test_the_demo_answers_only_at_its_own_address(tmp_path: Path) -> None:
+    """DNS rebinding: a page of another site that points its own name at this machine sends
+    that name as Host; a page of another site sends its Origin. Neither gets the page, the
+    session's key, an action or a change of view; each refusal is one plain line."""
+    async with served(tmp_path) as (demo, base, http):
+        port = base.rsplit(":", 1)[1]
+        foreign = {"Host": f"attacker.example:{port}"}
+        for method, path in (
+            ("GET", f"{PREFIX}/boot.js"),
+            ("GET", "/"),
+            ("GET", f"{PREFIX}/state"),
+            ("POST", f"{PREFIX}/view"),
+            ("POST", "/api/pages"),
+        ):
+            async with http.request(
+                method,
+                f"{base}{path}",
+                headers={**foreign, "X-Simcord-Capability": demo.capability},
+                json={"member": "bob", "place": "dm"},
+            ) as response:
+                assert response.status == 421, path
+                reason = await response.text()
+            assert demo.capability not in reason
+            assert reason.count("\n") == 1 and "Traceback" not in reason
+        # The right Host, but a request made by a page of another site.
+        for headers in (
+            {"Origin": "http://attacker.example"},
+            {"Origin": "null"},
+            {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors"},
+        ):
+            async with http.get(f"{base}{PREFIX}/boot.js", headers=headers) as response:
+                assert response.status == 403, headers
+            async with http.post(
+                f"{base}{PREFIX}/view", json={"member": "bob", "place": "dm"}, headers=headers
+            ) as response:
+                assert response.status == 403, headers
+            async with http.post(
+                f"{base}/api/pages",
+                json={},
+                headers={**headers, "X-Simcord-Capability": demo.capability},
+            ) as response:
+                assert response.status == 403, headers
+        # A GET never changes the view.
+        async with http.get(f"{base}{PREFIX}/view/bob/dm", allow_redirects=False) as response:
+            assert response.status == 404
+        assert demo.view == DemoView("alice", CHANNELS[0])
+        # A link followed from another site still opens the page (a navigation).
+        navigation = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"}
+        async with http.get(f"{base}/", headers=navigation) as response:
+            assert response.status == 200
+        # localhost names the same address; the page's own Origin passes.
+        async with http.post(
+            f"{base}{PREFIX}/view",
+            json={"member": "bob", "place": "dm"},
+            headers={"Host": f"localhost:{port}", "Origin": f"http://localhost:{port}"},
+        ) as response:
+            assert response.status == 200
+        assert demo.view == DemoView("bob", None)
+
+
+def test_on_every_interface_the_demo_answers_for_the_machine_and_the_names_given() -> None:
+    hosts = allowed_hosts("0.0.0.0", 8080, ["Demo.Example"])
+    assert {"127.0.0.1:8080", "localhost:8080", "[::1]:8080", "demo.example:8080"} <= hosts
+    assert f"{socket.gethostname().lower()}:8080" in hosts
+    assert "attacker.example:8080" not in hosts and "0.0.0.0:8080" not in hosts
+    assert allowed_hosts("127.0.0.1", 80) >= {"127.0.0.1", "localhost:80", "localhost"}
+    assert allowed_hosts("192.0.2.7", 9000) == {"192.0.2.7:9000"}
+    assert allowed_hosts("::1", 9000) == {"[::1]:9000", "localhost:9000"}
 
 
 async def test_changing_the_view_opens_another_session(tmp_path: Path) -> None:
@@ -101,9 +184,9 @@ async def check_a_change_of_view(demo: Demo, base: str, http: ClientSession) -> 
     assert (state["member"], state["channel"]) == ("alice", CHANNELS[0])
     assert state["members"] == list(MEMBERS) and state["channels"] == list(CHANNELS)
     first = demo.capability
-    async with http.get(f"{base}{PREFIX}/view/bob/dm", allow_redirects=False) as response:
-        assert response.status == 303
-        assert response.headers["Location"] == "/"
+    async with http.post(f"{base}{PREFIX}/view", json={"member": "bob", "place": "dm"}) as response:
+        assert response.status == 200
+        assert (await response.json())["view"] == "bob/dm"
     async with http.get(f"{base}{PREFIX}/state") as response:
         state = await response.json()
     assert (state["member"], state["channel"]) == ("bob", None)
@@ -115,9 +198,11 @@ async def check_a_change_of_view(demo: Demo, base: str, http: ClientSession) -> 
         payload = await response.json()
     assert payload["viewerId"] == str(demo.members["bob"].id)
     assert payload["channel"]["recipient"]["name"] == "Kap Shap"  # bob's DMs with the bot
-    async with http.get(f"{base}{PREFIX}/view/zed/dm", allow_redirects=False) as response:
+    async with http.post(f"{base}{PREFIX}/view", json={"member": "zed", "place": "dm"}) as response:
         assert response.status == 404
         assert "No such member" in await response.text()
+    async with http.post(f"{base}{PREFIX}/view", data="bob/dm") as response:
+        assert response.status == 400
 
 
 async def test_a_request_to_a_closing_session_is_retried_then_refused_cleanly(
@@ -148,3 +233,47 @@ async def test_a_request_to_a_closing_session_is_retried_then_refused_cleanly(
             assert response.status == 503
             assert "changing its view" in await response.text()
         demo.origin = live
+
+
+@pytest.mark.parametrize(
+    ("stop_with", "ctrl_c_ignored"),
+    [(signal.SIGINT, False), (signal.SIGTERM, False), (signal.SIGTERM, True)],
+    ids=["ctrl-c", "sigterm", "sigterm-under-nohup"],
+)
+def test_the_demo_stops_cleanly(
+    tmp_path: Path, stop_with: signal.Signals, ctrl_c_ignored: bool
+) -> None:
+    """Ctrl+C and SIGTERM (what a service manager, or ``kill``, sends) both end the demo with
+    exit 0 and no traceback, also when it runs where Ctrl+C is ignored (a background job)."""
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bot",
+            "demo",
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--env-file",
+            str(tmp_path / "none.env"),
+        ],
+        cwd=Path(__file__).resolve().parent.parent,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # A shell starts a background job with SIGINT ignored, and the child inherits that.
+        preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+        if ctrl_c_ignored
+        else None,
+    )
+    try:
+        assert process.stdout is not None
+        assert "open http://127.0.0.1:" in process.stdout.readline()
+        process.send_signal(stop_with)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 0, err
+    assert "Traceback" not in err, err
+    assert "kapshap demo: stopped" in err

@@ -89,11 +89,27 @@ def demo_url(tmp_path: Path) -> Iterator[str]:
         assert match, f"no address in {first!r}"
         yield match.group(0)
     finally:
-        process.send_signal(signal.SIGINT)  # Ctrl+C: the demo closes the bot and its database
-        _, err = process.communicate(timeout=WAIT)
+        err = stop(process)
     # The demo logs bot errors; a clean run has none.
     assert "Traceback" not in err, err
     assert process.returncode == 0, err
+
+
+def stop(process: subprocess.Popen[str], wait: float = WAIT) -> str:
+    """Stop ``process`` as Ctrl+C does, or, if it ignores SIGINT (started under ``nohup`` or
+    as a background job), with SIGTERM, then SIGKILL; what it wrote to stderr."""
+    for send in (
+        lambda: process.send_signal(signal.SIGINT),  # the demo closes the bot and its database
+        process.terminate,  # SIGTERM: the demo stops as cleanly
+        process.kill,
+    ):
+        send()
+        try:
+            return str(process.communicate(timeout=wait)[1] or "")
+        except subprocess.TimeoutExpired:
+            continue
+    process.wait()
+    return ""
 
 
 @pytest.fixture
@@ -231,19 +247,25 @@ class Page:
         )
 
     def go(self, place: str) -> None:
-        """Follow a link of the demo's bar (a channel, or the DMs) and wait for the page."""
+        """Press a place of the demo's bar (a channel, or the DMs) and wait for the page."""
         self.until(
-            f"the {place} link",
-            lambda: self.driver.find_element(self.by.LINK_TEXT, place).click() or True,
+            f"the {place} button",
+            lambda: (
+                self.driver.find_element(
+                    self.by.XPATH,
+                    f"//*[@id='kapshap-demo-bar']//button[normalize-space()='{place}']",
+                ).click()
+                or True
+            ),
         )
         self.until(
             f"the {place} view",
             lambda: (
                 self.driver.find_elements(
-                    self.by.CSS_SELECTOR, "#kapshap-demo-bar a[aria-current='page']"
+                    self.by.CSS_SELECTOR, "#kapshap-demo-bar [aria-current='page']"
                 )
                 and self.driver.find_element(
-                    self.by.CSS_SELECTOR, "#kapshap-demo-bar a[aria-current='page']"
+                    self.by.CSS_SELECTOR, "#kapshap-demo-bar [aria-current='page']"
                 ).text
                 == place
             ),
@@ -315,3 +337,29 @@ def test_a_visitor_plays_a_game_in_the_browser(demo_url: str, browser: Any, tmp_
     text = page.text()
     assert "Kap Shap 夾十 — table" in text
     assert "alice" in text and "AI 1 (greedy)" in text
+
+
+@pytest.mark.parametrize("ignored", [("SIGINT",), ("SIGINT", "SIGTERM")])
+def test_stop_ends_a_server_that_ignores_ctrl_c(ignored: tuple[str, ...]) -> None:
+    """A demo started under ``nohup`` or in the background ignores SIGINT: the fixture's
+    ``stop`` then terminates it, or kills it, instead of leaving it running."""
+    ignore = "".join(f"signal.signal(signal.{name}, signal.SIG_IGN); " for name in ignored)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import signal, sys, time; {ignore}print(flush=True); time.sleep(600)",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        process.stdout.readline()  # its signal dispositions are set
+        stop(process, wait=1.0)
+        assert process.poll() is not None
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
