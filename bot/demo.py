@@ -48,6 +48,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,8 @@ HOP_BY_HOP = frozenset(
 )
 TICK_SECONDS = 1.0
 """How often the driver advances the virtual clock (it then follows the wall clock)."""
+TICK_SETTLE_SECONDS = 0.25
+"""How long a tick waits for the bot to settle (simcord's budget for an operation is 5 s)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +171,7 @@ class Demo:
         # The Host headers of the demo's own address (set by listen): nothing else is served.
         self.allowed_hosts: frozenset[str] = frozenset()
         self._seen_requests = 0
+        self.ticks = 0  # the clock driver's ticks so far
         self._watchers: set[asyncio.Task[None]] = set()
 
     async def build_scene(self) -> None:
@@ -232,22 +236,42 @@ class Demo:
 
     async def drive_clock(self) -> None:
         """Advance the virtual clock with the wall clock; republish after the bot's own work."""
-        last = time.monotonic()
+        # The virtual time the wall clock says it is: each tick catches up to it, so a tick
+        # the bot held back (long work) loses no time.
+        start_wall, start_virtual = time.monotonic(), self.env.now()
         while True:
             await asyncio.sleep(TICK_SECONDS)
-            now = time.monotonic()
+            due = start_virtual + timedelta(seconds=time.monotonic() - start_wall)
             async with self.lock:
                 try:
-                    await self.env.advance_time(now - last)
-                    # Only when the bot did something on its own (a timer, a coalesced edit):
-                    # each publication makes the page's controls one revision older.
-                    if len(self.env.http_requests) != self._seen_requests:
-                        self.mark_seen()
-                        if self.preview is not None:
-                            await self.preview.refresh()
+                    await self.tick(due)
                 except Exception:
                     log.exception("the demo's clock driver")
-            last = now
+            self.ticks += 1
+
+    async def tick(self, due: datetime) -> None:
+        """Move the virtual clock to ``due`` and republish the page if the bot did something on
+        its own (a timer, a coalesced edit). Hold :attr:`lock`.
+
+        When the bot is at long work (a review's play-outs in a worker) it does not settle:
+        simcord then moves the clock only as far as the bot lets it, and this tick ends there
+        after a short wait instead of holding the page's actions up (the next tick goes on)."""
+        budget = self.env.settle_timeout
+        self.env.settle_timeout = TICK_SETTLE_SECONDS
+        try:
+            behind = (due - self.env.now()).total_seconds()
+            if behind > 0:
+                await self.env.advance_time(behind)
+            # Only when the bot did something on its own: each publication makes the page's
+            # controls one revision older.
+            if len(self.env.http_requests) != self._seen_requests:
+                if self.preview is not None:
+                    await self.preview.refresh()
+                self.mark_seen()
+        except TimeoutError:
+            log.debug("the bot is busy; the clock waits for it")
+        finally:
+            self.env.settle_timeout = budget
 
     # ----------------------------------------------------------------------------------------
     # The page

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import signal
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import discord
 import pytest
 from aiohttp import ClientSession
 
@@ -277,3 +280,38 @@ def test_the_demo_stops_cleanly(
     assert process.returncode == 0, err
     assert "Traceback" not in err, err
     assert "kapshap demo: stopped" in err
+
+
+async def test_long_work_of_the_bot_does_not_break_the_clock(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """While the bot works longer than simcord waits for it to settle (a review's play-outs in
+    a worker), the clock driver logs no error, and it catches up with the wall clock after."""
+    async with served(tmp_path) as (demo, _, _):
+        release = threading.Event()
+        lounge = demo.channels[CHANNELS[-1]]
+
+        async def on_message(message: discord.Message) -> None:
+            if message.channel.id == lounge.id:  # long work in a worker thread
+                await asyncio.to_thread(release.wait, 120)
+
+        demo.env.bot.add_listener(on_message)
+        # The page's action ends when simcord gives up waiting for the bot (its budget made
+        # short here); the work goes on.
+        demo.env.settle_timeout = 0.5
+        with contextlib.suppress(TimeoutError):
+            async with demo.lock:
+                await demo.members["alice"].send(lounge, "long work")
+        try:
+            ticks = demo.ticks
+            while demo.ticks < ticks + 3:  # the driver ticks while the bot is busy
+                await asyncio.sleep(0.1)
+        finally:
+            release.set()
+        while_busy = demo.env.now()
+        ticks = demo.ticks
+        while demo.ticks < ticks + 2:
+            await asyncio.sleep(0.1)
+        assert demo.env.now() > while_busy
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
