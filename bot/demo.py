@@ -39,8 +39,10 @@ import asyncio
 import contextlib
 import dataclasses
 import html
+import json
 import logging
 import random
+import re
 import signal
 import socket
 import sys
@@ -170,9 +172,18 @@ class Demo:
         self.http: ClientSession | None = None
         # The Host headers of the demo's own address (set by listen): nothing else is served.
         self.allowed_hosts: frozenset[str] = frozenset()
+        # The commands in the members' language (None in English: the names as they are).
+        self.command_names: CommandNames | None = None
+        # simcord's list of the commands the page shows (English), the last one it fetched.
+        self.catalog: dict[str, Any] = {}
         self._seen_requests = 0
         self.ticks = 0  # the clock driver's ticks so far
         self._watchers: set[asyncio.Task[None]] = set()
+
+    @property
+    def client_locale(self) -> str:
+        """The members' Discord client language (``en-US``, ``zh-TW``, ``zh-CN``)."""
+        return "en-US" if self.locale == "en" else self.locale
 
     async def build_scene(self) -> None:
         """The server, its channels and members, and the welcome message."""
@@ -193,6 +204,10 @@ class Demo:
         await host.send(welcome(self.locale), username="Kap Shap demo")
         await env.bot.tree.sync()
         await env.settle()
+        if self.locale != "en":
+            # The commands as synced (simcord's backend keeps the payloads, pinned like above).
+            synced = [c for scope in env.backend.commands.values() for c in scope.values()]
+            self.command_names = CommandNames(synced, self.client_locale)
         self._seen_requests = len(env.http_requests)
 
     # ----------------------------------------------------------------------------------------
@@ -209,7 +224,9 @@ class Demo:
         else:
             channel, viewer = self.channels[view.channel], member
         # One viewer: the demo's bar, not the session's own list, says who the visitor is.
-        preview = await self.env.preview(channel, viewers=[viewer], layout="channel").__aenter__()
+        preview = await self.env.preview(
+            channel, viewers=[viewer], layout="channel", locale=self.client_locale
+        ).__aenter__()
         self.preview, self.view = preview, view
         self.origin = preview.url.partition("/#")[0]
         self.capability = preview.url.partition("/#")[2]
@@ -283,6 +300,7 @@ class Demo:
         app.router.add_get(f"{PREFIX}/boot.js", self.static)
         app.router.add_get(f"{PREFIX}/nav.js", self.static)
         app.router.add_get(f"{PREFIX}/nav.css", self.static)
+        app.router.add_get(f"{PREFIX}/time.js", self.static)
         app.router.add_get(f"{PREFIX}/state", self.state)
         app.router.add_post(f"{PREFIX}/view", self.switch)
         app.router.add_route("*", f"{PREFIX}/{{tail:.*}}", _not_found)
@@ -335,9 +353,9 @@ class Demo:
         return None
 
     async def static(self, request: web.Request) -> web.Response:
-        """The demo's scripts and styles: ``boot.js``, ``nav.js`` and ``nav.css``."""
+        """The demo's scripts and styles: ``boot.js``, ``nav.js``, ``time.js`` and ``nav.css``."""
         name = request.path.removeprefix(f"{PREFIX}/")
-        text = {"boot.js": BOOT_JS, "nav.js": NAV_JS}.get(name)
+        text = {"boot.js": BOOT_JS, "nav.js": NAV_JS, "time.js": TIME_JS}.get(name)
         if text is not None:
             return web.Response(
                 text=text,
@@ -355,6 +373,9 @@ class Demo:
                 "channels": list(CHANNELS),
                 "member": self.view.member,
                 "channel": self.view.channel,
+                # For time.js: the members' client language and the virtual clock (ms).
+                "locale": self.client_locale,
+                "now": self.env.now().timestamp() * 1000,
                 # The bar's own words, in the demo's language.
                 "labels": {
                     "title": t(self.locale, "Kap Shap demo"),
@@ -402,6 +423,65 @@ class Demo:
             payload = inject(payload.decode("utf-8"), capability).encode("utf-8")
         return web.Response(body=payload, status=status, headers=out_headers)
 
+    def _action_body(self, body: bytes) -> bytes:
+        """A page action as simcord and the bot expect it: a command typed as a message
+        (``/table new game:Kap Tai Shap``) becomes that command, as Discord's composer does;
+        option names the member's client showed in his language are English again."""
+        try:
+            action = json.loads(body)
+        except ValueError:
+            return body  # not JSON (an upload): simcord answers it
+        if not isinstance(action, dict):
+            return body
+        if action.get("kind") == "send_message" and isinstance(action.get("content"), str):
+            command = typed_command(action["content"], self.catalog, self.command_names)
+            if command is not None:
+                kept = {k: v for k, v in action.items() if k not in {"content", "reply_to_id"}}
+                action = {**kept, "kind": "run_command", **command}
+        if self.command_names is not None:
+            action = self.command_names.action(action)
+        return json.dumps(action).encode()
+
+    def _answer(self, path: str, payload: bytes) -> bytes:
+        """An answer of the preview's API as the members' Discord client would show it: the
+        commands in its language, the mentions as names."""
+        if not path.startswith("/api/") or path.startswith("/api/assets/"):
+            return payload
+        try:
+            value = json.loads(payload)
+        except ValueError:
+            return payload
+        names = self.command_names
+        if path == "/api/commands":
+            self.catalog = value if isinstance(value, dict) else {}
+            if names is not None and isinstance(value, dict):
+                value = names.catalog(json.loads(payload))  # a copy: the catalog stays English
+        else:
+            value = resolve_mentions(value, self.mentioned)
+        if names is not None:
+            value = names.answer(value)
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+    def mentioned(self, kind: str, ident: int) -> str | None:
+        """How a member's client shows a mention: ``@name`` (a member, a user or a role) or
+        ``#name`` (a channel or thread), or None for one the server does not know."""
+        bot = self.env.bot
+        guild = bot.get_guild(GUILD_ID)
+        if guild is None:
+            return None
+        if kind == "user":
+            # The bot caches only the members it met (no members intent): the demo knows all.
+            people = {handle.id: name for name, handle in self.members.items()}
+            if bot.user is not None:
+                people[bot.user.id] = BOT_NAME
+            name = people.get(ident)
+            return None if name is None else f"@{name}"
+        if kind == "role":
+            role = guild.get_role(ident)
+            return None if role is None else f"@{role.name}"
+        place = guild.get_channel_or_thread(ident)
+        return None if place is None else f"#{place.name}"
+
     async def _forward_once(
         self, request: web.Request, body: bytes
     ) -> tuple[int, dict[str, str], bytes, str]:
@@ -414,6 +494,8 @@ class Demo:
         if "Origin" in headers:
             headers["Origin"] = origin
         headers.pop("Referer", None)
+        if request.path == "/api/action" and body:
+            body = self._action_body(body)
         assert self.http is not None
         # An action runs the bot: it must not overlap the clock driver (one simcord operation).
         guard = self.lock if request.method != "GET" else contextlib.nullcontext()
@@ -430,9 +512,234 @@ class Demo:
                     k: v for k, v in upstream.headers.items() if k.lower() not in HOP_BY_HOP
                 }
                 status = upstream.status
+            if status == 200:
+                payload = self._answer(request.path, payload)
             if request.method != "GET":
                 self.mark_seen()  # the action's own publication shows what it changed
         return status, out_headers, payload, capability
+
+
+@dataclass(frozen=True, slots=True)
+class LocalizedOption:
+    """An option of a command as a client in the demo's language shows it."""
+
+    name: str
+    description: str
+    choices: dict[str, str]  # the English choice name -> the localized one
+
+
+@dataclass(frozen=True, slots=True)
+class LocalizedCommand:
+    """A command (a leaf: ``table new``) as a client in the demo's language shows it."""
+
+    invocation: str
+    description: str
+    options: dict[str, LocalizedOption]  # by English name
+
+    def english(self, name: str) -> str:
+        """The English name of the option a client names ``name`` (or ``name`` itself)."""
+        return next((key for key, o in self.options.items() if o.name == name), name)
+
+
+class CommandNames:
+    """The slash commands in the language of the members' Discord client.
+
+    The bot publishes every command with ``name_localizations`` and
+    ``description_localizations`` (its app_commands Translator), and Discord shows a client the
+    names of its language, then sends the English ones with the interaction. simcord's preview
+    lists only the English ``name``: the demo puts the localized names in the list it forwards
+    to the page and turns the option names the page sends back into English, where the bot and
+    simcord expect them. Command ids, paths and choice values stay as they are."""
+
+    def __init__(self, commands: Sequence[dict[str, Any]], locale: str) -> None:
+        """``commands``: the command payloads as synced (simcord's backend keeps them)."""
+        self.locale = locale
+        self.leaves: dict[tuple[str, tuple[str, ...]], LocalizedCommand] = {}
+        for command in commands:
+            if command.get("type", 1) == 1 and "id" in command:
+                self._walk(str(command["id"]), command, (), ())
+
+    def _name(self, item: dict[str, Any]) -> str:
+        return str((item.get("name_localizations") or {}).get(self.locale) or item["name"])
+
+    def _walk(
+        self, command_id: str, item: dict[str, Any], path: tuple[str, ...], shown: tuple[str, ...]
+    ) -> None:
+        path, shown = (*path, str(item["name"])), (*shown, self._name(item))
+        options = item.get("options") or []
+        groups = [o for o in options if o.get("type") in (1, 2)]  # subcommands and groups
+        for group in groups:
+            self._walk(command_id, group, path, shown)
+        if groups:
+            return
+        localized: dict[str, LocalizedOption] = {}
+        for option in options:
+            localized[str(option["name"])] = LocalizedOption(
+                self._name(option),
+                str(
+                    (option.get("description_localizations") or {}).get(self.locale)
+                    or option.get("description", "")
+                ),
+                {str(c["name"]): self._name(c) for c in option.get("choices") or []},
+            )
+        # Two options a client would name alike keep their English names (never ambiguous).
+        names = [o.name for o in localized.values()]
+        for key, option in localized.items():
+            if names.count(option.name) > 1:
+                localized[key] = dataclasses.replace(option, name=key)
+        self.leaves[(command_id, path)] = LocalizedCommand(
+            " ".join(shown),
+            str(
+                (item.get("description_localizations") or {}).get(self.locale)
+                or item.get("description", "")
+            ),
+            localized,
+        )
+
+    def _leaf(self, command_id: Any, path: Any) -> LocalizedCommand | None:
+        if not isinstance(path, list):
+            return None
+        return self.leaves.get((str(command_id), tuple(str(part) for part in path)))
+
+    def catalog(self, catalog: dict[str, Any]) -> dict[str, Any]:
+        """simcord's command list for the page, in the client's language."""
+        for entry in catalog.get("entries") or []:
+            leaf = self._leaf(entry.get("commandId"), entry.get("path"))
+            if leaf is None:
+                continue
+            entry["invocation"], entry["description"] = leaf.invocation, leaf.description
+            for option in entry.get("options") or []:
+                shown = leaf.options.get(option.get("name"))
+                if shown is None:
+                    continue
+                option["name"], option["description"] = shown.name, shown.description
+                for choice in option.get("choices") or []:
+                    choice["name"] = shown.choices.get(choice.get("name"), choice.get("name"))
+        return catalog
+
+    def action(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A page action, with the option names the bot knows (English)."""
+        leaf = self._leaf(body.get("command_id"), body.get("path"))
+        if leaf is not None:
+            if isinstance(body.get("options"), dict):
+                body["options"] = {leaf.english(k): v for k, v in body["options"].items()}
+            if isinstance(body.get("focused"), str):
+                body["focused"] = leaf.english(body["focused"])
+        if isinstance(body.get("control_key"), str):
+            body["control_key"] = self._control_key(body["control_key"], english=True)
+        return body
+
+    def answer(self, value: Any) -> Any:
+        """An answer for the page, its pickers' keys (``command:ID:PATH:option:NAME``) in the
+        client's language."""
+        if isinstance(value, dict):
+            return {self.answer(k): self.answer(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.answer(v) for v in value]
+        if isinstance(value, str) and value.startswith("command:"):
+            return self._control_key(value, english=False)
+        return value
+
+    def _control_key(self, key: str, *, english: bool) -> str:
+        head, marker, name = key.partition(":option:")
+        _, command_id, path = [*head.split(":", 2), "", ""][:3]
+        leaf = self._leaf(command_id, path.split("."))
+        if not marker or leaf is None:
+            return key
+        if english:
+            return f"{head}{marker}{leaf.english(name)}"
+        shown = leaf.options.get(name)
+        return f"{head}{marker}{shown.name if shown else name}"
+
+
+def typed_command(
+    content: str, catalog: dict[str, Any], names: CommandNames | None
+) -> dict[str, Any] | None:
+    """The command a message typed as ``/table new game:Kap Tai Shap`` names, as the page's
+    composer would send it (``command_id``, ``path``, ``schema_fingerprint``, ``options``), or
+    None when it names no command of ``catalog`` (simcord's list, English) with valid options.
+
+    Discord's composer turns such a line into the command; simcord's sends it as a chat
+    message, which the bot never sees. Names and choices may be English or, in a Chinese
+    demo, those the member's client shows."""
+    text = content.strip()
+    if not text.startswith("/"):
+        return None
+    text = " ".join(text[1:].split())
+    best: tuple[int, dict[str, Any], LocalizedCommand | None, str] | None = None
+    for entry in catalog.get("entries") or []:
+        leaf = (
+            None
+            if names is None
+            else names.leaves.get((str(entry.get("commandId")), tuple(entry.get("path") or ())))
+        )
+        for said in {str(entry.get("invocation", "")), leaf.invocation if leaf else ""} - {""}:
+            if (text == said or text.startswith(said + " ")) and (
+                best is None or len(said) > best[0]
+            ):
+                best = (len(said), entry, leaf, text[len(said) :].strip())
+    if best is None:
+        return None
+    _, entry, leaf, rest = best
+    options = {str(o["name"]): o for o in entry.get("options") or []}
+    spoken = {name: name for name in options}
+    if leaf is not None:
+        spoken |= {leaf.options[n].name: n for n in options if n in leaf.options}
+    # name:value pairs; a value runs to the next known name followed by a colon.
+    known = "|".join(re.escape(name) for name in sorted(spoken, key=len, reverse=True))
+    parts = re.split(rf"(?:^|\s)({known}):", rest) if known else [rest]
+    if parts[0].strip():
+        return None  # words that are no option
+    given: dict[str, Any] = {}
+    for name, raw in zip(parts[1::2], parts[2::2], strict=True):
+        english = spoken[name]
+        value = _option_value(options[english], raw.strip(), leaf, english)
+        if value is None or english in given:
+            return None
+        given[english] = value
+    if any(o.get("required") and n not in given for n, o in options.items()):
+        return None
+    return {
+        "command_id": entry["commandId"],
+        "path": list(entry["path"]),
+        "schema_fingerprint": entry["schemaFingerprint"],
+        "options": given,
+    }
+
+
+def _option_value(
+    option: dict[str, Any], raw: str, leaf: LocalizedCommand | None, english: str
+) -> Any:
+    """What the composer sends for ``raw`` typed as ``option``'s value, or None if invalid."""
+    if not raw:
+        return None
+    choices = option.get("choices") or []
+    if choices:
+        # A choice by its value or name (as shown to the member, or English), or by the start
+        # of one name: "Kap Tai Shap" for "Kap Tai Shap (2-20 players)".
+        shown = leaf.options[english].choices if leaf and english in leaf.options else {}
+
+        def words(choice: dict[str, Any]) -> set[str]:
+            said = {str(choice["name"]), shown.get(str(choice["name"]), ""), str(choice["value"])}
+            return {_plain(word) for word in said if word}
+
+        exact = [c["value"] for c in choices if _plain(raw) in words(c)]
+        begun = [c["value"] for c in choices if any(w.startswith(_plain(raw)) for w in words(c))]
+        return exact[0] if exact else begun[0] if len(begun) == 1 else None
+    kind = option.get("type")
+    if kind in ("integer", "number"):
+        return raw if re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", raw) else None
+    if kind == "boolean":
+        return {"true": True, "false": False}.get(raw.casefold())
+    if kind in ("user", "channel", "role", "mentionable"):
+        found = re.fullmatch(r"<[@#]?[!&]?([0-9]+)>|([0-9]+)", raw)
+        return (found[1] or found[2]) if found else None
+    return raw if kind == "string" else None
+
+
+def _plain(word: str) -> str:
+    """``word`` for comparing what a member typed: case, dashes and spacing aside."""
+    return " ".join(word.casefold().replace("-", " ").split())
 
 
 def inject(index_html: str, capability: str) -> str:
@@ -443,6 +750,7 @@ def inject(index_html: str, capability: str) -> str:
         f'    <script src="{PREFIX}/boot.js"></script>\n'
         f'    <link rel="stylesheet" href="{PREFIX}/nav.css">\n'
         f'    <script src="{PREFIX}/nav.js" defer></script>\n'
+        f'    <script src="{PREFIX}/time.js" defer></script>\n'
     )
     return index_html.replace("</head>", f"    {tags}  </head>", 1)
 
@@ -632,6 +940,62 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+MENTION = re.compile(r"<(@[!&]?|#)([0-9]{1,20})>")
+"""A user (``<@id>``, ``<@!id>``), role (``<@&id>``) or channel (``<#id>``) mention."""
+MENTIONING_TOKENS = frozenset(
+    {"content_tokens", "description_tokens", "value_tokens", "markdown_tokens"}
+)
+"""The fields of simcord's page where Discord shows a mention as a name: a message's content,
+an embed's description and field values, a text display. Not titles, field names, footers or
+author names, where Discord shows the raw ``<@id>`` as simcord does."""
+
+
+def resolve_mentions(value: Any, name_of: Callable[[str, int], str | None]) -> Any:
+    """simcord's page (``value``, its JSON) with every mention a member's Discord client would
+    show as a name made a mention token, as simcord does in a message's content for the users
+    the message's own context knows (not in embeds, nor a server's members and channels in a
+    DM). ``name_of(kind, id)``: ``@name`` or ``#name``, or None for one the demo does not
+    know (it stays as written)."""
+    if isinstance(value, list):
+        return [resolve_mentions(item, name_of) for item in value]
+    if not isinstance(value, dict):
+        return value
+    return {
+        key: _mention_tokens(item, name_of)
+        if key in MENTIONING_TOKENS
+        else resolve_mentions(item, name_of)
+        for key, item in value.items()
+    }
+
+
+def _mention_tokens(tokens: Any, name_of: Callable[[str, int], str | None]) -> Any:
+    """A token list (a paragraph's, recursively) with its text's mentions as mention tokens."""
+    if not isinstance(tokens, list):
+        return tokens
+    out: list[Any] = []
+    for token in tokens:
+        if not isinstance(token, dict):
+            out.append(token)
+        elif token.get("type") == "text" and isinstance(token.get("content"), str):
+            text, at = token["content"], 0
+            for found in MENTION.finditer(text):
+                kind = {"#": "channel", "@&": "role"}.get(found[1], "user")
+                label = name_of(kind, int(found[2]))
+                if label is None:
+                    continue
+                if found.start() > at:
+                    out.append({"type": "text", "content": text[at : found.start()]})
+                out.append({"type": "mention", "kind": kind, "id": found[2], "label": label})
+                at = found.end()
+            if at < len(text):
+                out.append({"type": "text", "content": text[at:]})
+        else:
+            out.append(
+                {k: _mention_tokens(v, name_of) if k == "children" else v for k, v in token.items()}
+            )
+    return out
+
+
 def _unavailable() -> web.Response:
     """The answer when the preview session cannot be reached (the page polls, then recovers)."""
     return web.Response(status=503, text="The demo is changing its view: reload the page.")
@@ -743,6 +1107,84 @@ NAV_JS = """\
   link(state.labels.dms, "dm", state.channel === null);
   bar.append(places);
   document.body.prepend(bar);
+})();
+""".replace("@PREFIX@", PREFIX)
+
+# Discord's timestamps as the member's client shows them. simcord's preview writes each
+# <t:UNIX:STYLE> once, as a <time datetime=…>, in the page's locale and relative to the moment
+# it published the page: a countdown then stands still, and two pages published at different
+# moments disagree. This script finds each one's style (the text simcord wrote for it) and
+# writes it again every second: relative ones (R) from the demo's virtual clock, absolute ones
+# in the member's language (zh-CN dates as 2026-01-01).
+TIME_JS = """\
+"use strict";
+(async () => {
+  const state = await (await fetch("@PREFIX@/state", { cache: "no-store" })).json();
+  const locale = state.locale;
+  let offset = state.now - Date.now();  // the virtual clock, ahead of (or behind) this one
+  // simcord's formats of the absolute styles (preview/static/text.js), in UTC as its page.
+  const FORMATS = {
+    t: { hour: "numeric", minute: "2-digit" },
+    T: { hour: "numeric", minute: "2-digit", second: "2-digit" },
+    d: { year: "numeric", month: "2-digit", day: "2-digit" },
+    D: { year: "numeric", month: "long", day: "numeric" },
+    f: { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" },
+    F: {
+      weekday: "long", year: "numeric", month: "long", day: "numeric",
+      hour: "numeric", minute: "2-digit",
+    },
+  };
+  const format = (date, style) =>
+    new Intl.DateTimeFormat(locale, { timeZone: "UTC", ...FORMATS[style] }).format(date);
+  const absolute = (date, style) => {
+    if (style === "d" && locale === "zh-CN") {
+      const part = Object.fromEntries(
+        new Intl.DateTimeFormat(locale, { timeZone: "UTC", ...FORMATS.d })
+          .formatToParts(date).map(({ type, value }) => [type, value]));
+      return `${part.year}-${part.month}-${part.day}`;
+    }
+    return format(date, style);
+  };
+  const relative = (date, now) => {
+    const seconds = (date.getTime() - now) / 1000;
+    const size = Math.abs(seconds);
+    const [unit, amount] = size < 60 ? ["second", seconds]
+      : size < 3600 ? ["minute", seconds / 60]
+        : size < 86400 ? ["hour", seconds / 3600]
+          : size < 2592000 ? ["day", seconds / 86400]
+            : size < 31536000 ? ["month", seconds / 2592000] : ["year", seconds / 31536000];
+    const rounded = Math.round(amount);
+    const text = new Intl.RelativeTimeFormat(locale, { numeric: rounded ? "always" : "auto" })
+      .format(rounded, unit);
+    // "2 分钟后" as "2 分鐘後": a space between the number and the unit in Chinese.
+    return locale.startsWith("zh") ? text.replace(/([0-9])(?=[^0-9 ,.])/u, "$1 ") : text;
+  };
+  const styleOf = (time) => {
+    if (!time.dataset.kapshapStyle) {
+      const date = new Date(time.dateTime);
+      time.dataset.kapshapStyle =
+        Object.keys(FORMATS).find((style) => format(date, style) === time.textContent) || "R";
+    }
+    return time.dataset.kapshapStyle;
+  };
+  const render = (now = Date.now() + offset) => {
+    for (const time of document.querySelectorAll("time.discord-timestamp[datetime]")) {
+      const date = new Date(time.dateTime);
+      if (!Number.isFinite(date.getTime())) continue;
+      const style = styleOf(time);
+      const text = style === "R" ? relative(date, now) : absolute(date, style);
+      if (time.textContent !== text) time.textContent = text;
+    }
+  };
+  window.kapshapDemoTime = { render, now: () => Date.now() + offset };
+  render();
+  // At once on each new publication (before it shows simcord's frozen text), then each second.
+  new MutationObserver(() => render()).observe(document.body, { childList: true, subtree: true });
+  setInterval(render, 1000);
+  setInterval(async () => {
+    const fresh = await (await fetch("@PREFIX@/state", { cache: "no-store" })).json();
+    offset = fresh.now - Date.now();
+  }, 30000);
 })();
 """.replace("@PREFIX@", PREFIX)
 
