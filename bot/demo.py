@@ -61,6 +61,11 @@ from bot.app import KapBot, create_bot
 from bot.config import ConfigError, Settings, load_settings
 from bot.locale import LOCALES, t
 
+try:  # the demo extra; without it ``kapshap demo`` says what to install (bot.cli)
+    from simcord.backend.errors import SetupError
+except ImportError:  # pragma: no cover - the demo cannot run without simcord
+    SetupError = RuntimeError  # type: ignore[misc,assignment]
+
 __all__ = ["CHANNELS", "GUILD_ID", "MEMBERS", "WELCOME", "Demo", "DemoView", "main", "welcome"]
 
 log = logging.getLogger("kapshap.demo")
@@ -119,10 +124,10 @@ TICK_SETTLE_SECONDS = 0.25
 
 @dataclass(frozen=True, slots=True)
 class DemoView:
-    """What the page shows: a channel (``dm`` False) or the DMs of ``member`` with the bot."""
+    """What the page shows: a channel, a thread or the DMs of ``member`` with the bot."""
 
     member: str
-    channel: str | None  # None: the member's direct messages with the bot
+    channel: str | None  # a channel's name, a thread's id, or None: the member's DMs
 
     @property
     def key(self) -> str:
@@ -131,13 +136,15 @@ class DemoView:
 
     @classmethod
     def parse(cls, key: str) -> DemoView | None:
-        """The view named by ``key``, or None when it names no member or channel."""
+        """The view named by ``key``, or None when it names no member or channel (a thread's
+        id is checked when the view opens: threads come and go)."""
         member, _, place = key.partition("/")
         if member not in MEMBERS:
             return None
         if place == "dm":
             return cls(member, None)
-        return cls(member, place) if place in CHANNELS else None
+        thread = place.isascii() and place.isdecimal() and len(place) <= 20
+        return cls(member, place) if place in CHANNELS or thread else None
 
 
 def demo_settings(base: Settings, data_dir: Path) -> Settings:
@@ -222,7 +229,9 @@ class Demo:
         if view.channel is None:
             channel, viewer = member.user.dm_channel, member.user
         else:
-            channel, viewer = self.channels[view.channel], member
+            channel, viewer = self.place(view.channel), member
+            if channel is None:
+                raise LookupError(view.channel)
         # One viewer: the demo's bar, not the session's own list, says who the visitor is.
         preview = await self.env.preview(
             channel, viewers=[viewer], layout="channel", locale=self.client_locale
@@ -234,6 +243,19 @@ class Demo:
         watcher = asyncio.create_task(self._forget_when_closed(preview))
         self._watchers.add(watcher)
         watcher.add_done_callback(self._watchers.discard)
+
+    def threads(self) -> list[Any]:
+        """The threads of the server's channels (a tournament's match threads), oldest first."""
+        return sorted(
+            (thread for name in CHANNELS for thread in self.channels[name].threads),
+            key=lambda thread: int(thread.id),
+        )
+
+    def place(self, name: str) -> Any:
+        """The channel named ``name`` or the thread whose id it is (simcord handles), or None."""
+        if name in self.channels:
+            return self.channels[name]
+        return next((t for t in self.threads() if str(t.id) == name), None)
 
     async def _forget_when_closed(self, preview: Any) -> None:
         await preview.wait_closed()
@@ -371,6 +393,7 @@ class Demo:
                 "server": GUILD_NAME,
                 "members": list(MEMBERS),
                 "channels": list(CHANNELS),
+                "threads": [{"id": str(t.id), "name": t.name} for t in self.threads()],
                 "member": self.view.member,
                 "channel": self.view.channel,
                 # For time.js: the members' client language and the virtual clock (ms).
@@ -395,10 +418,14 @@ class Demo:
         if not isinstance(asked, dict):
             return _refuse(400, 'Send {"member": NAME, "place": CHANNEL or "dm"} as JSON.')
         view = DemoView.parse(f"{asked.get('member')}/{asked.get('place')}")
-        if view is None:
+        if view is None or (view.channel is not None and self.place(view.channel) is None):
             return _refuse(404, "No such member or channel in the demo.")
         async with self.lock:
-            await self.open_view(view)
+            try:
+                await self.open_view(view)
+            except SetupError:  # simcord: the member may not see that channel (a thread)
+                await self.open_view(self.view)
+                return _refuse(403, f"{view.member} cannot see that channel.")
         return web.json_response({"view": view.key}, headers={"Cache-Control": "no-store"})
 
     async def forward(self, request: web.Request) -> web.StreamResponse:
@@ -1103,10 +1130,27 @@ NAV_JS = """\
     button.addEventListener("click", () => go(state.member, place));
     places.append(button);
   };
-  for (const channel of state.channels) link(`#${channel}`, channel, channel === state.channel);
-  link(state.labels.dms, "dm", state.channel === null);
+  const draw = (threads) => {
+    places.replaceChildren();
+    for (const channel of state.channels) link(`#${channel}`, channel, channel === state.channel);
+    // A tournament's match threads, where its tables are.
+    for (const thread of threads) {
+      link(`🧵 ${thread.name}`, thread.id, thread.id === state.channel);
+    }
+    link(state.labels.dms, "dm", state.channel === null);
+  };
+  draw(state.threads);
   bar.append(places);
   document.body.prepend(bar);
+  // Threads open as the bot plays (a tournament's rounds): look for new ones now and then.
+  let known = JSON.stringify(state.threads);
+  setInterval(async () => {
+    const fresh = await (await fetch("@PREFIX@/state", { cache: "no-store" })).json();
+    if (JSON.stringify(fresh.threads) !== known) {
+      known = JSON.stringify(fresh.threads);
+      draw(fresh.threads);
+    }
+  }, 3000);
 })();
 """.replace("@PREFIX@", PREFIX)
 
