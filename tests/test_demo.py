@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import signal
 import socket
@@ -14,6 +15,7 @@ import sys
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -30,6 +32,7 @@ from bot.demo import (
     allowed_hosts,
     demo_settings,
     running_demo,
+    typed_command,
 )
 
 pytest.importorskip(
@@ -53,10 +56,13 @@ def test_the_demo_has_its_own_database_and_no_token(tmp_path: Path) -> None:
 
 
 @contextlib.asynccontextmanager
-async def served(tmp_path: Path) -> AsyncIterator[tuple[Demo, str, ClientSession]]:
+async def served(
+    tmp_path: Path, locale: str = "en"
+) -> AsyncIterator[tuple[Demo, str, ClientSession]]:
     """The demo with its page on a free loopback port, and an HTTP client. (Not a fixture:
     simcord's clock scope must be left in the task that entered it.)"""
-    async with running_demo(demo_settings(Settings(), tmp_path), seed=1) as demo:
+    settings = demo_settings(Settings(), tmp_path)
+    async with running_demo(settings, seed=1, locale=locale) as demo:
         runner, port = await demo.listen("127.0.0.1", 0)
         try:
             async with ClientSession() as http:
@@ -315,3 +321,97 @@ async def test_long_work_of_the_bot_does_not_break_the_clock(
         assert demo.env.now() > while_busy
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, [r.getMessage() for r in errors]
+
+
+async def page_of(demo: Demo, base: str, http: ClientSession) -> tuple[dict[str, Any], str]:
+    """The current session's page as the browser gets it through the demo, and its context."""
+    capability = {"X-Simcord-Capability": demo.capability}
+    async with http.post(f"{base}/api/pages", json={}, headers=capability) as response:
+        assert response.status == 200
+        page = await response.json()
+    return page, str(page["context"]["id"])
+
+
+async def catalog_of(demo: Demo, base: str, http: ClientSession) -> dict[str, Any]:
+    """The command list the page's composer shows, through the demo."""
+    _, context = await page_of(demo, base, http)
+    headers = {"X-Simcord-Capability": demo.capability, "X-Simcord-Context": context}
+    async with http.get(f"{base}/api/commands", headers=headers) as response:
+        assert response.status == 200
+        catalog: dict[str, Any] = await response.json()
+    return catalog
+
+
+async def test_the_composer_speaks_the_members_language(tmp_path: Path) -> None:
+    """A zh-TW client lists the commands, options and choices by their zh-TW names, as
+    Discord does with the names the bot publishes; what it sends back is turned into the
+    English names the bot and simcord know."""
+    async with served(tmp_path, "zh-TW") as (demo, base, http):
+        catalog = await catalog_of(demo, base, http)
+        entries = {e["invocation"]: e for e in catalog["entries"]}
+        assert "table new" not in entries
+        new = entries["牌桌 開桌"]
+        assert new["path"] == ["table", "new"]  # what the page sends stays English
+        game = next(o for o in new["options"] if o["name"] == "遊戲")
+        assert "夾大十（2–20 人）" in [c["name"] for c in game["choices"]]
+        assert [c["value"] for c in game["choices"]] == ["kap-shap", "kap-tai-shap", "tsung-shap"]
+        names = demo.command_names
+        assert names is not None
+        sent = {"command_id": new["commandId"], "path": new["path"], "options": {"遊戲": "x"}}
+        assert names.action(sent)["options"] == {"game": "x"}
+        key = f"command:{new['commandId']}:table.new:option:遊戲"
+        assert names.action({"control_key": key})["control_key"].endswith(":option:game")
+        assert names.answer({key.replace("遊戲", "game"): 1}) == {key: 1}
+        # A command typed as a message, in Chinese or English, runs as that command.
+        assert demo.catalog["entries"]  # the English list, kept for this
+        for typed in ("/牌桌 開桌 遊戲:夾大十", "/table new game:Kap Tai Shap"):
+            command = typed_command(typed, demo.catalog, names)
+            assert command is not None
+            assert (command["path"], command["options"]) == (
+                ["table", "new"],
+                {"game": "kap-tai-shap"},
+            )
+
+
+async def test_a_command_typed_as_a_message_runs(tmp_path: Path) -> None:
+    """``/table new game:Kap Tai Shap`` typed in the composer and sent as a message (as the
+    welcome shows it) opens that table instead of being a chat line the bot never reads."""
+    async with served(tmp_path) as (demo, base, http):
+        catalog = await catalog_of(demo, base, http)
+        assert typed_command("/table new game:Kap Tai Shap", catalog, None) is not None
+        for not_a_command in ("hello", "/table new game:Chess", "/nothing", "/table new x"):
+            assert typed_command(not_a_command, catalog, None) is None
+        page, context = await page_of(demo, base, http)
+        headers = {"X-Simcord-Capability": demo.capability, "X-Simcord-Context": context}
+        action = {
+            "kind": "send_message",
+            "content": "/table new game:Kap Tai Shap",
+            "target_id": None,
+            "protocol_version": 3,
+            "sequence": 1,
+            "request_id": "typed-1",
+            "generation": page["context"]["generation"],
+            "bot_generation": page["botGeneration"],
+            "published_revision": page["publishedRevision"],
+        }
+        async with http.post(f"{base}/api/action", json=action, headers=headers) as response:
+            assert response.status == 200
+            receipt = await response.json()
+        assert not receipt["rejected"], receipt
+        last = demo.channels[CHANNELS[0]].last_message
+        assert last is not None and last.embeds
+        assert "Kap Tai Shap" in str(last.embeds[0].title)
+
+
+async def test_mentions_show_as_names(tmp_path: Path) -> None:
+    """In an embed's description, Discord shows ``<@id>`` as the member's name: so does the
+    page (simcord's preview resolves mentions only in a message's content)."""
+    async with served(tmp_path) as (demo, base, http):
+        async with demo.lock:
+            await demo.members["alice"].slash(demo.channels[CHANNELS[0]], "table new")
+            await demo.preview.refresh()
+        page, _ = await page_of(demo, base, http)
+        lobby = [m for m in page["messages"].values() if m.get("embeds")][-1]
+        tokens = json.dumps(lobby["embeds"][0]["description_tokens"], ensure_ascii=False)
+        assert "<@" not in tokens
+        assert '"type": "mention"' in tokens and '"label": "@alice"' in tokens
