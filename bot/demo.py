@@ -41,6 +41,7 @@ import dataclasses
 import html
 import json
 import logging
+import multiprocessing
 import random
 import re
 import signal
@@ -309,8 +310,29 @@ class Demo:
                 self.mark_seen()
         except TimeoutError:
             log.debug("the bot is busy; the clock waits for it")
+            if len(self.env.http_requests) != self._seen_requests:
+                self._publish_unsettled()
         finally:
             self.env.settle_timeout = budget
+
+    def _publish_unsettled(self) -> None:
+        """Republish the page while the bot is still at work: what it sent so far (a review's
+        "Reviewing…" and its progress) shows at once, not when the work is done. simcord
+        publishes only once the bot settles; its publication step is internal (pinned)."""
+        preview = self.preview
+        if preview is None:
+            return
+        self.env._begin_operation("kapshap demo: publish")
+        try:
+            preview._advance_presentation_time()
+            for page in tuple(preview._pages.values()):
+                if page.id in preview._pages:
+                    preview._publish(page, reason="refresh")
+            self.mark_seen()
+        except Exception:  # a page closing under it: the next tick publishes again
+            log.debug("could not publish the page while the bot works", exc_info=True)
+        finally:
+            self.env._end_operation()
 
     # ----------------------------------------------------------------------------------------
     # The page
@@ -801,6 +823,8 @@ async def running_demo(
             demo.http = http
             await demo.open_view(demo.view)
             driver = asyncio.create_task(demo.drive_clock())
+            # The review's worker processes are started by the bot as it needs them.
+            children = set(multiprocessing.active_children())
             try:
                 yield demo
             finally:
@@ -812,6 +836,10 @@ async def running_demo(
                 # Before simcord's shutdown, which does not close the bot: the cogs unload and
                 # the database closes (its worker thread would keep the process alive).
                 await bot.close()
+                # A review still running in a worker process would hold the exit until it
+                # ends (the pool waits for its workers): the demo's own workers stop now.
+                for child in set(multiprocessing.active_children()) - children:
+                    child.terminate()
 
 
 @contextlib.asynccontextmanager

@@ -8,11 +8,13 @@ import asyncio
 import contextlib
 import json
 import logging
+import multiprocessing
 import signal
 import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -293,18 +295,20 @@ async def test_long_work_of_the_bot_does_not_break_the_clock(
 ) -> None:
     """While the bot works longer than simcord waits for it to settle (a review's play-outs in
     a worker), the clock driver logs no error, and it catches up with the wall clock after."""
-    async with served(tmp_path) as (demo, _, _):
+    async with served(tmp_path) as (demo, base, http):
         release = threading.Event()
         lounge = demo.channels[CHANNELS[-1]]
 
         async def on_message(message: discord.Message) -> None:
-            if message.channel.id == lounge.id:  # long work in a worker thread
+            if message.channel.id == lounge.id:  # a reply, then long work in a worker thread
+                await demo.env.bot.get_channel(demo.channels[CHANNELS[0]].id).send("working")
                 await asyncio.to_thread(release.wait, 120)
 
         demo.env.bot.add_listener(on_message)
         # The page's action ends when simcord gives up waiting for the bot (its budget made
         # short here); the work goes on.
         demo.env.settle_timeout = 0.5
+        _, context = await page_of(demo, base, http)  # the visitor's page, open before
         with contextlib.suppress(TimeoutError):
             async with demo.lock:
                 await demo.members["alice"].send(lounge, "long work")
@@ -312,6 +316,11 @@ async def test_long_work_of_the_bot_does_not_break_the_clock(
             ticks = demo.ticks
             while demo.ticks < ticks + 3:  # the driver ticks while the bot is busy
                 await asyncio.sleep(0.1)
+            # What the bot sent before its long work is on the page already.
+            headers = {"X-Simcord-Capability": demo.capability, "X-Simcord-Context": context}
+            async with http.get(f"{base}/api/state", headers=headers) as response:
+                page = await response.json()
+            assert "working" in [m.get("content") for m in page["messages"].values()]
         finally:
             release.set()
         while_busy = demo.env.now()
@@ -415,3 +424,14 @@ async def test_mentions_show_as_names(tmp_path: Path) -> None:
         tokens = json.dumps(lobby["embeds"][0]["description_tokens"], ensure_ascii=False)
         assert "<@" not in tokens
         assert '"type": "mention"' in tokens and '"label": "@alice"' in tokens
+
+
+async def test_the_bots_worker_processes_end_with_the_demo(tmp_path: Path) -> None:
+    """A review runs in worker processes; one still at work when the demo stops would hold
+    the exit (the pool waits for it): the demo ends its own workers."""
+    context = multiprocessing.get_context("spawn")
+    async with served(tmp_path) as _:
+        worker = context.Process(target=time.sleep, args=(600,))
+        worker.start()
+    worker.join(timeout=60)
+    assert not worker.is_alive()
