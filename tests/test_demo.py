@@ -9,6 +9,7 @@ import contextlib
 import json
 import logging
 import multiprocessing
+import re
 import signal
 import socket
 import subprocess
@@ -435,3 +436,33 @@ async def test_the_bots_worker_processes_end_with_the_demo(tmp_path: Path) -> No
         worker.start()
     worker.join(timeout=60)
     assert not worker.is_alive()
+
+
+async def test_one_deadline_per_turn_and_lobby(tmp_path: Path) -> None:
+    """The countdowns that disagreed on the page ("3 minutes" on the table, "2 minutes" in the
+    DM; a 15-minute lobby "closing in 16 minutes") were simcord's wording of one deadline at
+    different moments: the bot writes one ``<t:…:R>`` per lobby and per turn everywhere."""
+    async with served(tmp_path) as (demo, _, _):
+        channel, alice = demo.channels[CHANNELS[0]], demo.members["alice"]
+        async with demo.lock:
+            opened = demo.env.now().timestamp()
+            await alice.slash(channel, "table new")
+            lobby = channel.last_message
+            assert lobby is not None
+            assert deadlines(lobby) == {int(opened) + 15 * 60}
+            await alice.slash(channel, "table addbot")
+            await alice.slash(channel, "table start")
+            await demo.env.advance_time(5)  # the coalesced table edit
+        table = demo.env.bot.services.tables.get(channel.id)
+        assert table is not None and table.deadline is not None
+        [table_message] = [m for m in channel.history() if m.id == table.message_id]
+        hand = alice.user.dm_channel.last_message
+        assert hand is not None
+        # The table, and the hand's DM of the player whose turn it is, name the same instant.
+        assert deadlines(table_message) == deadlines(hand) == {int(table.deadline)}
+
+
+def deadlines(message: discord.Message) -> set[int]:
+    """The instants of the ``<t:…:R>`` timestamps of a message (content and embeds)."""
+    texts = [message.content] + [str(e.to_dict()) for e in message.embeds]
+    return {int(n) for text in texts for n in re.findall(r"<t:(\d+):R>", text)}
