@@ -56,7 +56,13 @@ def missing_browser() -> str | None:
 
 
 @pytest.fixture
-def demo_url(tmp_path: Path) -> Iterator[str]:
+def demo_lang() -> str:
+    """The demo's ``--lang`` (a test parametrizes it to play another)."""
+    return "en"
+
+
+@pytest.fixture
+def demo_url(tmp_path: Path, demo_lang: str) -> Iterator[str]:
     """``kapshap demo`` on a free port, with its database in ``tmp_path``; its address."""
     process = subprocess.Popen(
         [
@@ -70,6 +76,8 @@ def demo_url(tmp_path: Path) -> Iterator[str]:
             str(tmp_path / "data"),
             "--env-file",
             str(tmp_path / "none.env"),
+            "--lang",
+            demo_lang,
         ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
@@ -89,11 +97,27 @@ def demo_url(tmp_path: Path) -> Iterator[str]:
         assert match, f"no address in {first!r}"
         yield match.group(0)
     finally:
-        process.send_signal(signal.SIGINT)  # Ctrl+C: the demo closes the bot and its database
-        _, err = process.communicate(timeout=WAIT)
-    # The demo logs bot errors; a clean run has none.
-    assert "Traceback" not in err, err
+        err = stop(process)
+    # The demo logs bot errors (and its clock driver's); a clean run has none.
+    assert "Traceback" not in err and " ERROR " not in err, err
     assert process.returncode == 0, err
+
+
+def stop(process: subprocess.Popen[str], wait: float = WAIT) -> str:
+    """Stop ``process`` as Ctrl+C does, or, if it ignores SIGINT (started under ``nohup`` or
+    as a background job), with SIGTERM, then SIGKILL; what it wrote to stderr."""
+    for send in (
+        lambda: process.send_signal(signal.SIGINT),  # the demo closes the bot and its database
+        process.terminate,  # SIGTERM: the demo stops as cleanly
+        process.kill,
+    ):
+        send()
+        try:
+            return str(process.communicate(timeout=wait)[1] or "")
+        except subprocess.TimeoutExpired:
+            continue
+    process.wait()
+    return ""
 
 
 @pytest.fixture
@@ -212,7 +236,8 @@ class Page:
 
         def type_it() -> bool:
             box = self.driver.find_element(self.by.ID, "channel-composer-input")
-            box.click()
+            # Focused, not clicked: a click may land on what a screenshot's scroll put over it.
+            self.driver.execute_script("arguments[0].focus()", box)
             box.send_keys(command)
             return True
 
@@ -230,20 +255,55 @@ class Page:
             lambda: self.driver.find_element(self.by.ID, "send-message").click() or True,
         )
 
-    def go(self, place: str) -> None:
-        """Follow a link of the demo's bar (a channel, or the DMs) and wait for the page."""
+    def type(self, line: str) -> None:
+        """Type ``line`` in the composer and send it as it is (a command with its options
+        typed out: ``/table new game:Kap Tai Shap``)."""
+        from selenium.webdriver.common.keys import Keys
+
+        def send() -> bool:
+            # An empty composer: the last command is done with it (it clears it when the
+            # command settles); then the line, checked before it is sent.
+            box = self.driver.find_element(self.by.ID, "channel-composer-input")
+            if box.get_attribute("value"):
+                return False
+            box.send_keys(line)
+            if box.get_attribute("value") != line:
+                box.clear()
+                return False
+            box.send_keys(Keys.ENTER)
+            return True
+
+        self.until("the composer", send)
         self.until(
-            f"the {place} link",
-            lambda: self.driver.find_element(self.by.LINK_TEXT, place).click() or True,
+            f"{line} sent",
+            lambda: (
+                self.driver.find_element(self.by.ID, "channel-composer-input").get_attribute(
+                    "value"
+                )
+                != line
+            ),
+        )
+
+    def go(self, place: str) -> None:
+        """Press a place of the demo's bar (a channel, or the DMs) and wait for the page."""
+        self.until(
+            f"the {place} button",
+            lambda: (
+                self.driver.find_element(
+                    self.by.XPATH,
+                    f"//*[@id='kapshap-demo-bar']//button[normalize-space()='{place}']",
+                ).click()
+                or True
+            ),
         )
         self.until(
             f"the {place} view",
             lambda: (
                 self.driver.find_elements(
-                    self.by.CSS_SELECTOR, "#kapshap-demo-bar a[aria-current='page']"
+                    self.by.CSS_SELECTOR, "#kapshap-demo-bar [aria-current='page']"
                 )
                 and self.driver.find_element(
-                    self.by.CSS_SELECTOR, "#kapshap-demo-bar a[aria-current='page']"
+                    self.by.CSS_SELECTOR, "#kapshap-demo-bar [aria-current='page']"
                 ).text
                 == place
             ),
@@ -280,12 +340,14 @@ def test_a_visitor_plays_a_game_in_the_browser(demo_url: str, browser: Any, tmp_
     # Open a table with a slash command, add a computer player, start.
     page.slash("/table new")
     page.shows("new table")
+    page.shows("Host: @alice")  # a mention, shown as Discord shows it: the name
     page.click("Add AI")
     page.choose("Computer level…", "Normal")
     page.shows("Added a computer player (Normal).")
     page.click("Start")
     page.until("the running table", lambda: page.buttons("My hand"))
     assert "Seats" in page.text() and "Wall" in page.text()
+    check_the_countdown(page)
 
     # The hand arrives by DM, as a picture; play a move there with the buttons.
     page.go("DMs with Kap Shap")
@@ -315,3 +377,108 @@ def test_a_visitor_plays_a_game_in_the_browser(demo_url: str, browser: Any, tmp_
     text = page.text()
     assert "Kap Shap 夾十 — table" in text
     assert "alice" in text and "AI 1 (Normal)" in text
+
+    # Resign, then review the game: long work for the bot, which the demo's clock waits for.
+    found = re.search(r"Kap Shap 夾十 — table ([0-9a-f]+)", text)
+    assert found, text
+    page.slash("/table resign")
+    confirm = ("Resign", "Confirm", "Yes")  # a confirmation, if the command asks for one
+    page.until(
+        "the resignation",
+        lambda: "resigned" in page.text() or any(page.buttons(label) for label in confirm),
+    )
+    if "resigned" not in page.text():
+        page.click(next(label for label in confirm if page.buttons(label)))
+    page.shows("resigned")
+    page.type(f"/review game:{found[1]}")  # a command typed out, options and all
+    page.shows(f"Review of game {found[1]}")
+
+    # The welcome's own example, typed as it reads.
+    page.go("#kap-tai-shap")
+    page.type("/table new game:Kap Tai Shap")
+    page.shows("Kap Tai Shap 夾大十 — new table")
+
+    # A tournament: its match is played in a thread, which the bar reaches.
+    page.go("#lounge")
+    page.type("/tournament new name:Demo Cup")
+    page.shows("Demo Cup")
+    page.slash("/tournament join")
+    page.shows("Players (1)")
+    page.type("/tournament fill count:1")
+    page.shows("Players (2)")
+    page.slash("/tournament start")
+    page.go("\U0001f9f5 Demo Cup · R1-1")
+    page.until("the match's table", lambda: page.buttons("My hand"))
+    assert "Demo Cup" in page.text() and "Computer 1" in page.text()
+
+
+def check_the_countdown(page: Page) -> None:
+    """The turn's countdown is Discord's relative timestamp, worded from the demo's clock each
+    time the page draws it (every second), not frozen at the moment simcord published it."""
+    last_relative = (
+        "[...document.querySelectorAll('#channel-message-list time.discord-timestamp')]"
+        ".filter(t => t.dataset.kapshapStyle === 'R').at(-1)"
+    )
+    deadline = page.until(
+        "the turn's countdown",
+        lambda: page.driver.execute_script(
+            f"const t = {last_relative}; return t ? Date.parse(t.dateTime) : null"
+        ),
+    )
+
+    def shown_at(moment: float) -> str:
+        return str(
+            page.driver.execute_script(
+                f"kapshapDemoTime.render(arguments[0]); return {last_relative}.textContent",
+                moment,
+            )
+        )
+
+    assert shown_at(deadline - 30_000) == "in 30 seconds"
+    assert shown_at(deadline - 120_000) == "in 2 minutes"
+    assert shown_at(deadline + 5_000) == "5 seconds ago"
+    now = page.driver.execute_script("return kapshapDemoTime.now()")
+    assert shown_at(now) in {"in 2 minutes", "in 1 minute"}  # a 2-minute timer
+
+
+@pytest.mark.parametrize("demo_lang", ["zh-CN"])
+def test_a_chinese_visitor_sees_commands_and_times_in_chinese(
+    demo_url: str, browser: Any, tmp_path: Path
+) -> None:
+    """In ``--lang zh-CN`` the composer lists the commands by their Chinese names (as the
+    member's Discord client would), and times read as that client shows them."""
+    page = Page(browser, tmp_path)
+    browser.get(demo_url)
+    page.shows("欢迎试玩夹十")
+    page.slash("/筹码 每日筹码")
+    page.shows("你领取了")
+    page.slash("/筹码 每日筹码")
+    page.shows("下次可领：24 小时后（2026年1月2日")
+    page.slash("/筹码 记录")
+    page.shows("2026-01-01 +100 每日筹码")
+
+
+@pytest.mark.parametrize("ignored", [("SIGINT",), ("SIGINT", "SIGTERM")])
+def test_stop_ends_a_server_that_ignores_ctrl_c(ignored: tuple[str, ...]) -> None:
+    """A demo started under ``nohup`` or in the background ignores SIGINT: the fixture's
+    ``stop`` then terminates it, or kills it, instead of leaving it running."""
+    ignore = "".join(f"signal.signal(signal.{name}, signal.SIG_IGN); " for name in ignored)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import signal, sys, time; {ignore}print(flush=True); time.sleep(600)",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        process.stdout.readline()  # its signal dispositions are set
+        stop(process, wait=1.0)
+        assert process.poll() is not None
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
