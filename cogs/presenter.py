@@ -62,6 +62,12 @@ from bot.engine import (
 )
 from bot.locale import normalize, t
 from bot.render import render_witness
+from bot.render.alt_text import (
+    discards_description,
+    hand_description,
+    row_description,
+    witness_description,
+)
 from bot.render.table_art import (
     PoolGroup,
     discard_groups,
@@ -78,7 +84,6 @@ from bot.render.text import (
     hand_prompt,
     legal_text,
     localize,
-    pool_text,
     recent_text,
     result_text,
     rules_summary,
@@ -219,12 +224,16 @@ class HandPayload:
     view: discord.ui.View | None
     signature: tuple[Any, ...]
     content: str | None = None
+    description: str | None = None
+    """The picture's alt text: the hand in words, for a screen reader or with images off."""
 
     def file(self) -> discord.File | None:
         """A fresh upload of the picture (a File can be sent only once)."""
         if self.picture is None:
             return None
-        return discord.File(io.BytesIO(self.picture), filename=HAND_FILE)
+        return discord.File(
+            io.BytesIO(self.picture), filename=HAND_FILE, description=self.description
+        )
 
 
 @dataclass(slots=True)
@@ -390,7 +399,9 @@ class Presenter:
             picture = await asyncio.to_thread(
                 render_fishing_row, public.row, turned, title=title, locale=loc
             )
-            return [discord.File(io.BytesIO(picture), filename=ROW_FILE)]
+            name = table.seats[public.current].name
+            alt = row_description(public.row, turned, name, loc)
+            return [discord.File(io.BytesIO(picture), filename=ROW_FILE, description=alt)]
         groups = discard_groups(public.pool)
         title = t(loc, "Discards")
         if public.pool:
@@ -402,7 +413,7 @@ class Presenter:
                 name=table.seats[last.seat].name,
             )
         picture = await asyncio.to_thread(render_discards, groups, title=title, locale=loc)
-        alt = field_text(pool_text(public.pool, loc).replace("`", ""))  # alt text: 1024 at most
+        alt = discards_description(public.pool, loc)
         return [discord.File(io.BytesIO(picture), filename=DISCARDS_FILE, description=alt)]
 
     async def table_message(self, table: Table, *, edit: bool) -> dict[str, Any]:
@@ -607,7 +618,8 @@ class Presenter:
                 title=t(loc, "{name} wins", name=winner),
                 locale=loc,
             )
-            file = discord.File(io.BytesIO(picture), filename=WIN_FILE)
+            alt = witness_description(winner, result.witness, state.rules.four_two_value, loc)
+            file = discord.File(io.BytesIO(picture), filename=WIN_FILE, description=alt)
         if settlement:
             lines.append(localize(settlement, loc))
         await self._send_end(table, lines, file)
@@ -761,9 +773,10 @@ class Presenter:
             )
         embed.set_image(url=f"attachment://{HAND_FILE}")
         embed.set_footer(text=t(loc, "table {id}", id=table.id))
-        picture = None
+        picture = description = None
         if previous is None or previous[0] != signature[0]:
             hand, new, discards = signature[0]
+            description = hand_description(hand, new, discards, loc)
             picture = await asyncio.to_thread(
                 render_hand_view,
                 hand,
@@ -776,7 +789,8 @@ class Presenter:
         if table.running:
             hand_legal = [a for a in legal if isinstance(a, Take | Draw | Discard | Declare)]
             view = hand_view(table.id, table.version, seat_view, hand_legal, loc)
-        return HandPayload(embed, picture, view, signature, self.notice_line(table, seat_view.seat))
+        notice = self.notice_line(table, seat_view.seat)
+        return HandPayload(embed, picture, view, signature, notice, description)
 
     def _turn_notice(
         self,
