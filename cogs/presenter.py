@@ -478,9 +478,12 @@ class Presenter:
             return lobby_view(table.id, loc)
         if table.status is TableStatus.ABORTED:
             return discord.ui.View(timeout=None)  # an empty view removes the buttons
-        if table.fishing and table.running and isinstance(table.view_for(None), FishingView):
+        public = table.view_for(None)
+        if table.fishing and table.running and isinstance(public, FishingView):
             legal = [a for a in table.legal() if isinstance(a, Draw | Capture | Place | Claim)]
-            return fishing_table_view(table.id, table.version, legal, loc)
+            combos = {str(c.capture): c for c in public.options}
+            combos |= {str(c.claim): c for c in public.pending}
+            return fishing_table_view(table.id, table.version, legal, loc, combos)
         # Once over, the Rematch button is on the end-of-game message (one is enough).
         return table_view(table.id, finished=not table.running, rematch=False, locale=loc)
 

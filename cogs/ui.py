@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -34,6 +34,7 @@ from bot.engine import (
     AnyAction,
     Capture,
     Claim,
+    Combination,
     Declare,
     Discard,
     Draw,
@@ -45,7 +46,7 @@ from bot.engine import (
 )
 from bot.locale import N_, normalize
 from bot.locale import t as tr
-from bot.render.text import action_label, tile_label
+from bot.render.text import action_label, combination_label, tile_label
 
 __all__ = [
     "BUTTON_VERBS",
@@ -330,14 +331,26 @@ def play_arg(action: AnyAction) -> str:
 
 
 def fishing_table_view(
-    table_id: str, version: int, legal: Sequence[FishingAction], locale: str = "en"
+    table_id: str,
+    version: int,
+    legal: Sequence[FishingAction],
+    locale: str = "en",
+    combos: Mapping[str, Combination] | None = None,
 ) -> discord.ui.View:
     """The running Tsung Shap table message's buttons: the current player's actions (claims,
-    Draw, captures, Place left / Place right, each for this ``version``), then Rules."""
+    Draw, captures, Place left / Place right, each for this ``version``), then Rules.
+    ``combos`` (by the action's notation) lets a capture or claim button say which tiles it
+    takes and what it scores."""
+    known = combos or {}
 
     def button(action: FishingAction, style: discord.ButtonStyle, row: int) -> KapButton:
         cid = CustomId(table_id, version, "play", play_arg(action))
-        return KapButton(cid, label=action_label(action, locale), style=style, row=row)
+        combo = known.get(str(action))
+        if isinstance(action, Capture | Claim) and combo is not None:
+            label = combination_label(action, combo, locale)
+        else:
+            label = action_label(action, locale)
+        return KapButton(cid, label=label[:80], style=style, row=row)
 
     items: list[discord.ui.Item[Any]] = []
     claims = [a for a in legal if isinstance(a, Claim)][:5]

@@ -21,6 +21,7 @@ from bot.engine import (
     Captured,
     Claim,
     Claimed,
+    Combination,
     Declare,
     Declared,
     Discard,
@@ -65,6 +66,7 @@ __all__ = [
     "GAME_TITLES",
     "SeatLabel",
     "action_label",
+    "combination_label",
     "deadline_text",
     "fishing_fields",
     "game_title",
@@ -540,6 +542,21 @@ def action_label(action: AnyAction, locale: str = "en") -> str:
         case Declare():
             return t(locale, "Declare")
     raise AssertionError(f"unknown action {action!r}")
+
+
+def combination_label(action: Capture | Claim, combo: Combination, locale: str = "en") -> str:
+    """A capture or claim button's label with what it takes and scores, so the player sees
+    both before he chooses: ``Capture triplet left: 6-3 + 5-1 + 6-2 · 20 points``."""
+    points = count_text(locale, combo.score, "point")
+    if combo.sweep:
+        points = t(locale, "sweep, {points}", points=points)
+    return t(
+        locale,
+        "{action}: {tiles} · {points}",
+        action=action_label(action, locale),
+        tiles=" + ".join(map(str, combo.tiles)),
+        points=points,
+    )
 
 
 def legal_text(view: AnyView, legal: Sequence[AnyAction], locale: str = "en") -> str:

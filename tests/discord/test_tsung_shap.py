@@ -159,7 +159,7 @@ async def test_two_members_play_tsung_shap_with_a_sweep_and_a_claimed_miss(
     message = await table_message(world, table)
     assert "Turned over" in [f.name for f in message.embeds[0].fields]
     labels = [getattr(c, "label", "") for row in message.components for c in row.children]
-    assert {"Capture pair left", "Place left", "Place right"} <= set(labels)
+    assert {"Capture pair left: 6-6 + 6-6 · 240 points", "Place left", "Place right"} <= set(labels)
     await bob.click(message, label="Place right")
     message = await table_message(world, table)
     assert "bob could have captured and did not" in field(message, "Recent")
