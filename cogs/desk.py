@@ -332,6 +332,9 @@ class Desk:
         """The "Add AI" button: the host picks a level (added at once if there is only one)."""
         if interaction.user.id != table.host_id:
             raise UserError("Only the host can add a computer player.")
+        if len(table.seats) >= table.max_seats:
+            # Say so before asking for a level (a lobby message drawn before it filled).
+            raise UserError("The table is full ({max_seats} seats).", max_seats=table.max_seats)
         levels = levels_for(table.game)
         if len(levels) <= 1:
             await self.add_ai(interaction, table, default_ai_level(table.game))
@@ -553,6 +556,9 @@ class Desk:
                         table, user.id, interaction.channel_id, message.id, payload.signature
                     )
                     skip = user.id
+                elif message is not None and payload.view is not None:
+                    # An ephemeral hand view: its new token edits it at the game's end.
+                    self.presenter.keep_hand_reply(table, user.id, message.id, interaction)
         elif interaction.response.is_done():
             await interaction.followup.send(
                 self._after_text(table, user.id, notes, loc), ephemeral=True
@@ -594,13 +600,15 @@ class Desk:
         payload = await self.presenter.hand_payload(table, interaction.user.id)
         if payload is None:  # pragma: no cover - checked above
             raise UserError("You are not playing at this table.")
-        kwargs: dict[str, Any] = {"embed": payload.embed, "ephemeral": True}
+        kwargs: dict[str, Any] = {"embed": payload.embed, "ephemeral": True, "wait": True}
         file = payload.file()
         if file is not None:
             kwargs["file"] = file
         if payload.view is not None:
             kwargs["view"] = payload.view
-        await interaction.followup.send(**kwargs)
+        reply = await interaction.followup.send(**kwargs)
+        if payload.view is not None:
+            self.presenter.keep_hand_reply(table, interaction.user.id, reply.id, interaction)
 
     async def present(
         self,
@@ -642,6 +650,15 @@ class Desk:
                 await self.rematch(interaction, cid.table_id)
                 return
             table = self.find(cid.table_id)
+            message = interaction.message
+            private = interaction.guild_id is None or (
+                message is not None and message.flags.ephemeral
+            )
+            over = table is None or (table.state is not None and not table.running)
+            if cid.version is not None and private and over:
+                # A hand view's button after its game ended (a reply too old for the end to
+                # edit, or a table since replaced): take its buttons off, and say why.
+                await interaction.response.edit_message(view=None)
             if table is None:
                 raise UserError("This table is closed.")
             await self._route(interaction, table, cid, values)

@@ -236,6 +236,21 @@ class HandPayload:
         )
 
 
+HAND_REPLY_SECONDS = 14 * 60
+"""How long an ephemeral hand view is kept to be edited at the end of its game: Discord lets
+an interaction's replies be edited for 15 minutes."""
+
+
+@dataclass(slots=True)
+class _HandReply:
+    """An ephemeral hand view with buttons (``/hand``, "My hand", or a click on one): its
+    message, the interaction whose token may edit it, and when."""
+
+    message_id: int
+    interaction: discord.Interaction[Any]
+    at: float
+
+
 @dataclass(slots=True)
 class _MessageState:
     dirty: bool = False
@@ -271,6 +286,7 @@ class Presenter:
         self.bot = bot
         self._messages: dict[str, _MessageState] = {}
         self._dms: dict[tuple[str, int], _DmState] = {}
+        self._hand_replies: dict[tuple[str, int], list[_HandReply]] = {}
         # Each server's chosen language (None: its Discord locale), read at each table edit.
         self._languages: dict[int, str | None] = {}
         self.wake: Callable[[], None] = lambda: None
@@ -475,7 +491,7 @@ class Presenter:
         """The buttons under the table message in its current state (none once aborted)."""
         loc = self.public_locale(table)
         if table.status is TableStatus.LOBBY:
-            return lobby_view(table.id, loc)
+            return lobby_view(table.id, loc, full=len(table.seats) >= table.max_seats)
         if table.status is TableStatus.ABORTED:
             return discord.ui.View(timeout=None)  # an empty view removes the buttons
         public = table.view_for(None)
@@ -897,12 +913,53 @@ class Presenter:
         settings = await server.play_settings(table.guild_id)
         return settings.dm_notices, settings.channel_notices
 
+    def keep_hand_reply(
+        self, table: Table, user_id: int, message_id: int, interaction: discord.Interaction[Any]
+    ) -> None:
+        """An ephemeral hand view with buttons was just sent or edited through ``interaction``:
+        keep it, so that the end of the game takes its buttons off (:meth:`close_hand_replies`).
+        Only the bot can edit an ephemeral message, and only within its token's 15 minutes."""
+        now = self._now()
+        key = (table.id, user_id)
+        replies = [
+            r
+            for r in self._hand_replies.get(key, [])
+            if now - r.at < HAND_REPLY_SECONDS and r.message_id != message_id
+        ]
+        self._hand_replies[key] = [*replies[-4:], _HandReply(message_id, interaction, now)]
+
+    async def close_hand_replies(self, table: Table) -> None:
+        """The game is over: every hand view a player keeps in an ephemeral reply shows the end
+        and loses its buttons (those older than a token's life stay; a click on one is refused
+        and takes its buttons off then: :meth:`cogs.desk.Desk.on_component`)."""
+        now = self._now()
+        for key in [k for k in self._hand_replies if k[0] == table.id]:
+            user_id = key[1]
+            for reply in self._hand_replies.pop(key):
+                if now - reply.at >= HAND_REPLY_SECONDS:
+                    continue
+                # The picture stays as it is (previous: the current signature draws none).
+                payload = await self.hand_payload(
+                    table, user_id, previous=self.signature(table, user_id)
+                )
+                embed = None if payload is None else payload.embed
+                try:
+                    if embed is None:
+                        await reply.interaction.edit_original_response(view=None)
+                    else:
+                        await reply.interaction.edit_original_response(embed=embed, view=None)
+                except discord.HTTPException as exc:
+                    log.info("table %s: hand reply of %s not closed: %s", table.id, user_id, exc)
+
     async def update_dms(
         self, table: Table, *, skip: int | None = None, active: int | None = None
     ) -> None:
-        """Bring every human's DM (and turn notice) up to date, all of them in parallel.
+        """Bring every human's DM (and turn notice) up to date, all of them in parallel, and
+        once the game is over take the buttons off the hand views kept in ephemeral replies.
         ``skip``: a player whose DM an interaction just edited; ``active``: the player who just
         acted (not notified of his own next turn)."""
+        if not table.running:
+            await self.close_hand_replies(table)
         users = [u for u in table.human_ids() if u != skip]
         await asyncio.gather(*(self.update_dm(table, u, active=u == active) for u in users))
         if skip is not None:
@@ -1088,9 +1145,13 @@ class Presenter:
             self._messages.pop(table_id, None)
         for key in [k for k in self._dms if k[0] not in live]:
             del self._dms[key]
+        for key in [k for k in self._hand_replies if k[0] not in live]:
+            del self._hand_replies[key]
 
     def forget(self, table_id: str) -> None:
         """Drop what is kept for a table that is gone."""
         self._messages.pop(table_id, None)
         for key in [k for k in self._dms if k[0] == table_id]:
             del self._dms[key]
+        for key in [k for k in self._hand_replies if k[0] == table_id]:
+            del self._hand_replies[key]

@@ -176,9 +176,17 @@ class KapButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         row: int | None = None,
         emoji: str | None = None,
+        disabled: bool = False,
     ) -> None:
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=str(cid), row=row, emoji=emoji)
+            discord.ui.Button(
+                label=label,
+                style=style,
+                custom_id=str(cid),
+                row=row,
+                emoji=emoji,
+                disabled=disabled,
+            )
         )
         self.cid = cid
 
@@ -254,16 +262,21 @@ def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     return view
 
 
-def lobby_view(table_id: str, locale: str = "en") -> discord.ui.View:
-    """Join, Leave, Add AI, Start and Cancel (valid whatever the lobby's version)."""
+def lobby_view(table_id: str, locale: str = "en", *, full: bool = False) -> discord.ui.View:
+    """Join, Leave, Add AI, Start and Cancel (valid whatever the lobby's version); Join and
+    Add AI are greyed out while every seat is taken."""
 
-    def button(verb: str, label: str, style: discord.ButtonStyle) -> KapButton:
-        return KapButton(CustomId(table_id, None, verb), label=tr(locale, label), style=style)
+    def button(
+        verb: str, label: str, style: discord.ButtonStyle, disabled: bool = False
+    ) -> KapButton:
+        return KapButton(
+            CustomId(table_id, None, verb), label=tr(locale, label), style=style, disabled=disabled
+        )
 
     return _view(
-        button("join", N_("Join"), discord.ButtonStyle.success),
+        button("join", N_("Join"), discord.ButtonStyle.success, full),
         button("leave", N_("Leave"), discord.ButtonStyle.secondary),
-        button("addai", N_("Add AI"), discord.ButtonStyle.primary),
+        button("addai", N_("Add AI"), discord.ButtonStyle.primary, full),
         button("start", N_("Start"), discord.ButtonStyle.success),
         button("cancel", N_("Cancel"), discord.ButtonStyle.danger),
     )

@@ -10,11 +10,16 @@ from typing import Any
 
 import discord
 import pytest
+import simcord
 
 from bot.engine import Deal, Game, deal_from_piles, make_rules, parse_tiles
+from bot.services.tables import TableStatus
 from tests.discord.conftest import World
 from tests.discord.tables_kit import (
+    exact_deal,
+    message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
+    resign,
     table_of,
 )
 
@@ -77,3 +82,109 @@ async def test_tsung_shap_capture_and_claim_buttons_say_their_tiles_and_points(
     await alice.click(await table_message(world), label=claims[0])
     public = table_of(world).view_for(None)
     assert public is not None and public.scores[0] == 40 + 240
+
+
+# ---------------------------------------------------------------------------- lobby and hands
+
+# alice wins on turn 5 by taking bob's 6-3 (the deal of test_play_slash).
+ALICE = "6-6 6-6 1-1 4-4 3-1 3-3 6-5 5-2"
+BOB = "5-5 6-1 4-1 3-2 6-2 6-3 4-2"
+WALL = "2-2 6-4"
+
+
+@pytest.fixture
+def deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    exact_deal(monkeypatch, Game.KAP_SHAP, [ALICE, BOB], WALL, dice=(1, 1, 2, 2))
+
+
+def enabled(message: discord.Message) -> dict[str, bool]:
+    """Each button's label and whether it can be clicked."""
+    return {
+        str(child.label): not child.disabled
+        for row in message.components
+        for child in getattr(row, "children", [])
+        if isinstance(child, discord.Button)
+    }
+
+
+def seen_by(
+    member: simcord.MemberActor, channel: simcord.ChannelHandle, message_id: int
+) -> discord.Message:
+    """A message as the member's client shows it now (ephemeral replies included)."""
+    [found] = [m for m in channel.history(viewer=member) if m.id == message_id]
+    return found
+
+
+async def test_a_full_lobby_greys_out_join_and_add_ai(world: World, deal: None) -> None:
+    ch = world.channel
+    alice, bob, carol = world.members[:3]
+    await alice.slash(ch, "table new", game="kap-shap")
+    await bob.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    await resign(bob, ch)
+    end = ch.history()[-1]
+    r = await alice.click(end, label="Rematch")
+    lobby = r.response.message
+    assert len(table_of(world).seats) == 2
+    assert enabled(lobby) == {
+        "Join": False,
+        "Leave": True,
+        "Add AI": False,
+        "Start": True,
+        "Cancel": True,
+    }
+    with pytest.raises(simcord.SetupError):
+        await carol.click(lobby, label="Join")
+    r = await carol.slash(ch, "table join")
+    assert r.response.content == "The table is full (2 seats)."
+    r = await alice.slash(ch, "table addbot")
+    assert r.response.content == "The table is full (2 seats)."
+
+    # Bob leaves: a seat is free, the buttons come back; carol takes it: greyed out again.
+    await bob.click(lobby, label="Leave")
+    assert enabled(seen_by(carol, ch, lobby.id))["Join"]
+    await carol.click(lobby, label="Join")
+    assert enabled(seen_by(carol, ch, lobby.id)) == {
+        "Join": False,
+        "Leave": True,
+        "Add AI": False,
+        "Start": True,
+        "Cancel": True,
+    }
+
+
+async def test_an_old_hand_reply_loses_its_buttons_when_the_game_ends(
+    world: World, deal: None
+) -> None:
+    env, ch = world.env, world.channel
+    alice, bob = world.members[:2]
+    await alice.slash(ch, "table new", game="kap-shap", timer=3600)
+    await bob.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    r = await alice.slash(ch, "hand")
+    reply = r.response.message
+    assert "Discard 6-5" in labels(seen_by(alice, ch, reply.id))
+    await resign(bob, ch)
+    shown = seen_by(alice, ch, reply.id)
+    assert labels(shown) == [] and "bob resigned: alice wins" in message_text(shown)
+
+    # A reply too old for the bot to edit (Discord allows 15 minutes) keeps its buttons until
+    # it is clicked: the click is refused and takes them off.
+    await alice.click(end_message(world), label="Rematch")
+    await bob.slash(ch, "table join")
+    lobby = table_of(world)
+    await alice.slash(ch, "table start")
+    r = await alice.slash(ch, "hand")
+    old = r.response.message
+    await env.advance_time(16 * 60)
+    await resign(bob, ch)
+    assert "Discard 6-5" in labels(seen_by(alice, ch, old.id))
+    r = await alice.click(seen_by(alice, ch, old.id), label="Discard 6-5")
+    assert r.followups[-1].content == "This game is over."
+    assert labels(seen_by(alice, ch, old.id)) == []
+    assert lobby.status is not TableStatus.RUNNING
+
+
+def end_message(world: World) -> discord.Message:
+    """The latest end-of-game message (it carries Rematch)."""
+    return next(m for m in reversed(world.channel.history()) if "Rematch" in labels(m))
