@@ -61,10 +61,11 @@ from bot.services.tables import (
 )
 from cogs.common import guarded, locale_of, public_locale_of, report_incident
 from cogs.presenter import COLOUR, Presenter, jump_url, seat_labels
-from cogs.ui import CustomId, ai_level_view, register_handler
+from cogs.ui import CustomId, ai_level_view, register_handler, resign_view
 
 __all__ = [
     "ACK_AFTER",
+    "RESIGN_SECONDS",
     "Desk",
     "acknowledged_if_slow",
     "ai_levels",
@@ -81,6 +82,10 @@ PRESENT_CONCURRENCY = 16
 
 ACK_AFTER = 1.0
 """Seconds a handler may work before it acknowledges the interaction (Discord allows 3)."""
+
+RESIGN_SECONDS = 60
+"""How long the question of ``/table resign`` may be answered: long enough to read it on a
+phone, short enough that an old one forgotten in the channel cannot be clicked by a slip."""
 
 _desks: weakref.WeakKeyDictionary[KapBot, Desk] = weakref.WeakKeyDictionary()
 
@@ -649,6 +654,12 @@ class Desk:
             if cid.verb == "rematch":
                 await self.rematch(interaction, cid.table_id)
                 return
+            if cid.verb == "keep":
+                await self.keep_playing(interaction)
+                return
+            if cid.verb == "resign":
+                await self.resign(interaction, self.find(cid.table_id), cid.arg)
+                return
             table = self.find(cid.table_id)
             message = interaction.message
             private = interaction.guild_id is None or (
@@ -779,17 +790,94 @@ class Desk:
                     log.warning("table %s: could not close its message: %s", table.id, exc)
             self.presenter.forget(table.id)
 
-    async def resign(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        """``/table resign``: the player gives up this game."""
-        outcome = await self.tables.resign(table.channel_id, interaction.user.id)
+    async def ask_resign(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """``/table resign``: ask first, privately, what resigning would do (one slip must not
+        lose the pot). The answer's buttons expire after :data:`RESIGN_SECONDS`."""
+        seat = self._resigning_seat(interaction, table)
         loc = locale_of(interaction)
-        text = localize(outcome.lines[0], loc) if outcome.lines else t(loc, "You resigned.")
+        left = [i for i in range(len(table.seats)) if i not in table.out and i != seat]
+        if len(left) == 1 and table.by_difference:
+            what = t(
+                loc,
+                "**Resign?** {name} would win this game, and you would pay for the points you "
+                "are behind.",
+                name=table.seats[left[0]].name,
+            )
+        elif len(left) == 1:
+            what = t(
+                loc,
+                "**Resign?** {name} would win this game and the pot.",
+                name=table.seats[left[0]].name,
+            )
+        else:
+            what = t(
+                loc,
+                "**Resign?** Your seat would fold: your ante stays in the pot and you can no "
+                "longer win.",
+            )
+        expires = int(self.bot.clock.now().timestamp() + RESIGN_SECONDS)
+        when = t(loc, "This question expires {when}.", when=f"<t:{expires}:R>")
         await interaction.response.send_message(
-            t(loc, "You resigned. {text}", text=text),
+            f"{what}\n{when}",
+            view=resign_view(table.id, f"{expires}.{len(table.out)}", loc),
             ephemeral=True,
-            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    def _resigning_seat(self, interaction: discord.Interaction[Any], table: Table) -> int:
+        """The seat of a member who may resign now (refused in words otherwise)."""
+        if table.status is TableStatus.LOBBY:
+            raise UserError("The game has not started yet.")
+        if not table.running:
+            raise UserError("This game is over.")
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError("You are not playing at this table.")
+        if seat in table.out:
+            raise UserError("You are already out of this game.")
+        return seat
+
+    async def resign(
+        self, interaction: discord.Interaction[Any], table: Table | None, arg: str | None
+    ) -> None:
+        """ "Resign" on the question: give up the game, unless the question is stale (its game
+        ended or was replaced, it expired, or a seat folded since, which changes what resigning
+        does): then nothing is done, and the answer says so. The answer replaces the question
+        and says once what happened (the channel is told by the table and end messages)."""
+        loc = locale_of(interaction)
+        expires, _, out = (arg or "").partition(".")
+        now = self.bot.clock.now().timestamp()
+        try:
+            if table is None or (table.state is not None and not table.running):
+                raise UserError("This game is over: nothing was done.")
+            self._resigning_seat(interaction, table)
+            if not expires.isdigit() or now > int(expires):
+                raise UserError(
+                    "This question has expired: nothing was done. Use `/table resign` again if "
+                    "you still want to give up."
+                )
+            if out != str(len(table.out)):
+                raise UserError(
+                    "The game changed since you were asked: nothing was done. Use "
+                    "`/table resign` again if you still want to give up."
+                )
+            outcome = await self.tables.resign(table.channel_id, interaction.user.id)
+        except UserError as exc:
+            await interaction.response.edit_message(content=exc.localized(loc), view=None)
+            return
+        if table.winner_seat is not None and not table.running:
+            text = t(loc, "🏳️ You resigned: {name} wins.", name=table.seats[table.winner_seat].name)
+        else:
+            text = t(loc, "🏳️ You resigned: your seat folds (your ante stays in the pot).")
+        await interaction.response.edit_message(
+            content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
         )
         await self.present(outcome)
+
+    async def keep_playing(self, interaction: discord.Interaction[Any]) -> None:
+        """ "Keep playing" on the question: nothing happens; the question goes."""
+        await interaction.response.edit_message(
+            content=t(locale_of(interaction), "You keep playing."), view=None
+        )
 
     async def announce_restored(self) -> None:
         """After a restart: mark each restored table message, let computer seats play, and send

@@ -340,7 +340,7 @@ class Presenter:
         if table.status is TableStatus.ABORTED:
             lines.append(t(loc, "This game was ended before it finished: every ante was refunded."))
         elif table.end_text is not None:
-            lines.append(t(loc, "🏁 Game over: {text}", text=localize(table.end_text, loc)))
+            lines.append(t(loc, "🏳️ {text}", text=localize(table.end_text, loc)))
         else:
             lines.append(turn_text(public, seats, table.deadline if table.running else None, loc))
         embed.description = "\n".join(lines)
@@ -382,7 +382,7 @@ class Presenter:
         if table.status is TableStatus.ABORTED:
             lines.append(aborted_text(table, loc))
         elif table.end_text is not None:
-            lines.append(t(loc, "🏁 Game over: {text}", text=localize(table.end_text, loc)))
+            lines.append(t(loc, "🏳️ {text}", text=localize(table.end_text, loc)))
         else:
             lines.append(turn_text(public, seats, table.deadline if table.running else None, loc))
         embed.description = "\n".join(lines)
@@ -611,7 +611,8 @@ class Presenter:
         if state.result is None:
             if table.end_text is None:
                 return
-            lines = [f"🏁 {localize(table.end_text, loc)}"] + (
+            # Ended by a resignation or a forfeit: the white flag, as in the table's lines.
+            lines = [t(loc, "🏳️ {text}", text=localize(table.end_text, loc))] + (
                 [localize(settlement, loc)] if settlement else []
             )
             await self._send_end(table, lines, None)
@@ -744,7 +745,7 @@ class Presenter:
             # result_text says it all ("🏆 … won", "The game is drawn"): no "The game is over."
             status = result_text(seat_view.result, seat_labels(table), loc)
         elif table.end_text is not None:
-            status = t(loc, "🏁 Game over: {text}", text=localize(table.end_text, loc))
+            status = t(loc, "🏳️ {text}", text=localize(table.end_text, loc))
         elif not table.running:
             status = t(loc, "This game was ended before it finished: every ante was refunded.")
         elif seat_view.seat in table.out:
@@ -829,7 +830,7 @@ class Presenter:
                 loc, "🏁 Game over. {result}", result=result_text(seat_view.result, seats, loc)
             )
         elif table.end_text is not None:
-            status = t(loc, "🏁 Game over: {text}", text=localize(table.end_text, loc))
+            status = t(loc, "🏳️ {text}", text=localize(table.end_text, loc))
         elif not table.running:
             status = aborted_text(table, loc)
         elif seat_view.seat in table.out:

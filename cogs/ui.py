@@ -6,7 +6,8 @@ Custom id scheme (at most 100 characters, so it fits Discord's limit)::
 
 * ``table_id`` is the game id (12 hex characters), so a click finds its table after a restart;
 * ``version`` is the table's state version the component was drawn for, or ``-`` for components
-  that stay valid whatever happens (lobby buttons, "My hand", "Rules", "Rematch"). A versioned
+  that stay valid whatever happens (lobby buttons, "My hand", "Rules", "Rematch"; "Resign"
+  carries its own expiry in ``arg``, see :meth:`cogs.desk.Desk.resign`). A versioned
   click is passed to the service, which refuses it as out of date if the table moved on: a stale
   or doubled click never acts twice;
 * ``verb`` is the action (``join`` … ``declare``), ``arg`` its tile when it has one (``6-5``);
@@ -63,6 +64,7 @@ __all__ = [
     "parse_custom_id",
     "play_arg",
     "register_handler",
+    "resign_view",
     "table_view",
 ]
 
@@ -77,6 +79,8 @@ BUTTON_VERBS = (
     "hand",
     "rules",
     "rematch",
+    "resign",
+    "keep",
     "draw",
     "take",
     "discard",
@@ -335,6 +339,19 @@ def table_view(
             style=discord.ButtonStyle.primary,
         ),
         KapButton(CustomId(table_id, None, "rules"), label=rules),
+    )
+
+
+def resign_view(table_id: str, arg: str, locale: str = "en") -> discord.ui.View:
+    """The buttons of the question ``/table resign`` asks: Resign (``arg`` tells when the
+    question expires and what the game was like when it was asked) and Keep playing."""
+    return _view(
+        KapButton(
+            CustomId(table_id, None, "resign", arg),
+            label=tr(locale, "Resign"),
+            style=discord.ButtonStyle.danger,
+        ),
+        KapButton(CustomId(table_id, None, "keep"), label=tr(locale, "Keep playing")),
     )
 
 

@@ -190,5 +190,11 @@ def runs_out(world: World, channel: simcord.ChannelHandle | None = None) -> str:
 async def resign(
     member: simcord.MemberActor, channel: simcord.ChannelHandle
 ) -> simcord.InteractionResult:
-    """The member gives up his game in ``channel``."""
-    return await member.slash(channel, "table resign")
+    """The member gives up his game in ``channel``: ``/table resign``, then "Resign" on the
+    question it asks (in any language: found by its custom id)."""
+    r = await member.slash(channel, "table resign")
+    assert r.ephemeral and r.response is not None, r
+    ids = [c["custom_id"] for row in r.response.components for c in row["components"]]
+    confirm = [i for i in ids if ":resign:" in i]
+    assert confirm, r.response.content  # a refusal has no buttons
+    return await member.click(r.response, custom_id=confirm[0])

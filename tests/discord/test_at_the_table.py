@@ -14,9 +14,10 @@ import simcord
 
 from bot.engine import Deal, Game, deal_from_piles, make_rules, parse_tiles
 from bot.services.tables import TableStatus
-from tests.discord.conftest import World
+from tests.discord.conftest import GUILD_ID, World
 from tests.discord.tables_kit import (
     exact_deal,
+    last_dm,
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
     resign,
@@ -188,3 +189,78 @@ async def test_an_old_hand_reply_loses_its_buttons_when_the_game_ends(
 def end_message(world: World) -> discord.Message:
     """The latest end-of-game message (it carries Rematch)."""
     return next(m for m in reversed(world.channel.history()) if "Rematch" in labels(m))
+
+
+# ---------------------------------------------------------------------------- resigning
+
+
+async def test_resign_asks_first_and_says_it_once(world: World, deal: None) -> None:
+    env, ch = world.env, world.channel
+    alice, bob, carol = world.members[:3]
+    chips = world.bot.services.chips
+    await alice.slash(ch, "table new", game="kap-shap")
+    await bob.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    table = table_of(world)
+
+    # A slip: the question, privately; nothing happens until it is answered.
+    r = await bob.slash(ch, "table resign")
+    assert r.ephemeral
+    assert r.response.content.startswith("**Resign?** alice would win this game and the pot.")
+    assert "This question expires <t:" in r.response.content
+    assert labels(r.response.message) == ["Resign", "Keep playing"]
+    assert table.running and table.out == {}
+    r = await bob.click(r.response, label="Keep playing")
+    assert r.response.content == "You keep playing." and labels(r.response.message) == []
+    assert table.running
+
+    # A question left unanswered expires: its Resign does nothing and says so.
+    old = (await bob.slash(ch, "table resign")).response
+    await env.advance_time(61)
+    r = await bob.click(old, label="Resign")
+    assert r.response.content.startswith("This question has expired: nothing was done.")
+    assert labels(r.response.message) == [] and table.running
+
+    # Confirmed: one private line, the flag the table uses; the channel is told once.
+    question = (await bob.slash(ch, "table resign")).response
+    stale = (await bob.slash(ch, "table resign")).response  # a second copy of the question
+    r = await bob.click(question, label="Resign")
+    assert r.response.content == "🏳️ You resigned: alice wins."
+    assert not table.running and await chips.balance(GUILD_ID, alice.id) == 1010
+    end = ch.history()[-1]
+    assert end.content.splitlines()[0] == "🏳️ bob resigned: alice wins."
+    await env.advance_time(2)
+    [message] = [m for m in ch.history() if m.id == table.message_id]
+    assert "🏳️ bob resigned: alice wins." in message_text(message)
+    assert "🏁" not in message_text(message) + end.content
+    assert "🏳️ bob resigned: alice wins." in message_text(last_dm(alice))
+
+    # The stale copy after the game ended: nothing happens, and it says so.
+    r = await bob.click(stale, label="Resign")
+    assert r.response.content == "This game is over: nothing was done."
+    assert await chips.balance(GUILD_ID, alice.id) == 1010
+    r = await carol.slash(ch, "table resign")
+    assert r.response.content == "This game is over."
+
+
+async def test_a_question_asked_before_a_seat_folded_does_nothing(world: World) -> None:
+    """At three seats resigning folds the seat; once another seat has folded it would end the
+    game instead: a question asked before that is stale."""
+    ch = world.channel
+    alice, bob, carol = world.members[:3]
+    await alice.slash(ch, "table new", game="kap-tai-shap", seats=3)
+    await bob.slash(ch, "table join")
+    await carol.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    table = table_of(world)
+    r = await alice.slash(ch, "table resign")
+    assert r.response.content.startswith(
+        "**Resign?** Your seat would fold: your ante stays in the pot and you can no longer win."
+    )
+    await resign(carol, ch)
+    assert list(table.out) == [2] and table.running
+    r = await alice.click(r.response, label="Resign")
+    assert r.response.content.startswith("The game changed since you were asked: nothing was done.")
+    assert list(table.out) == [2] and table.running
+    r = await resign(alice, ch)
+    assert r.response.content == "🏳️ You resigned: bob wins."
