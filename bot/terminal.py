@@ -849,6 +849,8 @@ class _Table(_Console):
             return describe_event(event, self.human, self.names)
         names = self.names
         match event:
+            case Took(seat, tile, from_seat) if from_seat == seat:
+                return self.lt("{name} took back {tile}.", name=names[seat], tile=self.label(tile))
             case Took(seat, tile, from_seat):
                 return self.lt(
                     "{name} took {tile} discarded by {other}.",

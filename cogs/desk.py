@@ -583,7 +583,12 @@ class Desk:
         if seat_view is not None and seat_view.result is not None:
             lines.append(result_text(seat_view.result, seat_labels(table), locale))
         elif seat_view is not None and seat_view.my_turn and table.state is not None:
-            lines.append(legal_text(seat_view, table.legal(), locale))
+            # After his own move (told just above) it is still his turn: what he may do now,
+            # without "It is your turn" or the tile he has just turned over again.
+            moved = bool(notes)
+            lines.append(
+                legal_text(seat_view, table.legal(), locale, opener=not moved, turned=not moved)
+            )
         elif table.current_seat is not None:
             lines.append(t(locale, "{name} plays next.", name=table.current_seat.name))
         return "\n".join(lines)

@@ -34,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -836,12 +835,9 @@ class Presenter:
         elif seat_view.seat in table.out:
             status = t(loc, "You are out of this game: your seat folded.")
         elif seat_view.my_turn:
-            moves = legal_text(seat_view, legal, loc)
-            if self.notice_line(table, seat_view.seat) is not None:
-                # The notice above the embed already says "Your turn": drop the status's own
-                # bold opener ("**It is your turn.**" in any language), say it once.
-                moves = re.sub(r"^\*\*[^*]+\*\*\s*", "", moves)
-                moves = moves[:1].upper() + moves[1:]
+            # The notice above the embed already says "Your turn": say it once.
+            noticed = self.notice_line(table, seat_view.seat) is not None
+            moves = legal_text(seat_view, legal, loc, opener=not noticed)
             status = (
                 t(loc, "Turn {turn} at {link}", turn=seat_view.turn, link=jump_url(table))
                 + "\n\n"

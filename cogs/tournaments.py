@@ -22,7 +22,7 @@ from discord.ext import commands, tasks
 
 from bot.app import KapBot
 from bot.limits import MAX_ANTE
-from bot.locale import N_, Message, normalize, t
+from bot.locale import N_, Message, normalize, nt, t
 from bot.render.alt_text import bracket_description, standings_description
 from bot.render.tournament_art import render_event_bracket, render_event_standings
 from bot.services.errors import UserError
@@ -56,7 +56,6 @@ TEXT = {
     "created": N_("Tournament **#{id} {name}** is open for sign-up."),
     "started": N_("**{name}** has started."),
     "checkin_opened": N_("Check-in for **{name}** is open; it starts when check-in closes."),
-    "filled": N_("Added {count} computer player(s)."),
     "dropped": N_("You left **{name}**. Your results so far stand."),
     "done": N_("Done."),
     "no_history": N_("No tournament has finished in this server yet."),
@@ -514,7 +513,14 @@ class Tournaments(
                 locale=await public_locale_of(interaction),
             )
             await interaction.response.send_message(
-                t(locale_of(interaction), TEXT["filled"], count=count), ephemeral=True
+                nt(
+                    locale_of(interaction),
+                    "Added {count} computer player.",
+                    "Added {count} computer players.",
+                    count,
+                    count=count,
+                ),
+                ephemeral=True,
             )
             await self.refresh(view.record)
 

@@ -503,7 +503,7 @@ def test_bare_tile_takes_when_taking() -> None:
     assert_clean(out)
     turn3 = out.split("=== Turn 3: your turn ===")[1]
     assert "  3-1 Harmony 和 - you may take it" in turn3
-    assert "You took 3-1 Harmony 和 discarded by You." in turn3
+    assert "You took back 3-1 Harmony 和." in turn3
 
 
 def test_own_discards_are_marked_when_they_may_not_be_taken_back() -> None:

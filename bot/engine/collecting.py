@@ -190,6 +190,8 @@ def describe_event(event: Event, viewer: int | None, names: Sequence[str]) -> st
         case TurnStarted(seat, turn):
             return f"Turn {turn}: {names[seat]} to play."
         case Took(seat, tile, from_seat):
+            if from_seat == seat:  # Culin lets a player take back his own discard
+                return f"{names[seat]} took back {tile.label}."
             return f"{names[seat]} took {tile.label} discarded by {names[from_seat]}."
         case Drew(seat, tile, wall_left):
             what = f"drew {tile.label}" if viewer == seat else "drew a tile"

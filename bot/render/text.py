@@ -362,6 +362,8 @@ def private_event_text(
         case MissedCapture(s, claimant, _missed) if s == seat:
             return t(loc, "You could have captured: {name} may claim it.", name=names[claimant])
         case Took(s, tile, from_seat) if s == seat:
+            if from_seat == seat:  # his own discard, taken back (Culin)
+                return t(loc, "You took back {tile}.", tile=tile_name(tile, loc))
             return t(
                 loc,
                 "You took {tile} discarded by {name}.",
@@ -425,6 +427,10 @@ def public_event_text(event: object, names: Sequence[str], locale: str = "en") -
         case TurnStarted(seat, turn):
             return t(loc, "Turn {turn}: {name} to play.", turn=turn, name=names[seat])
         case Took(seat, tile, from_seat):
+            if from_seat == seat:
+                return t(
+                    loc, "{name} took back {tile}.", name=names[seat], tile=tile_name(tile, loc)
+                )
             return t(
                 loc,
                 "{name} took {tile} discarded by {other}.",
@@ -559,14 +565,23 @@ def combination_label(action: Capture | Claim, combo: Combination, locale: str =
     )
 
 
-def legal_text(view: AnyView, legal: Sequence[AnyAction], locale: str = "en") -> str:
-    """What the seat may do now, in words (for his DM)."""
+def legal_text(
+    view: AnyView,
+    legal: Sequence[AnyAction],
+    locale: str = "en",
+    *,
+    opener: bool = True,
+    turned: bool = True,
+) -> str:
+    """What the seat may do now, in words (for his DM). Without ``opener`` it does not say
+    "It is your turn" (a line above already does), and without ``turned`` (Tsung Shap) it does
+    not name the tile just turned over (the player's own move, told just above)."""
     if view.result is not None:
         return t(locale, "The game is over.")
     if not view.my_turn:
         return t(locale, "It is not your turn: you will be told here when it is.")
     if isinstance(view, FishingView):
-        return _fishing_legal_text(view, legal, locale)
+        return _fishing_legal_text(view, legal, locale, opener=opener, turned=turned)
     takes = [a.tile for a in legal if isinstance(a, Take) and a.tile is not None]
     discards = [a.tile for a in legal if isinstance(a, Discard)]
     options = []
@@ -580,11 +595,10 @@ def legal_text(view: AnyView, legal: Sequence[AnyAction], locale: str = "en") ->
         options.append(
             t(locale, "**discard** one of {tiles}", tiles=", ".join(f"`{x}`" for x in discards))
         )
-    return t(
-        locale,
-        "**It is your turn.** You may {options}.",
-        options=t(locale, ", or ").join(options),
-    )
+    joined = t(locale, ", or ").join(options)
+    if not opener:
+        return t(locale, "You may {options}.", options=joined)
+    return t(locale, "**It is your turn.** You may {options}.", options=joined)
 
 
 def hand_prompt(view: View, legal: Sequence[AnyAction], locale: str = "en") -> str:
@@ -608,7 +622,14 @@ def hand_prompt(view: View, legal: Sequence[AnyAction], locale: str = "en") -> s
     return t(locale, "**It is your turn:** draw from the wall.")
 
 
-def _fishing_legal_text(view: FishingView, legal: Sequence[AnyAction], locale: str = "en") -> str:
+def _fishing_legal_text(
+    view: FishingView,
+    legal: Sequence[AnyAction],
+    locale: str = "en",
+    *,
+    opener: bool = True,
+    turned: bool = True,
+) -> str:
     options = []
     claims = {str(c.claim): c for c in view.pending}
     for action in legal:
@@ -639,17 +660,21 @@ def _fishing_legal_text(view: FishingView, legal: Sequence[AnyAction], locale: s
         )
     if Place(End.LEFT) in legal:
         options.append(t(locale, "**place** it at the left or right end with `/discard side`"))
-    turned = (
-        t(locale, " You turned over {tile}.", tile=tile_name(view.turned, locale))
-        if view.turned is not None
-        else ""
+    joined = t(locale, ", or ").join(options)
+    tile = view.turned if turned else None
+    if not opener:
+        if tile is None:
+            return t(locale, "You may {options}.", options=joined)
+        return t(
+            locale,
+            "You turned over {tile}. You may {options}.",
+            tile=tile_name(tile, locale),
+            options=joined,
+        )
+    said = (
+        "" if tile is None else t(locale, " You turned over {tile}.", tile=tile_name(tile, locale))
     )
-    return t(
-        locale,
-        "**It is your turn.**{turned} You may {options}.",
-        turned=turned,
-        options=t(locale, ", or ").join(options),
-    )
+    return t(locale, "**It is your turn.**{turned} You may {options}.", turned=said, options=joined)
 
 
 def fishing_fields(

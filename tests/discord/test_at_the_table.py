@@ -264,3 +264,51 @@ async def test_a_question_asked_before_a_seat_folded_does_nothing(world: World) 
     assert list(table.out) == [2] and table.running
     r = await resign(alice, ch)
     assert r.response.content == "🏳️ You resigned: bob wins."
+
+
+# ---------------------------------------------------------------------------- words
+
+
+async def test_a_turned_tile_is_told_once_in_the_answer_to_draw(
+    world: World, fishing_deal: Deal
+) -> None:
+    ch = world.channel
+    alice, bob = world.members[:2]
+    await alice.slash(ch, "table new", game="tsung-shap")
+    await bob.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    await alice.slash(ch, "draw")
+    await bob.slash(ch, "draw")
+    r = await alice.slash(ch, "draw")  # 2-2: she is to capture or place it
+    lines = r.response.content.splitlines()
+    assert lines[0] == "You turned over `2-2` Bench 板凳 (14 left in your pile)."
+    assert lines[1].startswith("You may `capture triplet ends` (40 points) with `/take`")
+    assert len(lines) == 2 and "your turn" not in r.response.content.lower()
+
+
+async def test_taking_back_ones_own_discard_reads_as_such(world: World, deal: None) -> None:
+    env, ch = world.env, world.channel
+    alice, bob = world.members[:2]
+    await alice.slash(ch, "table new", game="kap-shap")
+    await bob.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    await alice.slash(ch, "discard", tile="5-2")
+    await alice.slash(ch, "draw")
+    await alice.slash(ch, "discard", tile="2-2")
+    await bob.slash(ch, "draw")
+    await bob.slash(ch, "discard", tile="6-4")
+    r = await alice.slash(ch, "take", tile="5-2")  # Culin: her own discard may be taken back
+    assert r.response.content.splitlines()[0] == "You took back `5-2` Seven 雜七."
+    await env.advance_time(2)
+    [message] = [m for m in ch.history() if m.id == table_of(world).message_id]
+    assert "alice took back 5-2 Seven 雜七." in message_text(message)
+    assert "discarded by alice" not in message_text(message) + r.response.content
+
+
+async def test_filling_a_tournament_counts_its_computer_players(world: World) -> None:
+    ch, admin = world.channel, world.admin
+    await admin.slash(ch, "tournament new", name="Cup", buy_in=0)
+    r = await admin.slash(ch, "tournament fill", count=1, level="random")
+    assert r.response.content == "Added 1 computer player."
+    r = await admin.slash(ch, "tournament fill", count=2, level="random")
+    assert r.response.content == "Added 2 computer players."
