@@ -512,6 +512,7 @@ class Desk:
             self.tables.act(table.channel_id, user.id, action, version=version),
             ephemeral=True,
         )
+        self.presenter.note_steps(table, outcome.steps)
         seat = table.seat_of(user.id)
         names = [s.name for s in table.seats]
         loc = locale_of(interaction)
@@ -534,7 +535,9 @@ class Desk:
                 self.presenter.mark_edited(table)
             else:
                 await self.presenter.touch(table, now=True)
-            await self.present(outcome, table_shown=not outcome.finished, active=user.id)
+            await self.present(
+                outcome, table_shown=not outcome.finished, active=user.id, noted=True
+            )
             return
         if _is_click(interaction):
             # A new hand picture is drawn below: acknowledge the click first.
@@ -572,7 +575,7 @@ class Desk:
             await interaction.response.send_message(
                 self._after_text(table, user.id, notes, loc), ephemeral=True
             )
-        await self.present(outcome, skip_dm=skip, active=user.id)
+        await self.present(outcome, skip_dm=skip, active=user.id, noted=True)
 
     def _after_text(
         self, table: Table, user_id: int, notes: Sequence[str], locale: str = "en"
@@ -627,10 +630,14 @@ class Desk:
         skip_dm: int | None = None,
         table_shown: bool = False,
         active: int | None = None,
+        noted: bool = False,
     ) -> None:
         """Show what a service call changed: the table message, the DMs, the end.
-        ``active``: the member who acted (not notified of his own next turn)."""
+        ``active``: the member who acted (not notified of his own next turn); ``noted``: its
+        steps are already kept for the players' "since your last turn" (:meth:`act`)."""
         table = outcome.table
+        if not noted:
+            self.presenter.note_steps(table, outcome.steps)
         names = [s.name for s in table.seats]
         for step in outcome.steps:
             info = table.seats[step.seat]

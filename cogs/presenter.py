@@ -43,6 +43,7 @@ import discord
 from bot.app import KapBot
 from bot.engine import (
     AnyAction,
+    AnyEvent,
     Capture,
     Claim,
     Declare,
@@ -83,6 +84,7 @@ from bot.render.text import (
     hand_prompt,
     legal_text,
     localize,
+    others_moves_text,
     recent_text,
     result_text,
     rules_summary,
@@ -92,13 +94,16 @@ from bot.render.text import (
     turn_text,
     witness_text,
 )
-from bot.services.tables import Table, TableStatus
+from bot.services.tables import Step, Table, TableStatus
 from cogs.common import member_locale
 from cogs.ui import fishing_table_view, hand_view, lobby_view, table_view
 
 __all__ = ["EDIT_INTERVAL", "HandPayload", "Presenter", "jump_url"]
 
 log = logging.getLogger(__name__)
+
+MAX_OTHER_EVENTS = 200
+"""The most events kept for one player's "since your last turn" (a 20-seat table's round)."""
 
 EDIT_INTERVAL = 1.0
 """Seconds between two edits of one table message."""
@@ -264,6 +269,8 @@ class _DmState:
     signature: tuple[Any, ...] | None = None
     closed: bool = False
     notes: tuple[str, ...] = ()
+    others: list[tuple[int, AnyEvent]] = field(default_factory=list)
+    """The other seats' events since this player's last move (his "since your last turn")."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     notified: tuple[Any, ...] | None = None  # the turn the player was last told about
     mention_id: int | None = None  # his turn's mention line in the channel
@@ -719,6 +726,28 @@ class Presenter:
             loc, "🀄 Your turn at {channel}{left}.", channel=f"<#{table.channel_id}>", left=left
         )
 
+    def note_steps(self, table: Table, steps: Sequence[Step]) -> None:
+        """Keep what each player has not seen played yet: another seat's step is added to his
+        "since your last turn" (public events only are ever worded from it), his own step
+        starts it again."""
+        seats = {user_id: table.seat_of(user_id) for user_id in table.human_ids()}
+        for step in steps:
+            for user_id, seat in seats.items():
+                others = self._dm(table, user_id).others
+                if step.seat == seat:
+                    others.clear()
+                else:
+                    others.extend((step.seat, event) for event in step.events)
+                    del others[:-MAX_OTHER_EVENTS]
+
+    def others_moves(self, table: Table, user_id: int, locale: str) -> str | None:
+        """The other seats' moves since this player's last one, in words (None: none)."""
+        state = self._dms.get((table.id, user_id))
+        if state is None or not table.running:
+            return None
+        names = [s.name for s in table.seats]
+        return others_moves_text(state.others, names, table.seat_of(user_id), locale)
+
     def add_notes(self, table: Table, user_id: int, notes: Sequence[str]) -> None:
         """Remember a player's own last moves, told in his hand view."""
         if notes:
@@ -769,6 +798,11 @@ class Presenter:
         else:
             status = hand_prompt(seat_view, legal, loc)
         embed.description = status[:4096]
+        others = self.others_moves(table, user_id, loc)
+        if others is not None:
+            embed.add_field(
+                name=t(loc, "Since your last turn"), value=field_text(others), inline=False
+            )
         embed.add_field(
             name=t(loc, "Table"),
             value=t(
@@ -852,6 +886,9 @@ class Presenter:
                 turn=seat_view.turn,
                 channel=f"<#{table.channel_id}>",
             )
+        others = None if user_id is None else self.others_moves(table, user_id, loc)
+        if others is not None:
+            status += "\n\n" + t(loc, "**Since your last turn:** {moves}", moves=others)
         embed.description = status[:4096]
         embed.set_footer(text=t(loc, "table {id}", id=table.id))
         return HandPayload(embed, None, None, signature, self.notice_line(table, seat_view.seat))

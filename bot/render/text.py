@@ -72,6 +72,7 @@ __all__ = [
     "game_title",
     "hand_text",
     "legal_text",
+    "others_moves_text",
     "plural",
     "pool_text",
     "private_event_text",
@@ -384,6 +385,83 @@ def private_event_text(
         case GameDrawn():
             return t(loc, "The game is drawn.")
     return None
+
+
+def _their_move(
+    event: AnyEvent, reader: int | None, names: Sequence[str], locale: str
+) -> str | None:
+    """Another seat's move in a few words (``took 6-5``, ``drew a tile``), as everyone saw it:
+    a tile drawn from the wall is never named. None for what is not a move (in Tsung Shap the
+    tile turned over is told by where it went: placed, or the first of a capture's tiles)."""
+    loc = locale
+
+    def tiles(items: Sequence[Tile]) -> str:
+        return " + ".join(f"`{x}`" for x in items)
+
+    match event:
+        case Took(seat, tile, from_seat):
+            if from_seat == seat:
+                return t(loc, "took back {tile}", tile=f"`{tile}`")
+            if from_seat == reader:
+                return t(loc, "took your {tile}", tile=f"`{tile}`")
+            return t(loc, "took {tile} from {name}", tile=f"`{tile}`", name=names[from_seat])
+        case Drew():
+            return t(loc, "drew a tile")
+        case Discarded(_seat, tile):
+            return t(loc, "discarded {tile}", tile=f"`{tile}`")
+        case Placed(_seat, tile, end, _auto):
+            if end is None:
+                return t(loc, "started a new row with {tile}", tile=f"`{tile}`")
+            return t(
+                loc,
+                "placed {tile} at the {end} end",
+                tile=f"`{tile}`",
+                end=t(loc, str(end), context="term"),
+            )
+        case Captured(_seat, _kind, _end, taken, score, sweep):
+            points = count_text(loc, score, "point")
+            if sweep:
+                return t(
+                    loc, "swept the row with {tiles}: {points}", tiles=tiles(taken), points=points
+                )
+            return t(loc, "captured {tiles}: {points}", tiles=tiles(taken), points=points)
+        case Claimed(_seat, _from, combo):
+            points = count_text(loc, combo.score, "point")
+            return t(loc, "claimed {tiles}: {points}", tiles=tiles(combo.tiles), points=points)
+    return None
+
+
+def others_moves_text(
+    moves: Sequence[tuple[int, AnyEvent]],
+    names: Sequence[str],
+    reader: int | None,
+    locale: str = "en",
+    *,
+    limit: int = 6,
+) -> str | None:
+    """What the other seats did since ``reader``'s last turn, in one or two lines: each seat's
+    moves together, in play order (``bob: took 6-5, discarded 3-1; carol: drew a tile,
+    discarded 4-4``); the last ``limit`` seats' turns when there were more. Only public
+    events are worded, so it never tells a tile drawn from the wall (a tile is named only
+    when it was face up). None when there is nothing to tell."""
+    groups: list[tuple[int, list[str]]] = []
+    for seat, event in moves:
+        if seat == reader:
+            continue
+        words = _their_move(event, reader, names, locale)
+        if words is None:
+            continue
+        if groups and groups[-1][0] == seat:
+            groups[-1][1].append(words)
+        else:
+            groups.append((seat, [words]))
+    if not groups:
+        return None
+    shown = [
+        t(locale, "{name}: {moves}", name=f"**{names[seat]}**", moves=t(locale, ", ").join(words))
+        for seat, words in groups[-limit:]
+    ]
+    return ("… " if len(groups) > limit else "") + t(locale, "; ").join(shown)
 
 
 def localize(line: str, locale: str) -> str:

@@ -6,17 +6,21 @@ and words that read wrong."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 import discord
 import pytest
 import simcord
 
-from bot.engine import Deal, Game, deal_from_piles, make_rules, parse_tiles
+from bot.engine import Deal, Game, Tile, deal_from_piles, make_rules, parse_tiles
 from bot.services.tables import TableStatus
 from tests.discord.conftest import GUILD_ID, World
 from tests.discord.tables_kit import (
+    add_ai,
+    assert_hands_hidden,
     exact_deal,
+    hand_of,
     last_dm,
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
@@ -76,6 +80,11 @@ async def test_tsung_shap_capture_and_claim_buttons_say_their_tiles_and_points(
     assert captures == ["Capture triplet ends: 2-2 + 1-1 + 3-1 · sweep, 40 points"], captures
 
     await alice.slash(ch, "take")  # the sweep; her 6-6 starts a new row
+    # Bob's turn notice tells what alice did since his last turn.
+    assert since_your_last_turn(last_dm(bob)) == (
+        "**alice**: swept the row with `2-2` + `1-1` + `3-1`: 40 points, "
+        "started a new row with `6-6`"
+    )
     await bob.slash(ch, "draw")  # 6-6
     await bob.slash(ch, "discard", side="right")  # placed: a missed pair
     claims = [x for x in labels(await table_message(world)) if x.startswith("Claim")]
@@ -312,3 +321,75 @@ async def test_filling_a_tournament_counts_its_computer_players(world: World) ->
     assert r.response.content == "Added 1 computer player."
     r = await admin.slash(ch, "tournament fill", count=2, level="random")
     assert r.response.content == "Added 2 computer players."
+
+
+# ---------------------------------------------------------------------------- what the others did
+
+TILE = re.compile(r"`([1-6])-([1-6])`")
+
+
+def since_your_last_turn(message: discord.Message) -> str | None:
+    """The hand DM's "Since your last turn" field (Tsung Shap: its paragraph), if any."""
+    [embed] = message.embeds
+    for embed_field in embed.fields:
+        if embed_field.name == "Since your last turn":
+            return str(embed_field.value)
+    marker = "**Since your last turn:** "
+    text = embed.description or ""
+    return text.split(marker, 1)[1] if marker in text else None
+
+
+async def test_the_hand_dm_tells_what_the_others_did(world: World, deal: None) -> None:
+    ch = world.channel
+    alice, bob = world.members[:2]
+    await alice.slash(ch, "table new", game="kap-shap")
+    await bob.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    assert since_your_last_turn(last_dm(alice)) is None  # nothing happened yet
+    await alice.slash(ch, "discard", tile="5-2")
+    await alice.slash(ch, "draw")
+    await alice.slash(ch, "discard", tile="2-2")
+    # Bob's turn notice: alice's whole turn, her draw unnamed.
+    assert since_your_last_turn(last_dm(bob)) == (
+        "**alice**: discarded `5-2`, drew a tile, discarded `2-2`"
+    )
+    await bob.user.click(last_dm(bob), label="Take 5-2")
+    assert since_your_last_turn(last_dm(bob)) is None  # his own move starts it again
+    await bob.slash(ch, "discard", tile="6-3")
+    await bob.slash(ch, "draw")
+    await bob.slash(ch, "discard", tile="6-4")
+    assert since_your_last_turn(last_dm(alice)) == (
+        "**bob**: took your `5-2`, discarded `6-3`, drew a tile, discarded `6-4`"
+    )
+
+
+async def test_the_others_moves_never_show_a_hidden_tile(world: World) -> None:
+    """Three members and a computer play Kap Tai Shap by their turn timers (a draw and a
+    discard each): after every turn, no member's "since your last turn" names a tile that is
+    in another player's hand and was never face up."""
+    env, ch = world.env, world.channel
+    alice, bob, carol = world.members[:3]
+    players = [alice, bob, carol]
+    r = await alice.slash(ch, "table new", game="kap-tai-shap", seats=4, timer=30)
+    await bob.click(r.response.message, label="Join")
+    await carol.click(r.response.message, label="Join")
+    await add_ai(alice, r.response.message)
+    await alice.click(r.response.message, label="Start")
+    table = table_of(world)
+    told = 0
+    for _ in range(14):
+        await env.advance_time(table.turn_seconds + 1)
+        if not table.running or table.state is None:
+            break
+        face_up = {m.tile for m in table.state.history if m.tile is not None}
+        for member in players:
+            text = since_your_last_turn(last_dm(member))
+            if text is None:
+                continue
+            told += 1
+            named = {Tile(int(a), int(b)) for a, b in TILE.findall(text)}
+            hidden = {t for other in players if other is not member for t in hand_of(world, other)}
+            assert not named & (hidden - face_up), (member.name, text)
+            assert "drew `" not in text
+        await assert_hands_hidden(world, players)
+    assert told >= 10
