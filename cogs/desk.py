@@ -49,6 +49,7 @@ from bot.render.text import (
     private_event_text,
     result_text,
     rules_text,
+    unbroken,
 )
 from bot.services.errors import UserError
 from bot.services.tables import (
@@ -491,7 +492,7 @@ class Desk:
             except (ValueError, EngineError) as exc:
                 raise UserError("Unknown game: {exc}.", exc=exc) from None
             embed = discord.Embed(title=t(loc, "Rules (defaults)"), colour=COLOUR)
-            embed.description = rules_text(rules, locale=loc)[:4096]
+            embed.description = unbroken(rules_text(rules, locale=loc)[:4096])
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ------------------------------------------------------------------------- play
@@ -594,7 +595,7 @@ class Desk:
             )
         elif table.current_seat is not None:
             lines.append(t(locale, "{name} plays next.", name=table.current_seat.name))
-        return "\n".join(lines)
+        return unbroken("\n".join(lines))
 
     async def show_hand(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """``/hand`` or "My hand": the caller's hand view, ephemerally (the DM fallback)."""

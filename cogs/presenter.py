@@ -92,13 +92,14 @@ from bot.render.text import (
     seats_text,
     short_tile,
     turn_text,
+    unbroken,
     witness_text,
 )
 from bot.services.tables import Step, Table, TableStatus
 from cogs.common import member_locale
 from cogs.ui import fishing_table_view, hand_view, lobby_view, table_view
 
-__all__ = ["EDIT_INTERVAL", "HandPayload", "Presenter", "jump_url"]
+__all__ = ["EDIT_INTERVAL", "HandPayload", "Presenter", "jump_url", "unbroken_embed"]
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +124,18 @@ def jump_url(table: Table) -> str:
     if table.message_id is None:
         return f"<#{table.channel_id}>"
     return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
+
+
+def unbroken_embed(embed: discord.Embed) -> discord.Embed:
+    """``embed`` with every tile's notation kept on one line in its description and field
+    values (:func:`bot.render.text.unbroken`; what members read, nothing that is parsed)."""
+    if embed.description:
+        embed.description = unbroken(embed.description)
+    for i, shown in enumerate(embed.fields):
+        embed.set_field_at(
+            i, name=shown.name, value=unbroken(shown.value or ""), inline=bool(shown.inline)
+        )
+    return embed
 
 
 def field_text(text: str, limit: int = 1024) -> str:
@@ -331,6 +344,9 @@ class Presenter:
         """The public embed of a table in any state (lobby, running, over)."""
         if table.status is TableStatus.LOBBY:
             return self.lobby_embed(table)
+        return unbroken_embed(self._table_embed(table))
+
+    def _table_embed(self, table: Table) -> discord.Embed:
         loc = self.public_locale(table)
         rules = table.rules
         title = t(loc, "{game} — table {id}", game=game_title(table.game, loc), id=table.id)
@@ -491,7 +507,7 @@ class Presenter:
         )
         embed.add_field(name=t(loc, "Rules"), value=rules_line, inline=False)
         embed.set_footer(text=t(loc, "Join, add a computer player, then the host starts the game."))
-        return embed
+        return unbroken_embed(embed)
 
     def table_view(self, table: Table) -> discord.ui.View:
         """The buttons under the table message in its current state (none once aborted)."""
@@ -522,7 +538,7 @@ class Presenter:
             embed.description = rules_text(
                 rules, ante=table.ante, turn_seconds=table.turn_seconds, locale=loc
             )[:4096]
-        return embed
+        return unbroken_embed(embed)
 
     def mark_edited(self, table: Table) -> None:
         """The table message was just edited by an interaction response."""
@@ -654,7 +670,7 @@ class Presenter:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         event = self.event_table is not None and await self.event_table(table.channel_id)
         kwargs: dict[str, Any] = {
-            "content": "\n".join(lines),
+            "content": unbroken("\n".join(lines)),
             "view": table_view(
                 table.id, finished=True, rematch=not event, locale=self.public_locale(table)
             ),
@@ -843,7 +859,7 @@ class Presenter:
             hand_legal = [a for a in legal if isinstance(a, Take | Draw | Discard | Declare)]
             view = hand_view(table.id, table.version, seat_view, hand_legal, loc)
         notice = self.notice_line(table, seat_view.seat)
-        return HandPayload(embed, picture, view, signature, notice, description)
+        return HandPayload(unbroken_embed(embed), picture, view, signature, notice, description)
 
     def _turn_notice(
         self,
@@ -891,7 +907,8 @@ class Presenter:
             status += "\n\n" + t(loc, "**Since your last turn:** {moves}", moves=others)
         embed.description = status[:4096]
         embed.set_footer(text=t(loc, "table {id}", id=table.id))
-        return HandPayload(embed, None, None, signature, self.notice_line(table, seat_view.seat))
+        notice = self.notice_line(table, seat_view.seat)
+        return HandPayload(unbroken_embed(embed), None, None, signature, notice)
 
     def record_dm(
         self, table: Table, user_id: int, channel_id: int, message_id: int, signature: Any

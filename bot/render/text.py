@@ -10,6 +10,7 @@ What a function may show is decided by what it is given: the public functions ta
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -84,6 +85,7 @@ __all__ = [
     "seats_text",
     "tile_name",
     "turn_text",
+    "unbroken",
     "witness_text",
 ]
 
@@ -107,6 +109,33 @@ class SeatLabel:
 
     name: str
     is_ai: bool = False
+
+
+WORD_JOINER = "\u2060"
+"""Joins a tile's hyphen to its pips in displayed text (:func:`unbroken`)."""
+
+# A tile's notation standing on its own (not inside a number, a date or a range like 2-20).
+_NOTATION = re.compile(r"(?<![0-9A-Za-z_-])([1-6])-([1-6])(?![0-9A-Za-z_-])")
+
+
+def unbroken(text: str) -> str:
+    """``text`` for display, with every tile's notation kept on one line.
+
+    Browsers and phones may wrap a line after a hyphen, so ``4-4`` near the end of a line
+    showed as ``4-`` and ``4`` on the next (seen at a 400 px phone width; a headless Chromium
+    splits ASCII ``4-4`` at most widths). The hyphen is joined to both pips with U+2060 WORD
+    JOINER, which forbids a break on either side (UAX #14) and is invisible: a default-ignorable
+    character, drawn by no font and skipped by screen readers, so the glyph stays the message
+    font's own ASCII hyphen. A non-breaking hyphen (U+2011) also holds the line together but is
+    another character: Discord's own font may lack it (a fallback glyph of another width, or a
+    box), and some screen readers say "non-breaking hyphen". Backticks alone do not help: inline
+    code wraps at a hyphen too.
+
+    Only what members read goes through here (message text, embeds). What is parsed or stored
+    stays ASCII: the engine's notation, records, custom ids, autocomplete values, button labels,
+    picture captions and descriptions; and :func:`bot.engine.plain_notation` reads a tile copied
+    back from a message."""
+    return _NOTATION.sub(rf"\1{WORD_JOINER}-{WORD_JOINER}\2", text)
 
 
 def game_title(game: Game, locale: str = "en") -> str:

@@ -28,7 +28,7 @@ import simcord
 from bot.engine import Deal, Game, Tile, deal_from_tiles, format_tiles, make_rules, parse_tiles
 from bot.render import render_hand
 from bot.render.alt_text import hand_description
-from bot.render.text import hand_text
+from bot.render.text import WORD_JOINER, hand_text
 from bot.services.tables import Table
 from tests.discord.conftest import World
 
@@ -69,6 +69,12 @@ def exact_deal(
     return deal
 
 
+def shown(text: str | None) -> str:
+    """What a member reads: ``text`` without the invisible word joiners that keep a tile's
+    notation on one line (:func:`bot.render.text.unbroken`)."""
+    return (text or "").replace(WORD_JOINER, "")
+
+
 def message_text(message: discord.Message) -> str:
     """Everything readable in a message: content, embeds, components, attachment names and
     descriptions (a picture's alt text)."""
@@ -85,7 +91,7 @@ def message_text(message: discord.Message) -> str:
             parts += [o.value for o in getattr(child, "options", [])]
     parts += [a.filename for a in message.attachments]
     parts += [a.description or "" for a in message.attachments]
-    return "\n".join(parts)
+    return shown("\n".join(parts))
 
 
 async def leaks(messages: Sequence[discord.Message], hand: Sequence[Tile]) -> list[str]:

@@ -19,12 +19,14 @@ from tests.discord.conftest import GUILD_ID, World
 from tests.discord.tables_kit import (
     add_ai,
     assert_hands_hidden,
+    custom_ids,
     exact_deal,
     hand_of,
     last_dm,
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
     resign,
+    shown,
     table_of,
 )
 
@@ -289,10 +291,10 @@ async def test_a_turned_tile_is_told_once_in_the_answer_to_draw(
     await alice.slash(ch, "draw")
     await bob.slash(ch, "draw")
     r = await alice.slash(ch, "draw")  # 2-2: she is to capture or place it
-    lines = r.response.content.splitlines()
+    lines = shown(r.response.content).splitlines()
     assert lines[0] == "You turned over `2-2` Bench 板凳 (14 left in your pile)."
     assert lines[1].startswith("You may `capture triplet ends` (40 points) with `/take`")
-    assert len(lines) == 2 and "your turn" not in r.response.content.lower()
+    assert len(lines) == 2 and "your turn" not in shown(r.response.content).lower()
 
 
 async def test_taking_back_ones_own_discard_reads_as_such(world: World, deal: None) -> None:
@@ -307,11 +309,11 @@ async def test_taking_back_ones_own_discard_reads_as_such(world: World, deal: No
     await bob.slash(ch, "draw")
     await bob.slash(ch, "discard", tile="6-4")
     r = await alice.slash(ch, "take", tile="5-2")  # Culin: her own discard may be taken back
-    assert r.response.content.splitlines()[0] == "You took back `5-2` Seven 雜七."
+    assert shown(r.response.content).splitlines()[0] == "You took back `5-2` Seven 雜七."
     await env.advance_time(2)
     [message] = [m for m in ch.history() if m.id == table_of(world).message_id]
     assert "alice took back 5-2 Seven 雜七." in message_text(message)
-    assert "discarded by alice" not in message_text(message) + r.response.content
+    assert "discarded by alice" not in message_text(message) + shown(r.response.content)
 
 
 async def test_filling_a_tournament_counts_its_computer_players(world: World) -> None:
@@ -333,9 +335,9 @@ def since_your_last_turn(message: discord.Message) -> str | None:
     [embed] = message.embeds
     for embed_field in embed.fields:
         if embed_field.name == "Since your last turn":
-            return str(embed_field.value)
+            return shown(embed_field.value)
     marker = "**Since your last turn:** "
-    text = embed.description or ""
+    text = shown(embed.description)
     return text.split(marker, 1)[1] if marker in text else None
 
 
@@ -393,3 +395,67 @@ async def test_the_others_moves_never_show_a_hidden_tile(world: World) -> None:
             assert "drew `" not in text
         await assert_hands_hidden(world, players)
     assert told >= 10
+
+
+# ---------------------------------------------------------------------------- tiles on a phone
+
+# A tile's notation with a plain ASCII hyphen, standing alone (a phone may wrap after it).
+BREAKABLE = re.compile(r"(?<![0-9A-Za-z_-])[1-6]-[1-6](?![0-9A-Za-z_-])")
+WJ = "\u2060"
+
+
+def raw_text(message: discord.Message) -> str:
+    """What a message displays, as sent (no joiner removed): content and embed text."""
+    parts = [message.content]
+    for embed in message.embeds:
+        parts += [embed.description or ""] + [f.value or "" for f in embed.fields]
+    return "\n".join(parts)
+
+
+def parsed_parts(message: discord.Message) -> list[str]:
+    """What is read back or stays machine-facing: custom ids, labels, descriptions, files."""
+    out = [c for c in custom_ids(message)]
+    out += labels(message)
+    out += [a.description or "" for a in message.attachments]
+    out += [a.filename for a in message.attachments]
+    return out
+
+
+async def test_tiles_stay_whole_at_phone_width_and_copy_back(world: World, deal: None) -> None:
+    env, ch = world.env, world.channel
+    alice, bob = world.members[:2]
+    await alice.slash(ch, "table new", game="kap-shap")
+    await bob.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    r = await alice.slash(ch, "discard", tile="5-2")
+    reply = r.response.content
+    r = await alice.slash(ch, "draw")
+    reply += r.response.content
+    await env.advance_time(2)
+    shown_messages = [*ch.history(), last_dm(alice), last_dm(bob)]
+    texts = [reply] + [raw_text(m) for m in shown_messages]
+    # Every tile on display is joined to its hyphen: none can break after it.
+    assert all(BREAKABLE.findall(text) == [] for text in texts), texts
+    assert f"`5{WJ}-{WJ}2`" in reply and f"`2{WJ}-{WJ}2`" in reply
+    assert any(f"5{WJ}-{WJ}2" in text for text in texts[1:])
+    # What is parsed or kept stays ASCII: ids, labels, descriptions, autocomplete, records.
+    assert not any(WJ in part for m in shown_messages for part in parsed_parts(m))
+    offered = await alice.autocomplete(ch, "discard", "tile", "")
+    assert "2-2" in [c["value"] for c in offered]
+    assert not any(WJ in c["name"] + c["value"] for c in offered)
+
+    # A tile copied from a message reads back: joiners, backticks, a non-breaking hyphen.
+    copied = f"2{WJ}-{WJ}2"
+    offered = await alice.autocomplete(ch, "discard", "tile", copied)
+    assert offered == [{"name": "2-2 Bench 板凳", "value": "2-2"}]
+    r = await alice.slash(ch, "discard", tile=copied)
+    assert shown(r.response.content).startswith("You discarded `2-2` Bench 板凳.")
+    r = await bob.slash(ch, "take", tile="`5-2`")
+    assert shown(r.response.content).startswith("You took `5-2` Seven 雜七 discarded by alice.")
+    r = await bob.slash(ch, "discard", tile="6\u20113")
+    assert shown(r.response.content).startswith("You discarded `6-3` Nine 雜九.")
+    async with world.bot.services.db.read() as tx:
+        rows = await tx.fetchall("SELECT notation FROM game_actions ORDER BY seq")
+    notations = [row["notation"] for row in rows]
+    assert "discard 2-2" in notations and "discard 6-3" in notations
+    assert all(n.isascii() for n in notations), notations
