@@ -567,7 +567,9 @@ class Desk:
                     skip = user.id
                 elif message is not None and payload.view is not None:
                     # An ephemeral hand view: its new token edits it at the game's end.
-                    self.presenter.keep_hand_reply(table, user.id, message.id, interaction)
+                    self.presenter.keep_hand_reply(
+                        table, user.id, message.id, interaction, original=True
+                    )
         elif interaction.response.is_done():
             await interaction.followup.send(
                 self._after_text(table, user.id, notes, loc), ephemeral=True
@@ -622,7 +624,9 @@ class Desk:
             kwargs["view"] = payload.view
         reply = await interaction.followup.send(**kwargs)
         if payload.view is not None:
-            self.presenter.keep_hand_reply(table, interaction.user.id, reply.id, interaction)
+            self.presenter.keep_hand_reply(
+                table, interaction.user.id, reply.id, interaction, original=False
+            )
 
     async def present(
         self,
@@ -852,7 +856,7 @@ class Desk:
     async def resign(
         self, interaction: discord.Interaction[Any], table: Table | None, arg: str | None
     ) -> None:
-        """ "Resign" on the question: give up the game, unless the question is stale (its game
+        """The question's "Resign": give up the game, unless the question is stale (its game
         ended or was replaced, it expired, or a seat folded since, which changes what resigning
         does): then nothing is done, and the answer says so. The answer replaces the question
         and says once what happened (the channel is told by the table and end messages)."""
@@ -887,7 +891,7 @@ class Desk:
         await self.present(outcome)
 
     async def keep_playing(self, interaction: discord.Interaction[Any]) -> None:
-        """ "Keep playing" on the question: nothing happens; the question goes."""
+        """The question's "Keep playing": nothing happens; the question goes."""
         await interaction.response.edit_message(
             content=t(locale_of(interaction), "You keep playing."), view=None
         )

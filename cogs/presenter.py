@@ -266,6 +266,8 @@ class _HandReply:
     message_id: int
     interaction: discord.Interaction[Any]
     at: float
+    original: bool
+    """Whether the message is the interaction's own (a clicked one), not a followup of it."""
 
 
 @dataclass(slots=True)
@@ -965,7 +967,13 @@ class Presenter:
         return settings.dm_notices, settings.channel_notices
 
     def keep_hand_reply(
-        self, table: Table, user_id: int, message_id: int, interaction: discord.Interaction[Any]
+        self,
+        table: Table,
+        user_id: int,
+        message_id: int,
+        interaction: discord.Interaction[Any],
+        *,
+        original: bool,
     ) -> None:
         """An ephemeral hand view with buttons was just sent or edited through ``interaction``:
         keep it, so that the end of the game takes its buttons off (:meth:`close_hand_replies`).
@@ -977,7 +985,8 @@ class Presenter:
             for r in self._hand_replies.get(key, [])
             if now - r.at < HAND_REPLY_SECONDS and r.message_id != message_id
         ]
-        self._hand_replies[key] = [*replies[-4:], _HandReply(message_id, interaction, now)]
+        reply = _HandReply(message_id, interaction, now, original)
+        self._hand_replies[key] = [*replies[-4:], reply]
 
     async def close_hand_replies(self, table: Table) -> None:
         """The game is over: every hand view a player keeps in an ephemeral reply shows the end
@@ -993,12 +1002,14 @@ class Presenter:
                 payload = await self.hand_payload(
                     table, user_id, previous=self.signature(table, user_id)
                 )
-                embed = None if payload is None else payload.embed
+                edit: dict[str, Any] = {"view": None}
+                if payload is not None:
+                    edit["embed"] = payload.embed
                 try:
-                    if embed is None:
-                        await reply.interaction.edit_original_response(view=None)
-                    else:
-                        await reply.interaction.edit_original_response(embed=embed, view=None)
+                    if reply.original:  # the clicked message: its interaction's own
+                        await reply.interaction.edit_original_response(**edit)
+                    else:  # a followup (/hand, My hand): edited by its id
+                        await reply.interaction.followup.edit_message(reply.message_id, **edit)
                 except discord.HTTPException as exc:
                     log.info("table %s: hand reply of %s not closed: %s", table.id, user_id, exc)
 

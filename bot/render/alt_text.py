@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.engine import PoolTile, Tile, Witness, sort_tiles
 from bot.engine.rules import FourTwo
-from bot.locale import t
+from bot.locale import is_chinese, t
 from bot.render.table_art import PoolGroup
 from bot.render.text import count_text, pool_text, short_tile, witness_text
 from bot.tournament.describe import display_name, standings_text
@@ -107,7 +107,12 @@ def hand_description(
                     tiles=_groups(discards, locale),
                 )
             )
-    return fit_description(" ".join(parts))
+    return fit_description(_sentences(parts, locale))
+
+
+def _sentences(parts: Sequence[str], locale: str) -> str:
+    """Sentences one after the other: a space between them, none in Chinese (after 。)."""
+    return ("" if is_chinese(locale) else " ").join(parts)
 
 
 def discards_description(pool: Sequence[PoolTile], locale: str = "en") -> str:
@@ -130,11 +135,17 @@ def row_description(
     else:
         text = t(locale, "The row is empty.")
     if turned is not None:
-        text += " " + t(
+        text = _sentences(
+            [
+                text,
+                t(
+                    locale,
+                    "{name} turned over {tile}.",
+                    name=name,
+                    tile=f"{turned} {short_tile(turned, locale)}",
+                ),
+            ],
             locale,
-            "{name} turned over {tile}.",
-            name=name,
-            tile=f"{turned} {short_tile(turned, locale)}",
         )
     return fit_description(text)
 

@@ -176,9 +176,14 @@ async def test_an_old_hand_reply_loses_its_buttons_when_the_game_ends(
     r = await alice.slash(ch, "hand")
     reply = r.response.message
     assert "Discard 6-5" in labels(seen_by(alice, ch, reply.id))
+    await alice.click(reply, label="Discard 5-2")  # played from the reply: it is edited
+    assert labels(seen_by(alice, ch, reply.id)) == ["Draw"]
+    other = (await alice.slash(ch, "hand")).response.message
+    assert labels(seen_by(alice, ch, other.id)) == ["Draw"]
     await resign(bob, ch)
-    shown = seen_by(alice, ch, reply.id)
-    assert labels(shown) == [] and "bob resigned: alice wins" in message_text(shown)
+    for message_id in (reply.id, other.id):
+        seen = seen_by(alice, ch, message_id)
+        assert labels(seen) == [] and "bob resigned: alice wins" in message_text(seen)
 
     # A reply too old for the bot to edit (Discord allows 15 minutes) keeps its buttons until
     # it is clicked: the click is refused and takes them off.
