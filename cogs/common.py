@@ -20,6 +20,7 @@ import discord
 from bot.app import KapBot, Services
 from bot.limits import fit_message, quote_input
 from bot.locale import normalize, t
+from bot.render.text import unbroken
 from bot.services.errors import UserError
 
 __all__ = [
@@ -149,7 +150,7 @@ async def guarded(interaction: discord.Interaction[Any], what: str) -> AsyncIter
     try:
         yield
     except UserError as exc:
-        await reply_ephemeral(interaction, exc.localized(locale_of(interaction)))
+        await reply_ephemeral(interaction, unbroken(exc.localized(locale_of(interaction))))
     except discord.HTTPException as exc:
         if exc.code == ALREADY_ACKNOWLEDGED:
             log.info("%s: interaction %s was already answered", what, interaction.id)

@@ -51,6 +51,7 @@ from bot.render.text import (
     private_event_text,
     result_text,
     rules_text,
+    unbroken,
 )
 from bot.services.errors import UserError
 from bot.services.tables import (
@@ -63,10 +64,11 @@ from bot.services.tables import (
 )
 from cogs.common import guarded, locale_of, public_locale_of, report_incident
 from cogs.presenter import COLOUR, Presenter, jump_url, seat_labels
-from cogs.ui import CustomId, ai_level_view, register_handler
+from cogs.ui import CustomId, ai_level_view, register_handler, resign_view
 
 __all__ = [
     "ACK_AFTER",
+    "RESIGN_SECONDS",
     "Desk",
     "acknowledged_if_slow",
     "ai_levels",
@@ -84,6 +86,10 @@ PRESENT_CONCURRENCY = 16
 
 ACK_AFTER = 1.0
 """Seconds a handler may work before it acknowledges the interaction (Discord allows 3)."""
+
+RESIGN_SECONDS = 60
+"""How long the question of ``/table resign`` may be answered: long enough to read it on a
+phone, short enough that an old one forgotten in the channel cannot be clicked by a slip."""
 
 _desks: weakref.WeakKeyDictionary[KapBot, Desk] = weakref.WeakKeyDictionary()
 
@@ -352,6 +358,9 @@ class Desk:
         """The "Add AI" button: the host picks a level (added at once if there is only one)."""
         if interaction.user.id != table.host_id:
             raise UserError("Only the host can add a computer player.")
+        if len(table.seats) >= table.max_seats:
+            # Say so before asking for a level (a lobby message drawn before it filled).
+            raise UserError("The table is full ({max_seats} seats).", max_seats=table.max_seats)
         levels = levels_for(table.game)
         if len(levels) <= 1:
             await self.add_ai(interaction, table, default_ai_level(table.game))
@@ -509,7 +518,7 @@ class Desk:
             except (ValueError, EngineError) as exc:
                 raise UserError("Unknown game: {exc}.", exc=exc) from None
             embed = discord.Embed(title=t(loc, "Rules (defaults)"), colour=COLOUR)
-            embed.description = rules_text(rules, locale=loc)[:4096]
+            embed.description = unbroken(rules_text(rules, locale=loc)[:4096])
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ------------------------------------------------------------------------- play
@@ -530,6 +539,7 @@ class Desk:
             self.tables.act(table.channel_id, user.id, action, version=version),
             ephemeral=True,
         )
+        self.presenter.note_steps(table, outcome.steps)
         seat = table.seat_of(user.id)
         names = [s.name for s in table.seats]
         loc = locale_of(interaction)
@@ -552,7 +562,9 @@ class Desk:
                 self.presenter.mark_edited(table)
             else:
                 await self.presenter.touch(table, now=True)
-            await self.present(outcome, table_shown=not outcome.finished, active=user.id)
+            await self.present(
+                outcome, table_shown=not outcome.finished, active=user.id, noted=True
+            )
             return
         if _is_click(interaction):
             # A new hand picture is drawn below: acknowledge the click first.
@@ -579,6 +591,11 @@ class Desk:
                         table, user.id, interaction.channel_id, message.id, payload.signature
                     )
                     skip = user.id
+                elif message is not None and payload.view is not None:
+                    # An ephemeral hand view: its new token edits it at the game's end.
+                    self.presenter.keep_hand_reply(
+                        table, user.id, message.id, interaction, original=True
+                    )
         elif interaction.response.is_done():
             await interaction.followup.send(
                 self._after_text(table, user.id, notes, loc), ephemeral=True
@@ -587,7 +604,7 @@ class Desk:
             await interaction.response.send_message(
                 self._after_text(table, user.id, notes, loc), ephemeral=True
             )
-        await self.present(outcome, skip_dm=skip, active=user.id)
+        await self.present(outcome, skip_dm=skip, active=user.id, noted=True)
 
     def _after_text(
         self, table: Table, user_id: int, notes: Sequence[str], locale: str = "en"
@@ -598,10 +615,15 @@ class Desk:
         if seat_view is not None and seat_view.result is not None:
             lines.append(result_text(seat_view.result, seat_labels(table), locale))
         elif seat_view is not None and seat_view.my_turn and table.state is not None:
-            lines.append(legal_text(seat_view, table.legal(), locale))
+            # After his own move (told just above) it is still his turn: what he may do now,
+            # without "It is your turn" or the tile he has just turned over again.
+            moved = bool(notes)
+            lines.append(
+                legal_text(seat_view, table.legal(), locale, opener=not moved, turned=not moved)
+            )
         elif table.current_seat is not None:
             lines.append(t(locale, "{name} plays next.", name=table.current_seat.name))
-        return "\n".join(lines)
+        return unbroken("\n".join(lines))
 
     async def show_hand(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """``/hand`` or "My hand": the caller's hand view, ephemerally (the DM fallback)."""
@@ -620,13 +642,17 @@ class Desk:
         payload = await self.presenter.hand_payload(table, interaction.user.id)
         if payload is None:  # pragma: no cover - checked above
             raise UserError("You are not playing at this table.")
-        kwargs: dict[str, Any] = {"embed": payload.embed, "ephemeral": True}
+        kwargs: dict[str, Any] = {"embed": payload.embed, "ephemeral": True, "wait": True}
         file = payload.file()
         if file is not None:
             kwargs["file"] = file
         if payload.view is not None:
             kwargs["view"] = payload.view
-        await interaction.followup.send(**kwargs)
+        reply = await interaction.followup.send(**kwargs)
+        if payload.view is not None:
+            self.presenter.keep_hand_reply(
+                table, interaction.user.id, reply.id, interaction, original=False
+            )
 
     async def present(
         self,
@@ -635,10 +661,14 @@ class Desk:
         skip_dm: int | None = None,
         table_shown: bool = False,
         active: int | None = None,
+        noted: bool = False,
     ) -> None:
         """Show what a service call changed: the table message, the DMs, the end.
-        ``active``: the member who acted (not notified of his own next turn)."""
+        ``active``: the member who acted (not notified of his own next turn); ``noted``: its
+        steps are already kept for the players' "since your last turn" (:meth:`act`)."""
         table = outcome.table
+        if not noted:
+            self.presenter.note_steps(table, outcome.steps)
         names = [s.name for s in table.seats]
         for step in outcome.steps:
             info = table.seats[step.seat]
@@ -667,7 +697,22 @@ class Desk:
             if cid.verb == "rematch":
                 await self.rematch(interaction, cid.table_id)
                 return
+            if cid.verb == "keep":
+                await self.keep_playing(interaction)
+                return
+            if cid.verb == "resign":
+                await self.resign(interaction, self.find(cid.table_id), cid.arg)
+                return
             table = self.find(cid.table_id)
+            message = interaction.message
+            private = interaction.guild_id is None or (
+                message is not None and message.flags.ephemeral
+            )
+            over = table is None or (table.state is not None and not table.running)
+            if cid.version is not None and private and over:
+                # A hand view's button after its game ended (a reply too old for the end to
+                # edit, or a table since replaced): take its buttons off, and say why.
+                await interaction.response.edit_message(view=None)
             if table is None:
                 raise UserError("This table is closed.")
             await self._route(interaction, table, cid, values)
@@ -788,17 +833,94 @@ class Desk:
                     log.warning("table %s: could not close its message: %s", table.id, exc)
             self.presenter.forget(table.id)
 
-    async def resign(self, interaction: discord.Interaction[Any], table: Table) -> None:
-        """``/table resign``: the player gives up this game."""
-        outcome = await self.tables.resign(table.channel_id, interaction.user.id)
+    async def ask_resign(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """``/table resign``: ask first, privately, what resigning would do (one slip must not
+        lose the pot). The answer's buttons expire after :data:`RESIGN_SECONDS`."""
+        seat = self._resigning_seat(interaction, table)
         loc = locale_of(interaction)
-        text = localize(outcome.lines[0], loc) if outcome.lines else t(loc, "You resigned.")
+        left = [i for i in range(len(table.seats)) if i not in table.out and i != seat]
+        if len(left) == 1 and table.by_difference:
+            what = t(
+                loc,
+                "**Resign?** {name} would win this game, and you would pay for the points you "
+                "are behind.",
+                name=table.seats[left[0]].name,
+            )
+        elif len(left) == 1:
+            what = t(
+                loc,
+                "**Resign?** {name} would win this game and the pot.",
+                name=table.seats[left[0]].name,
+            )
+        else:
+            what = t(
+                loc,
+                "**Resign?** Your seat would fold: your ante stays in the pot and you can no "
+                "longer win.",
+            )
+        expires = int(self.bot.clock.now().timestamp() + RESIGN_SECONDS)
+        when = t(loc, "This question expires {when}.", when=f"<t:{expires}:R>")
         await interaction.response.send_message(
-            t(loc, "You resigned. {text}", text=text),
+            f"{what}\n{when}",
+            view=resign_view(table.id, f"{expires}.{len(table.out)}", loc),
             ephemeral=True,
-            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    def _resigning_seat(self, interaction: discord.Interaction[Any], table: Table) -> int:
+        """The seat of a member who may resign now (refused in words otherwise)."""
+        if table.status is TableStatus.LOBBY:
+            raise UserError("The game has not started yet.")
+        if not table.running:
+            raise UserError("This game is over.")
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError("You are not playing at this table.")
+        if seat in table.out:
+            raise UserError("You are already out of this game.")
+        return seat
+
+    async def resign(
+        self, interaction: discord.Interaction[Any], table: Table | None, arg: str | None
+    ) -> None:
+        """The question's "Resign": give up the game, unless the question is stale (its game
+        ended or was replaced, it expired, or a seat folded since, which changes what resigning
+        does): then nothing is done, and the answer says so. The answer replaces the question
+        and says once what happened (the channel is told by the table and end messages)."""
+        loc = locale_of(interaction)
+        expires, _, out = (arg or "").partition(".")
+        now = self.bot.clock.now().timestamp()
+        try:
+            if table is None or (table.state is not None and not table.running):
+                raise UserError("This game is over: nothing was done.")
+            self._resigning_seat(interaction, table)
+            if not expires.isdigit() or now > int(expires):
+                raise UserError(
+                    "This question has expired: nothing was done. Use `/table resign` again if "
+                    "you still want to give up."
+                )
+            if out != str(len(table.out)):
+                raise UserError(
+                    "The game changed since you were asked: nothing was done. Use "
+                    "`/table resign` again if you still want to give up."
+                )
+            outcome = await self.tables.resign(table.channel_id, interaction.user.id)
+        except UserError as exc:
+            await interaction.response.edit_message(content=exc.localized(loc), view=None)
+            return
+        if table.winner_seat is not None and not table.running:
+            text = t(loc, "🏳️ You resigned: {name} wins.", name=table.seats[table.winner_seat].name)
+        else:
+            text = t(loc, "🏳️ You resigned: your seat folds (your ante stays in the pot).")
+        await interaction.response.edit_message(
+            content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
         )
         await self.present(outcome)
+
+    async def keep_playing(self, interaction: discord.Interaction[Any]) -> None:
+        """The question's "Keep playing": nothing happens; the question goes."""
+        await interaction.response.edit_message(
+            content=t(locale_of(interaction), "You keep playing."), view=None
+        )
 
     async def announce_restored(self) -> None:
         """After a restart: mark each restored table message, let computer seats play, and send

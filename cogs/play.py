@@ -46,6 +46,7 @@ from bot.engine import (
     Tile,
     View,
     legal_actions,
+    plain_notation,
 )
 from bot.limits import quote_input
 from bot.locale import t
@@ -133,7 +134,7 @@ def _fishing_choices(
 def _matching(
     choices: list[app_commands.Choice[str]], current: str
 ) -> list[app_commands.Choice[str]]:
-    typed = current.strip().casefold()
+    typed = plain_notation(current).strip().casefold()  # a tile copied from a message too
     # The value too: a member may type the notation (``capture``) whatever his language.
     return [c for c in choices if typed in c.name.casefold() or typed in c.value.casefold()][:25]
 

@@ -34,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +43,7 @@ import discord
 from bot.app import KapBot
 from bot.engine import (
     AnyAction,
+    AnyEvent,
     Capture,
     Claim,
     Declare,
@@ -62,6 +62,12 @@ from bot.engine import (
 )
 from bot.locale import normalize, t
 from bot.render import render_witness
+from bot.render.alt_text import (
+    discards_description,
+    hand_description,
+    row_description,
+    witness_description,
+)
 from bot.render.table_art import (
     PoolGroup,
     discard_groups,
@@ -78,7 +84,7 @@ from bot.render.text import (
     hand_prompt,
     legal_text,
     localize,
-    pool_text,
+    others_moves_text,
     recent_text,
     result_text,
     rules_summary,
@@ -86,15 +92,19 @@ from bot.render.text import (
     seats_text,
     short_tile,
     turn_text,
+    unbroken,
     witness_text,
 )
-from bot.services.tables import Table, TableStatus
+from bot.services.tables import Step, Table, TableStatus
 from cogs.common import member_locale, pinging
 from cogs.ui import fishing_table_view, hand_view, lobby_view, table_view
 
-__all__ = ["EDIT_INTERVAL", "HandPayload", "Presenter", "jump_url"]
+__all__ = ["EDIT_INTERVAL", "HandPayload", "Presenter", "jump_url", "unbroken_embed"]
 
 log = logging.getLogger(__name__)
+
+MAX_OTHER_EVENTS = 200
+"""The most events kept for one player's "since your last turn" (a 20-seat table's round)."""
 
 EDIT_INTERVAL = 1.0
 """Seconds between two edits of one table message."""
@@ -114,6 +124,18 @@ def jump_url(table: Table) -> str:
     if table.message_id is None:
         return f"<#{table.channel_id}>"
     return f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/{table.message_id}"
+
+
+def unbroken_embed(embed: discord.Embed) -> discord.Embed:
+    """``embed`` with every tile's notation kept on one line in its description and field
+    values (:func:`bot.render.text.unbroken`; what members read, nothing that is parsed)."""
+    if embed.description:
+        embed.description = unbroken(embed.description)
+    for i, shown in enumerate(embed.fields):
+        embed.set_field_at(
+            i, name=shown.name, value=unbroken(shown.value or ""), inline=bool(shown.inline)
+        )
+    return embed
 
 
 def field_text(text: str, limit: int = 1024) -> str:
@@ -219,12 +241,33 @@ class HandPayload:
     view: discord.ui.View | None
     signature: tuple[Any, ...]
     content: str | None = None
+    description: str | None = None
+    """The picture's alt text: the hand in words, for a screen reader or with images off."""
 
     def file(self) -> discord.File | None:
         """A fresh upload of the picture (a File can be sent only once)."""
         if self.picture is None:
             return None
-        return discord.File(io.BytesIO(self.picture), filename=HAND_FILE)
+        return discord.File(
+            io.BytesIO(self.picture), filename=HAND_FILE, description=self.description
+        )
+
+
+HAND_REPLY_SECONDS = 14 * 60
+"""How long an ephemeral hand view is kept to be edited at the end of its game: Discord lets
+an interaction's replies be edited for 15 minutes."""
+
+
+@dataclass(slots=True)
+class _HandReply:
+    """An ephemeral hand view with buttons (``/hand``, "My hand", or a click on one): its
+    message, the interaction whose token may edit it, and when."""
+
+    message_id: int
+    interaction: discord.Interaction[Any]
+    at: float
+    original: bool
+    """Whether the message is the interaction's own (a clicked one), not a followup of it."""
 
 
 @dataclass(slots=True)
@@ -241,6 +284,8 @@ class _DmState:
     signature: tuple[Any, ...] | None = None
     closed: bool = False
     notes: tuple[str, ...] = ()
+    others: list[tuple[int, AnyEvent]] = field(default_factory=list)
+    """The other seats' events since this player's last move (his "since your last turn")."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     notified: tuple[Any, ...] | None = None  # the turn the player was last told about
     mention_id: int | None = None  # his turn's mention line in the channel
@@ -262,6 +307,7 @@ class Presenter:
         self.bot = bot
         self._messages: dict[str, _MessageState] = {}
         self._dms: dict[tuple[str, int], _DmState] = {}
+        self._hand_replies: dict[tuple[str, int], list[_HandReply]] = {}
         # Each server's chosen language (None: its Discord locale), read at each table edit.
         self._languages: dict[int, str | None] = {}
         self.wake: Callable[[], None] = lambda: None
@@ -300,6 +346,9 @@ class Presenter:
         """The public embed of a table in any state (lobby, running, over)."""
         if table.status is TableStatus.LOBBY:
             return self.lobby_embed(table)
+        return unbroken_embed(self._table_embed(table))
+
+    def _table_embed(self, table: Table) -> discord.Embed:
         loc = self.public_locale(table)
         rules = table.rules
         title = t(loc, "{game} — table {id}", game=game_title(table.game, loc), id=table.id)
@@ -315,7 +364,7 @@ class Presenter:
         if table.status is TableStatus.ABORTED:
             lines.append(t(loc, "This game was ended before it finished: every ante was refunded."))
         elif table.end_text is not None:
-            lines.append(t(loc, "🏁 Game over: {text}", text=localize(table.end_text, loc)))
+            lines.append(t(loc, "🏳️ {text}", text=localize(table.end_text, loc)))
         else:
             lines.append(turn_text(public, seats, table.deadline if table.running else None, loc))
         embed.description = "\n".join(lines)
@@ -357,7 +406,7 @@ class Presenter:
         if table.status is TableStatus.ABORTED:
             lines.append(aborted_text(table, loc))
         elif table.end_text is not None:
-            lines.append(t(loc, "🏁 Game over: {text}", text=localize(table.end_text, loc)))
+            lines.append(t(loc, "🏳️ {text}", text=localize(table.end_text, loc)))
         else:
             lines.append(turn_text(public, seats, table.deadline if table.running else None, loc))
         embed.description = "\n".join(lines)
@@ -390,7 +439,9 @@ class Presenter:
             picture = await asyncio.to_thread(
                 render_fishing_row, public.row, turned, title=title, locale=loc
             )
-            return [discord.File(io.BytesIO(picture), filename=ROW_FILE)]
+            name = table.seats[public.current].name
+            alt = row_description(public.row, turned, name, loc)
+            return [discord.File(io.BytesIO(picture), filename=ROW_FILE, description=alt)]
         groups = discard_groups(public.pool)
         title = t(loc, "Discards")
         if public.pool:
@@ -402,7 +453,7 @@ class Presenter:
                 name=table.seats[last.seat].name,
             )
         picture = await asyncio.to_thread(render_discards, groups, title=title, locale=loc)
-        alt = field_text(pool_text(public.pool, loc).replace("`", ""))  # alt text: 1024 at most
+        alt = discards_description(public.pool, loc)
         return [discord.File(io.BytesIO(picture), filename=DISCARDS_FILE, description=alt)]
 
     async def table_message(self, table: Table, *, edit: bool) -> dict[str, Any]:
@@ -458,18 +509,21 @@ class Presenter:
         )
         embed.add_field(name=t(loc, "Rules"), value=rules_line, inline=False)
         embed.set_footer(text=t(loc, "Join, add a computer player, then the host starts the game."))
-        return embed
+        return unbroken_embed(embed)
 
     def table_view(self, table: Table) -> discord.ui.View:
         """The buttons under the table message in its current state (none once aborted)."""
         loc = self.public_locale(table)
         if table.status is TableStatus.LOBBY:
-            return lobby_view(table.id, loc)
+            return lobby_view(table.id, loc, full=len(table.seats) >= table.max_seats)
         if table.status is TableStatus.ABORTED:
             return discord.ui.View(timeout=None)  # an empty view removes the buttons
-        if table.fishing and table.running and isinstance(table.view_for(None), FishingView):
+        public = table.view_for(None)
+        if table.fishing and table.running and isinstance(public, FishingView):
             legal = [a for a in table.legal() if isinstance(a, Draw | Capture | Place | Claim)]
-            return fishing_table_view(table.id, table.version, legal, loc)
+            combos = {str(c.capture): c for c in public.options}
+            combos |= {str(c.claim): c for c in public.pending}
+            return fishing_table_view(table.id, table.version, legal, loc, combos)
         # Once over, the Rematch button is on the end-of-game message (one is enough).
         return table_view(table.id, finished=not table.running, rematch=False, locale=loc)
 
@@ -486,7 +540,7 @@ class Presenter:
             embed.description = rules_text(
                 rules, ante=table.ante, turn_seconds=table.turn_seconds, locale=loc
             )[:4096]
-        return embed
+        return unbroken_embed(embed)
 
     def mark_edited(self, table: Table) -> None:
         """The table message was just edited by an interaction response."""
@@ -577,7 +631,8 @@ class Presenter:
         if state.result is None:
             if table.end_text is None:
                 return
-            lines = [f"🏁 {localize(table.end_text, loc)}"] + (
+            # Ended by a resignation or a forfeit: the white flag, as in the table's lines.
+            lines = [t(loc, "🏳️ {text}", text=localize(table.end_text, loc))] + (
                 [localize(settlement, loc)] if settlement else []
             )
             await self._send_end(table, lines, None)
@@ -603,7 +658,8 @@ class Presenter:
                 title=t(loc, "{name} wins", name=winner),
                 locale=loc,
             )
-            file = discord.File(io.BytesIO(picture), filename=WIN_FILE)
+            alt = witness_description(winner, result.witness, state.rules.four_two_value, loc)
+            file = discord.File(io.BytesIO(picture), filename=WIN_FILE, description=alt)
         if settlement:
             lines.append(localize(settlement, loc))
         await self._send_end(table, lines, file)
@@ -612,7 +668,7 @@ class Presenter:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         event = self.event_table is not None and await self.event_table(table.channel_id)
         kwargs: dict[str, Any] = {
-            "content": "\n".join(lines),
+            "content": unbroken("\n".join(lines)),
             "view": table_view(
                 table.id, finished=True, rematch=not event, locale=self.public_locale(table)
             ),
@@ -684,6 +740,28 @@ class Presenter:
             loc, "🀄 Your turn at {channel}{left}.", channel=f"<#{table.channel_id}>", left=left
         )
 
+    def note_steps(self, table: Table, steps: Sequence[Step]) -> None:
+        """Keep what each player has not seen played yet: another seat's step is added to his
+        "since your last turn" (public events only are ever worded from it), his own step
+        starts it again."""
+        seats = {user_id: table.seat_of(user_id) for user_id in table.human_ids()}
+        for step in steps:
+            for user_id, seat in seats.items():
+                others = self._dm(table, user_id).others
+                if step.seat == seat:
+                    others.clear()
+                else:
+                    others.extend((step.seat, event) for event in step.events)
+                    del others[:-MAX_OTHER_EVENTS]
+
+    def others_moves(self, table: Table, user_id: int, locale: str) -> str | None:
+        """The other seats' moves since this player's last one, in words (None: none)."""
+        state = self._dms.get((table.id, user_id))
+        if state is None or not table.running:
+            return None
+        names = [s.name for s in table.seats]
+        return others_moves_text(state.others, names, table.seat_of(user_id), locale)
+
     def add_notes(self, table: Table, user_id: int, notes: Sequence[str]) -> None:
         """Remember a player's own last moves, told in his hand view."""
         if notes:
@@ -709,7 +787,7 @@ class Presenter:
             # result_text says it all ("🏆 … won", "The game is drawn"): no "The game is over."
             status = result_text(seat_view.result, seat_labels(table), loc)
         elif table.end_text is not None:
-            status = t(loc, "🏁 Game over: {text}", text=localize(table.end_text, loc))
+            status = t(loc, "🏳️ {text}", text=localize(table.end_text, loc))
         elif not table.running:
             status = t(loc, "This game was ended before it finished: every ante was refunded.")
         elif seat_view.seat in table.out:
@@ -734,6 +812,11 @@ class Presenter:
         else:
             status = hand_prompt(seat_view, legal, loc)
         embed.description = status[:4096]
+        others = self.others_moves(table, user_id, loc)
+        if others is not None:
+            embed.add_field(
+                name=t(loc, "Since your last turn"), value=field_text(others), inline=False
+            )
         embed.add_field(
             name=t(loc, "Table"),
             value=t(
@@ -757,9 +840,10 @@ class Presenter:
             )
         embed.set_image(url=f"attachment://{HAND_FILE}")
         embed.set_footer(text=t(loc, "table {id}", id=table.id))
-        picture = None
+        picture = description = None
         if previous is None or previous[0] != signature[0]:
             hand, new, discards = signature[0]
+            description = hand_description(hand, new, discards, loc)
             picture = await asyncio.to_thread(
                 render_hand_view,
                 hand,
@@ -772,7 +856,8 @@ class Presenter:
         if table.running:
             hand_legal = [a for a in legal if isinstance(a, Take | Draw | Discard | Declare)]
             view = hand_view(table.id, table.version, seat_view, hand_legal, loc)
-        return HandPayload(embed, picture, view, signature, self.notice_line(table, seat_view.seat))
+        notice = self.notice_line(table, seat_view.seat)
+        return HandPayload(unbroken_embed(embed), picture, view, signature, notice, description)
 
     def _turn_notice(
         self,
@@ -792,18 +877,15 @@ class Presenter:
                 loc, "🏁 Game over. {result}", result=result_text(seat_view.result, seats, loc)
             )
         elif table.end_text is not None:
-            status = t(loc, "🏁 Game over: {text}", text=localize(table.end_text, loc))
+            status = t(loc, "🏳️ {text}", text=localize(table.end_text, loc))
         elif not table.running:
             status = aborted_text(table, loc)
         elif seat_view.seat in table.out:
             status = t(loc, "You are out of this game: your seat folded.")
         elif seat_view.my_turn:
-            moves = legal_text(seat_view, legal, loc)
-            if self.notice_line(table, seat_view.seat) is not None:
-                # The notice above the embed already says "Your turn": drop the status's own
-                # bold opener ("**It is your turn.**" in any language), say it once.
-                moves = re.sub(r"^\*\*[^*]+\*\*\s*", "", moves)
-                moves = moves[:1].upper() + moves[1:]
+            # The notice above the embed already says "Your turn": say it once.
+            noticed = self.notice_line(table, seat_view.seat) is not None
+            moves = legal_text(seat_view, legal, loc, opener=not noticed)
             status = (
                 t(loc, "Turn {turn} at {link}", turn=seat_view.turn, link=jump_url(table))
                 + "\n\n"
@@ -818,9 +900,13 @@ class Presenter:
                 turn=seat_view.turn,
                 channel=f"<#{table.channel_id}>",
             )
+        others = None if user_id is None else self.others_moves(table, user_id, loc)
+        if others is not None:
+            status += "\n\n" + t(loc, "**Since your last turn:** {moves}", moves=others)
         embed.description = status[:4096]
         embed.set_footer(text=t(loc, "table {id}", id=table.id))
-        return HandPayload(embed, None, None, signature, self.notice_line(table, seat_view.seat))
+        notice = self.notice_line(table, seat_view.seat)
+        return HandPayload(unbroken_embed(embed), None, None, signature, notice)
 
     def record_dm(
         self, table: Table, user_id: int, channel_id: int, message_id: int, signature: Any
@@ -876,12 +962,62 @@ class Presenter:
         settings = await server.play_settings(table.guild_id)
         return settings.dm_notices, settings.channel_notices
 
+    def keep_hand_reply(
+        self,
+        table: Table,
+        user_id: int,
+        message_id: int,
+        interaction: discord.Interaction[Any],
+        *,
+        original: bool,
+    ) -> None:
+        """An ephemeral hand view with buttons was just sent or edited through ``interaction``:
+        keep it, so that the end of the game takes its buttons off (:meth:`close_hand_replies`).
+        Only the bot can edit an ephemeral message, and only within its token's 15 minutes."""
+        now = self._now()
+        key = (table.id, user_id)
+        replies = [
+            r
+            for r in self._hand_replies.get(key, [])
+            if now - r.at < HAND_REPLY_SECONDS and r.message_id != message_id
+        ]
+        reply = _HandReply(message_id, interaction, now, original)
+        self._hand_replies[key] = [*replies[-4:], reply]
+
+    async def close_hand_replies(self, table: Table) -> None:
+        """The game is over: every hand view a player keeps in an ephemeral reply shows the end
+        and loses its buttons (those older than a token's life stay; a click on one is refused
+        and takes its buttons off then: :meth:`cogs.desk.Desk.on_component`)."""
+        now = self._now()
+        for key in [k for k in self._hand_replies if k[0] == table.id]:
+            user_id = key[1]
+            for reply in self._hand_replies.pop(key):
+                if now - reply.at >= HAND_REPLY_SECONDS:
+                    continue
+                # The picture stays as it is (previous: the current signature draws none).
+                payload = await self.hand_payload(
+                    table, user_id, previous=self.signature(table, user_id)
+                )
+                edit: dict[str, Any] = {"view": None}
+                if payload is not None:
+                    edit["embed"] = payload.embed
+                try:
+                    if reply.original:  # the clicked message: its interaction's own
+                        await reply.interaction.edit_original_response(**edit)
+                    else:  # a followup (/hand, My hand): edited by its id
+                        await reply.interaction.followup.edit_message(reply.message_id, **edit)
+                except discord.HTTPException as exc:
+                    log.info("table %s: hand reply of %s not closed: %s", table.id, user_id, exc)
+
     async def update_dms(
         self, table: Table, *, skip: int | None = None, active: int | None = None
     ) -> None:
-        """Bring every human's DM (and turn notice) up to date, all of them in parallel.
+        """Bring every human's DM (and turn notice) up to date, all of them in parallel, and
+        once the game is over take the buttons off the hand views kept in ephemeral replies.
         ``skip``: a player whose DM an interaction just edited; ``active``: the player who just
         acted (not notified of his own next turn)."""
+        if not table.running:
+            await self.close_hand_replies(table)
         users = [u for u in table.human_ids() if u != skip]
         await asyncio.gather(*(self.update_dm(table, u, active=u == active) for u in users))
         if skip is not None:
@@ -1064,9 +1200,13 @@ class Presenter:
             self._messages.pop(table_id, None)
         for key in [k for k in self._dms if k[0] not in live]:
             del self._dms[key]
+        for key in [k for k in self._hand_replies if k[0] not in live]:
+            del self._hand_replies[key]
 
     def forget(self, table_id: str) -> None:
         """Drop what is kept for a table that is gone."""
         self._messages.pop(table_id, None)
         for key in [k for k in self._dms if k[0] == table_id]:
             del self._dms[key]
+        for key in [k for k in self._hand_replies if k[0] == table_id]:
+            del self._hand_replies[key]

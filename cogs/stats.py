@@ -23,6 +23,7 @@ from discord.ext import commands
 
 from bot.app import KapBot
 from bot.locale import N_, nt, t
+from bot.render.alt_text import rating_description
 from bot.render.charts import rating_chart
 from bot.services.errors import UserError, mention
 from bot.services.ratings import HistoryEntry, MemberStats, RatingService
@@ -419,13 +420,15 @@ class StatsCog(commands.Cog, name="Stats"):
             embed = stats_embed(stats, who.display_name, locale)
             files = []
             if stats.rating_history:
+                series = {_title(g, locale): v for g, v in sorted(stats.rating_history.items())}
                 png = await asyncio.to_thread(
                     rating_chart,
-                    {_title(g, locale): v for g, v in sorted(stats.rating_history.items())},
+                    series,
                     title=t(locale, "Rating of {name}", name=who.display_name),
                     locale=locale,
                 )
-                files.append(discord.File(io.BytesIO(png), filename="rating.png"))
+                alt = rating_description(who.display_name, series, locale)
+                files.append(discord.File(io.BytesIO(png), filename="rating.png", description=alt))
                 embed.set_image(url="attachment://rating.png")
             await interaction.followup.send(embed=embed, files=files, allowed_mentions=NO_PINGS)
 

@@ -155,9 +155,10 @@ class Tables(
 
     @app_commands.command(name="resign", description="Give up the game you are playing here")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
-        """Resign: at two seats the opponent wins; at a larger table the seat folds."""
+        """Resign, once confirmed: at two seats the opponent wins; at a larger table the seat
+        folds."""
         async with guarded(interaction, "/table resign"):
-            await self.desk.resign(interaction, self.desk.here(interaction))
+            await self.desk.ask_resign(interaction, self.desk.here(interaction))
 
     @app_commands.command(name="show", description="Post the table message again")
     async def show(self, interaction: discord.Interaction[Any]) -> None:

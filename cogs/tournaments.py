@@ -23,6 +23,7 @@ from discord.ext import commands, tasks
 from bot.app import KapBot
 from bot.limits import MAX_ANTE
 from bot.locale import N_, Message, date_text, normalize, nt, t
+from bot.render.alt_text import bracket_description, standings_description
 from bot.render.tournament_art import render_event_bracket, render_event_standings
 from bot.services.errors import UserError
 from bot.services.tables import Outcome, Table
@@ -424,12 +425,16 @@ class Tournaments(
         standings = await asyncio.to_thread(
             render_event_standings, view.event, record.name, locale=locale
         )
-        files.append(discord.File(io.BytesIO(standings), filename="standings.png"))
+        alt = standings_description(view.event, record.name, locale)
+        files.append(discord.File(io.BytesIO(standings), filename="standings.png", description=alt))
         bracket = await asyncio.to_thread(
             render_event_bracket, view.event, record.name, locale=locale
         )
         if bracket is not None:
-            files.append(discord.File(io.BytesIO(bracket), filename="bracket.png"))
+            words = bracket_description(view.event, record.name, locale)
+            files.append(
+                discord.File(io.BytesIO(bracket), filename="bracket.png", description=words)
+            )
         return files
 
     # ------------------------------------------------------------------------- buttons

@@ -6,7 +6,8 @@ Custom id scheme (at most 100 characters, so it fits Discord's limit)::
 
 * ``table_id`` is the game id (12 hex characters), so a click finds its table after a restart;
 * ``version`` is the table's state version the component was drawn for, or ``-`` for components
-  that stay valid whatever happens (lobby buttons, "My hand", "Rules", "Rematch"). A versioned
+  that stay valid whatever happens (lobby buttons, "My hand", "Rules", "Rematch"; "Resign"
+  carries its own expiry in ``arg``, see :meth:`cogs.desk.Desk.resign`). A versioned
   click is passed to the service, which refuses it as out of date if the table moved on: a stale
   or doubled click never acts twice;
 * ``verb`` is the action (``join`` … ``declare``), ``arg`` its tile when it has one (``6-5``);
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -34,6 +35,7 @@ from bot.engine import (
     AnyAction,
     Capture,
     Claim,
+    Combination,
     Declare,
     Discard,
     Draw,
@@ -46,7 +48,7 @@ from bot.engine import (
 from bot.locale import N_, normalize
 from bot.locale import t as tr
 from bot.locale.levels import level_name
-from bot.render.text import action_label, tile_label
+from bot.render.text import action_label, combination_label, tile_label
 
 __all__ = [
     "BUTTON_VERBS",
@@ -64,6 +66,7 @@ __all__ = [
     "parse_custom_id",
     "play_arg",
     "register_handler",
+    "resign_view",
     "table_view",
 ]
 
@@ -81,6 +84,8 @@ BUTTON_VERBS = (
     "hand",
     "rules",
     "rematch",
+    "resign",
+    "keep",
     "draw",
     "take",
     "discard",
@@ -180,9 +185,17 @@ class KapButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         row: int | None = None,
         emoji: str | None = None,
+        disabled: bool = False,
     ) -> None:
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=str(cid), row=row, emoji=emoji)
+            discord.ui.Button(
+                label=label,
+                style=style,
+                custom_id=str(cid),
+                row=row,
+                emoji=emoji,
+                disabled=disabled,
+            )
         )
         self.cid = cid
 
@@ -258,16 +271,21 @@ def _view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     return view
 
 
-def lobby_view(table_id: str, locale: str = "en") -> discord.ui.View:
-    """Join, Leave, Add AI, Start and Cancel (valid whatever the lobby's version)."""
+def lobby_view(table_id: str, locale: str = "en", *, full: bool = False) -> discord.ui.View:
+    """Join, Leave, Add AI, Start and Cancel (valid whatever the lobby's version); Join and
+    Add AI are greyed out while every seat is taken."""
 
-    def button(verb: str, label: str, style: discord.ButtonStyle) -> KapButton:
-        return KapButton(CustomId(table_id, None, verb), label=tr(locale, label), style=style)
+    def button(
+        verb: str, label: str, style: discord.ButtonStyle, disabled: bool = False
+    ) -> KapButton:
+        return KapButton(
+            CustomId(table_id, None, verb), label=tr(locale, label), style=style, disabled=disabled
+        )
 
     return _view(
-        button("join", N_("Join"), discord.ButtonStyle.success),
+        button("join", N_("Join"), discord.ButtonStyle.success, full),
         button("leave", N_("Leave"), discord.ButtonStyle.secondary),
-        button("addai", N_("Add AI"), discord.ButtonStyle.primary),
+        button("addai", N_("Add AI"), discord.ButtonStyle.primary, full),
         button("start", N_("Start"), discord.ButtonStyle.success),
         button("cancel", N_("Cancel"), discord.ButtonStyle.danger),
     )
@@ -329,20 +347,45 @@ def table_view(
     )
 
 
+def resign_view(table_id: str, arg: str, locale: str = "en") -> discord.ui.View:
+    """The buttons of the question ``/table resign`` asks: Resign (``arg`` tells when the
+    question expires and what the game was like when it was asked) and Keep playing."""
+    return _view(
+        KapButton(
+            CustomId(table_id, None, "resign", arg),
+            label=tr(locale, "Resign"),
+            style=discord.ButtonStyle.danger,
+        ),
+        KapButton(CustomId(table_id, None, "keep"), label=tr(locale, "Keep playing")),
+    )
+
+
 def play_arg(action: AnyAction) -> str:
     """The ``arg`` of a ``play`` button: the notation with ``-`` for spaces."""
     return str(action).replace(" ", "-")
 
 
 def fishing_table_view(
-    table_id: str, version: int, legal: Sequence[FishingAction], locale: str = "en"
+    table_id: str,
+    version: int,
+    legal: Sequence[FishingAction],
+    locale: str = "en",
+    combos: Mapping[str, Combination] | None = None,
 ) -> discord.ui.View:
     """The running Tsung Shap table message's buttons: the current player's actions (claims,
-    Draw, captures, Place left / Place right, each for this ``version``), then Rules."""
+    Draw, captures, Place left / Place right, each for this ``version``), then Rules.
+    ``combos`` (by the action's notation) lets a capture or claim button say which tiles it
+    takes and what it scores."""
+    known = combos or {}
 
     def button(action: FishingAction, style: discord.ButtonStyle, row: int) -> KapButton:
         cid = CustomId(table_id, version, "play", play_arg(action))
-        return KapButton(cid, label=action_label(action, locale), style=style, row=row)
+        combo = known.get(str(action))
+        if isinstance(action, Capture | Claim) and combo is not None:
+            label = combination_label(action, combo, locale)
+        else:
+            label = action_label(action, locale)
+        return KapButton(cid, label=label[:80], style=style, row=row)
 
     items: list[discord.ui.Item[Any]] = []
     claims = [a for a in legal if isinstance(a, Claim)][:5]

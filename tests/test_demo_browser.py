@@ -171,9 +171,10 @@ class Page:
         )
 
     def text(self) -> str:
-        """The messages the page shows now."""
+        """The messages the page shows now, as read (without the invisible word joiners that
+        keep a tile's notation on one line)."""
         elements = self.driver.find_elements(self.by.ID, "channel-message-list")
-        return str(elements[0].text) if elements else ""
+        return str(elements[0].text).replace("\u2060", "") if elements else ""
 
     def until(self, what: str, check: Callable[[], object]) -> Any:
         """Wait until ``check()`` is truthy (the page polls the bot); fail naming ``what``."""

@@ -90,6 +90,7 @@ from bot.engine.tiles import (
     format_tiles,
     parse_tile,
     parse_tiles,
+    plain_notation,
     sort_tiles,
     tiles_named,
 )
@@ -174,6 +175,7 @@ __all__ = [
     "parse_fishing_action",
     "parse_tile",
     "parse_tiles",
+    "plain_notation",
     "sort_tiles",
     "tiles_named",
     "view",

@@ -8,6 +8,7 @@ engine deals *pieces*: integers ``0 .. 32 * sets - 1``, where piece ``p`` is a c
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -23,6 +24,7 @@ __all__ = [
     "kind_of_piece",
     "parse_tile",
     "parse_tiles",
+    "plain_notation",
     "sort_tiles",
     "tiles_named",
 ]
@@ -168,12 +170,27 @@ _NAMES = _build_names()
 _PIPS_RE = re.compile(r"^\[?\s*([0-9])\s*[-:/]?\s*([0-9])\s*\]?$")
 
 
+# Dashes a copied tile may carry instead of "-": the non-breaking hyphen and its kin.
+_DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2212\ufe63", "-"))
+
+
+def plain_notation(text: str) -> str:
+    """``text`` as the parsers read it, whatever a member copied from a message: the bot's
+    messages join a tile's hyphen to its pips with invisible word joiners (so that a phone never
+    wraps ``4-4`` after its hyphen), Discord's "Copy Text" keeps inline code's backticks, and
+    other programs write full-width digits or a non-breaking hyphen. Those become plain ASCII
+    notation (invisible format characters dropped, dashes made ``-``, backticks removed)."""
+    text = unicodedata.normalize("NFKC", text).translate(_DASHES).replace("`", "")
+    return "".join(c for c in text if unicodedata.category(c) != "Cf")
+
+
 def parse_tile(text: str) -> Tile:
-    """Read one tile: ``6-5``, ``5-6``, ``65``, ``[6:5]``, ``6/5`` or a name (``Axe``, ``斧頭``).
+    """Read one tile: ``6-5``, ``5-6``, ``65``, ``[6:5]``, ``6/5`` or a name (``Axe``, ``斧頭``),
+    as typed or copied from a message (:func:`plain_notation`).
 
     Raises :class:`NotationError` naming the bad token.
     """
-    token = text.strip()
+    token = plain_notation(text).strip()
     if not token:
         raise NotationError("Empty tile: write a tile like 6-5, 65 or Axe")
     # Only a short prefix of the input is quoted back: a reply must fit Discord's limits.

@@ -8,7 +8,9 @@
   with its new tiles and the discards its player may take, the Tsung Shap row with the tile just
   turned over;
 * :mod:`bot.render.typeface` draws every text in Noto Sans and Noto Sans CJK, so names in any
-  script are drawn as written.
+  script are drawn as written;
+* :mod:`bot.render.alt_text` says in words what each picture shows: the description (alt text)
+  every picture the bot sends carries, for screen readers and members with images off.
 
 All functions are synchronous and thread-safe; call them through ``asyncio.to_thread``.
 """

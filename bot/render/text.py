@@ -10,6 +10,7 @@ What a function may show is decided by what it is given: the public functions ta
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -21,6 +22,7 @@ from bot.engine import (
     Captured,
     Claim,
     Claimed,
+    Combination,
     Declare,
     Declared,
     Discard,
@@ -65,11 +67,13 @@ __all__ = [
     "GAME_TITLES",
     "SeatLabel",
     "action_label",
+    "combination_label",
     "deadline_text",
     "fishing_fields",
     "game_title",
     "hand_text",
     "legal_text",
+    "others_moves_text",
     "plural",
     "pool_text",
     "private_event_text",
@@ -81,6 +85,7 @@ __all__ = [
     "seats_text",
     "tile_name",
     "turn_text",
+    "unbroken",
     "witness_text",
 ]
 
@@ -104,6 +109,33 @@ class SeatLabel:
 
     name: str
     is_ai: bool = False
+
+
+WORD_JOINER = "\u2060"
+"""Joins a tile's hyphen to its pips in displayed text (:func:`unbroken`)."""
+
+# A tile's notation standing on its own (not inside a number, a date or a range like 2-20).
+_NOTATION = re.compile(r"(?<![0-9A-Za-z_-])([1-6])-([1-6])(?![0-9A-Za-z_-])")
+
+
+def unbroken(text: str) -> str:
+    """``text`` for display, with every tile's notation kept on one line.
+
+    Browsers and phones may wrap a line after a hyphen, so ``4-4`` near the end of a line
+    showed as ``4-`` and ``4`` on the next (seen at a 400 px phone width; a headless Chromium
+    splits ASCII ``4-4`` at most widths). The hyphen is joined to both pips with U+2060 WORD
+    JOINER, which forbids a break on either side (UAX #14) and is invisible: a default-ignorable
+    character, drawn by no font and skipped by screen readers, so the glyph stays the message
+    font's own ASCII hyphen. A non-breaking hyphen (U+2011) also holds the line together but is
+    another character: Discord's own font may lack it (a fallback glyph of another width, or a
+    box), and some screen readers say "non-breaking hyphen". Backticks alone do not help: inline
+    code wraps at a hyphen too.
+
+    Only what members read goes through here (message text, embeds). What is parsed or stored
+    stays ASCII: the engine's notation, records, custom ids, autocomplete values, button labels,
+    picture captions and descriptions; and :func:`bot.engine.plain_notation` reads a tile copied
+    back from a message."""
+    return _NOTATION.sub(rf"\1{WORD_JOINER}-{WORD_JOINER}\2", text)
 
 
 def game_title(game: Game, locale: str = "en") -> str:
@@ -384,6 +416,83 @@ def private_event_text(
     return None
 
 
+def _their_move(
+    event: AnyEvent, reader: int | None, names: Sequence[str], locale: str
+) -> str | None:
+    """Another seat's move in a few words (``took 6-5``, ``drew a tile``), as everyone saw it:
+    a tile drawn from the wall is never named. None for what is not a move (in Tsung Shap the
+    tile turned over is told by where it went: placed, or the first of a capture's tiles)."""
+    loc = locale
+
+    def tiles(items: Sequence[Tile]) -> str:
+        return " + ".join(f"`{x}`" for x in items)
+
+    match event:
+        case Took(seat, tile, from_seat):
+            if from_seat == seat:
+                return t(loc, "took back {tile}", tile=f"`{tile}`")
+            if from_seat == reader:
+                return t(loc, "took your {tile}", tile=f"`{tile}`")
+            return t(loc, "took {tile} from {name}", tile=f"`{tile}`", name=names[from_seat])
+        case Drew():
+            return t(loc, "drew a tile")
+        case Discarded(_seat, tile):
+            return t(loc, "discarded {tile}", tile=f"`{tile}`")
+        case Placed(_seat, tile, end, _auto):
+            if end is None:
+                return t(loc, "started a new row with {tile}", tile=f"`{tile}`")
+            return t(
+                loc,
+                "placed {tile} at the {end} end",
+                tile=f"`{tile}`",
+                end=t(loc, str(end), context="term"),
+            )
+        case Captured(_seat, _kind, _end, taken, score, sweep):
+            points = count_text(loc, score, "point")
+            if sweep:
+                return t(
+                    loc, "swept the row with {tiles}: {points}", tiles=tiles(taken), points=points
+                )
+            return t(loc, "captured {tiles}: {points}", tiles=tiles(taken), points=points)
+        case Claimed(_seat, _from, combo):
+            points = count_text(loc, combo.score, "point")
+            return t(loc, "claimed {tiles}: {points}", tiles=tiles(combo.tiles), points=points)
+    return None
+
+
+def others_moves_text(
+    moves: Sequence[tuple[int, AnyEvent]],
+    names: Sequence[str],
+    reader: int | None,
+    locale: str = "en",
+    *,
+    limit: int = 6,
+) -> str | None:
+    """What the other seats did since ``reader``'s last turn, in one or two lines: each seat's
+    moves together, in play order (``bob: took 6-5, discarded 3-1; carol: drew a tile,
+    discarded 4-4``); the last ``limit`` seats' turns when there were more. Only public
+    events are worded, so it never tells a tile drawn from the wall (a tile is named only
+    when it was face up). None when there is nothing to tell."""
+    groups: list[tuple[int, list[str]]] = []
+    for seat, event in moves:
+        if seat == reader:
+            continue
+        words = _their_move(event, reader, names, locale)
+        if words is None:
+            continue
+        if groups and groups[-1][0] == seat:
+            groups[-1][1].append(words)
+        else:
+            groups.append((seat, [words]))
+    if not groups:
+        return None
+    shown = [
+        t(locale, "{name}: {moves}", name=f"**{names[seat]}**", moves=t(locale, ", ").join(words))
+        for seat, words in groups[-limit:]
+    ]
+    return ("… " if len(groups) > limit else "") + t(locale, "; ").join(shown)
+
+
 def localize(line: str, locale: str) -> str:
     """A line the services produced, in ``locale``: a :class:`~bot.locale.Message` says itself,
     an :class:`~bot.locale.EventLine` is worded here; any other text is shown as it is."""
@@ -548,14 +657,38 @@ def action_label(action: AnyAction, locale: str = "en") -> str:
     raise AssertionError(f"unknown action {action!r}")
 
 
-def legal_text(view: AnyView, legal: Sequence[AnyAction], locale: str = "en") -> str:
-    """What the seat may do now, in words (for his DM)."""
+def combination_label(action: Capture | Claim, combo: Combination, locale: str = "en") -> str:
+    """A capture or claim button's label with what it takes and scores, so the player sees
+    both before he chooses: ``Capture triplet left: 6-3 + 5-1 + 6-2 · 20 points``."""
+    points = count_text(locale, combo.score, "point")
+    if combo.sweep:
+        points = t(locale, "sweep, {points}", points=points)
+    return t(
+        locale,
+        "{action}: {tiles} · {points}",
+        action=action_label(action, locale),
+        tiles=" + ".join(map(str, combo.tiles)),
+        points=points,
+    )
+
+
+def legal_text(
+    view: AnyView,
+    legal: Sequence[AnyAction],
+    locale: str = "en",
+    *,
+    opener: bool = True,
+    turned: bool = True,
+) -> str:
+    """What the seat may do now, in words (for his DM). Without ``opener`` it does not say
+    "It is your turn" (a line above already does), and without ``turned`` (Tsung Shap) it does
+    not name the tile just turned over (the player's own move, told just above)."""
     if view.result is not None:
         return t(locale, "The game is over.")
     if not view.my_turn:
         return t(locale, "It is not your turn: you will be told here when it is.")
     if isinstance(view, FishingView):
-        return _fishing_legal_text(view, legal, locale)
+        return _fishing_legal_text(view, legal, locale, opener=opener, turned=turned)
     takes = [a.tile for a in legal if isinstance(a, Take) and a.tile is not None]
     discards = [a.tile for a in legal if isinstance(a, Discard)]
     options = []
@@ -569,11 +702,10 @@ def legal_text(view: AnyView, legal: Sequence[AnyAction], locale: str = "en") ->
         options.append(
             t(locale, "**discard** one of {tiles}", tiles=", ".join(f"`{x}`" for x in discards))
         )
-    return t(
-        locale,
-        "**It is your turn.** You may {options}.",
-        options=t(locale, ", or ").join(options),
-    )
+    joined = t(locale, ", or ").join(options)
+    if not opener:
+        return t(locale, "You may {options}.", options=joined)
+    return t(locale, "**It is your turn.** You may {options}.", options=joined)
 
 
 def hand_prompt(view: View, legal: Sequence[AnyAction], locale: str = "en") -> str:
@@ -597,7 +729,14 @@ def hand_prompt(view: View, legal: Sequence[AnyAction], locale: str = "en") -> s
     return t(locale, "**It is your turn:** draw from the wall.")
 
 
-def _fishing_legal_text(view: FishingView, legal: Sequence[AnyAction], locale: str = "en") -> str:
+def _fishing_legal_text(
+    view: FishingView,
+    legal: Sequence[AnyAction],
+    locale: str = "en",
+    *,
+    opener: bool = True,
+    turned: bool = True,
+) -> str:
     options = []
     claims = {str(c.claim): c for c in view.pending}
     for action in legal:
@@ -628,17 +767,21 @@ def _fishing_legal_text(view: FishingView, legal: Sequence[AnyAction], locale: s
         )
     if Place(End.LEFT) in legal:
         options.append(t(locale, "**place** it at the left or right end with `/discard side`"))
-    turned = (
-        t(locale, " You turned over {tile}.", tile=tile_name(view.turned, locale))
-        if view.turned is not None
-        else ""
+    joined = t(locale, ", or ").join(options)
+    tile = view.turned if turned else None
+    if not opener:
+        if tile is None:
+            return t(locale, "You may {options}.", options=joined)
+        return t(
+            locale,
+            "You turned over {tile}. You may {options}.",
+            tile=tile_name(tile, locale),
+            options=joined,
+        )
+    said = (
+        "" if tile is None else t(locale, " You turned over {tile}.", tile=tile_name(tile, locale))
     )
-    return t(
-        locale,
-        "**It is your turn.**{turned} You may {options}.",
-        turned=turned,
-        options=t(locale, ", or ").join(options),
-    )
+    return t(locale, "**It is your turn.**{turned} You may {options}.", turned=said, options=joined)
 
 
 def fishing_fields(

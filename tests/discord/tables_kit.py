@@ -2,8 +2,9 @@
 
 Hidden hands are checked three ways, so that a leak by any path would be caught:
 
-* text: a hand written the way the bot writes hands (``hand_text``) or as its sorted notation
-  (``format_tiles``) must not appear in a message's content, embeds, components or file names;
+* text: a hand written the way the bot writes hands (``hand_text``, or the hand picture's
+  description ``hand_description``) or as its sorted notation (``format_tiles``) must not appear
+  in a message's content, embeds, components, file names or picture descriptions;
 * pictures: no attachment may have the bytes of the hand's picture (``render_hand``);
 * distinctive tiles: the exact deals give a player tiles that never leave his hand, and the tests
   check those tiles' notation and names never appear in public.
@@ -26,7 +27,8 @@ import simcord
 
 from bot.engine import Deal, Game, Tile, deal_from_tiles, format_tiles, make_rules, parse_tiles
 from bot.render import render_hand
-from bot.render.text import hand_text
+from bot.render.alt_text import hand_description
+from bot.render.text import WORD_JOINER, hand_text
 from bot.services.tables import Table
 from tests.discord.conftest import World
 
@@ -67,8 +69,15 @@ def exact_deal(
     return deal
 
 
+def shown(text: str | None) -> str:
+    """What a member reads: ``text`` without the invisible word joiners that keep a tile's
+    notation on one line (:func:`bot.render.text.unbroken`)."""
+    return (text or "").replace(WORD_JOINER, "")
+
+
 def message_text(message: discord.Message) -> str:
-    """Everything readable in a message: content, embeds, components, attachment names."""
+    """Everything readable in a message: content, embeds, components, attachment names and
+    descriptions (a picture's alt text)."""
     parts = [message.content]
     for embed in message.embeds:
         parts += [embed.title or "", embed.description or "", embed.footer.text or ""]
@@ -81,13 +90,14 @@ def message_text(message: discord.Message) -> str:
             parts += [o.label for o in getattr(child, "options", [])]
             parts += [o.value for o in getattr(child, "options", [])]
     parts += [a.filename for a in message.attachments]
-    return "\n".join(parts)
+    parts += [a.description or "" for a in message.attachments]
+    return shown("\n".join(parts))
 
 
 async def leaks(messages: Sequence[discord.Message], hand: Sequence[Tile]) -> list[str]:
     """Where ``hand`` shows in ``messages`` (empty when it is hidden everywhere)."""
     found = []
-    writings = [hand_text(hand), format_tiles(hand)]
+    writings = [hand_text(hand), format_tiles(hand), hand_description(hand)]
     picture = render_hand(hand)
     for message in messages:
         text = message_text(message)
@@ -181,3 +191,16 @@ def runs_out(world: World, channel: simcord.ChannelHandle | None = None) -> str:
     deadline = table_of(world, channel).deadline
     assert deadline is not None
     return f"time runs out <t:{int(deadline)}:R>"
+
+
+async def resign(
+    member: simcord.MemberActor, channel: simcord.ChannelHandle
+) -> simcord.InteractionResult:
+    """The member gives up his game in ``channel``: ``/table resign``, then "Resign" on the
+    question it asks (in any language: found by its custom id)."""
+    r = await member.slash(channel, "table resign")
+    assert r.ephemeral and r.response is not None, r
+    ids = [c["custom_id"] for row in r.response.components for c in row["components"]]
+    confirm = [i for i in ids if ":resign:" in i]
+    assert confirm, r.response.content  # a refusal has no buttons
+    return await member.click(r.response, custom_id=confirm[0])

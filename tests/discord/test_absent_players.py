@@ -21,6 +21,7 @@ from tests.discord.tables_kit import (
     last_dm,
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
+    resign,
     table_of,
 )
 
@@ -76,7 +77,7 @@ async def test_an_absent_player_never_declares_and_forfeits_after_three_timeouts
     await env.advance_time(31)
     assert table.status is TableStatus.FINISHED and table.winner_seat == 1
     end = ch.history()[-1]
-    assert "🏁 alice timed out too many turns in a row: bob wins." in end.content
+    assert "🏳️ alice timed out too many turns in a row: bob wins." in end.content
     assert "💰 bob takes the pot: 20 chips." in end.content
     assert [label for label in (c.split(":")[-1] for c in custom_ids(end))] == ["rematch", "rules"]
     assert await chips.balance(GUILD_ID, bob.id) == 1010
@@ -87,9 +88,7 @@ async def test_an_absent_player_never_declares_and_forfeits_after_three_timeouts
     # Every DM tells the truth: the game is over and how; no button is left.
     for member in (alice, bob):
         [dm] = member.user.dm_channel.history()
-        assert "🏁 Game over: alice timed out too many turns in a row: bob wins." in (
-            message_text(dm)
-        )
+        assert "🏳️ alice timed out too many turns in a row: bob wins." in (message_text(dm))
         assert custom_ids(dm) == [] and dm.content == ""
     # The table message: over, one Rematch button only on the end message.
     await env.advance_time(1)
@@ -120,8 +119,8 @@ async def test_resign_at_two_seats_gives_the_pot_to_the_opponent(
     table = table_of(world)
     r = await carol.slash(ch, "table resign")
     assert r.ephemeral and r.response.content == "You are not playing at this table."
-    r = await bob.slash(ch, "table resign")
-    assert r.ephemeral and "bob resigned: alice wins." in r.response.content
+    r = await resign(bob, ch)
+    assert r.response.content == "🏳️ You resigned: alice wins."
     assert table.status is TableStatus.FINISHED
     assert "alice takes the pot: 20 chips" in ch.history()[-1].content
     assert await chips.balance(GUILD_ID, alice.id) == 1010
@@ -156,8 +155,8 @@ async def test_at_a_larger_table_a_seat_folds_and_its_ante_stays(world: World) -
     assert custom_ids(last_dm(members[first])) == []
     # Of the two left, one resigns: the last one wins the whole pot, the folded ante included.
     left = [m for name, m in members.items() if name != first]
-    r = await left[0].slash(ch, "table resign")
-    assert r.ephemeral and f"{left[1].name} wins" in r.response.content
+    r = await resign(left[0], ch)
+    assert r.response.content == f"🏳️ You resigned: {left[1].name} wins."
     assert table.status is TableStatus.FINISHED
     assert f"💰 {left[1].name} takes the pot: 30 chips." in ch.history()[-1].content
     assert await chips.balance(GUILD_ID, left[1].id) == 1020

@@ -19,6 +19,7 @@ from tests.discord.tables_kit import (
     last_dm,
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
+    resign,
     runs_out,
     table_of,
 )
@@ -74,8 +75,8 @@ async def test_the_house_stakes_computer_seats_and_collects_their_wins(world: Wo
     assert pot is not None and dict(pot.antes) == {alice.id: 20_000, HOUSE_ID: 20_000}
 
     # alice resigns: the computer wins, the house collects the whole pot.
-    r = await alice.slash(ch, "table resign")
-    assert "AI 1 (Beginner) wins" in r.response.content
+    r = await resign(alice, ch)
+    assert r.response.content == "🏳️ You resigned: AI 1 (Beginner) wins."
     assert "the pot of 40,000 chips goes to the house" in ch.history()[-1].content
     assert await chips.house_balance(GUILD_ID) == 45_000
     assert await chips.balance(GUILD_ID, alice.id) == 31_000
@@ -162,7 +163,7 @@ async def test_rematch_after_a_restart_from_the_end_message(
     await alice.slash(ch, "table new", ante=25)
     await bob.slash(ch, "table join")
     await alice.slash(ch, "table start")
-    await bob.slash(ch, "table resign")
+    await resign(bob, ch)
     end = ch.history()[-1]
     assert "bob resigned: alice wins." in end.content
     await restart()

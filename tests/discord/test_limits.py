@@ -17,6 +17,7 @@ from tests.discord.conftest import GUILD_ID, World
 from tests.discord.tables_kit import (
     exact_deal,
     no_incidents,  # noqa: F401  (autouse: no error logged)
+    shown,
     table_of,
 )
 
@@ -48,7 +49,7 @@ def deal(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def content(result: simcord.InteractionResult) -> str:
     assert result.response is not None
-    return result.response.content
+    return shown(result.response.content)
 
 
 async def test_the_largest_settings_work_in_every_command_that_uses_them(

@@ -24,6 +24,7 @@ from tests.discord.tables_kit import (
     leaks,
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
+    shown,
     table_of,
     tiles,
 )
@@ -82,17 +83,19 @@ async def test_two_members_play_kap_shap_through_slash_commands(world: World, de
 
     # Turn 1, alice: discard, draw, discard (Kap Shap's first turn has the extra draw).
     r = await alice.slash(ch, "discard", tile="5-2")
-    assert r.ephemeral and "You discarded `5-2` Seven" in r.response.content
+    assert r.ephemeral and "You discarded `5-2` Seven" in shown(r.response.content)
     r = await alice.slash(ch, "draw")
-    assert r.ephemeral and "You drew `2-2` Bench 板凳" in r.response.content
+    assert r.ephemeral and "You drew `2-2` Bench 板凳" in shown(r.response.content)
     r = await alice.slash(ch, "discard", tile="bench")
-    assert "You discarded `2-2`" in r.response.content and "bob plays next" in r.response.content
+    assert "You discarded `2-2`" in shown(r.response.content) and "bob plays next" in shown(
+        r.response.content
+    )
 
     # Turn 2, bob: take alice's 5-2 (autocompleted), discard, draw, discard.
     offered = await bob.autocomplete(ch, "take", "tile", "")
     assert [c["value"] for c in offered] == ["2-2", "5-2"]
     r = await bob.slash(ch, "take", tile="5-2")
-    assert "You took `5-2` Seven 雜七 discarded by alice" in r.response.content
+    assert "You took `5-2` Seven 雜七 discarded by alice" in shown(r.response.content)
     await bob.slash(ch, "discard", tile="6-3")
     await bob.slash(ch, "draw")
     await bob.slash(ch, "discard", tile="6-4")
@@ -116,7 +119,7 @@ async def test_two_members_play_kap_shap_through_slash_commands(world: World, de
     reveal = ch.history()[-1]
     assert "🏆 **alice** won on turn 3 by taking a discard" in reveal.content
     assert "eye `6-6` `6-6` · `6-3`+`6-5` = 20 · `4-4`+`1-1` = 10 · `3-3`+`3-1` = 10" in (
-        reveal.content
+        shown(reveal.content)
     )
     assert [a.filename for a in reveal.attachments] == ["winning-hand.png"]
     assert "alice takes the pot: 20 chips" in reveal.content
@@ -154,7 +157,7 @@ async def test_player_mistakes_get_a_message_and_change_nothing(world: World, de
     async def refused(member: simcord.MemberActor, command: str, **options: str) -> str:
         r = await member.slash(ch, command, **options)
         assert r.ephemeral
-        return r.response.content
+        return shown(r.response.content)
 
     assert await refused(bob, "draw") == "It is alice's turn, not yours."
     assert await refused(carol, "draw") == "You are not playing at this table."

@@ -21,6 +21,7 @@ from tests.discord.tables_kit import (
     last_dm,
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
+    shown,
     table_of,
 )
 
@@ -129,7 +130,7 @@ async def test_the_play_verbs_work_from_the_dm_of_a_seated_member(
     offered = await alice.user.autocomplete("discard", "tile", "5-2")
     assert [c["value"] for c in offered] == ["5-2"]
     r = await alice.user.slash("discard", tile="5-2")
-    assert r.ephemeral and "You discarded `5-2`" in r.response.content
+    assert r.ephemeral and "You discarded `5-2`" in shown(r.response.content)
     assert "5-2" not in [str(t) for t in hand_of(world, alice)]
     await alice.user.slash("draw")  # the first player's extra draw, then a discard
     r = await alice.user.slash("discard", tile="2-2")

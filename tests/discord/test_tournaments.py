@@ -27,6 +27,7 @@ from tests.discord.tables_kit import (
     exact_deal,
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
+    resign,
 )
 
 # The first seat is dealt a winning hand: eye 6-6 6-6, 4-4+1-1, 3-1+3-3, 6-5+5-4.
@@ -402,8 +403,8 @@ async def test_tsung_shap_by_points_with_computer_fillers(world: World) -> None:
     # alice resigns her three games: her computer opponent wins the match.
     for _ in range(3):
         [table] = running_tables(world)
-        r = await alice.slash(thread_of(world, table), "table resign")
-        assert r.ephemeral
+        r = await resign(alice, thread_of(world, table))
+        assert r.response.content.startswith("🏳️ You resigned")
     view = await tournaments.view(view.id)
     assert view.record.status == "finished"
     # Computer players never win money: the whole pool goes back to alice, the only member.

@@ -24,6 +24,7 @@ from tests.discord.tables_kit import (
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
     runs_out,
+    shown,
     table_of,
 )
 
@@ -55,7 +56,7 @@ async def table_message(world: World, table: Table) -> discord.Message:
 def field(message: discord.Message, name: str) -> str:
     """The value of one embed field of the table message."""
     [embed] = message.embeds
-    values = [f.value or "" for f in embed.fields if (f.name or "").startswith(name)]
+    values = [shown(f.value) for f in embed.fields if (f.name or "").startswith(name)]
     assert values, f"no field {name!r} in {[f.name for f in embed.fields]}"
     return values[0]
 
@@ -127,9 +128,9 @@ async def test_two_members_play_tsung_shap_with_a_sweep_and_a_claimed_miss(
 
     # Turns 1-2: the first two tiles are laid out.
     r = await alice.slash(ch, "draw")
-    assert "You turned over `1-1` Earth" in r.response.content
+    assert "You turned over `1-1` Earth" in shown(r.response.content)
     assert "bob plays next" in r.response.content
-    assert "bob turned over `3-1`" not in r.response.content
+    assert "bob turned over `3-1`" not in shown(r.response.content)
     # The turn passed: alice's DM now says so; bob got a new DM (notified), the old one gone.
     assert "It is not your turn: **bob** is playing turn 2" in message_text(last_dm(alice))
     assert alice.user.dm_channel.history()[0].content == ""
@@ -139,14 +140,14 @@ async def test_two_members_play_tsung_shap_with_a_sweep_and_a_claimed_miss(
 
     # Turn 3: alice turns over 2-2; /take offers the sweep and makes it.
     r = await alice.slash(ch, "draw")
-    assert "You turned over `2-2`" in r.response.content
+    assert "You turned over `2-2`" in shown(r.response.content)
     assert "capture triplet ends" in r.response.content
     offered = await alice.autocomplete(ch, "take", "tile", "")
     assert [c["value"] for c in offered] == ["capture triplet ends"]
     assert offered[0]["name"] == "capture triplet ends — 2-2 + 1-1 + 3-1: 40"
     assert await bob.autocomplete(ch, "take", "tile", "") == []
     r = await alice.slash(ch, "take", tile="capture triplet ends")
-    assert "You swept the row: `2-2` + `1-1` + `3-1`, 40 points." in r.response.content
+    assert "You swept the row: `2-2` + `1-1` + `3-1`, 40 points." in shown(r.response.content)
     assert table.state is not None and table.state.scores == (40, 0)
     message = await table_message(world, table)
     recent = field(message, "Recent")
@@ -159,7 +160,7 @@ async def test_two_members_play_tsung_shap_with_a_sweep_and_a_claimed_miss(
     message = await table_message(world, table)
     assert "Turned over" in [f.name for f in message.embeds[0].fields]
     labels = [getattr(c, "label", "") for row in message.components for c in row.children]
-    assert {"Capture pair left", "Place left", "Place right"} <= set(labels)
+    assert {"Capture pair left: 6-6 + 6-6 · 240 points", "Place left", "Place right"} <= set(labels)
     await bob.click(message, label="Place right")
     message = await table_message(world, table)
     assert "bob could have captured and did not" in field(message, "Recent")
@@ -169,7 +170,7 @@ async def test_two_members_play_tsung_shap_with_a_sweep_and_a_claimed_miss(
     offered = await alice.autocomplete(ch, "take", "tile", "claim")
     assert [c["value"] for c in offered] == ["claim pair left"]
     r = await alice.slash(ch, "take", tile="claim pair left")
-    assert "You claimed the missed pair: `6-6` + `6-6`, 240 points." in r.response.content
+    assert "You claimed the missed pair: `6-6` + `6-6`, 240 points." in shown(r.response.content)
     assert table.state.scores == (280, 0)
     message = await table_message(world, table)
     assert "alice claimed the pair bob missed" in field(message, "Recent")

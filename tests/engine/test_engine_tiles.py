@@ -6,7 +6,16 @@ from collections import Counter
 
 import pytest
 
-from bot.engine import KINDS, NotationError, Tile, format_tiles, parse_tile, parse_tiles, sort_tiles
+from bot.engine import (
+    KINDS,
+    NotationError,
+    Tile,
+    format_tiles,
+    parse_tile,
+    parse_tiles,
+    plain_notation,
+    sort_tiles,
+)
 from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET, kind_of_piece, tiles_named
 
 # RULES.md §1, row by row: (kind, civil, copies, pips, English names, Chinese names).
@@ -190,3 +199,20 @@ def test_a_shared_name_names_both_tiles_and_tiles_named_lists_them() -> None:
     assert tiles_named("nine") == (Tile(6, 3), Tile(5, 4))
     assert tiles_named("axe") == (Tile(6, 5),)
     assert tiles_named("nothing") == ()
+
+
+@pytest.mark.parametrize(
+    "copied",
+    [
+        "4\u2060-\u20604",  # the bot's messages join the hyphen with word joiners
+        "`4-4`",  # Discord's "Copy Text" keeps inline code's backticks
+        "4\u20114",  # a non-breaking hyphen
+        "4\u20134",  # an en dash
+        "\uff14\uff0d\uff14",  # full-width digits and hyphen (a Chinese keyboard)
+        "\u200b4-4\ufeff",  # zero-width space, byte order mark
+    ],
+)
+def test_a_tile_copied_from_a_message_reads_as_typed(copied: str) -> None:
+    assert parse_tile(copied) == Tile(4, 4)
+    assert plain_notation(copied).strip() == "4-4"
+    assert parse_tiles(f"{copied} 6\u2060-\u20605") == [Tile(4, 4), Tile(6, 5)]

@@ -31,6 +31,7 @@ from tests.discord.tables_kit import (
     exact_deal,
     last_dm,
     no_incidents,  # noqa: F401  (autouse: no error logged)
+    resign,
 )
 from tests.locale.english import english_in
 
@@ -175,7 +176,7 @@ async def play_kap_shap(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
     r = await alice.slash(ch, "table new", game="kap-shap")
     lobby = r.response.message
     await click(bob, lobby, "join")
-    await click(carol, lobby, "join")  # the table is full: a refusal
+    await carol.slash(ch, "table join")  # the table is full (its Join is greyed out)
     await click(carol, lobby, "leave")  # not seated
     await click(bob, lobby, "start")  # not the host
     await click(alice, lobby, "start")
@@ -263,8 +264,10 @@ async def test_kap_tai_shap_with_a_computer_timeouts_and_resign(
     await alice.slash(ch, "discard", tile="7-7")
     await bob.slash(ch, "declare")
     await bob.slash(ch, "take", tile="nine")
-    await bob.slash(ch, "table resign")
-    await alice.slash(ch, "table resign")
+    r = await bob.slash(ch, "table resign")  # asked, then kept playing
+    await click(bob, r.response.message, "keep")
+    await resign(bob, ch)
+    await resign(alice, ch)
     await env.advance_time(5)
     assert table.status is not TableStatus.RUNNING
     await alice.slash(ch, "table show")
@@ -509,7 +512,7 @@ async def test_a_table_restored_after_a_restart_stays_chinese(
     await restart()
     await env.advance_time(2)
     await bob.slash(ch, "hand")
-    await bob.slash(ch, "table resign")
+    await resign(bob, ch)
     await env.advance_time(2)
     await alice.slash(ch, "table show")
     assert_chinese(club)
