@@ -17,7 +17,7 @@ from collections.abc import Callable
 from bot.engine.collecting import PoolTile
 from bot.engine.hands import Witness
 from bot.engine.tiles import KINDS, Tile, parse_tiles
-from bot.render import images, table_art
+from bot.render import images, layout, table_art
 from bot.render.images import render_hand, render_witness
 from bot.render.table_art import (
     discard_groups,
@@ -49,7 +49,7 @@ PICTURES: dict[str, Callable[[], bytes]] = {
 }
 
 CACHES = (
-    images._render_tiles,
+    layout._render_tiles,
     images._render_witness,
     table_art._render_discards,
     table_art._render_fishing_row,

@@ -26,7 +26,7 @@ from bot.app import KapBot
 from bot.engine import Declared, Drew, FishingView, FourTwo, View, WinBy
 from bot.limits import fit_message
 from bot.locale import N_, EventLine, nt, t
-from bot.render.images import pool_groups, render_pool, render_row
+from bot.render.table_art import pool_groups, render_pool, render_row
 from bot.render.text import (
     count_text,
     game_title,

@@ -7,13 +7,18 @@ the module, the offending import and the rule it breaks.
 
 A new top-level module or package under ``bot/`` needs a rule here (and a line in
 docs/architecture.md) before the test passes: the layering is a decision, not an accident.
+
+The same imports make a graph of the project's modules, and no two modules may import each
+other, directly or through others (an import circle), except the one circle listed in
+:data:`KNOWN_CIRCLES`.
 """
 
 from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -536,3 +541,251 @@ def test_relative_imports_resolve_to_absolute_names() -> None:
     assert targets("from os import path", "bot.engine", True) == ["os"]
     with pytest.raises(ValueError, match="beyond the top-level package"):
         targets("from ... import x", "bot.engine", True)
+
+
+# --------------------------------------------------------------------------------------------
+# Import circles: no module may import itself back through others (docs/architecture.md §2).
+
+KNOWN_CIRCLES: dict[frozenset[str], str] = {
+    frozenset(
+        {
+            "bot.ai",
+            "bot.ai.base",
+            "bot.ai.expert",
+            "bot.ai.fishing",
+            "bot.ai.fishing_kernel",
+            "bot.ai.fishing_master",
+            "bot.ai.greedy",
+            "bot.ai.kernel",
+            "bot.ai.master",
+        }
+    ): "the AI level registry: bot.ai.base's @register decorators, levels_for importing bot.ai, "
+    "bot.ai.fishing importing its master (issue 19 step 1c removes it: then delete this entry)",
+}
+"""The circles that exist today and are being taken apart, each with why it is there. The check
+fails on any other circle, and also when a listed one is gone or has changed, so that this list
+stays exactly what the tree holds."""
+
+
+@dataclass(frozen=True)
+class Edge:
+    """One module importing another project module (its first such import)."""
+
+    path: str  # the importing file, relative to the root
+    lineno: int
+
+
+Graph = dict[str, dict[str, Edge]]
+"""module -> {project module it imports -> where}."""
+
+
+def imported_module(target: str, modules: Container[str]) -> str | None:
+    """The project module an import target lands in: the longest dotted prefix that is a module
+    (``bot.engine.Tile`` -> ``bot.engine``, the package whose ``__init__`` Python runs)."""
+    parts = target.split(".")
+    while parts:
+        name = ".".join(parts)
+        if name in modules:
+            return name
+        parts.pop()
+    return None
+
+
+def import_graph(sources: Mapping[str, tuple[str, str, bool]]) -> Graph:
+    """The graph of ``{module: (source, path, is_package)}``. Every import counts, at module
+    level, inside a function or under ``if TYPE_CHECKING:``: a circle of lazy imports still
+    ties the modules together, and one import moved to the top turns it into a crash."""
+    graph: Graph = {}
+    for module, (source, path, package) in sources.items():
+        edges: dict[str, Edge] = {}
+        for imp in iter_imports(ast.parse(source, filename=path), module, package, source):
+            if imp.target.split(".")[0] not in PROJECT_PACKAGES:
+                continue
+            found = imported_module(imp.target, sources)
+            if found is not None and found != module and found not in edges:
+                edges[found] = Edge(path, imp.lineno)
+        graph[module] = edges
+    return graph
+
+
+def circles(graph: Graph) -> list[frozenset[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm, without
+    recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[frozenset[str]] = []
+
+    def enter(node: str) -> tuple[str, Iterator[str]]:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        return node, iter(sorted(graph[node]))
+
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [enter(root)]
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    work.append(enter(child))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = set()
+                while (member := stack.pop()) != node:
+                    on_stack.discard(member)
+                    component.add(member)
+                on_stack.discard(node)
+                component.add(node)
+                if len(component) > 1:
+                    found.append(frozenset(component))
+    return found
+
+
+def cycle_text(graph: Graph, component: frozenset[str], paths: Mapping[str, str]) -> str:
+    """A shortest cycle through the component's first module, as ``a.py:12 -> b.py:30 ->
+    a.py``: each file with the line where it imports the next."""
+    start = min(component)
+    parent: dict[str, str | None] = {start: None}
+    queue = deque([start])
+    while queue:
+        node = queue.popleft()
+        if start in graph[node]:
+            break
+        for child in sorted(graph[node]):
+            if child in component and child not in parent:
+                parent[child] = node
+                queue.append(child)
+    else:
+        raise ValueError(f"no cycle through {start}")
+    chain = [node]
+    while (up := parent[chain[-1]]) is not None:
+        chain.append(up)
+    chain.reverse()
+    edges = [graph[a][b] for a, b in zip(chain, [*chain[1:], start], strict=True)]
+    return " -> ".join([*(f"{e.path}:{e.lineno}" for e in edges), paths[start]])
+
+
+def circle_problems(
+    graph: Graph, paths: Mapping[str, str], known: Mapping[frozenset[str], str]
+) -> list[str]:
+    """Every circle not in ``known``, and every ``known`` circle the graph no longer holds as
+    it is listed (gone, or grown or shrunk: the list must say what the tree holds)."""
+    found = circles(graph)
+    problems = [
+        f"import circle: {cycle_text(graph, component, paths)}\n"
+        f"    its modules: {', '.join(sorted(component))}"
+        for component in sorted(found, key=min)
+        if component not in known
+    ]
+    problems += [
+        f"the known circle of {', '.join(sorted(component))} ({why}) is not in the tree as "
+        "listed: update KNOWN_CIRCLES in tests/test_dependencies.py"
+        for component, why in known.items()
+        if component not in found
+    ]
+    return problems
+
+
+def _synthetic(
+    sources: Mapping[str, str], packages: Iterable[str] = ()
+) -> tuple[Graph, dict[str, str]]:
+    inits = set(packages)
+    parts = {
+        m: (src, m.replace(".", "/") + ("/__init__.py" if m in inits else ".py"), m in inits)
+        for m, src in sources.items()
+    }
+    return import_graph(parts), {m: path for m, (_, path, _) in parts.items()}
+
+
+def test_no_import_circles_but_the_known_ones() -> None:
+    sources = {
+        module_name(path): (
+            path.read_text(encoding="utf-8"),
+            str(path.relative_to(ROOT)),
+            is_package(path),
+        )
+        for path in MODULES
+    }
+    graph = import_graph(sources)
+    paths = {module: path for module, (_, path, _) in sources.items()}
+    problems = circle_problems(graph, paths, KNOWN_CIRCLES)
+    assert not problems, "\n".join(problems)
+
+
+def test_checker_finds_a_circle_of_lazy_and_type_checking_imports() -> None:
+    graph, paths = _synthetic(
+        {
+            "bot.x.a": "from bot.x import b\n",
+            "bot.x.b": "def f() -> None:\n    from .c import thing\n",
+            "bot.x.c": (
+                "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    import bot.x.a\n"
+            ),
+            "bot.x.d": "from bot.x.a import thing\n",  # imports the circle, is not in it
+        }
+    )
+    assert circles(graph) == [frozenset({"bot.x.a", "bot.x.b", "bot.x.c"})]
+    (problem,) = circle_problems(graph, paths, {})
+    assert "bot/x/a.py:1 -> bot/x/b.py:2 -> bot/x/c.py:4 -> bot/x/a.py" in problem
+    assert "bot.x.a, bot.x.b, bot.x.c" in problem
+
+
+def test_checker_prints_a_shortest_cycle() -> None:
+    graph, paths = _synthetic(
+        {
+            "bot.x.a": "import bot.x.b\nimport bot.x.c\n",
+            "bot.x.b": "import bot.x.c\n",
+            "bot.x.c": "import bot.x.a\n",
+        }
+    )
+    assert (
+        cycle_text(graph, circles(graph)[0], paths) == "bot/x/a.py:2 -> bot/x/c.py:1 -> bot/x/a.py"
+    )
+
+
+def test_checker_finds_a_module_importing_its_own_package() -> None:
+    graph, paths = _synthetic(
+        {"bot.y": "from bot.y.z import Z\n", "bot.y.z": "from bot.y import helper\n"},
+        packages={"bot.y"},
+    )
+    (problem,) = circle_problems(graph, paths, {})
+    assert "bot/y/__init__.py:1 -> bot/y/z.py:1 -> bot/y/__init__.py" in problem
+
+
+def test_checker_allows_imports_that_go_one_way() -> None:
+    graph, paths = _synthetic(
+        {
+            "bot.y": "from bot.y.z import Z\n",
+            "bot.y.z": "from bot.y.w import W\nimport bot.engine\n",
+            "bot.y.w": "",
+            "bot.engine": "import os\n",
+            "cogs.t": "from bot.y import Z\nfrom bot.y.w import W\n",
+        },
+        packages={"bot.y", "bot.engine"},
+    )
+    assert circles(graph) == []
+    assert circle_problems(graph, paths, {}) == []
+
+
+def test_the_known_circles_are_exactly_those_of_the_tree() -> None:
+    graph, paths = _synthetic({"bot.x.a": "import bot.x.b\n", "bot.x.b": "import bot.x.a\n"})
+    pair = frozenset({"bot.x.a", "bot.x.b"})
+    assert circle_problems(graph, paths, {pair: "being taken apart"}) == []
+    grown = frozenset({*pair, "bot.x.c"})
+    problems = circle_problems(graph, paths, {grown: "being taken apart"})
+    assert len(problems) == 2  # the circle as it is, and the listed one that is not there
+    assert problems[0].startswith("import circle: bot/x/a.py:1 -> bot/x/b.py:1 -> bot/x/a.py")
+    assert "KNOWN_CIRCLES" in problems[1] and "bot.x.c" in problems[1]
+    graph, paths = _synthetic({"bot.x.a": "import bot.x.b\n", "bot.x.b": ""})
+    (gone,) = circle_problems(graph, paths, {pair: "being taken apart"})
+    assert "not in the tree as listed" in gone

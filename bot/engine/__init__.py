@@ -52,7 +52,7 @@ from bot.engine.collecting import (
     hand_tiles,
 )
 from bot.engine.deal import Deal, deal_from_tiles, make_deal
-from bot.engine.errors import AmbiguousTile, EngineError, IllegalAction, NotationError, RulesError
+from bot.engine.errors import EngineError, IllegalAction, NotationError, RulesError
 from bot.engine.fishing import (
     Captured,
     Claimed,
@@ -86,6 +86,7 @@ from bot.engine.rules import (
 )
 from bot.engine.tiles import (
     KINDS,
+    AmbiguousTile,
     Tile,
     format_tiles,
     parse_tile,

@@ -12,13 +12,14 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.engine.errors import AmbiguousTile, NotationError
+from bot.engine.errors import NotationError
 from bot.limits import quote_input
 
 __all__ = [
     "KINDS",
     "PIECES_PER_SET",
     "PIECE_KINDS",
+    "AmbiguousTile",
     "Tile",
     "format_tiles",
     "kind_of_piece",
@@ -147,6 +148,14 @@ assert PIECES_PER_SET == 32
 def kind_of_piece(piece: int) -> Tile:
     """The kind of a physical piece number."""
     return KINDS[PIECE_KINDS[piece % PIECES_PER_SET]]
+
+
+class AmbiguousTile(NotationError):
+    """A name shared by two kinds of tile (``Nine``: 6-3 and 5-4); ``options`` holds both."""
+
+    def __init__(self, message: str, options: tuple[Tile, ...]) -> None:
+        super().__init__(message)
+        self.options = options
 
 
 def _name_key(name: str) -> str:

@@ -1,10 +1,11 @@
 """The pictures of a table in play: the discards, a player's hand with what is new and what he
 may take, and the Tsung Shap row with the tile just turned over.
 
-Like :mod:`bot.render.images` (whose layout and helpers these share), every function is pure,
-synchronous and thread-safe, returns PNG bytes, is memoised in a bounded LRU cache, and keeps
-its pictures at most :data:`~bot.render.images.MAX_WIDTH` px wide so that they stay legible at
-the width Discord shows an embed.
+Like :mod:`bot.render.images`, these draw with the colours, sizes and helpers of
+:mod:`bot.render.layout`: every function is pure, synchronous and thread-safe, returns PNG bytes,
+is memoised in a bounded LRU cache, and keeps its pictures at most
+:data:`~bot.render.layout.MAX_WIDTH` px wide so that they stay legible at the width Discord
+shows an embed.
 
 * :func:`render_discards`: the face-up discards grouped by kind (one tile per kind with a ×count
   badge), dead discards greyed out, the latest discard marked with a gold ▼, and, for the player
@@ -12,7 +13,9 @@ the width Discord shows an embed.
 * :func:`render_hand_view`: a player's hand with the tiles that just came in framed and tagged
   "new", and below it, on his turn to take or draw, the discards as above;
 * :func:`render_fishing_row`: the Tsung Shap row, wrapped into lines of at most nine tiles, with
-  "L" and "R" at its two ends and the tile just turned over framed beside it.
+  "L" and "R" at its two ends and the tile just turned over framed beside it;
+* :func:`render_pool` and :func:`render_row`: the discards (grouped by :func:`pool_groups`) and
+  the row alone, without the latest discard or the turned tile (the replay's pictures).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from PIL import Image, ImageDraw
 from bot.engine.collecting import PoolTile
 from bot.engine.tiles import Tile, sort_tiles
 from bot.locale import N_, t
-from bot.render.images import (
+from bot.render.layout import (
     BADGE,
     CAPTION_H,
     FELT,
@@ -56,12 +59,13 @@ from bot.render.typeface import SEMIBOLD, draw_text, fit_text, text_width
 __all__ = [
     "PoolGroup",
     "discard_groups",
+    "pool_groups",
     "render_discards",
     "render_fishing_row",
     "render_hand_view",
+    "render_pool",
+    "render_row",
 ]
-
-RGB = tuple[int, int, int]
 
 _POOL_SCALE = 0.8  # discards: 48 × 106 px tiles, eleven to a line
 _POOL_PER_LINE = 11
@@ -249,6 +253,30 @@ def _render_discards(
     return png(canvas)
 
 
+def pool_groups(pool: Iterable[PoolTile]) -> list[tuple[Tile, int, bool]]:
+    """Group face-up discards for :func:`render_pool`: ``(kind, count, dead)`` in rank order,
+    the takeable copies of a kind before its dead ones."""
+    counts: dict[tuple[int, bool], int] = {}
+    kinds: dict[int, Tile] = {}
+    for item in pool:
+        key = (item.tile.index, item.dead)
+        counts[key] = counts.get(key, 0) + 1
+        kinds[item.tile.index] = item.tile
+    return [(kinds[k], counts[(k, dead)], dead) for k, dead in sorted(counts)]
+
+
+def render_pool(groups: Sequence[tuple[Tile, int, bool]]) -> bytes:
+    """PNG of the discard pool: one tile per ``(kind, count, dead)`` group with a ×count badge
+    (when more than one copy lies there); dead discards are greyed out.
+
+    Groups are drawn in the order given, wrapping into lines; see :func:`pool_groups` and, for
+    the table's picture with the latest discard marked, :func:`render_discards`.
+    """
+    return render_discards(
+        tuple(PoolGroup(t, int(c), dead=bool(d)) for t, c, d in groups), legend=False
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 # A player's hand
 
@@ -406,3 +434,12 @@ def _render_fishing_row(
         paste_tile(canvas, turned, x, y)
         tile_label(draw, x + big_w / 2, y + big_h + 8, turned, GOLD)
     return png(canvas)
+
+
+def render_row(tiles: Sequence[Tile]) -> bytes:
+    """PNG of the Tsung Shap row, laid left to right, with "L" and "R" marking its two ends.
+
+    Long rows wrap onto several lines; see :func:`render_fishing_row`, which also draws the tile
+    just turned over beside the row.
+    """
+    return render_fishing_row(tuple(tiles))

@@ -28,7 +28,7 @@ suit at two opposite corners of the face (upper left and lower right):
 * **military** (武, 10 kinds, one copy per set): an indigo **triangle**.
 
 Shape *and* colour differ, so the mark is readable without colour vision; neither colour is
-close to the red or black of the pips. Composite pictures (:mod:`bot.render.images`) may add the
+close to the red or black of the pips. Composite pictures (:mod:`bot.render.layout`) may add the
 notation under each tile.
 
 Caching and threads

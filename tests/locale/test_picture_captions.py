@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import bot.render.images as images
+import bot.render.layout as layout
 import bot.render.table_art as table_art
 from bot.engine import Tile
 from bot.engine.hands import Witness
@@ -31,16 +32,16 @@ from tests.locale.english import latin_left
 def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """The texts the renderers draw (the cached pictures are forgotten first)."""
     texts: list[str] = []
-    real = images.draw_text
+    real = layout.draw_text
 
     def record(draw: Any, x: float, y: float, text: str, *args: Any, **kwargs: Any) -> None:
         texts.append(text)
         real(draw, x, y, text, *args, **kwargs)
 
-    for module in (images, table_art):
+    for module in (layout, table_art):
         monkeypatch.setattr(module, "draw_text", record)
     for cached in (
-        images._render_tiles,
+        layout._render_tiles,
         images._render_witness,
         table_art._render_discards,
         table_art._render_hand_view,

@@ -7,7 +7,7 @@ import io
 from PIL import Image
 
 from bot.render.charts import TEXT_SIZE, rating_chart
-from bot.render.images import EMBED_WIDTH
+from bot.render.layout import EMBED_WIDTH
 
 GOLD = (244, 192, 64)
 BLUE = (120, 200, 250)

@@ -11,16 +11,10 @@ from PIL import Image
 from bot.engine.collecting import PoolTile
 from bot.engine.hands import Witness
 from bot.engine.tiles import KINDS, Tile, parse_tiles, sort_tiles
-from bot.render import images, table_art
-from bot.render.images import (
-    pair_total,
-    pool_groups,
-    render_hand,
-    render_pool,
-    render_row,
-    render_tiles,
-    render_witness,
-)
+from bot.render import images, layout, table_art
+from bot.render.images import pair_total, render_hand, render_witness
+from bot.render.layout import render_tiles
+from bot.render.table_art import pool_groups, render_pool, render_row
 from bot.render.tile_art import tile_image
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -56,7 +50,7 @@ def red_pixels(image: Image.Image) -> int:
 @pytest.fixture(autouse=True)
 def _fresh_caches() -> None:
     for cached in (
-        images._render_tiles,
+        layout._render_tiles,
         images._render_witness,
         table_art._render_discards,
         table_art._render_fishing_row,
@@ -102,7 +96,7 @@ def test_long_caption_widens_the_picture() -> None:
 def test_results_are_cached_bytes() -> None:
     first = render_tiles(HAND, caption="x", highlight={1})
     assert render_tiles(HAND, caption="x", highlight={1}) is first
-    assert images._render_tiles.cache_info().hits == 1
+    assert layout._render_tiles.cache_info().hits == 1
 
 
 def test_witness_is_wider_than_the_plain_hand() -> None:
@@ -195,7 +189,7 @@ def test_empty_inputs_give_a_small_valid_png(data: object) -> None:
 def test_renders_are_identical_across_threads() -> None:
     hands = [list(KINDS[i : i + 8]) for i in range(14)]
     expected = [render_hand(h, title=str(i)) for i, h in enumerate(hands)]
-    images._render_tiles.cache_clear()
+    layout._render_tiles.cache_clear()
     tile_image.cache_clear()
     with ThreadPoolExecutor(max_workers=8) as pool:
         got = list(pool.map(lambda i: render_hand(hands[i], title=str(i)), range(len(hands))))

@@ -18,15 +18,8 @@ from PIL import Image
 from bot.engine.collecting import PoolTile
 from bot.engine.hands import Witness
 from bot.engine.tiles import KINDS, Tile, parse_tiles
-from bot.render.images import (
-    EMBED_WIDTH,
-    FELT,
-    LABEL_FONT,
-    MAX_WIDTH,
-    render_hand,
-    render_tiles,
-    render_witness,
-)
+from bot.render.images import render_hand, render_witness
+from bot.render.layout import EMBED_WIDTH, FELT, LABEL_FONT, MAX_WIDTH, render_tiles
 from bot.render.table_art import (
     discard_groups,
     render_discards,

@@ -19,14 +19,17 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.engine.collecting import PoolTile
 from bot.engine.hands import Witness
 from bot.engine.tiles import KINDS, Tile, parse_tiles
-from bot.render import images, table_art
+from bot.render import images, layout, table_art
 from bot.render.charts import rating_chart
-from bot.render.images import render_hand, render_pool, render_row, render_tiles, render_witness
+from bot.render.images import render_hand, render_witness
+from bot.render.layout import render_tiles
 from bot.render.table_art import (
     discard_groups,
     render_discards,
     render_fishing_row,
     render_hand_view,
+    render_pool,
+    render_row,
 )
 from bot.render.typeface import Face, draw_text, fit_text, font_files, runs, text_width
 
@@ -137,7 +140,7 @@ def drawn_texts(monkeypatch: pytest.MonkeyPatch) -> Iterator[Recorded]:
 
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
     for cached in (
-        images._render_tiles,
+        layout._render_tiles,
         images._render_witness,
         table_art._render_discards,
         table_art._render_fishing_row,

@@ -1,0 +1,195 @@
+"""The tournament service's state and what every part of it uses: reading events, the locks
+that keep one event's steps in order, the organiser check, posting through the host."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from bot.services.chips import ChipsService
+from bot.services.clock import Clock
+from bot.services.errors import UserError
+from bot.services.tables import TableService
+from bot.services.tournaments.host import (
+    MAX_OPEN,
+    OPEN_STATUSES,
+    OrganiserRoles,
+    RatingLookup,
+    TournamentHost,
+    TournamentView,
+    pot_id,
+)
+from bot.services.tournaments.words import TEXT
+from bot.storage.db import Database
+from bot.storage.games import GamesRepo
+from bot.storage.tournaments import EntryRecord, MatchRow, TournamentRecord, TournamentsRepo
+from bot.tournament import Event, EventSettings
+
+__all__ = ["TournamentCore"]
+
+
+class TournamentCore:
+    """The state of the tournament service, reading events, and the helpers every part uses.
+
+    The first of the layers :class:`~bot.services.tournaments.service.TournamentService` is
+    made of (see there)."""
+
+    def __init__(
+        self,
+        db: Database,
+        chips: ChipsService,
+        tables: TableService,
+        clock: Clock,
+        rng: random.Random | None = None,
+    ) -> None:
+        """``rng`` seeds unrated players (tests pass a seeded one)."""
+        self._db = db
+        self._chips = chips
+        self._tables = tables
+        self._clock = clock
+        self._repo = TournamentsRepo()
+        self._games = GamesRepo(db)
+        self._rng = rng or random.Random(secrets.randbits(64))
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._threads: dict[int, int] = {}  # thread id -> event id (filled as matches open)
+        self._again: set[int] = set()  # events to look at again once their step is done
+        self.host: TournamentHost | None = None
+        self.rating_of: RatingLookup | None = None
+        """Seeding by rating: set by whoever provides ratings; None seeds at random."""
+
+    # ----------------------------------------------------------------------------- reading
+
+    async def view(self, tournament_id: int, guild_id: int | None = None) -> TournamentView:
+        """One event with its entries and state."""
+        async with self._db.read() as tx:
+            record = await self._repo.get(tx, tournament_id)
+            if record is None or (guild_id is not None and record.guild_id != guild_id):
+                raise UserError(TEXT["no_event"])
+            entries = await self._repo.entries(tx, tournament_id)
+        pot = await self._chips.pot(pot_id(tournament_id))
+        pool = 0 if pot is None else pot.total
+        event = None if record.state is None else Event.from_dict(record.state)
+        return TournamentView(
+            record, entries, EventSettings.from_dict(record.settings), event, pool
+        )
+
+    async def current(
+        self,
+        guild_id: int,
+        tournament_id: int | None = None,
+        *,
+        statuses: Sequence[str] = OPEN_STATUSES,
+        player: int | None = None,
+        entered: bool | None = None,
+        organiser: int | None = None,
+        manager: bool = False,
+    ) -> TournamentView:
+        """The event a command means: ``tournament_id`` when given (its ``event:``), else the
+        one open event of the server it can mean.
+
+        The open events are narrowed, in this order: for a ``player``, to the events he is in
+        (``entered=True``: only those, else refused; None: those if any) or is not in
+        (``entered=False``, joining: those if any); for an ``organiser`` who is not a server
+        manager, to his own events (none: refused); then to those in ``statuses`` (where the
+        command can act), if any. One event left is the one meant; with more, the command is
+        refused with their names, so that it never acts on an event nobody meant."""
+        if tournament_id is not None:
+            return await self.view(tournament_id, guild_id)
+        async with self._db.read() as tx:
+            found = await self._repo.list_guild(tx, guild_id, OPEN_STATUSES, limit=MAX_OPEN)
+            if not found:
+                raise UserError(TEXT["no_open"])
+            if player is not None:
+                mine = [r for r in found if await self._entered(tx, r, player)]
+                if entered is True and not mine:
+                    raise UserError(TEXT["in_none"])
+                others = [r for r in found if r not in mine]
+                found = (others if entered is False else mine) or found
+        if organiser is not None and not manager:
+            found = [r for r in found if r.organiser_id == organiser]
+            if not found:
+                raise UserError(TEXT["not_organiser"])
+        found = [r for r in found if r.status in statuses] or found
+        if len(found) > 1:
+            events = ", ".join(f"#{r.id} {r.name}" for r in found)
+            raise UserError(TEXT["several"], events=events)
+        return await self.view(found[0].id, guild_id)
+
+    async def _entered(self, tx: Any, record: TournamentRecord, user_id: int) -> bool:
+        """Whether a member is in an event: entered before the start, not withdrawn after."""
+        if record.state is not None:
+            event = Event.from_dict(record.state)
+            return user_id in event.seeds and user_id not in event.withdrawn
+        entry = await self._repo.entry(tx, record.id, user_id)
+        return entry is not None and entry.active
+
+    async def choices(
+        self, guild_id: int, typed: str, *, statuses: Sequence[str] = OPEN_STATUSES
+    ) -> list[TournamentRecord]:
+        """The server's events of these statuses whose number or name holds ``typed``, newest
+        first: the choices of a command's ``event:`` option (at most Discord's 25)."""
+        async with self._db.read() as tx:
+            found = await self._repo.list_guild(tx, guild_id, tuple(statuses), limit=MAX_OPEN)
+        typed = typed.strip().lstrip("#").casefold()
+        return [r for r in found if typed in f"{r.id} {r.name}".casefold()][:25]
+
+    async def history(self, guild_id: int, limit: int = 10) -> list[TournamentRecord]:
+        """The server's finished events, newest first (``results`` holds the final order)."""
+        async with self._db.read() as tx:
+            return await self._repo.list_guild(tx, guild_id, ("finished",), limit=limit)
+
+    async def may_organise(self, guild_id: int, role_ids: Sequence[int], *, manager: bool) -> bool:
+        """Server managers, and members with the organiser role, may create events."""
+        if manager:
+            return True
+        role = await OrganiserRoles(self._db).get(guild_id)
+        return role is not None and role in role_ids
+
+    async def set_organiser_role(self, guild_id: int, role_id: int | None) -> None:
+        """Set (or clear) the server's tournament organiser role (a manager's command)."""
+        await OrganiserRoles(self._db).set(guild_id, role_id)
+
+    # ----------------------------------------------------------------------------- helpers
+
+    def _lock(self, tournament_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(tournament_id, asyncio.Lock())
+
+    async def _require(self, tx: Any, tournament_id: int) -> TournamentRecord:
+        record = await self._repo.get(tx, tournament_id)
+        if record is None:
+            raise UserError(TEXT["no_event"])
+        return record
+
+    async def _entries(self, tournament_id: int, *, active_only: bool = True) -> list[EntryRecord]:
+        async with self._db.read() as tx:
+            return await self._repo.entries(tx, tournament_id, active_only=active_only)
+
+    async def _match_rows(self, tournament_id: int, number: int) -> list[MatchRow]:
+        async with self._db.read() as tx:
+            return await self._repo.matches(tx, tournament_id, number)
+
+    @staticmethod
+    def need_organiser(record: TournamentRecord, actor_id: int, manager: bool) -> None:
+        """Refuse anyone but the event's organiser and server managers."""
+        TournamentCore._need_organiser(record, actor_id, manager)
+
+    @staticmethod
+    def _need_organiser(record: TournamentRecord, actor_id: int, manager: bool) -> None:
+        if not manager and actor_id != record.organiser_id:
+            raise UserError(TEXT["not_organiser"])
+
+    def _need_host(self) -> TournamentHost:
+        if self.host is None:  # pragma: no cover - the cog sets it when it loads
+            raise RuntimeError("no tournament host: the tournaments cog is not loaded")
+        return self.host
+
+    async def _post(self, record: TournamentRecord, text: str, *, pictures: bool = False) -> None:
+        if self.host is not None:
+            await self.host.post(record, text, pictures=pictures)
+
+    async def _refresh(self, record: TournamentRecord) -> None:
+        if self.host is not None:
+            await self.host.refresh(record)

@@ -1,0 +1,54 @@
+"""An event's settings from the options of ``/tournament new``."""
+
+from __future__ import annotations
+
+from bot.services.errors import UserError
+from bot.services.tournaments.words import refusal
+from bot.tournament import DecideBy, EventSettings, Format, TournamentError
+
+__all__ = ["settings_from_options"]
+
+
+def settings_from_options(
+    *,
+    game: str,
+    format: str | None,
+    best_of: int,
+    rounds: int | None,
+    buy_in: int,
+    prize_split: str | None,
+    seats_limit: int,
+    top_cut: int = 0,
+    table_size: int = 6,
+    games_per_table: int = 3,
+    final_table: int = 6,
+    decide_by: str | None = None,
+) -> EventSettings:
+    """Event settings from a command's options, refused in words when they do not fit."""
+    try:
+        split = (
+            tuple(int(p) for p in prize_split.replace(",", "/").split("/") if p.strip())
+            if prize_split
+            else (100,)
+        )
+    except ValueError:
+        raise UserError("Write the prize split as percentages, e.g. 60/30/10.") from None
+    fmt = format or (Format.SWISS.value if game != "kap-tai-shap" else Format.TABLE_ROUNDS.value)
+    try:
+        return EventSettings(
+            game=game,
+            format=Format(fmt),
+            best_of=best_of,
+            rounds=rounds,
+            top_cut=top_cut,
+            buy_in=buy_in,
+            prize_split=split,
+            seats_limit=seats_limit,
+            table_size=table_size,
+            table_min=min(3, table_size),
+            games_per_table=games_per_table,
+            final_table=final_table,
+            decide_by=DecideBy(decide_by or DecideBy.GAMES.value),
+        )
+    except (TournamentError, ValueError) as exc:
+        raise refusal(exc) from None

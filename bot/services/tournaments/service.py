@@ -1,0 +1,24 @@
+"""The tournament service: one class, :class:`TournamentService`, built in layers.
+
+Each layer is a module you can read whole and stands on the one before it, so that a method
+calls only what is defined below it (no module imports a later one):
+
+* :mod:`~bot.services.tournaments.core`: the state, reading events (``view``, ``current``,
+  ``choices``, ``history``), the organiser role, locks and the helpers every part uses;
+* :mod:`~bot.services.tournaments.rounds`: ``advance`` and its steps (count games, decide
+  matches, open games, pair rounds, pay out), ``game_ended``, ``table_aborted``;
+* :mod:`~bot.services.tournaments.signup`: ``create``, ``join``, ``leave``, ``fill``,
+  ``start``, ``check_in``;
+* :mod:`~bot.services.tournaments.lifecycle`: ``expire_due`` (the clock), ``drop``, ``repair``,
+  ``pause``, ``resume``, ``cancel``, ``resume_all``.
+"""
+
+from __future__ import annotations
+
+from bot.services.tournaments.lifecycle import TournamentLifecycle
+
+__all__ = ["TournamentService"]
+
+
+class TournamentService(TournamentLifecycle):
+    """Create, fill, run and pay out tournaments."""

@@ -1,0 +1,170 @@
+"""Every sentence the tournament service says, and the words it lends the event package.
+
+:data:`TEXT` holds the service's own messages (translated by the catalogues); :data:`REFUSALS`
+the English refusals of :mod:`bot.tournament`, recognized so that a member reads them in his
+language; :class:`Worded` carries a text the event package words per language (pairings,
+standings, results) to the Discord layer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.locale import N_, Message, recognize, t
+from bot.locale.levels import level_name
+from bot.services.errors import UserError
+from bot.services.tournaments.host import TournamentView
+from bot.tournament import explain_rules
+from bot.tournament.describe import results_text
+from bot.tournament.text import Say
+
+__all__ = [
+    "REFUSALS",
+    "TEXT",
+    "Worded",
+    "board_text",
+    "computer_name",
+    "refusal",
+    "say_in",
+]
+
+# Every sentence the tournament service says, in one place (translated by the catalogues).
+TEXT = {
+    "no_event": N_("There is no tournament with that number in this server."),
+    "no_open": N_("There is no tournament open in this server. Start one with `/tournament new`."),
+    "not_organiser": N_("Only the organiser of this tournament or a server manager can do that."),
+    "may_not_create": N_(
+        "Only a server manager or a member with the tournament organiser role can create a "
+        "tournament."
+    ),
+    "not_registration": N_("Sign-up for this tournament is closed."),
+    "not_registration_drop": N_(
+        "Sign-up for this tournament is closed. Use `/tournament drop` to leave."
+    ),
+    "already_in": N_("You are already entered in this tournament."),
+    "full": N_("This tournament is full."),
+    "not_in": N_("You are not entered in this tournament."),
+    "in_none": N_("You are not in any open tournament of this server."),
+    "several": N_("More than one tournament could be meant ({events}): choose one with `event:`."),
+    "not_running": N_("This tournament is not running."),
+    "not_paused": N_("This tournament is not paused."),
+    "over": N_("This tournament is already over."),
+    "fill_range": N_("Add from 1 to 64 computer players."),
+    "round_minutes": N_("The round time limit is from 5 to 1440 minutes."),
+    "turn_seconds": N_("The turn timer is from 10 to 3600 seconds."),
+    "pairings": N_("**{name}: round {number}**\n{text}"),
+    "time_up": N_("⏰ Round {number} of **{name}** is over: its time ran out."),
+    "standings": N_("**{name}: standings after round {number}**\n{text}"),
+    "results": N_("🏆 **{name} is over.**\n{text}"),
+    "cancelled": N_("**{name}** was cancelled; every buy-in was refunded."),
+    "cancelled_free": N_("**{name}** was cancelled."),
+    "paused": N_("**{name}** is paused: no new games start until it resumes."),
+    "resumed": N_("**{name}** resumes."),
+    "dropped": N_("{who} left **{name}**."),
+    "disqualified": N_("{who} was disqualified from **{name}**."),
+    "repaired": N_("Round {number} of **{name}** is paired again."),
+    "checkin_open": N_(
+        "✅ Check-in for **{name}** is open for {minutes} minutes: click **Check in** on the "
+        "sign-up message. Players who do not check in are dropped and refunded."
+    ),
+    "checkin_closed": N_("Check-in for **{name}** is closed: {dropped} dropped and refunded."),
+    "not_checkin": N_("Check-in for this tournament is not open."),
+    "checked_in": N_("You are checked in for **{name}**."),
+    "match_open": N_("{mentions}: your match **{match}** of **{name}** starts here ({game}, {n})."),
+    "thread": N_("{name} · {match}"),
+    "could_not_start": N_("{name} could not start: {reason}"),
+    "computer_players": N_("Computer players"),
+    "best_of": N_("best of {n}"),
+    "games": N_("{n} games"),
+    "level": N_("Choose the computer level from: {levels}."),
+    "computer": N_("Computer {number} ({level})"),
+}
+
+# The refusals of the pure event package (English, like the engine's), recognized so that a
+# member reads them in his language (bot.locale.recognize): every TournamentError it raises.
+REFUSALS = (
+    N_("An event needs at least two players."),
+    N_("This event takes at most {n} players."),
+    N_("Table rounds need at least {n} players."),
+    N_("A round robin is for at most {n} players; use Swiss."),
+    N_("An event needs at least one human player."),
+    N_("That player is not in this event."),
+    N_("That player has already left the event."),
+    N_("No round has been paired yet."),
+    N_("The round has results already; it cannot be re-paired."),
+    N_("The event is over."),
+    N_("Round {number} is not finished yet."),
+    N_("Unknown game {game}; choose one of {games}."),
+    N_("Table rounds are for Kap Tai Shap; two-player games use Swiss."),
+    N_("Kap Tai Shap events use table rounds."),
+    N_("A match is best of an odd number of games from 1 to 15."),
+    N_("Only Tsung Shap matches can be decided by total points."),
+    N_("The number of rounds is from 1 to 30."),
+    N_("A top cut (2 to 64 players) is only for Swiss events."),
+    N_("The buy-in cannot be negative."),
+    N_("The prize split is positive percentages adding up to 100, e.g. 60/30/10."),
+    N_("An event with a buy-in needs a prize split."),
+    N_("At most 32 prize places."),
+    N_("The seats limit is from 2 to 1024 players."),
+    N_("Tables have between 2 and {n} seats, the minimum first."),
+    N_("A table plays 1 to 20 games."),
+    N_("The final table has 2 to {n} seats (0 for none)."),
+    N_("A player is entered twice."),
+    N_("An elimination bracket needs at least two players."),
+)
+
+
+def refusal(exc: Exception) -> UserError:
+    """A :class:`TournamentError` as a refusal the member reads in his language."""
+    found = recognize(str(exc), REFUSALS)
+    if found is None:
+        return UserError(str(exc))
+    return UserError(found.msgid, **found.values)
+
+
+def say_in(locale: str) -> Say:
+    """The :data:`~bot.tournament.text.Say` of ``locale``: the catalogue's words, filled."""
+
+    def say(msgid: str, /, **values: Any) -> str:
+        return t(locale, msgid, **values)
+
+    return say
+
+
+class Worded(Message):
+    """A text the event package words per language (pairings, standings, results): its
+    English, and a function that words it in any locale. A value of a :class:`Message` that
+    the Discord layer localizes with the server's language."""
+
+    word: Callable[[str], str]
+
+    def __new__(cls, word: Callable[[str], str]) -> Worded:
+        """``Worded(lambda locale: pairings_text(event, rnd, say_in(locale)))``."""
+        english = word("en")
+        text = str.__new__(cls, english)
+        text.msgid = english
+        text.values = {}
+        text.word = word
+        return text
+
+    def localized(self, locale: str) -> str:
+        """The text in ``locale``."""
+        return self.word(locale)
+
+
+def computer_name(number: int, level: str, locale: str) -> str:
+    """A computer filler's name: its one label wherever it shows (pairings, standings, results,
+    pictures, its table). It says once that it is a computer and names its level in the
+    reader's words: ``Computer 1 (greedy)``, 「電腦 1（普通）」."""
+    return t(locale, TEXT["computer"], number=number, level=level_name(locale, level))
+
+
+def board_text(view: TournamentView, say: Say) -> str:
+    """The text of an event's sign-up message: its rules until it is over, then its results, so
+    that the message becomes the event's result board."""
+    record = view.record
+    if record.status == "finished" and view.event is not None:
+        return results_text(view.event, int((record.results or {}).get("pool", 0)), say)
+    entrants = len(view.event.players) if view.event else len(view.entries) or None
+    return explain_rules(view.settings, entrants, say)
