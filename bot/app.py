@@ -406,8 +406,17 @@ def main(argv: list[str] | None = None) -> int:
     bot = create_bot(settings)
     bot.hold_lock(lock)
     try:
-        bot.run(settings.discord_token, log_handler=None)
+        asyncio.run(_serve(bot, settings.discord_token))
     except discord.LoginFailure:
         print("kapshap run: Discord refused the token (check DISCORD_TOKEN).", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # asyncio.run has closed the bot by now
+        print("kapshap run: stopped", file=sys.stderr)
+        return 130
     return 0
+
+
+async def _serve(bot: KapBot, token: str) -> None:
+    # discord.py's Client.run, without its silent return on Ctrl+C.
+    async with bot:
+        await bot.start(token)

@@ -506,6 +506,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             asyncio.run(serve(demo_settings(base, data_dir), args.host, port, args.seed, args.lang))
         except KeyboardInterrupt:
             print("kapshap demo: stopped", file=sys.stderr)
+            return 130  # what a shell expects after Ctrl+C (bot.cli adds no line of its own)
         except OSError as exc:
             print(f"kapshap demo: cannot listen on {args.host}:{port}: {exc}", file=sys.stderr)
             return 2
