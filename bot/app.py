@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
 import random
+import subprocess
 import sys
 import time
 from collections import OrderedDict
@@ -23,6 +25,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.ai import warm
 from bot.ai.core import BOT_MEMO, set_memo_limits
 from bot.config import ConfigError, Settings, load_settings
 from bot.services.chips import ChipsDefaults, ChipsService
@@ -184,6 +187,8 @@ class KapBot(commands.Bot):
         self._services: Services | None = None
         drop_duplicate_interactions(self, SeenInteractions())
         self._lock: ProcessLock | None = None
+        self._warming: asyncio.Task[None] | None = None
+        self._compiler: subprocess.Popen[bytes] | None = None
 
     def hold_lock(self, lock: ProcessLock) -> None:
         """Keep a process lock taken before the start (released when the bot closes)."""
@@ -244,6 +249,8 @@ class KapBot(commands.Bot):
         )
         for extension in self._extensions:
             await self.load_extension(extension)
+        if warm.background_wanted():
+            self._warming = asyncio.create_task(self._warm_kernel(), name="kapshap-warm-kernel")
         if not self._auto_sync:
             return
         if settings.dev_guild_id is not None:
@@ -290,8 +297,33 @@ class KapBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
         return len(await self.tree.sync(guild=guild))
 
+    async def _warm_kernel(self) -> None:
+        """Once connected, compile the master's kernel in a process of its own (bot.ai.warm),
+        so that no player waits for it at a master's first move. Started and left alone: the
+        event loop never waits for it (close() ends it if it still runs)."""
+        await self.wait_until_ready()
+        try:
+            self._compiler = subprocess.Popen(
+                warm.background_command(),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,  # Ctrl+C on the bot is the bot's: close() ends this
+            )
+        except OSError as exc:  # the master then compiles at its first move, as it would
+            log.warning("could not start compiling the kernel in the background: %s", exc)
+            return
+        log.info("compiling the kernel in the background (process %s)", self._compiler.pid)
+
     async def close(self) -> None:
         """Close Discord first (cogs unload), then the database."""
+        if self._warming is not None:
+            self._warming.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._warming
+        if self._compiler is not None and self._compiler.poll() is None:
+            self._compiler.kill()
+            self._compiler.wait()
         await super().close()
         if self._services is not None:
             await self._services.db.close()
@@ -409,8 +441,17 @@ def main(argv: list[str] | None = None) -> int:
     bot = create_bot(settings)
     bot.hold_lock(lock)
     try:
-        bot.run(settings.discord_token, log_handler=None)
+        asyncio.run(_serve(bot, settings.discord_token))
     except discord.LoginFailure:
         print("kapshap run: Discord refused the token (check DISCORD_TOKEN).", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # asyncio.run has closed the bot by now
+        print("kapshap run: stopped", file=sys.stderr)
+        return 130
     return 0
+
+
+async def _serve(bot: KapBot, token: str) -> None:
+    # discord.py's Client.run, without its silent return on Ctrl+C.
+    async with bot:
+        await bot.start(token)

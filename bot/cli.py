@@ -9,12 +9,15 @@ library only (``tests/test_dependencies.py`` enforces it).
 
 from __future__ import annotations
 
+import _thread
 import argparse
+import contextlib
 import importlib
+import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
 
 __all__ = ["COMMANDS", "Command", "main"]
 
@@ -55,6 +58,10 @@ COMMANDS: tuple[Command, ...] = (
 
 def package_version() -> str:
     """The installed version of the package, or ``"unknown"`` when it is not installed."""
+    # Imported here: the fewer imports before main() installs its Ctrl+C handler, the shorter
+    # the moment in which Ctrl+C still prints Python's own traceback.
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version(DISTRIBUTION)
     except PackageNotFoundError:
@@ -124,13 +131,136 @@ def _exit_status(exit_: SystemExit) -> int:
     return 1
 
 
+INTERRUPTED = 130
+"""The exit status after Ctrl+C (128 + SIGINT), as a shell reports it."""
+
+
+class _Interrupt:
+    """Ctrl+C for the whole command. Python's own handler stays (``asyncio.run`` needs it to
+    stop a bot gracefully); this only sees to it that whatever the interrupt turns into on its
+    way out ends as one line and :data:`INTERRUPTED`, not a traceback. A library may meet it
+    in a callback from C (numba writing its disk cache), where Python reports it as "Exception
+    ignored" and carries on: it is delivered again a moment later, outside the callback."""
+
+    REDELIVERY_DELAY = 0.05
+    """Seconds before an interrupt swallowed in a callback is delivered again."""
+
+    def __init__(self) -> None:
+        self.seen = False
+        self._lock = threading.Lock()
+        self._closed = False
+        self._redelivery: threading.Timer | None = None
+
+    def caused(self, error: BaseException) -> bool:
+        """Whether ``error`` is an interrupt, or was raised because of one."""
+        seen: set[int] = set()
+        cause: BaseException | None = error
+        while cause is not None and id(cause) not in seen:
+            if isinstance(cause, KeyboardInterrupt):
+                return True
+            seen.add(id(cause))
+            cause = cause.__cause__ or cause.__context__
+        return self.seen
+
+    def settle(self) -> None:
+        """The interrupt is being reported: a second Ctrl+C would only cut the line short."""
+        self.seen = True
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def unraisable(
+        self, previous: Callable[[sys.UnraisableHookArgs], object]
+    ) -> Callable[[sys.UnraisableHookArgs], object]:
+        def hook(unraisable: sys.UnraisableHookArgs) -> None:
+            if isinstance(unraisable.exc_value, KeyboardInterrupt):
+                self.seen = True
+                self._deliver_again()
+            elif not self.seen:
+                previous(unraisable)
+
+        return hook
+
+    def _deliver_again(self) -> None:
+        # Not from here: the hook runs inside the callback, which would swallow it again.
+        with self._lock:
+            if self._closed or (self._redelivery is not None and self._redelivery.is_alive()):
+                return
+            self._redelivery = threading.Timer(self.REDELIVERY_DELAY, self._interrupt_main)
+            self._redelivery.daemon = True
+            self._redelivery.start()
+
+    def _interrupt_main(self) -> None:
+        with self._lock:
+            if not self._closed:
+                _thread.interrupt_main()
+
+    def close(self) -> None:
+        """No more redelivery; one made just now is taken here, not by whoever called main()."""
+        with self._lock:
+            self._closed = True
+            timer = self._redelivery
+        if timer is None:
+            return
+        timer.cancel()
+        timer.join()
+        with contextlib.suppress(KeyboardInterrupt):
+            _pending_signals_run_here()
+
+
+def _pending_signals_run_here() -> None:
+    """Nothing: a call, at whose start Python runs the signal handlers still pending."""
+
+
+@contextlib.contextmanager
+def _interrupt_guard() -> Iterator[_Interrupt]:
+    """:class:`_Interrupt` for one command; the SIGINT handler is put back at the end (tests
+    call :func:`main` in-process)."""
+    guard = _Interrupt()
+    previous_handler = signal.getsignal(signal.SIGINT)
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = guard.unraisable(previous_hook)
+    try:
+        yield guard
+    finally:
+        guard.close()
+        if not guard.seen:
+            sys.unraisablehook = previous_hook
+        # After an interrupt the hook stays: a process ends after it, and the destructors of
+        # a compile cut short still complain at exit ("Exception ignored in ... __del__").
+        elif threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, previous_handler)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``kapshap`` script and of ``python -m bot``; returns the exit status.
 
     ``SystemExit`` raised by argparse (``--help``, ``--version``, usage errors), here or in the
-    delegated module, is turned into the returned status.
+    delegated module, is turned into the returned status. Ctrl+C anywhere (an import, a
+    compile, the command itself) ends with one line on stderr and :data:`INTERRUPTED`; a
+    command that catches it itself returns :data:`INTERRUPTED` after its own line.
     """
     args = sys.argv[1:] if argv is None else list(argv)
+    with _interrupt_guard() as guard:
+        try:
+            status = _dispatch(args)
+        except BaseException as error:
+            if isinstance(error, SystemExit) or not guard.caused(error):
+                raise
+        else:
+            if not guard.seen or status == INTERRUPTED:
+                return status
+            # An interrupt swallowed twice over, and the command ran to its end: still the
+            # user asked it to stop.
+        guard.settle()
+        head, _ = _split(args)
+        known = bool(head) and head[-1] in {c.name for c in COMMANDS}
+        print(
+            f"kapshap {head[-1]}: interrupted" if known else "kapshap: interrupted", file=sys.stderr
+        )
+        return INTERRUPTED
+
+
+def _dispatch(args: list[str]) -> int:
     head, rest = _split(args)
     parser = build_parser()
     try:
@@ -148,9 +278,6 @@ def main(argv: list[str] | None = None) -> int:
         status = entry(rest)
     except SystemExit as exit_:
         return _exit_status(exit_)
-    except KeyboardInterrupt:
-        print(f"kapshap {command.name}: interrupted", file=sys.stderr)
-        return 130
     if status is None:
         return 0
     if isinstance(status, bool) or not isinstance(status, int):

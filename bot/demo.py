@@ -874,16 +874,22 @@ async def serve(
     seed: int | None = None,
     locale: str = "en",
     names: Sequence[str] = (),
-) -> None:
+) -> int | None:
     """Run the demo at ``http://host:port/`` until Ctrl+C or SIGTERM; ``names`` are further
-    host names it answers to (with ``host`` 0.0.0.0)."""
+    host names it answers to (with ``host`` 0.0.0.0). Returns the signal that stopped it."""
     stop = asyncio.Event()
+    stopped_by: list[int] = []
     loop = asyncio.get_running_loop()
+
+    def stopping(number: int) -> None:
+        stopped_by.append(number)
+        stop.set()
+
     for number in (signal.SIGINT, signal.SIGTERM):
         # Both end the demo the same clean way (the bot and its database close). A SIGINT the
         # shell ignores (a background job, nohup) stays ignored: SIGTERM still works.
         if signal.getsignal(number) is not signal.SIG_IGN:
-            loop.add_signal_handler(number, stop.set)
+            loop.add_signal_handler(number, stopping, number)
     try:
         async with running_demo(settings, seed, locale) as demo:
             runner, port = await demo.listen(host, port, names)
@@ -906,6 +912,7 @@ async def serve(
     finally:
         for number in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(number)
+    return stopped_by[0] if stopped_by else None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -976,7 +983,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             data_dir.mkdir(parents=True, exist_ok=True)
         port = args.port
         try:
-            asyncio.run(
+            stopped_by = asyncio.run(
                 serve(
                     demo_settings(base, data_dir),
                     args.host,
@@ -987,12 +994,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
             )
         except KeyboardInterrupt:
-            pass  # Ctrl+C before the demo took it over: as stopped as after
+            print("kapshap demo: stopped", file=sys.stderr)
+            return 130  # what a shell expects after Ctrl+C (bot.cli adds no line of its own)
         except OSError as exc:
             print(f"kapshap demo: cannot listen on {args.host}:{port}: {exc}", file=sys.stderr)
             return 2
         print("kapshap demo: stopped", file=sys.stderr)
-    return 0
+    # Ctrl+C ends every kapshap command with 130, as a shell expects; SIGTERM is a normal stop.
+    return 130 if stopped_by == signal.SIGINT else 0
 
 
 MENTION = re.compile(r"<(@[!&]?|#)([0-9]{1,20})>")

@@ -465,6 +465,7 @@ def _play(
 ) -> bool:
     """Play one game (see :func:`run_game`); True when it reached its end, False when the
     player left."""
+    _warm_master(rules.game, ai_level, stdout, locale)
     if rules.game is Game.TSUNG_SHAP:
         if isinstance(ai_level, str):
             bots: dict[int, AnyPlayer] = {
@@ -492,6 +493,25 @@ def _play(
     table.locale = locale
     table.play(level, seed)
     return table.finished
+
+
+def _warm_master(
+    game: Game, ai_level: str | Mapping[int, AnyPlayer], out: TextIO, locale: str
+) -> None:
+    """A master at the table compiles its kernel now, not at its first move, and says so
+    when it really compiles (on a fresh machine; later its kernel loads from the disk cache
+    in a moment)."""
+    levels = {ai_level} if isinstance(ai_level, str) else {p.level for p in ai_level.values()}
+    if "master" not in levels:
+        return
+    from bot.ai.warm import announcing, warm_master
+
+    def announce() -> None:
+        out.write(tr(locale, "compiling the simulation kernel once (about 15 s)…") + "\n")
+        out.flush()
+
+    with announcing(announce):
+        warm_master(game)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ async def _repair(path: Path) -> int:
             chips = ChipsService(db, clock, ChipsDefaults())
             tables = TableService(GamesRepo(db), chips, clock)
             done = await tables.repair()
+            unrepaired = tables.unrepaired
             for record, reason in await tables.unreplayable():
                 await tables.quarantine_record(record, reason)
                 done.append(
@@ -49,16 +50,17 @@ async def _repair(path: Path) -> int:
             print(f"  - {line}")
     else:
         print("nothing to repair")
-    return await _check_after(path)
+    if unrepaired:
+        print(f"cannot rebuild {len(unrepaired)} pot(s):")
+        for line in unrepaired:
+            print(f"  - {line}")
+    return await _check(path, after_repair=True)
 
 
-async def _check_after(path: Path) -> int:
-    return await _check(path)
-
-
-async def _check(path: Path) -> int:
-    """The storage check of the invariant, plus: every unfinished game must replay."""
-    status = await storage_cli.COMMANDS["check"](path)
+async def _check(path: Path, *, after_repair: bool = False) -> int:
+    """The storage check of the invariant, plus: every unfinished game must replay (exit 1 and
+    the problems in words when it does not hold; after a repair, what it could not fix)."""
+    status = await storage_cli.check(path, after_repair=after_repair)
     db = await Database.open(path)
     try:
         clock = SystemClock()

@@ -64,6 +64,7 @@ __all__ = [
     "AI_RATINGS",
     "BOARDS",
     "GAMES",
+    "STANDS_IN",
     "GameSummary",
     "HistoryEntry",
     "LeaderboardPage",
@@ -131,12 +132,19 @@ AI_RATINGS: dict[str, dict[str, tuple[float, float]]] = {
 }
 """The fixed strength of each computer level in each game."""
 
+STANDS_IN = frozenset({"master"})
+"""Levels not calibrated on purpose (a calibration needs thousands of games between the levels,
+and the master takes seconds a move): they count at their game's strongest calibrated level,
+which is what they are meant to beat, and that is no news worth a warning."""
+
+_warned: set[tuple[str, str | None]] = set()
+
 
 def ai_rating(game: str, level: str | None, params: ModelParams) -> tuple[float, float]:
     """The fixed (mu, sigma) of a computer level in a game, in the units of ``params``.
 
-    A level without a calibrated rating (one added after the calibration, such as ``master``)
-    counts at the strongest calibrated level's rating until it is calibrated: it never fails a
+    A level without a calibrated rating (``master``, see :data:`STANDS_IN`, or one added after
+    the calibration) counts at the strongest calibrated level's rating: it never fails a
     settlement. The calibration was made under the default model, so another model's mu and
     sigma are mapped linearly (same number of prior sigmas from the prior mean).
     """
@@ -145,10 +153,12 @@ def ai_rating(game: str, level: str | None, params: ModelParams) -> tuple[float,
         mu, sigma = table[level]
     else:
         # The strongest calibrated level: a new level is added to be stronger, and a member who
-        # beats it should not lose by it.
-        log.warning(
-            "no calibrated rating for AI level %r in %s: the strongest stands in", level, game
-        )
+        # beats it should not lose by it. A level nobody listed is worth one warning a process.
+        if level not in STANDS_IN and (game, level) not in _warned:
+            _warned.add((game, level))
+            log.warning(
+                "no calibrated rating for AI level %r in %s: the strongest stands in", level, game
+            )
         mu, sigma = max(table.values())
     default = ModelParams()
     ratio = params.sigma / default.sigma

@@ -18,9 +18,12 @@ follows the bot-wide ``KAPSHAP_REVIEW_PUBLIC``, passed in by ``cogs.replay`` as 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import multiprocessing
-from collections.abc import Awaitable, Callable, Sequence
+import signal
+import threading
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
@@ -191,8 +194,25 @@ def frame(game: LoadedGame, step: int) -> ReplayFrame:
 
 def init_worker() -> None:
     """Start-up of a review process: the bot's small AI memo budget (docs/benchmarks.md), not
-    the simulator's, so that a worker stays small beside the bot."""
+    the simulator's, so that a worker stays small beside the bot; and deaf to Ctrl+C, which
+    reaches the whole process group: the bot alone handles it (and stops the pool)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     set_memo_limits(BOT_MEMO)
+
+
+@contextlib.contextmanager
+def _spawning_deaf_to_ctrl_c() -> Iterator[None]:
+    """The pool starts its processes as tasks are submitted: while SIGINT is ignored here, a
+    process started now is born ignoring it (Python keeps an ignored SIGINT ignored), before
+    :func:`init_worker` runs, so Ctrl+C in its first second prints no traceback either."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def review_task(text: str, number: int, rollouts: int, seed: int) -> Decision:
@@ -360,10 +380,11 @@ class ReviewService:
             loop = asyncio.get_running_loop()
             text = game.text
             pool = self._pool()
-            futures = [
-                loop.run_in_executor(pool, review_task, text, n, self.rollouts, seed)
-                for n in numbers
-            ]
+            with _spawning_deaf_to_ctrl_c():
+                futures = [
+                    loop.run_in_executor(pool, review_task, text, n, self.rollouts, seed)
+                    for n in numbers
+                ]
             for future in asyncio.as_completed(futures):
                 await future
                 progress.done += 1

@@ -333,6 +333,8 @@ class TableService:
         self._tables: dict[int, Table] = {}
         self._failures: dict[str, int] = {}
         self._retry_at: dict[str, float] = {}
+        self.unrepaired: list[str] = []
+        """What the last :meth:`repair` found and could not fix (logged at ERROR by restore)."""
         self.quarantined: list[Quarantined] = []
         """Games quarantined by :meth:`restore` (for the cogs to post a notice in each channel)."""
         self.repairs: list[str] = []
@@ -1128,6 +1130,8 @@ class TableService:
         self.repairs = await self.repair()
         for line in self.repairs:
             log.warning("start-up repair: %s", line)
+        for line in self.unrepaired:
+            log.error("start-up repair cannot fix this (see `kapshap db check`): %s", line)
         last = await self._games.last_activity()
         last_seen = None if last is None else last.timestamp()
         restored = []
@@ -1186,8 +1190,12 @@ class TableService:
         Every repair is the ordinary settlement with its ordinary idempotency keys
         (``payout:{game}``, ``refund:{game}:{user}`` …), so running it twice changes nothing.
         ``kapshap db repair`` runs the same code.
+
+        First of all, a pot row gone while its escrow is not (deleted behind the bot) is
+        rebuilt from the ledger, so the game settles as it should; one that cannot be rebuilt
+        is left alone and named in :attr:`unrepaired`.
         """
-        done: list[str] = []
+        done, self.unrepaired = await self._chips.rebuild_missing_pots()
         for ended in await self._games.list_unsettled():
             done.append(await self._repair_ended(ended))
         for interrupted in await self._games.list_ended_pots():

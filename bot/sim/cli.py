@@ -863,7 +863,15 @@ def _main_fishing(
     workers = args.workers or default_workers()
     bar = _Bar(not args.no_progress, sys.stderr)
     try:
-        results = run_fishing(configs, args.games, args.seed, workers, bar, csv_path is not None)
+        results = run_fishing(
+            configs,
+            args.games,
+            args.seed,
+            workers,
+            bar,
+            csv_path is not None,
+            on_compile=lambda: _compiling(args.lang),
+        )
     except SimError as error:
         return _fail(str(error), locale=args.lang)
     except KeyboardInterrupt:
@@ -961,6 +969,11 @@ _ERRORS = (
 )
 
 
+def _compiling(locale: str) -> None:
+    """Say why the first run on a fresh machine waits before its first game."""
+    print(t(locale, "compiling the simulation kernel once (about 15 s)…"), file=sys.stderr)
+
+
 def _fail(message: str, status: int = 2, locale: str = "en") -> int:
     if locale != "en":
         known = recognize(message, (*_ERRORS, *RULES_ERRORS))
@@ -993,7 +1006,15 @@ def main(argv: list[str] | None = None) -> int:
     workers = args.workers or default_workers()
     bar = _Bar(not args.no_progress, sys.stderr)
     try:
-        results = run(configs, args.games, args.seed, workers, bar, csv_path is not None)
+        results = run(
+            configs,
+            args.games,
+            args.seed,
+            workers,
+            bar,
+            csv_path is not None,
+            on_compile=lambda: _compiling(lang),
+        )
     except SimError as error:
         return _fail(str(error), locale=lang)
     except KeyboardInterrupt:

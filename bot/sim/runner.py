@@ -35,7 +35,7 @@ import math
 import os
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, cast
 
@@ -262,18 +262,33 @@ def _check_run(games: int, workers: int) -> None:
         raise SimError(f"the number of workers must be at least 1, not {workers}")
 
 
+def _compile(job: _Job, on_compile: Callable[[], None] | None) -> None:
+    """Compile the kernel the job runs (or load it from the disk cache) once, before the
+    workers fork, so that they inherit it; ``on_compile`` is called if it really compiles."""
+    from bot.ai.warm import announcing, warm_master
+
+    with announcing(on_compile or (lambda: None)):
+        if not job.fishing and any(kernel_plays(config) for config in job.configs):
+            from bot.sim import kernel
+
+            kernel.compile_kernel()
+        for game in sorted({c.rules.game for c in job.configs if "master" in c.levels}):
+            warm_master(game)
+
+
 def _run_all(
-    job: _Job, games: int, workers: int, progress: Progress | None
+    job: _Job,
+    games: int,
+    workers: int,
+    progress: Progress | None,
+    on_compile: Callable[[], None] | None = None,
 ) -> list[tuple[GameTally | FishingTally, list[GameRecord | FishingRecord], float]]:
     """Play every configuration of ``job``: for each its merged tally, its records in game
     order (empty unless the job keeps them) and the seconds it took."""
     in_kernel = not job.fishing and all(kernel_plays(config) for config in job.configs)
     chunks = _chunks(games, workers, _MAX_KERNEL_CHUNK if in_kernel else _MAX_CHUNK)
     workers = min(workers, len(chunks))
-    if not job.fishing and any(kernel_plays(config) for config in job.configs):
-        from bot.sim import kernel
-
-        kernel.compile_kernel()  # once, before the workers fork (or load it from the disk cache)
+    _compile(job, on_compile)
     results: list[tuple[GameTally | FishingTally, list[GameRecord | FishingRecord], float]] = []
     with contextlib.ExitStack() as stack:
         # Started before the progress bar so that no thread exists when workers fork.
@@ -307,13 +322,16 @@ def run(
     workers: int = 1,
     progress: Progress | None = None,
     keep_records: bool = True,
+    on_compile: Callable[[], None] | None = None,
 ) -> list[ConfigResult]:
     """Play ``games`` games of every configuration (one after the other, on the same deals).
 
     ``workers == 1`` plays in this process; more start a process pool. Results are the same
     for any ``workers``; only ``seconds`` differs. Every result has the tally of its games;
     ``keep_records=False`` leaves its ``records`` empty, which saves building a record per game
-    (the summary needs only the tally). For Tsung Shap use :func:`run_fishing`.
+    (the summary needs only the tally). ``on_compile`` is called when the compiled kernel
+    really compiles (a fresh machine: about 15 s), before the first game. For Tsung Shap use
+    :func:`run_fishing`.
     """
     _check_run(games, workers)
     for config in configs:
@@ -321,7 +339,7 @@ def run(
             raise SimError("Tsung Shap games are simulated with run_fishing")
         check_levels(config.levels)
     job = _Job(tuple(configs), seed, fishing=False, records=keep_records)
-    played = _run_all(job, games, workers, progress)
+    played = _run_all(job, games, workers, progress, on_compile)
     return [
         ConfigResult(
             config, cast(tuple[GameRecord, ...], tuple(records)), seconds, cast(GameTally, tally)
@@ -337,17 +355,18 @@ def run_fishing(
     workers: int = 1,
     progress: Progress | None = None,
     keep_records: bool = True,
+    on_compile: Callable[[], None] | None = None,
 ) -> list[FishingConfigResult]:
     """Play ``games`` Tsung Shap games of every (variant name, configuration) on the same
-    deals; like :func:`run`, the figures do not depend on ``workers``, and
-    ``keep_records=False`` keeps only the tallies."""
+    deals; like :func:`run`, the figures do not depend on ``workers``, ``keep_records=False``
+    keeps only the tallies, and ``on_compile`` is called when a master's kernel compiles."""
     _check_run(games, workers)
     for _variant, config in configs:
         if config.rules.game is not Game.TSUNG_SHAP:
             raise SimError(f"run_fishing plays Tsung Shap, not {config.rules.game}")
         check_levels(config.levels, Game.TSUNG_SHAP)
     job = _Job(tuple(config for _, config in configs), seed, fishing=True, records=keep_records)
-    played = _run_all(job, games, workers, progress)
+    played = _run_all(job, games, workers, progress, on_compile)
     return [
         FishingConfigResult(
             config,

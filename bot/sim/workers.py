@@ -50,6 +50,22 @@ def context() -> Any:  # a multiprocessing context (typeshed's BaseContext lacks
     return multiprocessing.get_context()
 
 
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Ctrl+C reaches the whole process group, and a worker must leave it to the parent (which
+    stops the workers) from its very first instruction: SIGINT is blocked while a worker
+    starts, so the worker is born with it blocked (the mask survives fork and exec), and a
+    Ctrl+C in that moment reaches the parent as soon as it is unblocked, not lost."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def _serve(connection: Connection, play: Callable[[Any, Any], Any], job: Any) -> None:
     # Ctrl-C reaches the whole process group: the parent alone handles it (and stops us).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -77,7 +93,8 @@ class Workers(Generic[_J, _T, _R]):
             for _ in range(count):
                 ours, theirs = ctx.Pipe()
                 process = ctx.Process(target=_serve, args=(theirs, play, job), daemon=True)
-                process.start()
+                with _sigint_held():
+                    process.start()
                 theirs.close()
                 self._connections.append(ours)
                 self._processes.append(process)

@@ -19,6 +19,7 @@ from bot.storage.timestamps import from_db_time, to_db_time
 __all__ = [
     "LEADERBOARD_SQL",
     "RANK_SQL",
+    "TOURNAMENT_POT",
     "Account",
     "ChipsRepo",
     "LedgerEntry",
@@ -27,6 +28,13 @@ __all__ = [
     "PotStatus",
     "SupplyTotals",
 ]
+
+TOURNAMENT_POT = "tournament:"
+"""Pot ids of tournaments' buy-ins (``tournament:{id}``): open while the event is; a member who
+leaves before the start is refunded from the open pot."""
+
+#: Ledger kinds that settle a pot (a tournament's refund may also be one member leaving).
+SETTLING_KINDS = ("payout", "refund", "house_win", "carry_out")
 
 
 class LedgerKind(StrEnum):
@@ -437,6 +445,71 @@ class ChipsRepo:
     async def remove_escrow(self, tx: Tx, game_id: str, user_id: int) -> None:
         """Release one member's escrow row (his buy-in refunded from a pot that stays open)."""
         await tx.execute("DELETE FROM escrow WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+
+    async def pots_missing_for_escrow(self, tx: Tx) -> list[str]:
+        """Games holding escrow rows but no pot row (the row was deleted behind the bot)."""
+        rows = await tx.fetchall(
+            "SELECT DISTINCT e.game_id FROM escrow AS e LEFT JOIN pots AS p "
+            "ON p.game_id = e.game_id WHERE p.game_id IS NULL ORDER BY e.game_id"
+        )
+        return [str(r[0]) for r in rows]
+
+    async def rebuild_pot(self, tx: Tx, game_id: str) -> PotRecord | str:
+        """Write the missing pot row of a game that still holds escrow, from its ledger; the new
+        row, or why it cannot be rebuilt (in words).
+
+        The ledger is the record: while a pot is open its escrow holds, per member, his antes
+        minus his refunds (a tournament's leavers), and its ``carried_in`` is the sum of its
+        ``carry_in`` rows. The pot is rebuilt open only when its escrow rows agree with that
+        and the ledger shows no settlement; anything else is left for a person to look at.
+        """
+        escrow = await self.escrow_of(tx, game_id)
+        guilds = await tx.fetchall(
+            "SELECT DISTINCT guild_id FROM escrow WHERE game_id = ? "
+            "UNION SELECT DISTINCT guild_id FROM ledger WHERE game_id = ?",
+            (game_id, game_id),
+        )
+        if len(guilds) != 1:
+            return f"its escrow and ledger rows name {len(guilds)} servers"
+        tournament = game_id.startswith(TOURNAMENT_POT)
+        settling = [k for k in SETTLING_KINDS if not (tournament and k == "refund")]
+        marks = ", ".join("?" * len(settling))
+        settled = await tx.scalar(
+            f"SELECT COUNT(*) FROM ledger WHERE game_id = ? AND kind IN ({marks})",
+            (game_id, *settling),
+        )
+        if settled:
+            return f"its ledger already settled it ({settled} row(s)) yet escrow remains"
+        expected = {
+            int(r[0]): int(r[1])
+            for r in await tx.fetchall(
+                "SELECT user_id, -SUM(delta) FROM ledger WHERE game_id = ? "
+                "AND kind IN ('ante', 'refund') GROUP BY user_id HAVING SUM(delta) <> 0",
+                (game_id,),
+            )
+        }
+        if escrow != expected:
+            return (
+                f"its escrow ({sum(escrow.values())} chips) differs from the antes its ledger "
+                f"took ({sum(expected.values())} chips)"
+            )
+        row = await tx.fetchone(
+            "SELECT (SELECT COALESCE(SUM(delta), 0) FROM ledger "
+            "        WHERE game_id = :game AND kind = 'carry_in'),"
+            " (SELECT MIN(created_at) FROM ledger WHERE game_id = :game),"
+            " COALESCE((SELECT channel_id FROM games WHERE id = :game),"
+            f"  (SELECT channel_id FROM tournaments WHERE '{TOURNAMENT_POT}' || id = :game))",
+            {"game": game_id},
+        )
+        assert row is not None and row[1] is not None  # escrow == expected: antes exist
+        await tx.execute(
+            "INSERT INTO pots (game_id, guild_id, channel_id, carried_in, created_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (game_id, int(guilds[0][0]), row[2], int(row[0]), row[1]),
+        )
+        pot = await self.get_pot(tx, game_id)
+        assert pot is not None
+        return pot
 
     async def settle_pot(
         self,

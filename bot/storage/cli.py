@@ -16,7 +16,7 @@ from bot.storage.errors import StorageError
 from bot.storage.games import GamesRepo
 from bot.storage.integrity import find_problems
 
-__all__ = ["main"]
+__all__ = ["check", "main"]
 
 _DEFAULT_PATH = "data/kapshap.sqlite3"
 
@@ -55,7 +55,9 @@ async def _info(path: Path) -> int:
     return 0
 
 
-async def _check(path: Path) -> int:
+async def check(path: Path, *, after_repair: bool = False) -> int:
+    """``kapshap db check``: print the conservation totals and every violation of the
+    invariant; 0 when it holds, else 1 (``after_repair``: the problems a repair left)."""
     db = await Database.open(path)
     try:
         async with db.read() as tx:
@@ -74,9 +76,18 @@ async def _check(path: Path) -> int:
     print("chips are conserved" if totals.ok else "CHIPS ARE NOT CONSERVED")
     if not problems:
         print("the invariant holds: every open pot belongs to a running game, every ended game is")
-        print("settled, every balance equals its ledger, escrow equals the antes of open pots")
+        print("settled, every balance equals its ledger, escrow equals the antes of open pots and")
+        print("has its pot, settled pots agree with their ledger, foreign keys hold")
         return 0
-    print(f"{len(problems)} problem(s) (`kapshap db repair` fixes what a crash left half-done):")
+    if after_repair:
+        print(
+            f"{len(problems)} problem(s) that `kapshap db repair` cannot fix (restore a backup, "
+            "or correct the rows by hand):"
+        )
+    else:
+        print(
+            f"{len(problems)} problem(s) (`kapshap db repair` fixes what a crash left half-done):"
+        )
     for problem in problems:
         print(f"  - {problem}")
     return 1
@@ -101,7 +112,7 @@ def _backup(path: Path, target: Path | None) -> int:
 COMMANDS: dict[str, Callable[[Path], Coroutine[Any, Any, int]]] = {
     "migrate": _migrate,
     "info": _info,
-    "check": _check,
+    "check": check,
 }
 
 

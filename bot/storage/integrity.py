@@ -12,8 +12,15 @@ After every commit, and certainly after start-up has run its repairs, this holds
 3. **Every account's balance equals the sum of its ledger rows**, and none is negative. This is
    generic: any account (a member, or a per-server house account) is checked the same way.
 4. **Escrow equals the antes of open pots**: each open pot holds exactly the antes its ledger
-   took and no refund or payout has been written for it; settled pots hold no escrow.
+   took and no refund or payout has been written for it; settled pots hold no escrow; and no
+   escrow row, nor any ledger row of a pot, outlives its pot row (checked from both sides: a
+   deleted pot row would otherwise freeze its escrow and pay its winner nothing).
 5. **Chips are conserved**: balances + held == minted - burned (see ``ChipsRepo.supply_totals``).
+6. **Settled pots agree with their ledger**: what a pot took (antes, carried in) is what it
+   gave (payouts, refunds, house wins, carried out); a paid pot's ``settled_amount`` is its
+   payouts and its winner the one paid the most, its rake the rake rows; a burned or carried
+   pot's amount is its burn or carry.
+7. **SQLite's foreign keys hold** (``PRAGMA foreign_key_check``).
 
 :func:`find_problems` returns each violation as a sentence; an empty list means all is well.
 """
@@ -22,14 +29,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.storage.chips import ChipsRepo, SupplyTotals
+from bot.storage.chips import TOURNAMENT_POT, ChipsRepo, SupplyTotals
 from bot.storage.db import Tx
 
 __all__ = ["Problem", "find_problems"]
-
-
-TOURNAMENT_POT = "tournament:"
-"""Pot ids of tournaments' buy-ins (``tournament:{id}``): open while the event is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +123,9 @@ async def find_problems(tx: Tx) -> tuple[list[Problem], SupplyTotals]:
             problems.append(
                 Problem(f"Game {game}'s pot is open but its ledger already settled it.", game)
             )
+    problems += await _missing_pots(tx)
+    problems += await _settled_pots(tx)
+    problems += await _foreign_keys(tx)
     stray = await tx.fetchall(
         "SELECT DISTINCT e.game_id FROM escrow AS e JOIN pots AS p ON p.game_id = e.game_id "
         "WHERE p.status <> 'open'"
@@ -136,6 +142,104 @@ async def find_problems(tx: Tx) -> tuple[list[Problem], SupplyTotals]:
             )
         )
     return problems, totals
+
+
+async def _missing_pots(tx: Tx) -> list[Problem]:
+    """Escrow, or ledger rows of a pot, whose pot row is gone."""
+    problems = []
+    held: set[str] = set()
+    for row in await tx.fetchall(
+        "SELECT e.game_id, SUM(e.amount), COUNT(*) FROM escrow AS e LEFT JOIN pots AS p "
+        "ON p.game_id = e.game_id WHERE p.game_id IS NULL GROUP BY e.game_id ORDER BY e.game_id"
+    ):
+        game = str(row[0])
+        held.add(game)
+        problems.append(
+            Problem(
+                f"Game {game} holds {row[1]} chips in escrow ({row[2]} member(s)) but its pot "
+                "row is gone: the chips are frozen and its winner would be paid nothing.",
+                game,
+            )
+        )
+    for row in await tx.fetchall(
+        "SELECT l.game_id, COUNT(*) FROM ledger AS l LEFT JOIN pots AS p "
+        "ON p.game_id = l.game_id WHERE l.game_id IS NOT NULL AND p.game_id IS NULL "
+        "AND l.kind IN ('ante', 'carry_in', 'payout', 'refund', 'house_win', 'carry_out') "
+        "GROUP BY l.game_id ORDER BY l.game_id"
+    ):
+        if str(row[0]) not in held:
+            problems.append(
+                Problem(
+                    f"Game {row[0]}'s ledger moved chips through its pot ({row[1]} row(s)) but "
+                    "its pot row is gone.",
+                    str(row[0]),
+                )
+            )
+    return problems
+
+
+async def _settled_pots(tx: Tx) -> list[Problem]:
+    """Every settled pot against its ledger rows (see the module docstring, point 6)."""
+    problems = []
+    for row in await tx.fetchall(
+        "SELECT p.game_id, p.status, p.settled_amount, p.winner_id, p.rake,"
+        " COALESCE(SUM(CASE WHEN l.kind = 'ante' THEN -l.delta END), 0),"
+        " COALESCE(SUM(CASE WHEN l.kind = 'carry_in' THEN l.delta END), 0),"
+        " COALESCE(SUM(CASE WHEN l.kind = 'payout' THEN l.delta END), 0),"
+        " COALESCE(SUM(CASE WHEN l.kind = 'refund' THEN l.delta END), 0),"
+        " COALESCE(SUM(CASE WHEN l.kind = 'house_win' THEN -l.delta END), 0),"
+        " COALESCE(SUM(CASE WHEN l.kind = 'carry_out' THEN -l.delta END), 0),"
+        " COALESCE(SUM(CASE WHEN l.kind = 'rake' THEN -l.delta END), 0),"
+        " MAX(CASE WHEN l.kind = 'payout' THEN l.delta END),"
+        " SUM(CASE WHEN l.kind = 'payout' AND l.user_id = p.winner_id THEN l.delta END) "
+        "FROM pots AS p LEFT JOIN ledger AS l ON l.game_id = p.game_id "
+        "WHERE p.status <> 'open' GROUP BY p.game_id ORDER BY p.created_at, p.game_id"
+    ):
+        game, status, amount, winner, rake = str(row[0]), str(row[1]), int(row[2]), row[3], row[4]
+        antes, carried_in, paid, refunded, burned, carried_out, raked = map(int, row[5:12])
+        top, winners_share = row[12], row[13]
+        took, gave = antes + carried_in, paid + refunded + burned + carried_out
+        found = []
+        if took != gave:
+            found.append(f"took {took} chips (antes and carried in) but gave out {gave}")
+        if status == "paid":
+            if amount != paid:
+                found.append(f"is paid with {amount} chips but its payouts add up to {paid}")
+            if paid and winners_share != top:
+                found.append(f"names winner {winner}, who is not the one its ledger paid most")
+            if rake != raked:
+                found.append(f"took a rake of {rake} but its rake rows add up to {raked}")
+        elif status == "house" and amount != burned:
+            found.append(f"went to the house with {amount} chips but {burned} were burned")
+        elif status == "carried" and amount != carried_out:
+            found.append(f"was carried over with {amount} chips but {carried_out} were carried")
+        elif (
+            status == "refunded"
+            and not game.startswith(TOURNAMENT_POT)
+            and amount != refunded + carried_out
+        ):
+            found.append(
+                f"was refunded with {amount} chips but its refunds (and carry) add up to "
+                f"{refunded + carried_out}"
+            )
+        if status != "paid" and paid:
+            found.append(f"is {status} yet its ledger paid {paid} chips out of it")
+        problems += [Problem(f"Game {game}'s {status} pot {what}.", game) for what in found]
+    return problems
+
+
+async def _foreign_keys(tx: Tx) -> list[Problem]:
+    """SQLite's own check of every foreign key, one sentence per table and missing parent."""
+    counts: dict[tuple[str, str], int] = {}
+    for row in await tx.fetchall("PRAGMA foreign_key_check"):
+        table, parent = str(row[0]), str(row[2])
+        # Escrow without its pot is named game by game, with its chips, by _missing_pots.
+        if (table, parent) != ("escrow", "pots"):
+            counts[table, parent] = counts.get((table, parent), 0) + 1
+    return [
+        Problem(f"{count} row(s) of {table} refer to {parent} rows that do not exist.")
+        for (table, parent), count in sorted(counts.items())
+    ]
 
 
 async def _refund_rows(tx: Tx, game: str) -> int:

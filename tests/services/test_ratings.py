@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import random
+
+import pytest
 
 from bot.engine import Declare, legal_actions
 from bot.services.chips import ChipsDefaults, ChipsService
@@ -300,3 +303,20 @@ async def test_a_resigned_game_is_rated_in_the_transaction_that_ends_and_pays_it
     before = await ratings.all_ratings()
     await ratings.rebuild()
     assert await ratings.all_ratings() == before
+
+
+def test_the_uncalibrated_master_stands_in_without_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="bot.services.ratings"):
+        for game in ("kap-shap", "kap-tai-shap", "tsung-shap"):
+            ai_rating(game, "master", PARAMS)
+        assert caplog.records == []
+        # A level nobody listed is news, once per game and level.
+        assert ai_rating("kap-tai-shap", "oracle", PARAMS) == ai_rating(
+            "kap-tai-shap", "expert", PARAMS
+        )
+        ai_rating("kap-tai-shap", "oracle", PARAMS)
+        assert [r.getMessage() for r in caplog.records] == [
+            "no calibrated rating for AI level 'oracle' in kap-tai-shap: the strongest stands in"
+        ]
