@@ -34,7 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import bot.services.tables as tables_module
+import bot.services.tables.timers as tables_module
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import ManualClock
 from bot.services.tables import TableDefaults, TableService

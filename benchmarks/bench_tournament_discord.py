@@ -71,7 +71,7 @@ def kind_of(method: str, path: str) -> str:
 
 async def run(players: int, rounds: int, best_of: int) -> None:
     """Set up the world, play the event, print the figures."""
-    import bot.services.tables as tables_module
+    import bot.services.tables.play as tables_module
 
     tables_module.make_deal = quick_deal  # type: ignore[assignment]
     with tempfile.TemporaryDirectory() as directory:

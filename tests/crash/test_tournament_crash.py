@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-import bot.services.tables as tables_module
+import bot.services.tables.play as tables_module
 from bot.engine import Deal, Declare, deal_from_tiles, parse_tiles
 from bot.engine.tiles import KINDS, PIECE_KINDS, PIECES_PER_SET
 from bot.services.chips import ChipsDefaults, ChipsService

@@ -65,7 +65,7 @@ def exact_deal(
     def fixed(rules_: Any, rng: Any, thrower: int = 0) -> Deal:
         return deal
 
-    monkeypatch.setattr("bot.services.tables.make_deal", fixed)
+    monkeypatch.setattr("bot.services.tables.play.make_deal", fixed)
     return deal
 
 

@@ -200,7 +200,7 @@ def quick_deal_for(rules: Any, rng: Any, thrower: int = 0) -> Deal:
 
 @pytest.fixture
 def quick_any(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.services.tables.make_deal", quick_deal_for)
+    monkeypatch.setattr("bot.services.tables.play.make_deal", quick_deal_for)
 
 
 async def test_a_swiss_event_of_five_gives_byes_takes_a_drop_and_pauses(

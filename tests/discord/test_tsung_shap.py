@@ -42,7 +42,7 @@ def deal(monkeypatch: pytest.MonkeyPatch) -> Deal:
     def fixed(rules_: Any, rng: Any, thrower: int = 0) -> Deal:
         return exact
 
-    monkeypatch.setattr("bot.services.tables.make_deal", fixed)
+    monkeypatch.setattr("bot.services.tables.play.make_deal", fixed)
     return exact
 
 

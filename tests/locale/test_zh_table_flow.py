@@ -291,7 +291,7 @@ async def test_tsung_shap_in_simplified_chinese(
     def fixed(rules_: Any, rng: Any, thrower: int = 0) -> Deal:
         return exact
 
-    monkeypatch.setattr("bot.services.tables.make_deal", fixed)
+    monkeypatch.setattr("bot.services.tables.play.make_deal", fixed)
     club = await make_club(env, locales, "zh-CN")
     ch, alice, bob = club.channel, club.alice, club.bob
     r = await alice.slash(ch, "table new", game="tsung-shap", seats=3)  # exactly two players

@@ -36,7 +36,7 @@ START = 1000  # the test settings' starting chips
 @pytest.fixture
 def quick_any(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every deal gives the first seat a winning hand (see tests/discord/test_tournaments.py)."""
-    monkeypatch.setattr("bot.services.tables.make_deal", quick_deal_for)
+    monkeypatch.setattr("bot.services.tables.play.make_deal", quick_deal_for)
 
 
 class Server:

@@ -200,7 +200,7 @@ async def test_a_master_seat_decides_in_a_worker_thread_and_plays_legally(
 ) -> None:
     import threading
 
-    from bot.services import tables as tables_module
+    from bot.services.tables import play as tables_module
 
     clock = ManualClock()
     service = make_service(db, clock, seed=3)

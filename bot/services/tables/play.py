@@ -1,0 +1,355 @@
+"""Play: the start (antes, the deal), a member's action, the computer seats' turns, and applying
+and committing one action through the engine."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+
+from bot.ai.base import AnyPlayer, player_for
+from bot.engine import (
+    AmbiguousTile,
+    AnyAction,
+    AnyEvent,
+    AnyState,
+    Discard,
+    EngineError,
+    FishingAction,
+    FishingState,
+    Game,
+    GameState,
+    IllegalAction,
+    Take,
+    TurnStarted,
+    apply,
+    describe_event,
+    legal_actions,
+    make_deal,
+    make_rules,
+    new_game,
+    parse_action,
+    view,
+)
+from bot.engine.actions import Action
+from bot.locale import EventLine, Message
+from bot.services.absence import passive_action
+from bot.services.chips import HOUSE_ID
+from bot.services.errors import UserError
+from bot.services.tables.model import MAX_RECENT, Outcome, Step, Table
+from bot.services.tables.settlement import TableSettlement, _settle_flags
+from bot.services.tables.store import _seats_json
+from bot.services.tables.words import _opening_line, _record_settlement, _refusal, _rules_refusal
+from bot.storage.errors import StaleVersionError
+from bot.storage.games import GameEnd, GameStatus
+
+__all__ = ["SEARCHING_LEVELS", "TablePlay"]
+
+log = logging.getLogger(__name__)
+
+
+SEARCHING_LEVELS = frozenset({"master"})
+"""AI levels that search (play-outs) and so decide in a worker thread, not on the event loop."""
+
+
+class TablePlay(TableSettlement):
+    """Starting games and playing their actions."""
+
+    async def start(self, channel_id: int, user_id: int) -> Outcome:
+        """The host starts the game: antes into escrow, the deal, AI turns until a human's."""
+        table = self.require(channel_id)
+        async with table.lock:
+            self._need_lobby(table)
+            self._need_host(table, user_id)
+            players = len(table.seats)
+            if players < 2:
+                raise UserError(
+                    "At least two players are needed: ask someone to join, or add an AI."
+                )
+            if table.by_difference and any(s.is_ai for s in table.seats):
+                raise UserError(
+                    "Settling by point difference needs two members: a computer player can't "
+                    "pay or be paid. Remove the AI or open a table settled by the pot."
+                )
+            try:
+                rules = make_rules(
+                    table.game,
+                    players,
+                    table.rule_set,
+                    table.sets,
+                    **table.variants,
+                    **_settle_flags(table.settlement, table.settle_rate),
+                )
+            except EngineError as exc:
+                raise UserError("Can't start: {exc}.", exc=_rules_refusal(exc)) from None
+            antes = {s.user_id: table.ante for s in table.seats if s.user_id is not None}
+            # The house stakes every computer seat's ante (one escrow row for all of them).
+            ai_seats = sum(1 for s in table.seats if s.is_ai)
+            if ai_seats and table.ante > 0 and not table.by_difference:
+                stake = table.ante * ai_seats
+                house = await self._chips.house_balance(table.guild_id)
+                if house < stake:
+                    # Two messages, not "ante(s)": a catalogue entry each (Chinese has one).
+                    refusal = (
+                        "The house can't stake the computer players: {ai_seats} ante needs "
+                        "{stake} chips and the house has {house}. A server manager can fund "
+                        "it with `/kapadmin house`, or play with fewer computer players or a "
+                        "smaller ante."
+                        if ai_seats == 1
+                        else "The house can't stake the computer players: {ai_seats} antes need "
+                        "{stake} chips and the house has {house}. A server manager can fund "
+                        "it with `/kapadmin house`, or play with fewer computer players or a "
+                        "smaller ante."
+                    )
+                    raise UserError(
+                        refusal, ai_seats=ai_seats, stake=f"{stake:,}", house=f"{house:,}"
+                    )
+                antes[HOUSE_ID] = stake
+            deal = make_deal(rules, self._rng, thrower=table.thrower)
+            state = new_game(rules, [s.name for s in table.seats], deal)
+            deadline = self._deadline_for(table, state)
+            carried = 0
+            # The antes, the carried pot and the start commit together: a crash can never leave
+            # a lobby holding antes (nor a running game without them).
+            try:
+                async with self._games.transaction() as tx:
+                    # Settled by difference: no antes and no pot; the loser pays at the end.
+                    if table.ante > 0 and antes and not table.by_difference:
+                        await self._chips.escrow_antes(
+                            table.id, table.guild_id, antes, channel_id=table.channel_id, tx=tx
+                        )
+                    if not table.by_difference and await self._chips.carried_pot(
+                        table.guild_id, table.channel_id, tx=tx
+                    ):
+                        carried = await self._chips.collect_carried_pot(
+                            table.id, table.guild_id, table.channel_id, tx=tx
+                        )
+                    record = await self._games.start(
+                        table.id,
+                        expected_version=table.version,
+                        deal_json=json.dumps(deal.to_json()),
+                        rules_json=json.dumps({"flags": rules.flags(), "thrower": table.thrower}),
+                        seats_json=_seats_json(table.seats),
+                        deadline=deadline,
+                        tx=tx,
+                    )
+            except StaleVersionError:
+                raise UserError("That action is out of date: the table has moved on.") from None
+            table.version = record.version
+            table.state = state
+            table.status = GameStatus.RUNNING
+            table.deadline = deadline
+            table.lobby_closes_at = None
+            table.recent = [_opening_line(table, deal)]
+            table.carried = carried
+            if carried:
+                table.recent.append(
+                    Message(
+                        "💰 {chips} chips carried over from a drawn game join the pot.",
+                        chips=f"{carried:,}",
+                    )
+                )
+            outcome = Outcome(table, lines=list(table.recent))
+            await self._advance(table, outcome)
+            log.info("table %s started: %s", table.id, rules.describe())
+        return outcome
+
+    async def act(
+        self,
+        channel_id: int,
+        user_id: int,
+        action: AnyAction | str,
+        *,
+        version: int | None = None,
+    ) -> Outcome:
+        """Play an action for a member; then the computer seats play until a human's turn.
+
+        ``version`` (from a button) must match the table's, or the click is out of date.
+        """
+        table = self.require(channel_id)
+        async with table.lock:
+            state = self._need_running(table)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise UserError("You are not playing at this table.")
+            if version is not None and version != table.version:
+                raise UserError("That action is out of date: the table has moved on.")
+            if state.current != seat:
+                raise UserError(
+                    "It is {player}'s turn, not yours.", player=table.seats[state.current].name
+                )
+            if isinstance(action, str):
+                action = _parse_for(state, action, table.game)
+            outcome = Outcome(table)
+            await self._play(table, seat, action, outcome)
+            if table.timeouts.get(seat):
+                # He is back: only timeouts in a row count toward being out.
+                table.timeouts[seat] = 0
+                await self._save_seat(table, seat)
+            await self._advance(table, outcome)
+        return outcome
+
+    async def resume_ai(self, table: Table) -> Outcome:
+        """After a restore: let computer seats play if it is their turn."""
+        async with table.lock:
+            outcome = Outcome(table)
+            if table.running:
+                await self._advance(table, outcome)
+        return outcome
+
+    async def _play(
+        self,
+        table: Table,
+        seat: int,
+        action: AnyAction,
+        outcome: Outcome,
+        *,
+        by_timeout: bool = False,
+    ) -> None:
+        """Apply one action and commit it (with the result, if it ends the game)."""
+        state = table.state
+        assert state is not None
+        try:
+            new_state, events = _apply(state, action)
+        except IllegalAction as exc:
+            raise _refusal(exc) from None
+        end = None
+        if new_state.result is not None:
+            winner = new_state.result.winner
+            status = GameStatus.FINISHED if winner is not None else GameStatus.DRAWN
+            end = GameEnd(status, self._clock.now(), winner)
+        deadline = None if end is not None else self._deadline_after(table, state, new_state)
+        # The engine normalises `take` to a tile; log the action as it was applied.
+        logged = _applied_notation(state, new_state, action)
+        settled_line: str | None = None
+        try:
+            if end is None:
+                record, _ = await self._games.append_action(
+                    table.id,
+                    expected_version=table.version,
+                    seat=seat,
+                    notation=logged,
+                    created_at=self._clock.now(),
+                    deadline=deadline,
+                )
+            else:
+                # The final action and its settlement commit together: a crash or a busy
+                # database leaves both or neither (the move is then simply played again).
+                async with self._games.transaction() as tx:
+                    record, _ = await self._games.append_action(
+                        table.id,
+                        expected_version=table.version,
+                        seat=seat,
+                        notation=logged,
+                        created_at=self._clock.now(),
+                        deadline=deadline,
+                        end=end,
+                        tx=tx,
+                    )
+                    settled_line = await self._settle_chips(table, new_state, tx)
+                    await self._games.mark_settled(table.id, tx=tx)
+                    await self._rate(table, tx)
+        except StaleVersionError:
+            raise UserError("That action is out of date: the table has moved on.") from None
+        table.version = record.version
+        table.state = new_state
+        table.deadline = deadline
+        outcome.steps.append(Step(seat, action, tuple(events), by_timeout))
+        for event in events:
+            names = [s.name for s in table.seats]
+            line = EventLine(describe_event(event, None, names), event, names)
+            outcome.lines.append(line)
+            if not isinstance(event, TurnStarted):
+                # The message says whose turn it is: "Turn N: X to play" lines would fill a
+                # third of "Recent" and leave barely one turn of play in it.
+                table.recent.append(line)
+        del table.recent[:-MAX_RECENT]
+        if end is not None:
+            table.status = end.status
+            table.deadline = None
+            _record_settlement(table, outcome, settled_line)
+
+    async def _advance(self, table: Table, outcome: Outcome) -> None:
+        """Computer seats play until a human must act or the game ends."""
+        while table.state is not None and table.state.result is None:
+            seat = table.state.current
+            info = table.seats[seat]
+            if seat in table.out:
+                # A folded seat plays no more: its turns pass passively (it can never win).
+                await self._play(
+                    table, seat, passive_action(table.state, seat, self._ai_rng), outcome
+                )
+                continue
+            if not info.is_ai:
+                return
+            level = info.ai_level or self.defaults.timeout_ai_level
+            player = _ai_player(table.game, level)
+            if level in SEARCHING_LEVELS:
+                # A searching player thinks for up to a second (longer on a fresh machine while
+                # its kernel compiles): off the event loop, so other tables and commands go on.
+                # The table's lock is held, so nothing else touches this state meanwhile.
+                rng = random.Random(self._ai_rng.getrandbits(64))
+                choice = await asyncio.to_thread(_ai_choice, player, table.state, seat, rng)
+            else:
+                choice = _ai_choice(player, table.state, seat, self._ai_rng)
+            await self._play(table, seat, choice, outcome)
+
+
+def _ai_player(game: Game, level: str) -> AnyPlayer:
+    """A computer player of ``game`` at ``level``; the random player if that level does not
+    exist (yet)."""
+    # A level can vanish between releases; a turn must still be played, so a stored or
+    # configured level never stalls a game.
+    try:
+        return player_for(game, level)
+    except ValueError:
+        log.warning("AI level %r does not exist for %s: the random player stands in", level, game)
+        return player_for(game, "random")
+
+
+def _ai_choice(player: AnyPlayer, state: AnyState, seat: int, rng: random.Random) -> AnyAction:
+    """What a computer player picks for ``seat`` from its view and the legal actions."""
+    if isinstance(state, FishingState):
+        fishing_legal: list[FishingAction] = legal_actions(state)
+        choice: AnyAction = player.choose(view(state, seat), fishing_legal, rng)
+        return choice
+    legal: list[Action] = legal_actions(state)
+    picked: AnyAction = player.choose(view(state, seat), legal, rng)
+    return picked
+
+
+def _apply(state: AnyState, action: AnyAction) -> tuple[AnyState, list[AnyEvent]]:
+    """:func:`bot.engine.apply` with its events as one list type (either game's state)."""
+    new_state, events = apply(state, action)
+    return new_state, list[AnyEvent](events)
+
+
+def _parse_for(state: AnyState, text: str, game: Game) -> AnyAction:
+    """Read a player's action; a tile name shared by two kinds (``Nine``: 6-3 and 5-4) means the
+    one of them the player can use now, when only one of them is legal."""
+    try:
+        return parse_action(text, game)
+    except AmbiguousTile as exc:
+        verb = text.split(maxsplit=1)[0].lower()
+        legal = legal_actions(state)
+        usable: list[AnyAction] = []
+        for tile in exc.options:
+            candidate: AnyAction = Take(tile) if verb == "take" else Discard(tile)
+            if verb in ("take", "discard") and candidate in legal:
+                usable.append(candidate)
+        if len(usable) == 1:
+            return usable[0]
+        raise _refusal(exc) from None
+    except EngineError as exc:
+        raise _refusal(exc) from None
+
+
+def _applied_notation(before: AnyState, after: AnyState, action: AnyAction) -> str:
+    # A bare `take` takes the most recent takeable discard; record which tile it was.
+    # (Tsung Shap's history holds moves, not notation: its actions are logged as given.)
+    if not isinstance(before, GameState) or not isinstance(after, GameState):
+        return str(action)
+    if after.history and len(after.history) > len(before.history):
+        return str(after.history[-1])
+    return str(action)

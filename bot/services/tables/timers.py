@@ -1,0 +1,208 @@
+"""Turn timers and absent players: expired turns played passively, failing timers retried and
+quarantined, the scheduler's next deadline, resignations, and seats that fold or forfeit."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+
+from bot.locale import Message
+from bot.services.absence import passive_action
+from bot.services.errors import UserError
+from bot.services.tables.core import _reason
+from bot.services.tables.model import (
+    EXPIRY_CONCURRENCY,
+    FAILURE_LIMIT,
+    MAX_RECENT,
+    QUARANTINE_NOTICE,
+    RETRY_SECONDS,
+    Outcome,
+    Table,
+)
+from bot.services.tables.recovery import TableRecovery
+from bot.storage.games import GameStatus
+
+__all__ = ["TableTimers"]
+
+log = logging.getLogger(__name__)
+
+
+class TableTimers(TableRecovery):
+    """What happens when a player does not play: his timer, his absence, his resignation."""
+
+    # ----------------------------------------------------------------------------- timers
+
+    async def expire_due(self) -> list[Outcome]:
+        """Play, with the AI, every human turn whose deadline has passed (and any computer turn
+        left waiting by a failure).
+
+        Each due table runs in its own task, at most :data:`EXPIRY_CONCURRENCY` at once, so a
+        burst of expiries does not run one after another and one slow or failing table never
+        delays another. A failure is logged with the table's id and retried
+        :data:`RETRY_SECONDS` later; a table that fails :data:`FAILURE_LIMIT` times in a row is
+        quarantined (its outcome has ``quarantined`` set, for the cogs to say so).
+        """
+        now = self._clock.now().timestamp()
+        due = [t for t in list(self._tables.values()) if self._due_at(t) <= now]
+        if not due:
+            return []
+        limit = asyncio.Semaphore(EXPIRY_CONCURRENCY)
+
+        async def one(table: Table) -> Outcome | None:
+            async with limit:
+                try:
+                    outcome = await self._expire(table, now)
+                except Exception as exc:
+                    return await self._timer_failed(table, exc)
+                self._failures.pop(table.id, None)
+                self._retry_at.pop(table.id, None)
+                return outcome
+
+        results = await asyncio.gather(*(one(t) for t in due))
+        return [o for o in results if o is not None]
+
+    async def _expire(self, table: Table, now: float) -> Outcome | None:
+        """One due table: the computer plays the expired human turn, then any computer seats."""
+        async with table.lock:
+            state = table.state
+            if state is None or state.result is not None or not table.running:
+                return None
+            if table.seats[state.current].is_ai:
+                # A computer turn left waiting (a failure after the human's move committed).
+                outcome = Outcome(table)
+                await self._advance(table, outcome)
+                return outcome
+            if table.deadline is None or table.deadline > now:
+                return None
+            outcome = Outcome(table)
+            await self._timed_out(table, state.current, outcome)
+            return outcome
+
+    async def _timer_failed(self, table: Table, exc: Exception) -> Outcome | None:
+        failures = self._failures.get(table.id, 0) + 1
+        self._failures[table.id] = failures
+        log.error(
+            "table %s: turn timer failed (%d of %d): %s",
+            table.id,
+            failures,
+            FAILURE_LIMIT,
+            _reason(exc),
+            exc_info=exc,
+        )
+        if failures < FAILURE_LIMIT:
+            self._retry_at[table.id] = self._clock.now().timestamp() + RETRY_SECONDS
+            return None
+        self._failures.pop(table.id, None)
+        self._retry_at.pop(table.id, None)
+        try:
+            await self.quarantine(table, f"turn timer failed {failures} times: {_reason(exc)}")
+        except Exception:
+            log.exception("table %s: could not be quarantined", table.id)
+            self._retry_at[table.id] = self._clock.now().timestamp() + RETRY_SECONDS
+            return None
+        return Outcome(table, lines=[QUARANTINE_NOTICE], quarantined=True)
+
+    def _due_at(self, table: Table) -> float:
+        """When the scheduler must next look at a table (infinity: never)."""
+        state = table.state
+        if not table.running or state is None or state.result is not None:
+            return math.inf
+        retry = self._retry_at.get(table.id)
+        if table.seats[state.current].is_ai:
+            # Only a computer turn nobody is playing is due (an action in progress holds the
+            # lock and plays the computer seats itself).
+            return math.inf if table.lock.locked() else (retry or 0.0)
+        if table.deadline is None:
+            return math.inf
+        return table.deadline if retry is None else max(table.deadline, retry)
+
+    def next_deadline(self) -> float | None:
+        """The earliest moment (epoch seconds) the scheduler must run :meth:`expire_due` or
+        close a lobby nobody started."""
+        due = min((self._due_at(t) for t in self._tables.values()), default=math.inf)
+        lobbies = [
+            t.lobby_closes_at
+            for t in self._tables.values()
+            if t.lobby_closes_at is not None and t.status is GameStatus.LOBBY
+        ]
+        due = min([due, *lobbies])
+        return None if due == math.inf else due
+
+    # ----------------------------------------------------------------------------- absence
+
+    async def resign(self, channel_id: int, user_id: int) -> Outcome:
+        """A player gives up: at two seats his opponent wins; at a larger table his seat folds
+        (his ante stays in the pot and his turns pass passively)."""
+        table = self.require(channel_id)
+        async with table.lock:
+            self._need_running(table)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise UserError("You are not playing at this table.")
+            if seat in table.out:
+                raise UserError("You are already out of this game.")
+            outcome = Outcome(table)
+            await self._seat_out(table, seat, "resigned", outcome)
+        return outcome
+
+    async def _timed_out(self, table: Table, seat: int, outcome: Outcome) -> None:
+        """A human's turn timer ran out: count it; at the server's limit he is out, otherwise
+        his turn is played passively (see :mod:`bot.services.absence`)."""
+        state = table.state
+        assert state is not None
+        name = table.seats[seat].name
+        count = table.timeouts.get(seat, 0) + 1
+        limit = await self._timeout_limit(table.guild_id)
+        if count >= limit:
+            table.timeouts[seat] = count
+            await self._seat_out(table, seat, "forfeited", outcome)
+            return
+        line = Message(
+            "⏰ {name} ran out of time ({count}/{limit}): the turn was played passively.",
+            name=name,
+            count=count,
+            limit=limit,
+        )
+        outcome.lines.append(line)
+        turn = state.turn
+        while (
+            table.state is not None
+            and table.state.result is None
+            and table.state.current == seat
+            and table.state.turn == turn
+        ):
+            action = passive_action(table.state, seat, self._ai_rng)
+            await self._play(table, seat, action, outcome, by_timeout=True)
+        # Counted once the turn is played, so a failure cannot count a timeout twice.
+        table.timeouts[seat] = count
+        await self._save_seat(table, seat)
+        table.recent.append(line)
+        del table.recent[:-MAX_RECENT]
+        await self._advance(table, outcome)
+
+    async def _seat_out(self, table: Table, seat: int, how: str, outcome: Outcome) -> None:
+        """Take a seat out of the game (``resigned`` or ``forfeited``): if one seat is left it
+        wins; otherwise the seat folds and the game goes on without it."""
+        out = "folded" if how != "resigned" else how
+        name = table.seats[seat].name
+        why = (
+            Message("{name} resigned", name=name)
+            if how == "resigned"
+            else Message("{name} timed out too many turns in a row", name=name)
+        )
+        remaining = [i for i in range(len(table.seats)) if i not in table.out and i != seat]
+        if len(remaining) == 1:
+            # The end and its payout commit together first: a crash before them leaves the game
+            # running with this seat still in it (nothing half-done), never a game nobody can end.
+            await self._end_by_forfeit(table, remaining[0], why, outcome)
+            table.out[seat] = out
+            await self._save_seat(table, seat)
+            return
+        table.out[seat] = out
+        await self._save_seat(table, seat)
+        line = Message("🏳️ {why}: the seat folds (its ante stays in the pot).", why=why)
+        outcome.lines.append(line)
+        table.recent.append(line)
+        del table.recent[:-MAX_RECENT]
+        await self._advance(table, outcome)
