@@ -16,11 +16,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, NoReturn, TextIO
 
 from bot.ai.review import (
     DEFAULT_ROLLOUTS,
@@ -34,20 +36,117 @@ from bot.engine import FishingState, GameState, legal_actions, view
 from bot.engine.position import PositionError, parse_position, write_position
 from bot.engine.record import GameRecord, RecordError, parse_record, replay, result_line
 from bot.engine.tiles import format_tiles
+from bot.limits import (
+    MAX_POSITION_CHARS,
+    MAX_RECORD_BYTES,
+    MAX_ROLLOUTS,
+    MAX_SEED,
+    MIN_ROLLOUTS,
+    quote_input,
+)
 
 __all__ = ["main", "main_analyse", "main_record", "main_replay", "main_review"]
 
 
-def _read(path: str, err: TextIO) -> GameRecord | None:
+class _Parser(argparse.ArgumentParser):
+    """argparse whose refusals are one line on stderr (``kapshap review: argument --rollouts:
+    must be …``) with exit status 2, as argparse's own."""
+
+    def __init__(self, *args: Any, stream: TextIO | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.stream = stream
+        """Where the refusal goes (None: standard error)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Refuse the command line in one line."""
+        print(f"{self.prog}: {message} (see {self.prog} --help)", file=self.stream or sys.stderr)
+        raise SystemExit(2)
+
+
+class _UsageError(Exception):
+    """A command line that reads but asks for something the file does not have (exit 2)."""
+
+
+def _whole(low: int, high: int, what: str) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high`` (``what`` it counts)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None  # not a number (or thousands of digits long)
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number from {low:,} to {high:,} ({what}), not {quote_input(text)}"
+            )
+        return value
+
+    return parse
+
+
+_ROLLOUTS = _whole(MIN_ROLLOUTS, MAX_ROLLOUTS, "play-outs per decision")
+_SEED = _whole(0, MAX_SEED, "a random seed")
+
+
+def _shown(path: str) -> str:
+    """A path as one line of an error message."""
+    return "".join(char if char.isprintable() else "?" for char in path)
+
+
+def _read_text(path: str, err: TextIO) -> str | None:
+    """The text of a record or position file, or None after saying why not in one line.
+
+    Only a regular file of at most :data:`~bot.limits.MAX_RECORD_BYTES` is read: a FIFO, a
+    device (``/dev/zero``) or a directory is refused before anything is read from it (the file
+    is opened without blocking and checked on the open descriptor, so it cannot be swapped
+    between the check and the read).
+    """
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
-        print(f"Cannot read {path}: {exc.strerror}", file=err)
+        print(f"Cannot read {_shown(path)}: {exc.strerror}.", file=err)
         return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            print(f"Cannot read {_shown(path)}: not a regular file.", file=err)
+            return None
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_RECORD_BYTES:
+            chunk = os.read(fd, MAX_RECORD_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        print(f"Cannot read {_shown(path)}: {exc.strerror}.", file=err)
+        return None
+    finally:
+        os.close(fd)
+    if size > MAX_RECORD_BYTES:
+        print(
+            f"Cannot read {_shown(path)}: larger than {MAX_RECORD_BYTES:,} bytes, so not a "
+            "record (a whole game of 20 seats is about 6 KB).",
+            file=err,
+        )
+        return None
+    try:
+        return b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError:
+        print(f"Cannot read {_shown(path)}: not UTF-8 text.", file=err)
+        return None
+
+
+def _read(path: str, err: TextIO, text: str | None = None) -> GameRecord | None:
+    """The record in file ``path`` (whose ``text`` the caller may have read already)."""
+    if text is None:
+        text = _read_text(path, err)
+        if text is None:
+            return None
     try:
         return parse_record(text)
     except RecordError as exc:
-        print(f"{path}: {exc}", file=err)
+        print(f"{_shown(path)}: {exc}", file=err)
         return None
 
 
@@ -74,7 +173,7 @@ def main_replay(
     argv: list[str], inp: TextIO = sys.stdin, out: TextIO = sys.stdout, err: TextIO = sys.stderr
 ) -> int:
     """``kapshap replay FILE``."""
-    parser = argparse.ArgumentParser(prog="kapshap replay", description="Step through a record.")
+    parser = _Parser(prog="kapshap replay", description="Step through a record.", stream=err)
     parser.add_argument("file")
     parser.add_argument("--all", action="store_true", help="print every step without waiting")
     args = parser.parse_args(argv)
@@ -104,11 +203,11 @@ def main_replay(
 
 def main_review(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     """``kapshap review FILE``."""
-    parser = argparse.ArgumentParser(prog="kapshap review", description="Review a seat's play.")
+    parser = _Parser(prog="kapshap review", description="Review a seat's play.", stream=err)
     parser.add_argument("file")
     parser.add_argument("--seat", type=int, default=0, help="the seat to review (default 0)")
-    parser.add_argument("--rollouts", type=int, default=DEFAULT_ROLLOUTS)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rollouts", type=_ROLLOUTS, default=DEFAULT_ROLLOUTS)
+    parser.add_argument("--seed", type=_SEED, default=0)
     args = parser.parse_args(argv)
     record = _read(args.file, err)
     if record is None:
@@ -158,19 +257,25 @@ def _load_position(
 ) -> tuple[GameState | FishingState, int, list[str], str] | None:
     """The state to analyse, the seat to play, the lines that show it, and its name."""
     text: str | None = args.position
+    if text is not None and len(text) > MAX_POSITION_CHARS:
+        print(f"Position: longer than {MAX_POSITION_CHARS:,} characters.", file=err)
+        return None
     if text is None:
         if args.file is None:
             print("Give a record FILE or --position TEXT.", file=err)
             return None
-        try:
-            text = Path(args.file).read_text(encoding="utf-8")
-        except OSError as exc:
-            print(f"Cannot read {args.file}: {exc.strerror}", file=err)
+        text = _read_text(args.file, err)
+        if text is None:
             return None
         if text.lstrip().lower().startswith("kapshap record"):
-            record = _read(args.file, err)
+            record = _read(args.file, err, text)
             if record is None:
                 return None
+            if args.at is not None and not 0 <= args.at <= len(record.actions):
+                raise _UsageError(
+                    f"--at must be from 0 (the deal) to {len(record.actions)} (the record's "
+                    f"actions), not {args.at}."
+                )
             from bot.engine import new_game
 
             state: GameState | FishingState = new_game(record.rules, record.names, record.deal)
@@ -198,7 +303,8 @@ def _load_position(
 
 def main_analyse(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     """``kapshap analyse FILE`` or ``kapshap analyse --position TEXT``."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
+        stream=err,
         prog="kapshap analyse",
         description="Every legal action's chance to win in a position given as a record "
         "or in position notation (docs/record-format.md).",
@@ -208,13 +314,14 @@ def main_analyse(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.st
     )
     parser.add_argument("--at", type=int, default=None, help="after this many actions")
     parser.add_argument("-p", "--position", default=None, help="a position, e.g. 'kap-shap; ...'")
-    parser.add_argument("--rollouts", type=int, default=DEFAULT_ROLLOUTS)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rollouts", type=_ROLLOUTS, default=DEFAULT_ROLLOUTS)
+    parser.add_argument("--seed", type=_SEED, default=0)
     args = parser.parse_args(argv)
-    if args.rollouts < 1:
-        print("--rollouts must be at least 1.", file=err)
+    try:
+        loaded = _load_position(args, err)
+    except _UsageError as exc:
+        print(exc, file=err)
         return 2
-    loaded = _load_position(args, err)
     if loaded is None:
         return 1
     state, seat, lines, name = loaded
@@ -237,46 +344,80 @@ def main_analyse(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.st
 
 def main_record(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     """``kapshap record export GAME_ID``."""
-    parser = argparse.ArgumentParser(prog="kapshap record", description="Game records.")
-    sub = parser.add_subparsers(dest="verb", required=True)
-    export = sub.add_parser("export", help="write a stored game as a record")
+    parser = _Parser(prog="kapshap record", description="Game records.", stream=err)
+    sub = parser.add_subparsers(dest="verb", required=True, parser_class=_Parser)
+    export = sub.add_parser("export", help="write a stored game as a record", stream=err)
     export.add_argument("game_id")
     export.add_argument("--db", default=None, help="database file (default: the settings')")
     export.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
+    export.add_argument(
+        "--force",
+        action="store_true",
+        help="export a game still being played (its record shows every hand and the wall)",
+    )
     args = parser.parse_args(argv)
     import asyncio
 
-    from bot.config import load_settings
+    from bot.config import ConfigError, load_settings
     from bot.services.errors import UserError
     from bot.services.replays import ReplayService
     from bot.storage.db import Database
+    from bot.storage.errors import StorageError
     from bot.storage.games import GamesRepo
 
-    db_path = Path(args.db) if args.db else Path(load_settings().db_path)
-    if not db_path.exists():
-        print(f"No database at {db_path}.", file=err)
+    try:
+        db_path = Path(args.db) if args.db else Path(load_settings().db_path)
+    except ConfigError as exc:
+        print(f"Settings: {exc}", file=err)
         return 1
+    if not db_path.exists():
+        print(f"No database at {_shown(str(db_path))}.", file=err)
+        return 1
+
+    class Refused(Exception):
+        """A one-line refusal of the export."""
 
     async def export_text() -> str:
         db = await Database.open(db_path)
         try:
-            stored = await GamesRepo(db).get(args.game_id)
+            games = GamesRepo(db)
+            stored = await games.get(args.game_id)
             if stored is None:
-                raise UserError(f"There is no game `{args.game_id}` in {db_path}.")
-            game = await ReplayService(GamesRepo(db)).load(
-                args.game_id, stored.guild_id, finished=False
-            )
+                raise Refused(f"There is no game {quote_input(args.game_id)} in {db_path}.")
+            running = stored.status.is_open and stored.deal_json is not None
+            if running and not args.force:
+                raise Refused(
+                    f"Game {stored.id} is still being played: its record shows every hand and "
+                    "the wall. Add --force to export it anyway."
+                )
+            game = await ReplayService(games).load(stored.id, stored.guild_id, finished=False)
+            if running:
+                print(
+                    f"Game {stored.id} is still being played: this record shows every hand and "
+                    "the wall.",
+                    file=err,
+                )
             return game.text
         finally:
             await db.close()
 
     try:
         text = asyncio.run(export_text())
+    except Refused as exc:
+        print(exc, file=err)
+        return 1
     except UserError as exc:
         print(exc.message, file=err)
         return 1
+    except StorageError as exc:
+        print(exc, file=err)
+        return 1
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"Cannot write {_shown(args.output)}: {exc.strerror}.", file=err)
+            return 1
     else:
         out.write(text)
     return 0

@@ -49,10 +49,10 @@ def test_a_bad_record_names_the_line(tmp_path: Path) -> None:
 def test_review_and_analyse(tmp_path: Path) -> None:
     path = record_file(tmp_path)
     out = io.StringIO()
-    assert main_review([str(path), "--rollouts", "4"], out=out, err=io.StringIO()) == 0
+    assert main_review([str(path), "--rollouts", "10"], out=out, err=io.StringIO()) == 0
     assert "decisions matched the expert" in out.getvalue()
     out = io.StringIO()
-    assert main_analyse([str(path), "--at", "1", "--rollouts", "4"], out=out) == 0
+    assert main_analyse([str(path), "--at", "1", "--rollouts", "10"], out=out) == 0
     assert "chance to win after each action" in out.getvalue()
     assert " %" in out.getvalue()
 

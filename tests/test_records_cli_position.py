@@ -36,7 +36,7 @@ def rows(text: str) -> dict[str, str]:
 
 
 def test_a_declared_win_is_certain() -> None:
-    code, out, err = analyse("-p", f"kap-shap; hand {WINNING}; last draw", "--rollouts", "6")
+    code, out, err = analyse("-p", f"kap-shap; hand {WINNING}; last draw", "--rollouts", "10")
     assert code == 0, err
     assert "Seat 0 to play" in out and "hand: " in out and "wall: 17 tiles" in out
     assert rows(out)["declare"] == "100 % ± 0 %"
@@ -50,7 +50,7 @@ def test_tsung_shap_last_turn_is_known_exactly() -> None:
         "tsung-shap\n# the last turn\nrow 6-4 5-5 3-1\nturned 6-4\nscores 0 5\npiles 0 16\n"
         f"captured 1: {CAPTURED_12}"
     )
-    code, out, err = analyse("--position", position, "--rollouts", "3")
+    code, out, err = analyse("--position", position, "--rollouts", "10")
     assert code == 0, err
     found = rows(out)
     assert found["capture pair left"] == "100 % ± 0 %"
@@ -65,7 +65,7 @@ def test_a_position_file_and_kap_tai_shap(tmp_path: Path) -> None:
         "discards 6-5@0 5-5; known 2: 6-1 6-1\n",
         encoding="utf-8",
     )
-    code, out, err = analyse(str(path), "--rollouts", "2")
+    code, out, err = analyse(str(path), "--rollouts", "10")
     assert code == 0, err
     assert "Seat 1 to play" in out
     assert {"take 6-5", "take 5-5", "draw"} <= set(rows(out))
