@@ -21,18 +21,20 @@ import random
 import stat
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
+from bot.ai.base import player_for
 from bot.ai.review import (
-    DEFAULT_ROLLOUTS,
-    Estimate,
+    Decision,
+    assess,
     decisions_of,
-    default_estimator,
+    default_rollouts,
     review_decision,
-    sentence,
+    review_rng,
 )
-from bot.engine import FishingState, GameState, legal_actions, view
+from bot.engine import AnyAction, FishingState, GameState, legal_actions, view
 from bot.engine.position import PositionError, parse_position, write_position
 from bot.engine.record import GameRecord, RecordError, parse_record, replay, result_line
 from bot.engine.tiles import format_tiles
@@ -43,6 +45,17 @@ from bot.limits import (
     MAX_SEED,
     MIN_ROLLOUTS,
     quote_input,
+)
+from bot.locale import LOCALES, t
+from bot.services.review_text import (
+    decision_line,
+    expert_text,
+    method_text,
+    option_line,
+    ordered,
+    position_lines,
+    reason_text,
+    tally_text,
 )
 
 __all__ = ["main", "main_analyse", "main_record", "main_replay", "main_review"]
@@ -201,14 +214,35 @@ def main_replay(
     return 0
 
 
+def _lang(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang",
+        choices=LOCALES,
+        default="en",
+        help="language of the review: en, zh-TW (Traditional Chinese), zh-CN (Simplified)",
+    )
+
+
 def main_review(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     """``kapshap review FILE``."""
-    parser = _Parser(prog="kapshap review", description="Review a seat's play.", stream=err)
+    parser = _Parser(
+        prog="kapshap review",
+        description="Review a seat's decisions: each judged against the best move by "
+        "play-outs of the tiles it could not see; mistakes first, with the position.",
+        stream=err,
+    )
     parser.add_argument("file")
     parser.add_argument("--seat", type=int, default=0, help="the seat to review (default 0)")
-    parser.add_argument("--rollouts", type=_ROLLOUTS, default=DEFAULT_ROLLOUTS)
+    parser.add_argument(
+        "--rollouts",
+        type=_ROLLOUTS,
+        default=None,
+        help="play-outs a decision may spend at most (default: the game's)",
+    )
     parser.add_argument("--seed", type=_SEED, default=0)
+    _lang(parser)
     args = parser.parse_args(argv)
+    loc: str = args.lang
     record = _read(args.file, err)
     if record is None:
         return 1
@@ -216,46 +250,65 @@ def main_review(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.std
         print(f"Seat {args.seat} is not at this table.", file=err)
         return 2
     numbers = decisions_of(record, args.seat)
-    decisions = []
+    decisions: list[Decision] = []
     for i, number in enumerate(numbers, 1):
         print(f"\rReviewing decision {i} of {len(numbers)}…", end="", file=err, flush=True)
         decisions.append(review_decision(record, number, args.rollouts, args.seed))
-    print("", file=err)
-    decisions.sort(key=lambda d: (-d.loss, d.number))
-    agreed = sum(d.agreed for d in decisions)
+    if numbers:
+        print("", file=err)
+    budget = args.rollouts if args.rollouts is not None else default_rollouts(record.rules)
+    name = record.names[args.seat]
     print(
-        f"{record.names[args.seat]}: {agreed} of {len(decisions)} decisions matched the expert "
-        f"({args.rollouts} play-outs per move; ± is one standard error of the difference).",
+        t(
+            loc,
+            "{name} (seat {seat}): {tally}",
+            name=name,
+            seat=args.seat,
+            tally=tally_text(decisions, loc),
+        ),
         file=out,
     )
+    if not decisions:
+        return 0
+    print(method_text(budget, loc), file=out)
+    for d in ordered(decisions):
+        print(f"\n{decision_line(d, loc)}", file=out)
+        reason = reason_text(d, loc)
+        if reason is not None:
+            print("    " + t(loc, "Why: {reason}", reason=reason), file=out)
+        if d.position is not None:
+            for line in position_lines(d.position, loc):
+                print(f"    {line}", file=out)
+        print(f"    {expert_text(d, loc)}", file=out)
+        print(
+            "    "
+            + t(
+                loc,
+                "Study it: {command}",
+                command=f"`kapshap analyse {_shown(args.file)} --at {d.number}`",
+            ),
+            file=out,
+        )
+    print("\n" + t(loc, "Every decision, in the game's order:"), file=out)
     for d in decisions:
-        se = f"{d.loss_se:.0%}".replace("%", " %")
-        print(f"  action {d.number} (turn {d.turn}): {sentence(d)} (± {se})", file=out)
+        print(f"  {decision_line(d, loc)}", file=out)
     return 0
 
 
-def _seen(state: GameState | FishingState, seat: int) -> list[str]:
-    """What ``seat`` sees of a typed position (never the tiles placed where it cannot see)."""
-    if isinstance(state, FishingState):
-        fishing = view(state, seat)
-        return [
-            f"   scores: {fishing.scores[0]} – {fishing.scores[1]}",
-            f"   row: {format_tiles(fishing.row, sort=False) or '-'}",
-            f"   turned: {fishing.turned or '-'}; piles: {' '.join(map(str, fishing.pile_sizes))}",
-        ]
-    seen = view(state, seat)
-    pool = " ".join(f"{p.tile}{'†' if p.dead else ''}" for p in seen.pool)
-    dead = " († dead)" if any(p.dead for p in seen.pool) else ""
-    return [
-        f"   hand: {format_tiles(seen.hand)}",
-        f"   discards: {pool or '-'}{dead}; wall: {seen.wall_size} tiles",
-    ]
+@dataclass(frozen=True, slots=True)
+class _Position:
+    """A position to analyse: the state, the seat to play, and, from a record, the number of
+    the action played there and that action (None for a typed position or the record's end)."""
+
+    state: GameState | FishingState
+    seat: int
+    number: int | None = None
+    played: AnyAction | None = None
+    typed: str | None = None
 
 
-def _load_position(
-    args: argparse.Namespace, err: TextIO
-) -> tuple[GameState | FishingState, int, list[str], str] | None:
-    """The state to analyse, the seat to play, the lines that show it, and its name."""
+def _load_position(args: argparse.Namespace, err: TextIO) -> _Position | None:
+    """The position to analyse, or None after saying why not."""
     text: str | None = args.position
     if text is not None and len(text) > MAX_POSITION_CHARS:
         print(f"Position: longer than {MAX_POSITION_CHARS:,} characters.", file=err)
@@ -271,25 +324,9 @@ def _load_position(
             record = _read(args.file, err, text)
             if record is None:
                 return None
-            if args.at is not None and not 0 <= args.at <= len(record.actions):
-                raise _UsageError(
-                    f"--at must be from 0 (the deal) to {len(record.actions)} (the record's "
-                    f"actions), not {args.at}."
-                )
-            from bot.engine import new_game
-
-            state: GameState | FishingState = new_game(record.rules, record.names, record.deal)
-            for step in replay(record):
-                if args.at is not None and step.number > args.at:
-                    break
-                state = step.state
-            lines = _position(state)
-            try:
-                typed = write_position(state).strip().replace("\n", "; ")
-                lines.append(f"   as a position (--position): {typed}")
-            except PositionError:
-                pass  # a compulsory draw or pending claims: no notation, nothing to show
-            return state, state.current, lines, record.names[state.current]
+            return _record_position(record, args.at)
+    if args.at is not None:
+        raise _UsageError("--at is for a record; a position is one position already.")
     try:
         state, seat = parse_position(text)
     except PositionError as exc:
@@ -298,7 +335,31 @@ def _load_position(
     if not legal_actions(state):
         print("Position: the seat to play has no legal action.", file=err)
         return None
-    return state, seat, _seen(state, seat), f"Seat {seat}"
+    return _Position(state, seat)
+
+
+def _record_position(record: GameRecord, at: int | None) -> _Position:
+    """The position of a record in which action ``at`` is played (None: after the last)."""
+    last = len(record.actions) + 1
+    if at is not None and not 1 <= at <= last:
+        raise _UsageError(
+            f"--at must be from 1 (the deal) to {last} (after the last action), not {at}."
+        )
+    number = last if at is None else at
+    from bot.engine import new_game
+
+    state: GameState | FishingState = new_game(record.rules, record.names, record.deal)
+    played: AnyAction | None = None
+    for step in replay(record):
+        if step.number == number:
+            played = step.action
+            break
+        state = step.state
+    try:
+        typed = write_position(state).strip().replace("\n", "; ")
+    except PositionError:
+        typed = None  # a compulsory draw or pending claims: no notation, nothing to show
+    return _Position(state, state.current, number, played, typed)
 
 
 def main_analyse(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
@@ -307,16 +368,29 @@ def main_analyse(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.st
         stream=err,
         prog="kapshap analyse",
         description="Every legal action's chance to win in a position given as a record "
-        "or in position notation (docs/record-format.md).",
+        "or in position notation (docs/record-format.md), judged against the best one.",
     )
     parser.add_argument(
         "file", nargs="?", help="a record (the position is after its actions) or a position"
     )
-    parser.add_argument("--at", type=int, default=None, help="after this many actions")
+    parser.add_argument(
+        "--at",
+        type=int,
+        default=None,
+        help="the position in which the record's action N is played (1: the deal; the "
+        "numbers of kapshap review); default: after the last action",
+    )
     parser.add_argument("-p", "--position", default=None, help="a position, e.g. 'kap-shap; ...'")
-    parser.add_argument("--rollouts", type=_ROLLOUTS, default=DEFAULT_ROLLOUTS)
+    parser.add_argument(
+        "--rollouts",
+        type=_ROLLOUTS,
+        default=None,
+        help="play-outs the position may spend at most (default: the game's)",
+    )
     parser.add_argument("--seed", type=_SEED, default=0)
+    _lang(parser)
     args = parser.parse_args(argv)
+    loc: str = args.lang
     try:
         loaded = _load_position(args, err)
     except _UsageError as exc:
@@ -324,21 +398,47 @@ def main_analyse(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.st
         return 2
     if loaded is None:
         return 1
-    state, seat, lines, name = loaded
+    state, seat = loaded.state, loaded.seat
     if state.result is not None:
         print(f"The game is over: {result_line(state)}.", file=err)
         return 2
     legal = legal_actions(state)
-    print("\n".join(lines), file=out)
-    print(f"{name} to play; chance to win after each action:", file=out)
-    estimator = default_estimator(state.rules.game)
-    scores = estimator(state, seat, legal, args.rollouts, random.Random(args.seed))
-    rows = sorted(
-        ((Estimate.of(s), str(a)) for a, s in zip(legal, scores, strict=True)),
-        key=lambda r: -r[0].mean,
+    seen = view(state, seat)
+    for line in position_lines(seen, loc):
+        print(f"   {line}", file=out)
+    if loaded.typed is not None:
+        print(f"   {t(loc, 'As a position (--position): {text}', text=loaded.typed)}", file=out)
+    name = state.seats[seat] if loaded.number is not None else t(loc, "Seat {seat}", seat=seat)
+    if loaded.number is not None:
+        where = t(
+            loc,
+            "Before action {number} (turn {turn}): {name} to play; chance to win after each "
+            "move, the best first:",
+            number=loaded.number,
+            turn=state.turn,
+            name=name,
+        )
+    else:
+        where = t(
+            loc,
+            "{name} to play (turn {turn}); chance to win after each move, the best first:",
+            name=name,
+            turn=state.turn,
+        )
+    print(where, file=out)
+    expert = player_for(state.rules.game, "expert").choose(seen, legal, random.Random(args.seed))
+    budget = args.rollouts if args.rollouts is not None else default_rollouts(state.rules)
+    result = assess(
+        state,
+        seat,
+        rollouts=budget,
+        rng=review_rng(args.seed, loaded.number or 0),
+        played=loaded.played,
+        expert=expert,
     )
-    for estimate, action in rows:
-        print(f"  {action:<24} {estimate}", file=out)
+    for option in result.options:
+        print(option_line(option, loc, played=result.played, expert=result.expert), file=out)
+    print(method_text(budget, loc), file=out)
     return 0
 
 

@@ -126,14 +126,14 @@ def test_numbers_out_of_bounds_are_refused_in_one_line(
     assert refusal in one_line(err)
 
 
-@pytest.mark.parametrize("at", ["-5", "-1", "10000"])
+@pytest.mark.parametrize("at", ["-5", "0", "10000"])
 def test_analyse_at_outside_the_record_is_refused(tmp_path: Path, at: str) -> None:
     path = record_file(tmp_path)
     actions = len(parse_record(path.read_text(encoding="utf-8")).actions)
     code, out, err = run(main_analyse, str(path), "--at", at, "--rollouts", "10")
     assert code == 2 and not out
     assert one_line(err) == (
-        f"--at must be from 0 (the deal) to {actions} (the record's actions), not {at}."
+        f"--at must be from 1 (the deal) to {actions + 1} (after the last action), not {at}."
     )
 
 
