@@ -1,16 +1,24 @@
 """Game records in the terminal: ``kapshap record export``, ``replay``, ``review``, ``analyse``.
 
-* ``kapshap record export GAME_ID [--db PATH] [-o FILE]``: a stored game as a record
-  (``docs/record-format.md``), read through :mod:`bot.services.replays` (storage).
+* ``kapshap record export GAME_ID [--db PATH] [-o FILE] [--force]``: a stored game as a record
+  (``docs/record-format.md``), read through :mod:`bot.services.replays` (storage); a game still
+  being played only with ``--force`` (its record shows every hand and the wall).
 * ``kapshap replay FILE [--all]``: step through a record (Enter for the next action, ``q`` to
   stop; ``--all`` prints every step at once). The game is over, so every hand is shown.
-* ``kapshap review FILE [--seat N] [--rollouts N]``: the seat's decisions, largest mistakes
-  first, with the expert's choice and the chance to win before and after.
-* ``kapshap analyse FILE [--at N] [--rollouts N]``: the position after action N of a record
-  (a record's deal and actions are the notation of a position), every legal action of the seat
-  to play with its estimated chance to win. ``kapshap analyse --position TEXT`` (or a FILE
-  holding a position rather than a record) does the same for a position typed in the short
-  notation of :mod:`bot.engine.position`: only what the seat to play can see.
+* ``kapshap review FILE [--seat N] [--rollouts N] [--seed N] [--lang L]``: the seat's
+  decisions judged against the best move (:mod:`bot.ai.review`), the named mistakes first with
+  why, the position and the ``kapshap analyse --at N`` that opens it, then every decision in
+  the game's order.
+* ``kapshap analyse FILE [--at N] [--rollouts N]``: the position in which the record's action
+  N was played (a record's deal and actions are the notation of a position; without ``--at``,
+  after the last action), every legal action of the seat to play with its estimated chance to
+  win, how much it trails the best and its verdict, the move played marked. ``kapshap analyse
+  --position TEXT`` (or a FILE holding a position rather than a record) does the same for a
+  position typed in the short notation of :mod:`bot.engine.position`: only what the seat to
+  play can see.
+
+Every number of the command line is bounded (:mod:`bot.limits`) and only regular files of at
+most :data:`bot.limits.MAX_RECORD_BYTES` are read; a refusal is one line on stderr.
 """
 
 from __future__ import annotations

@@ -22,24 +22,31 @@ either value.
   :func:`fishing_estimator` for Tsung Shap, :mod:`bot.ai.fishing_kernel`), else the engine's
   (expert play-outs; greedy ones for Tsung Shap, whose Python expert is too slow to play out).
 
-**Judging a decision** (:func:`assess`). Every distinct legal action is a candidate (two Tsung
-Shap moves that leave mirror-image rows are one: a tie is not a choice). Actions that end the
-game are scored exactly. The others are played out in rounds on fresh shared deals, each round
-twice the last: a candidate clearly worse than the leader (by :data:`ELIMINATE_Z` standard errors
-of the paired difference) stops being played out, and sampling stops once (a) no candidate left
-can beat the leader by more than :data:`MARGIN` at :data:`CONFIDENCE_Z` standard errors (the
-best move is known within that margin) and (b) the move played is known to lie on one side of
-every verdict threshold, or once the budget (``rollouts``, play-outs per decision) is spent. So
-the play-outs go to the close moves.
+**Judging a decision** (:func:`assess`), within a budget of ``rollouts`` play-outs
+(:func:`default_rollouts`: about the same time per decision in every game). Every distinct legal
+action is a candidate (two Tsung Shap moves that leave mirror-image rows are one: a tie is not
+a choice). Actions that end the game are scored exactly. The others are played out in two
+phases:
+
+* *The search* (at most two thirds of the budget when a move played is judged): rounds on
+  fresh shared deals, each twice the last once every candidate has had :data:`MIN_DEALS`. A
+  candidate behind the leader by more than :data:`ELIMINATE_Z` standard errors of the paired
+  difference stops being played out; the search stops once no candidate left could beat the
+  leader by more than :data:`MARGIN` at :data:`KNOWN_Z` standard errors (the best move is known
+  within 2 points). So the play-outs go to the close moves.
+* *The verdict*: the move played against the best one, in rounds of fresh deals until its
+  verdict is settled (what it surely lost lies clearly on one side of every threshold, and
+  the difference is known within :data:`MARGIN`) or the budget is spent. When other moves came
+  close to the best, only these fresh deals count, so that the luck that made the leader the
+  best among several does not count against the move played.
 
 **Verdicts** (:class:`Verdict`) compare the move played with the *best* move by the estimates,
 not with the expert's choice (which is shown beside it, so the expert's mistakes show too): the
 loss is the best move's chance minus the played move's, in points (percentage points of the
-chance to win). A verdict is named only when the loss is at least :data:`INACCURACY` and beyond
-noise (more than :data:`CONFIDENCE_Z` standard errors: 95 % confidence); it is an inaccuracy
-from 3 points, a mistake from 7, a blunder from 15 (:data:`THRESHOLDS`). Anything less is
-"about as good". Each named mistake comes with a reason in the game's terms
-(:func:`reason_words`).
+chance to win). A verdict names what the move *surely* lost, at 95 % confidence (its loss less
+:data:`CONFIDENCE_Z` standard errors): an inaccuracy from 4 points, a mistake from 8, a
+blunder from 16 (:data:`THRESHOLDS`); less, or within noise, is "about as good". Each named
+mistake comes with a reason in the game's terms (:func:`reason_words`).
 
 **A review** (:func:`review_decision`, :func:`decisions_of`) takes a finished game's record and
 one seat: each of its decisions with a real choice, numbered as the record numbers its actions
@@ -90,6 +97,7 @@ __all__ = [
     "CONFIDENCE_Z",
     "ELIMINATE_Z",
     "INACCURACY",
+    "KNOWN_Z",
     "MARGIN",
     "MISTAKE",
     "REASONS",
@@ -137,15 +145,17 @@ win for ``seat``, else 0.0), every action played out on the same determinized de
 CONFIDENCE_Z = 1.96
 """Standard errors for 95 % confidence: a verdict is named only beyond this much noise."""
 ELIMINATE_Z = 3.0
-"""Standard errors by which a candidate must trail the leader to stop being played out, and
-within which none may beat it by more than :data:`MARGIN` for the best move to be known: more
+"""Standard errors by which a candidate must trail the leader to stop being played out: more
 than the verdict's 1.96, as the leader is the best of several noisy estimates (its chance is
 overstated while the deals are few)."""
+KNOWN_Z = 2.0
+"""Standard errors within which no candidate left may beat the leader by more than
+:data:`MARGIN` for the best move to be known (after :data:`MIN_DEALS` deals each)."""
 MARGIN = 0.02
 """The best move is known within this much (2 points) once sampling stops early."""
-INACCURACY = 0.03
-MISTAKE = 0.07
-BLUNDER = 0.15
+INACCURACY = 0.04
+MISTAKE = 0.08
+BLUNDER = 0.16
 THRESHOLDS = (INACCURACY, MISTAKE, BLUNDER)
 """Losses (of the chance to win) from which a move is an inaccuracy, a mistake, a blunder."""
 FIRST_DEALS = 64
@@ -155,7 +165,7 @@ MIN_DEALS = 128
 the standard errors, and the leader, too uncertain (the leader of eight moves after 32 deals is
 often only the luckiest)."""
 
-_ROLLOUTS = {Game.KAP_SHAP: 6_000, Game.KAP_TAI_SHAP: 6_000, Game.TSUNG_SHAP: 2_000}
+_ROLLOUTS = {Game.KAP_SHAP: 16_000, Game.KAP_TAI_SHAP: 12_000, Game.TSUNG_SHAP: 4_000}
 """Play-outs per decision by default with the compiled play-outs (Kap Tai Shap: up to six seats;
 bigger tables get less, see :func:`default_rollouts`)."""
 _PYTHON_SHARE = 20
@@ -347,16 +357,23 @@ def _fishing_start(
     to the play-out."""
     if isinstance(action, Draw):
         # Turning over lets any unclaimed miss lapse; the kernel turns the tile over.
-        return (_row_kinds(state), *state.scores, state.current, state.turn, -1)  # type: ignore[return-value]
+        return _start(state, state.current, state.turn)
     world = determinize(state, seat, random.Random(0))
     after, events = apply(world, action)
     assert isinstance(after, FishingState)
     if after.result is not None:
         return 1.0 if after.result.winner == seat else 0.0
     if any(isinstance(e, Swept) for e in events):
-        return ((), *after.scores, seat, state.turn, seat)  # type: ignore[return-value]
+        return ((), after.scores[0], after.scores[1], seat, state.turn, seat)
     after = _expert_claims(after)
-    return (_row_kinds(after), *after.scores, after.current, after.turn, -1)  # type: ignore[return-value]
+    return _start(after, after.current, after.turn)
+
+
+def _start(
+    state: FishingState, current: int, turn: int
+) -> tuple[tuple[int, ...], int, int, int, int, int]:
+    """A play-out's start at ``current``'s turn ``turn`` of ``state``'s row and scores."""
+    return (_row_kinds(state), state.scores[0], state.scores[1], current, turn, -1)
 
 
 def _expert_claims(state: FishingState) -> FishingState:
@@ -625,10 +642,15 @@ def assess(
         return next((i for i, g in enumerate(groups) if action in g), None)
 
     mine, experts = group_of(played), group_of(expert)
-    reps = [played if i == mine else expert if i == experts else g[0] for i, g in enumerate(groups)]
+    # Each choice is named by the move played (or the expert's) when it is one of its moves.
+    reps: list[AnyAction] = [
+        played if i == mine and played is not None else g[0] for i, g in enumerate(groups)
+    ]
+    if experts is not None and expert is not None and experts != mine:
+        reps[experts] = expert
     exact: dict[int, float] = {}
     for i, action in enumerate(reps):
-        outcome = _outcome(state, seat, action)  # type: ignore[arg-type]
+        outcome = _outcome(state, seat, action)
         if outcome is not None:
             exact[i] = outcome
     scores: dict[int, list[float]] = {i: [] for i in range(len(reps)) if i not in exact}
@@ -648,7 +670,7 @@ def assess(
         return max(among, key=lambda i: (mean(i), i == mine, i == experts, -i))
 
     def play(among: Sequence[int], deals: int, into: dict[int, list[float]]) -> int:
-        got = estimator(state, seat, [reps[i] for i in among], deals, rng)  # type: ignore[misc]
+        got = estimator(state, seat, [reps[i] for i in among], deals, rng)
         for i, column in zip(among, got, strict=True):
             into.setdefault(i, []).extend(column)
         return deals * len(among)
@@ -679,9 +701,7 @@ def assess(
                 if i in (leader, mine) or not _trails(values(leader), values(i), ELIMINATE_Z)
             ]
             if all(
-                _upper(values(i), values(leader), ELIMINATE_Z) <= MARGIN
-                for i in alive
-                if i != leader
+                _upper(values(i), values(leader), KNOWN_Z) <= MARGIN for i in alive if i != leader
             ):
                 break  # the best move is known within MARGIN
             batch *= 2

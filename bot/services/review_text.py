@@ -152,19 +152,18 @@ def method_text(budget: int | None, locale: str = "en") -> str:
         return t(
             locale,
             "Chances to win from play-outs of the tiles the player could not see, spent on the "
-            "close moves; ± is one standard error. A move is judged against the best one: a "
-            "mistake is named only when its loss is beyond noise (95 % confidence), an "
-            "inaccuracy from {inaccuracy} points, a mistake from {mistake}, a blunder from "
-            "{blunder}.",
+            "close moves; ± is one standard error. A move is judged against the best one, by "
+            "what it surely lost (95 % confidence): an inaccuracy at least {inaccuracy} points, "
+            "a mistake at least {mistake}, a blunder at least {blunder}; less is about as good.",
             **thresholds,
         )
     return t(
         locale,
         "Chances to win from play-outs of the tiles the player could not see, up to {budget} "
         "per decision, spent on the close moves; ± is one standard error. A move is judged "
-        "against the best one: a mistake is named only when its loss is beyond noise (95 % "
-        "confidence), an inaccuracy from {inaccuracy} points, a mistake from {mistake}, a "
-        "blunder from {blunder}.",
+        "against the best one, by what it surely lost (95 % confidence): an inaccuracy at least "
+        "{inaccuracy} points, a mistake at least {mistake}, a blunder at least {blunder}; less "
+        "is about as good.",
         budget=f"{budget:,}",
         **thresholds,
     )
