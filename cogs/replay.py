@@ -7,7 +7,10 @@
 * ``/review`` reviews the caller's decisions in one of his finished games (another member's only
   when that member allows it in ``/settings`` or the server's ``reviews`` setting is ``public``,
   by default ``KAPSHAP_REVIEW_PUBLIC``), off the event loop in a process pool: the reply is
-  edited with the progress, then with the largest mistakes first.
+  edited with the progress, then with what the review found (each decision judged against the
+  best move, :mod:`bot.ai.review`) and the named mistakes, largest first; ◀ ▶ page through them
+  (``rv:{game}:{seat}:{page}``), each with why, the expert's choice and the picture of the
+  position as the player saw it.
 """
 
 from __future__ import annotations

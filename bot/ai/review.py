@@ -165,7 +165,7 @@ MIN_DEALS = 128
 the standard errors, and the leader, too uncertain (the leader of eight moves after 32 deals is
 often only the luckiest)."""
 
-_ROLLOUTS = {Game.KAP_SHAP: 16_000, Game.KAP_TAI_SHAP: 12_000, Game.TSUNG_SHAP: 4_000}
+_ROLLOUTS = {Game.KAP_SHAP: 12_000, Game.KAP_TAI_SHAP: 12_000, Game.TSUNG_SHAP: 4_000}
 """Play-outs per decision by default with the compiled play-outs (Kap Tai Shap: up to six seats;
 bigger tables get less, see :func:`default_rollouts`)."""
 _PYTHON_SHARE = 20
