@@ -53,7 +53,7 @@ DEFAULTS: dict[str, str] = {
     "KAPSHAP_OWNER_IDS": "",
     "KAPSHAP_PROVISIONAL_GAMES": "10",
     "KAPSHAP_REVIEW_PUBLIC": "false",
-    "KAPSHAP_REVIEW_ROLLOUTS": "200",
+    "KAPSHAP_REVIEW_ROLLOUTS": "",
     "KAPSHAP_MAX_REVIEWS": "2",
 }
 
@@ -78,7 +78,7 @@ class Settings:
     owner_ids: frozenset[int] = frozenset()
     provisional_games: int = int(DEFAULTS["KAPSHAP_PROVISIONAL_GAMES"])
     review_public: bool = False
-    review_rollouts: int = int(DEFAULTS["KAPSHAP_REVIEW_ROLLOUTS"])
+    review_rollouts: int | None = None
     max_reviews: int = int(DEFAULTS["KAPSHAP_MAX_REVIEWS"])
 
     @property
@@ -264,7 +264,7 @@ def _bool(name: str, value: str) -> bool:
     raise ConfigError(f"{name} must be true or false, got {quote_input(value)}")
 
 
-_rollouts = _bounded(10, 5000, "play-outs per decision")
+_rollouts = _bounded(limits.MIN_ROLLOUTS, limits.MAX_ROLLOUTS, "play-outs per decision")
 _max_reviews = _bounded(1, 16, "reviews at once")
 
 
@@ -311,6 +311,6 @@ def load_settings(
         owner_ids=get("KAPSHAP_OWNER_IDS", _owner_ids),
         provisional_games=get("KAPSHAP_PROVISIONAL_GAMES", _provisional_games),
         review_public=get("KAPSHAP_REVIEW_PUBLIC", _bool),
-        review_rollouts=get("KAPSHAP_REVIEW_ROLLOUTS", _rollouts),
+        review_rollouts=get_optional("KAPSHAP_REVIEW_ROLLOUTS", _rollouts),
         max_reviews=get("KAPSHAP_MAX_REVIEWS", _max_reviews),
     )

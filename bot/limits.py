@@ -14,9 +14,14 @@ __all__ = [
     "MAX_AMOUNT",
     "MAX_ANTE",
     "MAX_BALANCE",
+    "MAX_POSITION_CHARS",
+    "MAX_RECORD_BYTES",
+    "MAX_ROLLOUTS",
+    "MAX_SEED",
     "MAX_SETTLE_RATE",
     "MAX_TURN_SECONDS",
     "MESSAGE_LIMIT",
+    "MIN_ROLLOUTS",
     "MIN_TURN_SECONDS",
     "QUOTE_LIMIT",
     "fit_message",
@@ -40,6 +45,24 @@ MAX_SETTLE_RATE = 1_000_000
 #: Turn timer bounds, in seconds (10 s to one day).
 MIN_TURN_SECONDS = 10
 MAX_TURN_SECONDS = 86_400
+
+#: Largest record (or position) file the record tools read, in bytes. A whole game of 20 seats
+#: is about 6 KB, and even a game that ran to a 28-seat table's turn limit stays under 300 KB;
+#: anything bigger is not a record (``kapshap replay /dev/zero`` must not read for ever).
+MAX_RECORD_BYTES = 1_000_000
+
+#: Longest position typed on the command line (``kapshap analyse -p``), in characters: a
+#: position is one short line (a hand, the discards, a few known tiles).
+MAX_POSITION_CHARS = 4_000
+
+#: Bounds of a review's or an analysis's play-outs per decision (``--rollouts``,
+#: ``KAPSHAP_REVIEW_ROLLOUTS``): fewer than the minimum cannot compare two moves; the maximum
+#: keeps one decision within minutes, not days.
+MIN_ROLLOUTS = 10
+MAX_ROLLOUTS = 100_000
+
+#: Largest random seed a command accepts (``--seed``): a 64-bit unsigned number.
+MAX_SEED = 2**64 - 1
 
 #: Discord's limit on a message's content (and an ephemeral reply), in characters.
 MESSAGE_LIMIT = 2000

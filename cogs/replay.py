@@ -7,11 +7,15 @@
 * ``/review`` reviews the caller's decisions in one of his finished games (another member's only
   when that member allows it in ``/settings`` or the server's ``reviews`` setting is ``public``,
   by default ``KAPSHAP_REVIEW_PUBLIC``), off the event loop in a process pool: the reply is
-  edited with the progress, then with the largest mistakes first.
+  edited with the progress, then with what the review found (each decision judged against the
+  best move, :mod:`bot.ai.review`) and the named mistakes, largest first; ◀ ▶ page through them
+  (``rv:{game}:{seat}:{page}``), each with why, the expert's choice and the picture of the
+  position as the player saw it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
@@ -26,7 +30,13 @@ from bot.app import KapBot
 from bot.engine import Declared, Drew, FishingView, FourTwo, View, WinBy
 from bot.limits import fit_message
 from bot.locale import N_, EventLine, nt, t
-from bot.render.table_art import pool_groups, render_pool, render_row
+from bot.render.table_art import (
+    pool_groups,
+    render_fishing_row,
+    render_hand_view,
+    render_pool,
+    render_row,
+)
 from bot.render.text import (
     count_text,
     game_title,
@@ -39,14 +49,26 @@ from bot.render.text import (
 )
 from bot.services.errors import UserError
 from bot.services.replays import (
+    Decision,
     LoadedGame,
     Progress,
     ReplayService,
+    ReviewResult,
     ReviewService,
     frame,
     summary_lines,
 )
+from bot.services.review_text import (
+    expert_text,
+    method_text,
+    position_lines,
+    reason_text,
+    review_sentence,
+    tally_text,
+    verdict_word,
+)
 from cogs.common import guarded, public_locale_of
+from cogs.presenter import discards_title, hand_picture
 
 __all__ = ["ReplayButton", "Replays"]
 
@@ -317,6 +339,7 @@ class Replays(commands.Cog):
             rollouts=settings.review_rollouts,
             public=settings.review_public,
         )
+        self._results: dict[tuple[str, int], ReviewResult] = {}
 
     async def cog_unload(self) -> None:
         """Stop the review pool."""
@@ -382,33 +405,250 @@ class Replays(commands.Cog):
                 await interaction.edit_original_response(content=text)
 
             result = await self.reviews.review(loaded, seat, report)
-            lines = summary_lines(result, locale=locale)
-            head = t(
-                locale,
-                "📝 Review of game `{game}` for **{name}**: {agreed} of {total} decisions "
-                "matched the expert. Chances to win from {rollouts} play-outs of the "
-                "unseen tiles per move (± one standard error of the difference); largest "
-                "mistakes first.",
-                game=result.game_id,
-                name=result.name,
-                agreed=result.agreed,
-                total=len(result.decisions),
-                rollouts=result.rollouts,
+            self.remember(result)
+            content, embed, files, buttons = await asyncio.to_thread(
+                review_message, result, 0, locale
             )
-            body = "\n".join(f"• {line}" for line in lines) or t(
-                locale, "No decision had an alternative."
+            await interaction.edit_original_response(
+                content=content, embed=embed, attachments=files, view=buttons
             )
-            await interaction.edit_original_response(content=fit_message(f"{head}\n{body}"))
+
+    def remember(self, result: ReviewResult) -> None:
+        """Keep a finished review for its pages (the most recent :data:`KEPT_REVIEWS`)."""
+        key = (result.game_id, result.seat)
+        self._results.pop(key, None)
+        self._results[key] = result
+        while len(self._results) > KEPT_REVIEWS:
+            self._results.pop(next(iter(self._results)))
+
+    async def review_for_page(
+        self, interaction: discord.Interaction[Any], game_id: str, seat: int
+    ) -> ReviewResult:
+        """The review a page button shows: kept in memory, or (after a restart) made again,
+        which gives the same figures (its random numbers come from the game and the seat),
+        if the member who clicks may see it."""
+        found = self._results.get((game_id, seat))
+        if found is not None:
+            return found
+        loaded = await self.replays.load(game_id, _guild(interaction))
+        if not 0 <= seat < len(loaded.user_ids):
+            raise UserError(
+                "This review is no longer in memory, and only a member who may review this "
+                "seat can make it again: ask for it with `/review`."
+            )
+        server = self.bot.services.server
+        owner = loaded.user_ids[seat]
+        mode = (await server.play_settings(loaded.guild_id)).review_mode
+        allows = owner is not None and await server.reviews_allowed(owner)
+        try:
+            allowed = owner is not None and seat == self.reviews.seat_to_review(
+                loaded,
+                interaction.user.id,
+                owner,
+                public=None if mode is None else mode == "public",
+                owner_allows=allows,
+            )
+        except UserError:
+            allowed = False
+        if not allowed:
+            raise UserError(
+                "This review is no longer in memory, and only a member who may review this "
+                "seat can make it again: ask for it with `/review`."
+            )
+        await interaction.response.defer()
+
+        async def quiet(_: Progress) -> None:
+            return None
+
+        result = await self.reviews.review(loaded, seat, quiet)
+        self.remember(result)
+        return result
+
+
+KEPT_REVIEWS = 64
+"""Finished reviews kept in memory for their page buttons (older ones are made again)."""
+
+
+def review_head(result: ReviewResult, locale: str = "en") -> str:
+    """The first lines of a review: whose, what it found, the named mistakes (largest first)
+    and how the chances were found."""
+    head = t(
+        locale,
+        "📝 Review of game `{game}` for **{name}**: {tally}",
+        game=result.game_id,
+        name=result.name,
+        tally=tally_text(result.decisions, locale),
+    )
+    lines = [head, *(f"• {line}" for line in summary_lines(result, locale=locale))]
+    if result.decisions:
+        lines.append(f"-# {method_text(result.rollouts, locale)}")
+    return fit_message("\n".join(lines))
+
+
+def review_message(
+    result: ReviewResult, page: int, locale: str = "en"
+) -> tuple[str, discord.Embed | None, list[discord.File], discord.ui.View | None]:
+    """The review's message: its text, and, when it names mistakes, page ``page`` of them
+    (the position's picture and ◀ ▶)."""
+    content = review_head(result, locale)
+    mistakes = result.mistakes
+    if not mistakes:
+        return content, None, [], None
+    embed, files, buttons = review_page(result, page, locale)
+    return content, embed, files, buttons
+
+
+def review_page(
+    result: ReviewResult, page: int, locale: str = "en"
+) -> tuple[discord.Embed, list[discord.File], discord.ui.View | None]:
+    """Page ``page`` (clamped) of a review's named mistakes: the verdict, why, the better move
+    and the expert's choice, and the position as the player saw it (his hand, or the Tsung
+    Shap row), with ◀ ▶ to the others (none when there is only one)."""
+    loc = locale
+    mistakes = result.mistakes
+    page = max(0, min(page, len(mistakes) - 1))
+    decision = mistakes[page]
+    lines = [review_sentence(decision, loc)]
+    reason = reason_text(decision, loc)
+    if reason is not None:
+        lines.append(t(loc, "**Why:** {reason}", reason=reason))
+    lines.append(expert_text(decision, loc))
+    embed = discord.Embed(
+        title=t(
+            loc,
+            "{verdict}: action {number} (turn {turn})",
+            verdict=verdict_word(decision.verdict, loc).capitalize(),
+            number=decision.number,
+            turn=decision.turn,
+        ),
+        description="\n".join(lines)[:4096],
+    )
+    position = decision.position
+    words = position_lines(position, loc) if position is not None else []
+    if words:
+        embed.add_field(name=t(loc, "The position"), value="\n".join(words)[:1024], inline=False)
+    embed.set_footer(
+        text=t(
+            loc,
+            "Mistake {page} of {total} · game {game}",
+            page=page + 1,
+            total=len(mistakes),
+            game=result.game_id,
+        )
+    )
+    files: list[discord.File] = []
+    picture = _position_picture(decision, loc)
+    if picture is not None:
+        embed.set_image(url=f"attachment://{POSITION_FILE}")
+        files.append(
+            discord.File(
+                io.BytesIO(picture),
+                filename=POSITION_FILE,
+                description="; ".join(words)[:1024] or None,
+            )
+        )
+    if len(mistakes) == 1:
+        return embed, files, None  # nothing to page through
+    buttons = discord.ui.View(timeout=None)
+    buttons.add_item(
+        ReviewPageButton(
+            result.game_id, result.seat, max(page - 1, 0), label="◀", disabled=page == 0
+        )
+    )
+    buttons.add_item(
+        ReviewPageButton(
+            result.game_id,
+            result.seat,
+            min(page + 1, len(mistakes) - 1),
+            label="▶",
+            disabled=page == len(mistakes) - 1,
+        )
+    )
+    return embed, files, buttons
+
+
+POSITION_FILE = "position.png"
+
+
+def _position_picture(decision: Decision, locale: str) -> bytes | None:
+    """The picture of the position the player decided in: his hand picture (with the
+    discards he could take, on a take-or-draw turn), or the Tsung Shap row and his tile."""
+    position = decision.position
+    if isinstance(position, FishingView):
+        return render_fishing_row(position.row, position.turned, locale=locale)
+    if isinstance(position, View):
+        hand, new, discards = hand_picture(position, decision.legal)
+        return render_hand_view(
+            hand,
+            new=new,
+            discards=discards,
+            discards_title=None if discards is None else discards_title(discards, locale),
+            locale=locale,
+        )
+    return None
+
+
+class ReviewPageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rv:(?P<game>[0-9a-f]{1,32}):(?P<seat>[0-9]{1,2}):(?P<page>[0-9]{1,3})",
+):
+    """◀ / ▶ of a review: ``rv:{game}:{seat}:{page}`` shows that named mistake."""
+
+    def __init__(
+        self, game_id: str, seat: int, page: int, *, label: str, disabled: bool = False
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"rv:{game_id}:{seat}:{page}",
+            )
+        )
+        self.game_id = game_id
+        self.seat = seat
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ReviewPageButton:
+        """Rebuild the button from its custom id (after a restart too)."""
+        return cls(match["game"], int(match["seat"]), int(match["page"]), label="")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Show the requested page in place."""
+        async with guarded(interaction, "review page button"):
+            cog = interaction.client.get_cog(Replays.__cog_name__)
+            if not isinstance(cog, Replays):
+                raise UserError("Reviews are not available right now; try again in a moment.")
+            result = await cog.review_for_page(interaction, self.game_id, self.seat)
+            locale = await public_locale_of(interaction)  # the review is a public message
+            content, embed, files, buttons = await asyncio.to_thread(
+                review_message, result, self.page, locale
+            )
+            if interaction.response.is_done():  # deferred while the review was made again
+                await interaction.edit_original_response(
+                    content=content, embed=embed, attachments=files, view=buttons
+                )
+            else:
+                await interaction.response.edit_message(
+                    content=content, embed=embed, attachments=files, view=buttons
+                )
 
 
 async def setup(bot: commands.Bot) -> None:
     """Register the persistent replay buttons and the cog."""
     if not isinstance(bot, KapBot):  # pragma: no cover - loaded by KapBot only
         raise TypeError("cogs.replay needs a KapBot")
-    bot.add_dynamic_items(ReplayButton, HistoryReplayButton)
+    bot.add_dynamic_items(ReplayButton, HistoryReplayButton, ReviewPageButton)
     await bot.add_cog(Replays(bot))
 
 
 async def teardown(bot: commands.Bot) -> None:
     """Forget the replay buttons when the extension is unloaded."""
-    bot.remove_dynamic_items(ReplayButton)
+    bot.remove_dynamic_items(ReplayButton, HistoryReplayButton, ReviewPageButton)

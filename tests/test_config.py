@@ -73,6 +73,8 @@ def test_require_token_explains_what_to_do() -> None:
 def test_empty_values_mean_default() -> None:
     settings = load({key: "" for key in DEFAULTS})
     assert settings == Settings()
+    assert settings.review_rollouts is None  # each game's own budget
+    assert load({"KAPSHAP_REVIEW_ROLLOUTS": "20000"}).review_rollouts == 20_000
 
 
 @pytest.mark.parametrize(
@@ -98,6 +100,8 @@ def test_empty_values_mean_default() -> None:
         ("KAPSHAP_OWNER_IDS", "0", "comma-separated list of Discord user ids"),
         ("KAPSHAP_OWNER_IDS", "1_2", "comma-separated list of Discord user ids"),
         ("DISCORD_TOKEN", "abc def", "a bot token without spaces"),
+        ("KAPSHAP_REVIEW_ROLLOUTS", "5", "a whole number from 10 to 100,000 (play-outs"),
+        ("KAPSHAP_REVIEW_ROLLOUTS", "999999999999", "a whole number from 10 to 100,000"),
     ],
 )
 def test_invalid_values_name_the_variable_and_the_expectation(

@@ -137,19 +137,22 @@ RULES: dict[str, Rule] = {
         third_party=frozenset({"babel"}),
     ),
     "bot.records_cli": Rule(
-        "bot.records_cli -> standard library + bot.engine + bot.ai at module level; "
-        "bot.config, bot.services and bot.storage only inside `kapshap record export`",
+        "bot.records_cli -> standard library + bot.engine + bot.ai + bot.locale (Babel) + "
+        "bot.services.review_text at module level; bot.config, the other services and "
+        "bot.storage only inside `kapshap record export`",
         internal=frozenset(
             {
                 "bot.engine",
                 "bot.ai",
                 "bot.records_cli",
                 "bot.limits",
+                "bot.locale",
                 "bot.config",
                 "bot.services",
                 "bot.storage",
             }
         ),
+        third_party=frozenset({"babel"}),
         forbidden=DISCORD,
     ),
     "cogs": Rule(

@@ -49,12 +49,14 @@ def test_a_bad_record_names_the_line(tmp_path: Path) -> None:
 def test_review_and_analyse(tmp_path: Path) -> None:
     path = record_file(tmp_path)
     out = io.StringIO()
-    assert main_review([str(path), "--rollouts", "4"], out=out, err=io.StringIO()) == 0
-    assert "decisions matched the expert" in out.getvalue()
+    assert main_review([str(path), "--rollouts", "10"], out=out, err=io.StringIO()) == 0
+    assert out.getvalue().startswith("Player 0 (seat 0): ")
+    assert "Every decision, in the game's order:" in out.getvalue()
     out = io.StringIO()
-    assert main_analyse([str(path), "--at", "1", "--rollouts", "4"], out=out) == 0
-    assert "chance to win after each action" in out.getvalue()
-    assert " %" in out.getvalue()
+    assert main_analyse([str(path), "--at", "1", "--rollouts", "10"], out=out) == 0
+    assert "Before action 1 (turn 1): " in out.getvalue()
+    assert "chance to win after each move, the best first" in out.getvalue()
+    assert " %" in out.getvalue() and "← played" in out.getvalue()
 
 
 def test_the_kapshap_command_dispatches(tmp_path: Path, capsys: object) -> None:

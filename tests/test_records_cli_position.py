@@ -26,21 +26,23 @@ def analyse(*argv: str) -> tuple[int, str, str]:
 
 
 def rows(text: str) -> dict[str, str]:
-    """``action -> estimate`` from the analysis lines."""
+    """``action -> chance, loss and verdict`` from the analysis lines."""
     out: dict[str, str] = {}
     for line in text.splitlines():
         if line.startswith("  ") and " %" in line:
             action, _, estimate = line.strip().partition("  ")
-            out[action.strip()] = estimate.strip()
+            out[action.strip()] = " ".join(estimate.split())
     return out
 
 
 def test_a_declared_win_is_certain() -> None:
-    code, out, err = analyse("-p", f"kap-shap; hand {WINNING}; last draw", "--rollouts", "6")
+    code, out, err = analyse("-p", f"kap-shap; hand {WINNING}; last draw", "--rollouts", "100")
     assert code == 0, err
-    assert "Seat 0 to play" in out and "hand: " in out and "wall: 17 tiles" in out
-    assert rows(out)["declare"] == "100 % ± 0 %"
+    assert "Seat 0 to play" in out and "Hand: " in out and "wall: 17 tiles" in out
+    # Declaring wins for sure: an exact chance, no "± 0 %".
+    assert rows(out)["declare"] == "100 % best move (the expert's choice)"
     assert len(rows(out)) == len(set(WINNING.split())) + 1  # every legal action listed
+    assert "± 0 %" not in out
 
 
 def test_tsung_shap_last_turn_is_known_exactly() -> None:
@@ -50,12 +52,13 @@ def test_tsung_shap_last_turn_is_known_exactly() -> None:
         "tsung-shap\n# the last turn\nrow 6-4 5-5 3-1\nturned 6-4\nscores 0 5\npiles 0 16\n"
         f"captured 1: {CAPTURED_12}"
     )
-    code, out, err = analyse("--position", position, "--rollouts", "3")
+    code, out, err = analyse("--position", position, "--rollouts", "10")
     assert code == 0, err
     found = rows(out)
-    assert found["capture pair left"] == "100 % ± 0 %"
-    assert found["place left"] == "0 % ± 0 %" and found["place right"] == "0 % ± 0 %"
-    assert "scores: 0 – 5" in out and "turned: 6-4" in out
+    assert found["capture pair left"] == "100 % best move (the expert's choice)"
+    assert found["place left"] == "0 % −100 blunder"
+    assert found["place right"] == "0 % −100 blunder"
+    assert "scores 0 – 5" in out and "Turned over: 6-4" in out
 
 
 def test_a_position_file_and_kap_tai_shap(tmp_path: Path) -> None:
@@ -65,7 +68,7 @@ def test_a_position_file_and_kap_tai_shap(tmp_path: Path) -> None:
         "discards 6-5@0 5-5; known 2: 6-1 6-1\n",
         encoding="utf-8",
     )
-    code, out, err = analyse(str(path), "--rollouts", "2")
+    code, out, err = analyse(str(path), "--rollouts", "30")
     assert code == 0, err
     assert "Seat 1 to play" in out
     assert {"take 6-5", "take 5-5", "draw"} <= set(rows(out))

@@ -53,6 +53,7 @@ __all__ = [
     "continue_game",
     "flags_array",
     "play_game",
+    "review_rollouts",
     "rollouts",
     "tables_array",
 ]
@@ -958,6 +959,169 @@ def rollouts(
         tables_array(rules), flags_array(rules), np.array(row, np.int64), scores[0], scores[1],
         me, turn, turned, np.array(pile_sizes, np.int64), np.array(unseen, np.int64),
         np.array(candidates, np.int64), deals, np.uint64(seed & (2**64 - 1)), arr, float(points),
+    )  # fmt: skip
+    return [[float(x) for x in line] for line in out]
+
+
+# -- play-outs from the start of a turn (the review) ---------------------------------------------
+
+
+@jit
+def _from_turn(
+    tb: Any,
+    fl: Any,
+    piles: Any,
+    plen: Any,
+    pos: Any,
+    counts: Any,
+    buf: Any,
+    lohi: Any,
+    scores: Any,
+    row: Any,
+    nrow: int,
+    score0: int,
+    score1: int,
+    current: int,
+    turn: int,
+    relay: int,
+    log: Any,
+    rng: Any,
+    work: Any,
+    ci: Any,
+    ok: Any,
+    op: Any,
+    sb: Any,
+    mv: Any,
+    memo: Any,
+) -> int:
+    """Play from the start of ``current``'s turn ``turn`` (the first ``nrow`` tiles of ``row``
+    on the table, the rest of the piles in ``piles``), the experts to the end. With ``relay``
+    a seat, that seat has just swept in turn ``turn``: he first lays his next tile as the new
+    row and his turn ends (``_from_play``'s sweep). Returns the winner, -1 for a draw."""
+    pos[0] = 0
+    pos[1] = 0
+    counts[:] = 0
+    for s in range(2):
+        for i in range(plen[s]):
+            counts[piles[s, i]] += 1
+    for i in range(nrow):
+        buf[_MID + i] = row[i]
+    lo = _MID
+    hi = _MID + nrow
+    scores[0] = score0
+    scores[1] = score1
+    if relay >= 0:
+        if pos[relay] < plen[relay]:
+            k2 = piles[relay, 0]
+            pos[relay] = 1
+            counts[k2] -= 1
+            buf[lo] = k2
+            hi = lo + 1
+        empty0 = pos[0] >= plen[0]
+        empty1 = pos[1] >= plen[1]
+        over = (empty0 and empty1) if fl[_F_UNTIL_BOTH] else (empty0 or empty1)
+        if over:
+            return 0 if scores[0] > scores[1] else 1 if scores[1] > scores[0] else -1
+        current = 1 - relay
+        if empty1 if current == 1 else empty0:
+            current = relay
+        turn += 1
+    lohi[0] = lo
+    lohi[1] = hi
+    return _play(
+        tb, fl, piles, plen, pos, counts, buf, lohi, scores, current, turn, log, rng, work, ci,
+        ok, op, sb, mv, memo,
+    )  # fmt: skip
+
+
+@jit
+def _review_rollouts(
+    tb: Any,
+    fl: Any,
+    rows: Any,
+    nrows: Any,
+    starts: Any,
+    sizes: Any,
+    unseen: Any,
+    me: int,
+    deals: int,
+    seed: Any,
+) -> Any:
+    """Each start (a row of ``starts``: score 0, score 1, seat to turn over, turn, relay seat
+    or -1; its row the first ``nrows[c]`` tiles of ``rows[c]``) played to the end on ``deals``
+    orders of the ``unseen`` kinds cut into piles of ``sizes``: 1 when ``me`` wins, else 0.
+    Every start is played on the same orders with the same tie-breaks."""
+    work, ci, ok, op, sb, mv, memo = _workspace()
+    nc = starts.shape[0]
+    out = np.zeros((deals, nc), np.float64)
+    total = unseen.shape[0]
+    shuffled = unseen.copy()
+    width = max(1, max(sizes[0], sizes[1]))
+    piles = np.zeros((2, width), np.int64)
+    plen = np.zeros(2, np.int64)
+    plen[0] = sizes[0]
+    plen[1] = sizes[1]
+    pos = np.zeros(2, np.int64)
+    counts = np.zeros(_N, np.int64)
+    buf = np.zeros(_BUF, np.int64)
+    lohi = np.zeros(2, np.int64)
+    scores = np.zeros(2, np.int64)
+    log = np.zeros(0, np.int64)
+    rng = np.zeros(1, np.uint64)
+    master = np.array([np.uint64(seed)], np.uint64)
+    for d in range(deals):
+        for i in range(total - 1, 0, -1):
+            j = below(master, i + 1)
+            t = shuffled[i]
+            shuffled[i] = shuffled[j]
+            shuffled[j] = t
+        at = 0
+        for s in (me, 1 - me):
+            for i in range(sizes[s]):
+                piles[s, i] = shuffled[at]
+                at += 1
+        tie_seed = splitmix_next(master)
+        for c in range(nc):
+            rng[0] = tie_seed
+            winner = _from_turn(
+                tb, fl, piles, plen, pos, counts, buf, lohi, scores, rows[c], nrows[c],
+                starts[c, 0], starts[c, 1], starts[c, 2], starts[c, 3], starts[c, 4], log, rng,
+                work, ci, ok, op, sb, mv, memo,
+            )  # fmt: skip
+            out[d, c] = 1.0 if winner == me else 0.0
+    return out
+
+
+def review_rollouts(
+    rules: RuleSet,
+    starts: Sequence[tuple[Sequence[int], int, int, int, int, int]],
+    pile_sizes: Sequence[int],
+    unseen: Sequence[int],
+    me: int,
+    deals: int,
+    seed: int,
+) -> list[list[float]]:
+    """Play-outs from the start of a turn, for the review's estimates: a row per deal, a
+    column per start, 1 when ``me`` wins and 0 otherwise (a drawn game is not a win).
+
+    A start is ``(row, score 0, score 1, seat to turn over, turn, relay)``: the row's kinds
+    left to right, and ``relay`` the seat that has just swept (he lays his next tile as the
+    new row first; -1: nobody). The deals are random orders of the ``unseen`` kinds cut into
+    the piles at ``pile_sizes``, both seats played by the expert (without its exact endgame,
+    as :func:`rollouts`); every start is played on the same orders with the same tie-breaks.
+    """
+    width = max([1, *(len(start[0]) for start in starts)])
+    rows = np.zeros((len(starts), width), np.int64)
+    nrows = np.zeros(len(starts), np.int64)
+    table = np.zeros((len(starts), 5), np.int64)
+    for c, (row, score0, score1, current, turn, relay) in enumerate(starts):
+        rows[c, : len(row)] = row
+        nrows[c] = len(row)
+        table[c] = (score0, score1, current, turn, relay)
+    out = _review_rollouts(
+        tables_array(rules), flags_array(rules), rows, nrows, table,
+        np.array(pile_sizes, np.int64), np.array(unseen, np.int64), me, deals,
+        np.uint64(seed & (2**64 - 1)),
     )  # fmt: skip
     return [[float(x) for x in line] for line in out]
 

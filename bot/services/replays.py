@@ -28,36 +28,27 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from bot.ai.core import BOT_MEMO, set_memo_limits
-from bot.ai.review import (
-    DEFAULT_ROLLOUTS,
-    Decision,
-    Words,
-    decisions_of,
-    percent,
-    review_decision,
-    sentence_words,
-)
+from bot.ai.review import Decision, Verdict, decisions_of, review_decision
 from bot.engine import (
     AnyView,
     Deal,
     EngineError,
-    Game,
-    NotationError,
     RuleSet,
     TurnStarted,
     describe_event,
     new_game,
-    parse_tile,
     view,
 )
 from bot.engine.record import GameRecord, RecordSeat, parse_record, replay, write_record
-from bot.locale import N_, EventLine, Message, t, tile_name, translate
+from bot.locale import N_, EventLine, Message
 from bot.services.errors import UserError
+from bot.services.review_text import decision_line, ordered, review_sentence
 from bot.storage.games import GamesRepo, GameStatus
 
 __all__ = [
     "DEFAULT_MAX_RUNNING",
     "DEFAULT_WORKERS",
+    "Decision",
     "LoadedGame",
     "Name",
     "Progress",
@@ -215,26 +206,30 @@ def _spawning_deaf_to_ctrl_c() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def review_task(text: str, number: int, rollouts: int, seed: int) -> Decision:
-    """One decision of a record (given as text, which pickles cheaply): run in a worker."""
+def review_task(text: str, number: int, rollouts: int | None, seed: int) -> Decision:
+    """One decision of a record (given as text, which pickles cheaply): run in a worker.
+    ``rollouts``: the play-outs the decision may spend (None: the game's default)."""
     return review_decision(parse_record(text), number, rollouts, seed)
 
 
 @dataclass(frozen=True, slots=True)
 class ReviewResult:
-    """A finished review: the seat reviewed and its decisions, largest mistakes first."""
+    """A finished review: the seat reviewed and its decisions in the game's order."""
 
     game_id: str
     seat: int
     name: str
-    rollouts: int
+    rollouts: int | None
     decisions: tuple[Decision, ...]
-    fishing: bool = False  # a Tsung Shap game: its "draw" turns a tile over (翻牌)
 
     @property
-    def agreed(self) -> int:
-        """How many decisions matched the expert's choice."""
-        return sum(d.agreed for d in self.decisions)
+    def mistakes(self) -> list[Decision]:
+        """The named mistakes (inaccuracies, mistakes, blunders), largest loss first."""
+        return ordered(self.decisions)
+
+    def count(self, verdict: Verdict) -> int:
+        """How many decisions got ``verdict``."""
+        return sum(d.verdict is verdict for d in self.decisions)
 
 
 @dataclass(slots=True)
@@ -261,10 +256,11 @@ class ReviewService:
         executor: Executor | None = None,
         workers: int = DEFAULT_WORKERS,
         max_running: int = DEFAULT_MAX_RUNNING,
-        rollouts: int = DEFAULT_ROLLOUTS,
+        rollouts: int | None = None,
         public: bool = False,
     ) -> None:
-        """``executor`` defaults to a process pool of ``workers`` processes, made on first use."""
+        """``executor`` defaults to a process pool of ``workers`` processes, made on first use;
+        ``rollouts`` is the play-outs a decision may spend (None: each game's default)."""
         self.replays = replays
         self._executor = executor
         self._own_executor = executor is None
@@ -392,65 +388,19 @@ class ReviewService:
             decisions = [f.result() for f in futures]
         finally:
             self._release()
-        decisions.sort(key=lambda d: (-d.loss, d.number))
         return ReviewResult(
             game_id=game.id,
             seat=seat,
             name=game.record.seats[seat].name,
             rollouts=self.rollouts,
             decisions=tuple(decisions),
-            fishing=game.record.rules.game is Game.TSUNG_SHAP,
         )
 
 
 def summary_lines(result: ReviewResult, limit: int = 10, locale: str = "en") -> list[str]:
-    """The review in lines, in ``locale``: the mistakes first, each with its standard error."""
-    lines: list[str] = []
-    for decision in result.decisions[:limit]:
-        lines.append(
-            t(
-                locale,
-                "Action {number} (turn {turn}): {sentence} ({se})",
-                number=decision.number,
-                turn=decision.turn,
-                sentence=review_sentence(decision, locale, fishing=result.fishing),
-                se=f"± {percent(decision.loss_se)}",
-            )
-        )
-    return lines
-
-
-def review_sentence(decision: Decision, locale: str = "en", *, fishing: bool = False) -> str:
-    """A decision in one sentence (:func:`bot.ai.review.sentence_words`), in ``locale``: the
-    AI layer's English templates are message ids, its tiles named as the locale names them and
-    its game words (``pair``, ``left``) in the catalogue's ``term`` context. ``fishing``: a
-    Tsung Shap game, whose words that differ from Kap Shap's (its draw: 翻牌) have the
-    ``tsung shap`` context."""
-    words: Words = sentence_words(decision)
-
-    def say(kind: str, text: str, field_name: str | None) -> str:
-        if kind == "template":
-            own = translate(locale, text, "tsung shap") if fishing else None
-            return own or t(locale, text)
-        if field_name == "tile":
-            return _tile_words(text, locale)
-        if field_name in ("kind", "end"):
-            return t(locale, text, context="term")
-        return text
-
-    text = words.text(say)
-    return text[:1].upper() + text[1:]
-
-
-def _tile_words(notation: str, locale: str) -> str:
-    """A tile of a review sentence: its notation, and in Chinese its name too (6-5 斧頭)."""
-    if locale == "en":
-        return notation
-    try:
-        tile = parse_tile(notation)
-    except NotationError:
-        return notation
-    return f"{notation} {tile_name(locale, tile.english, tile.chinese)}"
+    """The review's named mistakes in lines, in ``locale``, largest first (at most
+    ``limit``), each with its action's number, its verdict, its loss and the chances."""
+    return [decision_line(decision, locale) for decision in result.mistakes[:limit]]
 
 
 class Name(Message):
@@ -464,5 +414,5 @@ class Name(Message):
 
 
 def mistakes(decisions: Sequence[Decision]) -> list[Decision]:
-    """The decisions where the player did not play the expert's choice."""
-    return [d for d in decisions if not d.agreed]
+    """The named mistakes among ``decisions``, largest loss first."""
+    return ordered(decisions)

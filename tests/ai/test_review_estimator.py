@@ -10,6 +10,7 @@ import pytest
 from bot.ai.review import (
     Decision,
     Estimate,
+    Verdict,
     decisions_of,
     estimate_actions,
     exact_values,
@@ -134,10 +135,17 @@ def test_the_estimate_agrees_with_exact_enumeration() -> None:
 
 
 def test_estimate_standard_error() -> None:
+    """The Agresti-Coull standard error (two wins and two losses added): never 0 for a sampled
+    chance, however one-sided the play-outs; an exact chance says so."""
     assert Estimate.of([1.0, 0.0, 1.0, 0.0]).mean == 0.5
-    assert Estimate.of([1.0, 0.0, 1.0, 0.0]).se == pytest.approx((1 / 3 / 4) ** 0.5)
+    assert Estimate.of([1.0, 0.0, 1.0, 0.0]).se == pytest.approx((0.25 / 8) ** 0.5)
     assert Estimate.of([]).n == 0
+    wins = Estimate.of([1.0] * 200)
+    assert wins.mean == 1.0 and 0.005 < wins.se < 0.01
+    assert str(wins) == "100 % ± 1 %"
+    assert str(Estimate.of([1.0] * 2000)) == "100 % ± <1 %"
     assert str(Estimate(0.31, 0.02, 100)) == "31 % ± 2 %"
+    assert str(Estimate.certain(1.0)) == "100 %"
 
 
 def test_review_of_a_game() -> None:
@@ -155,19 +163,32 @@ def test_review_of_a_game() -> None:
     numbers = decisions_of(record, 0)
     assert numbers
     decision = review_decision(record, numbers[0], rollouts=20)
-    assert decision.before.n == 20
-    assert 0.0 <= decision.after.mean <= 1.0
+    assert 0 < decision.rollouts <= 20
+    assert 0.0 <= decision.played_chance.mean <= 1.0
     assert decision.options > 1
 
 
+def _decision(played: str, best: str, verdict: Verdict, loss: float = 0.0) -> Decision:
+    after, before = Estimate(0.22, 0.03, 200), Estimate(0.22 + loss, 0.03, 200)
+    return Decision(3, 2, 0, played, best, best, after, before, before, loss, 0.02, verdict, 3, 400)
+
+
 def test_sentences() -> None:
-    d = Decision(3, 2, "draw", "take 6-4", Estimate(0.31, 0.03, 200), Estimate(0.22, 0.03, 200),
-                 0.02, 3)  # fmt: skip
-    assert sentence(d) == "Drawing instead of taking 6-4 lowered your chance from 31 % to 22 %."
-    same = replace(d, best="draw", before=d.after)
-    assert sentence(same) == "Drawing: the expert's choice too (22 %)."
-    fishing = replace(d, played="capture pair left", best="place right")
-    assert sentence(fishing).startswith("Capturing a pair on the left instead of placing on")
+    d = _decision("draw", "take 6-4", Verdict.MISTAKE, 0.09)
+    assert sentence(d) == (
+        "Mistake, −9 points (± 2): drawing (22 % ± 3 %) instead of taking 6-4 (31 % ± 3 %)."
+    )
+    assert sentence(replace(d, verdict=Verdict.BLUNDER)).startswith("Blunder, −9 points")
+    best = _decision("draw", "draw", Verdict.BEST)
+    assert sentence(best) == "Drawing: the best move (22 % ± 3 %)."
+    good = _decision("discard 3-1", "discard 5-5", Verdict.GOOD, 0.01)
+    assert sentence(good) == (
+        "Discarding 3-1: about as good as discarding 5-5 (22 % ± 3 % against 23 % ± 3 %)."
+    )
+    fishing = _decision("capture pair left", "place right", Verdict.INACCURACY, 0.05)
+    assert "capturing a pair on the left (22 % ± 3 %) instead of placing on the right" in (
+        sentence(fishing)
+    )
 
 
 def fishing_end_position(unseen: int) -> FishingState:
@@ -212,5 +233,5 @@ def test_review_of_a_tsung_shap_game() -> None:
     record = GameRecord(rules, (RecordSeat("a"), RecordSeat("b")), deal, tuple(actions))
     numbers = decisions_of(record, 1)
     assert numbers
-    decision = review_decision(record, numbers[-1], rollouts=5)
-    assert decision.before.n == 5 and decision.options > 1
+    decision = review_decision(record, numbers[-1], rollouts=10)
+    assert 0 < decision.rollouts <= 10 and decision.options > 1

@@ -36,13 +36,15 @@ def deal(monkeypatch: pytest.MonkeyPatch) -> None:
     exact_deal(monkeypatch, Game.KAP_SHAP, [ALICE, BOB], WALL, dice=(1, 1, 2, 2))
 
 
-def use_inline_reviews(world: World, *, public: bool = False) -> None:
-    cog = world.bot.get_cog("Replays")
+def use_inline_reviews(
+    world: World, *, public: bool = False, rollouts: int = 8, bot: KapBot | None = None
+) -> None:
+    cog = (bot or world.bot).get_cog("Replays")
     # discord.py loads an extension as a fresh module: compare the class by name.
     assert type(cog).__name__ == Replays.__name__
     assert isinstance(cog.reviews, ReviewService)  # type: ignore[union-attr]
     cog.reviews = ReviewService(  # type: ignore[union-attr]
-        cog.replays, executor=InlineExecutor(), rollouts=8, public=public
+        cog.replays, executor=InlineExecutor(), rollouts=rollouts, public=public
     )
 
 
@@ -131,9 +133,9 @@ async def test_review_shows_progress_then_the_result(world: World, deal: None) -
     ]
     assert f"🔍 Reviewing game `{game_id}`: 0 of 4 decisions done…" in edits
     text = r.response.content
-    assert text.startswith(f"📝 Review of game `{game_id}` for **alice**")
-    assert "play-outs" in text and "±" in text and " %" in text
-    assert "Action " in text
+    assert text.startswith(f"📝 Review of game `{game_id}` for **alice**: 4 decisions")
+    assert "play-outs" in text and "±" in text and "95 % confidence" in text
+    assert "matched the expert" not in text
 
     # Someone else's game: refused while the server keeps reviews private.
     r = await bob.slash(world.channel, "review", game=game_id, member=alice)
@@ -203,3 +205,101 @@ async def test_who_may_review_another_members_game(world: World, deal: None) -> 
     use_inline_reviews(world, public=True)
     r = await carol.slash(world.channel, "review", game=game_id, member=alice)
     assert r.ephemeral and "only review your own games" in r.response.content
+
+
+# Classic rules: alice is dealt a winning hand (the eye 6-6 6-6, 5-5 + 5-5, 4-4 + 1-1, 3-1 +
+# 3-3) and discards 3-1 instead of declaring; she draws the other 3-1 and again discards it
+# instead of declaring; she wins at last with the 2-2 bob discards. Two blunders.
+WINNER = "6-6 6-6 5-5 5-5 4-4 1-1 3-1 3-3"
+LOSER = "6-5 6-4 6-1 5-1 4-1 3-2 2-2"
+
+
+async def test_review_pages_through_the_mistakes_with_the_position(
+    world: World, monkeypatch: pytest.MonkeyPatch, restart: Callable[[], Awaitable[KapBot]]
+) -> None:
+    exact_deal(monkeypatch, Game.KAP_SHAP, [WINNER, LOSER], "2-1 3-1 5-2", dice=(1, 1, 2, 2))
+    ch = world.channel
+    alice, bob = world.members[:2]
+    await alice.slash(ch, "table new", game="kap-shap", rules="classic")
+    await bob.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    game_id = table_of(world).id
+    for member, verb, tile in [
+        (alice, "discard", "3-1"),
+        (bob, "draw", None),
+        (bob, "discard", "6-5"),
+        (alice, "draw", None),
+        (alice, "discard", "3-1"),
+        (bob, "draw", None),
+        (bob, "discard", "2-2"),
+        (alice, "take", "2-2"),
+        (alice, "declare", None),
+    ]:
+        if tile is None:
+            await member.slash(ch, verb)
+        else:
+            await member.slash(ch, verb, tile=tile)
+    use_inline_reviews(world, rollouts=400)
+
+    r = await alice.slash(ch, "review", game=game_id)
+    message = r.response
+    assert message is not None and not r.ephemeral
+    text = message.content
+    assert text.startswith(
+        f"📝 Review of game `{game_id}` for **alice**: 5 decisions: 2 blunders; 3 the best move "
+        "or about as good."
+    )
+    # The two blunders, the largest first (each a line with its loss and both chances).
+    lines = [line for line in text.splitlines() if line.startswith("• ")]
+    assert [line.split(":")[0] for line in lines] == ["• Action 5 (turn 3)", "• Action 1 (turn 1)"]
+    assert all("Blunder, −" in line and "instead of declaring (100 %)" in line for line in lines)
+    [embed] = message.embeds
+    assert embed.title == "Blunder: action 5 (turn 3)"
+    description = embed.description or ""
+    assert "**Why:** The hand was a winning hand: declaring wins at once." in description
+    assert "The expert's choice: declaring (100 %)." in description
+    fields = {f.name: f.value for f in embed.fields}
+    assert str(fields["The position"]).startswith("Hand: 6-6 6-6 1-1 4-4 3-1 5-5 5-5 3-3\n")
+    assert embed.footer.text == f"Mistake 1 of 2 · game {game_id}"
+    assert embed.image.url == "attachment://position.png"
+    [picture] = message.attachments
+    assert picture.filename == "position.png"
+    assert (picture.description or "").startswith("Hand: 6-6 6-6 1-1 4-4 3-1")  # its alt text
+    assert (await picture.read())[:8] == b"\x89PNG\r\n\x1a\n"
+    found = buttons(message.components)
+    assert found["◀"].get("disabled") is True
+    assert found["▶"]["custom_id"] == f"rv:{game_id}:0:1"
+
+    # Anyone may page through a public message: the other blunder.
+    page = await bob.click(message, label="▶")
+    assert page.response is not None and page.response.id == message.id
+    [embed] = page.response.embeds
+    assert embed.title == "Blunder: action 1 (turn 1)"
+    assert embed.footer.text == f"Mistake 2 of 2 · game {game_id}"
+    assert buttons(page.response.components)["▶"].get("disabled") is True
+
+    # After a restart the review is made again (the same figures: its random numbers come
+    # from the game and the seat), for a member who may review alice's seat.
+    bot = await restart()
+    use_inline_reviews(world, rollouts=400, bot=bot)
+    refused = await bob.click(page.response, label="◀")
+    assert refused.ephemeral and "no longer in memory" in refused.response.content
+    back = await alice.click(page.response, label="◀")
+    assert back.response is not None and back.response.id == message.id
+    assert back.response.embeds[0].title == "Blunder: action 5 (turn 3)"
+    assert back.response.content == text
+
+
+async def test_a_review_with_one_mistake_has_no_page_buttons(world: World, deal: None) -> None:
+    """bob's game of the scripted deal: one page at most, no ◀ ▶ to nowhere."""
+    _alice, bob = world.members[:2]
+    game_id = await play_game(world)
+    use_inline_reviews(world, rollouts=400)
+    r = await bob.slash(world.channel, "review", game=game_id)
+    message = r.response
+    assert message is not None and message.content.startswith(
+        f"📝 Review of game `{game_id}` for **bob**: "
+    )
+    mistakes = [line for line in message.content.splitlines() if line.startswith("• ")]
+    assert len(message.embeds) == (1 if mistakes else 0)
+    assert len(mistakes) > 1 or not message.components

@@ -20,12 +20,23 @@ import pytest
 import simcord
 
 import bot.render.charts as charts
-from bot.ai.review import ACTION_PHRASES, REVIEW_TEMPLATES, SENTENCES, Decision, Estimate
+from bot.ai.review import (
+    ACTION_PHRASES,
+    REASONS,
+    REVIEW_TEMPLATES,
+    SENTENCES,
+    VERDICT_WORDS,
+    Decision,
+    Estimate,
+    Verdict,
+    Words,
+)
 from bot.engine import Game, TurnStarted, describe_event
 from bot.engine.record import replay
 from bot.locale import EventLine, catalogue, placeholders
 from bot.render.charts import rating_chart
 from bot.services.replays import LoadedGame, review_sentence, summary_lines
+from bot.services.review_text import expert_text, say
 from cogs.replay import replay_line, replay_page
 from tests.discord.conftest import (  # noqa: F401  (the simulated Discord's fixtures)
     World,
@@ -34,8 +45,16 @@ from tests.discord.conftest import (  # noqa: F401  (the simulated Discord's fix
     simcord_bot,
     world,
 )
-from tests.discord.tables_kit import exact_deal, no_incidents  # noqa: F401  (autouse)
-from tests.discord.test_replay_review import ALICE, BOB, WALL, play_game, use_inline_reviews
+from tests.discord.tables_kit import exact_deal, no_incidents, table_of  # noqa: F401  (autouse)
+from tests.discord.test_replay_review import (
+    ALICE,
+    BOB,
+    LOSER,
+    WALL,
+    WINNER,
+    play_game,
+    use_inline_reviews,
+)
 from tests.discord.test_stats import play
 from tests.engine.test_record import PRESETS, random_game
 from tests.locale.english import english_in
@@ -165,7 +184,7 @@ async def test_the_study_tools_speak_chinese(
     seen[alice.id].messages += first
     seen[alice.id].messages += edits
     text = r.response.content
-    assert "覆盤" in text and "第 1 步" in text, text
+    assert "覆盤" in text and "個決定" in text, text
 
     r = seen[bob.id].add(await bob.slash(ch, "review", game=game_id))
     assert r.response is not None and "bob" in r.response.content
@@ -194,10 +213,12 @@ async def test_the_study_tools_speak_chinese(
     assert english_in(chart_words, allowed=NAMES) == []
 
 
-def _decision(played: str, best: str, before: float, after: float) -> Decision:
+def _decision(played: str, best: str, verdict: Verdict, reason: Words | None = None) -> Decision:
+    after, before = Estimate(0.22, 0.03, 200), Estimate(0.31, 0.03, 200)
     return Decision(
-        3, 2, played, best, Estimate(before, 0.03, 200), Estimate(after, 0.03, 200), 0.02, 3
-    )
+        3, 2, 0, played, best, best, after, before, before, 0.09, 0.02, verdict, 3, 400,
+        reason=reason,
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize("locale", CHINESE)
@@ -206,7 +227,12 @@ def test_every_review_template_is_translated(locale: str) -> None:
     placeholders and no English left."""
     cat = catalogue(locale)
     assert cat is not None
-    assert set(REVIEW_TEMPLATES) == {*ACTION_PHRASES.values(), *SENTENCES.values()}
+    assert set(REVIEW_TEMPLATES) == {
+        *ACTION_PHRASES.values(),
+        *VERDICT_WORDS.values(),
+        *SENTENCES.values(),
+        *REASONS.values(),
+    }
     for template in REVIEW_TEMPLATES:
         message = cat.get(template)
         assert message is not None and message.string, template
@@ -231,25 +257,40 @@ NOTATIONS = (
 
 @pytest.mark.parametrize("locale", CHINESE)
 def test_every_review_sentence_is_chinese(locale: str) -> None:
-    """Every action in every kind of sentence, and the summary's lines, say no English."""
+    """Every action in every kind of sentence, every reason, and the summary's lines, say no
+    English."""
     sentences = []
     for played in NOTATIONS:
         for best in NOTATIONS:
-            for before, after in ((0.31, 0.22), (0.2, 0.4), (0.5, 0.5)):
-                sentences.append(review_sentence(_decision(played, best, before, after), locale))
-    assert english_in(sentences) == []
-    one = review_sentence(_decision("draw", "take 6-4", 0.31, 0.22), locale)
+            for verdict in Verdict:
+                decision = _decision(played, best, verdict)
+                sentences += [review_sentence(decision, locale), expert_text(decision, locale)]
+    for template in REASONS.values():
+        values = {name: "6-4" for name in placeholders(template)}
+        values.update({k: "bob" for k in ("name",) if k in values})
+        values.update(
+            {k: "20" for k in ("points", "best_points", "after", "before") if k in values}
+        )
+        words = Words(template, tuple(values.items()))
+        sentences.append(say(words, locale))
+    assert english_in(sentences, allowed=["bob"]) == []
+    one = review_sentence(_decision("draw", "take 6-4", Verdict.MISTAKE), locale)
     if locale == "zh-TW":
-        assert one == "選擇摸牌而不是吃 6-4 紅頭十，勝算由 31 % 跌至 22 %。"
+        assert (
+            one
+            == "失誤，−9 個百分點（± 2）：選擇摸牌（22 % ± 3 %）而不是吃 6-4 紅頭十（31 % ± 3 %）。"
+        )
     else:
-        assert one == "选择摸牌而不是吃 6-4 红头十，胜算由 31 % 降至 22 %。"
-    assert review_sentence(_decision("draw", "take 6-4", 0.31, 0.22), "en") == (
-        "Drawing instead of taking 6-4 lowered your chance from 31 % to 22 %."
+        assert (
+            one
+            == "失误，−9 个百分点（± 2）：选择摸牌（22 % ± 3 %）而不是吃 6-4 红头十（31 % ± 3 %）。"
+        )
+    assert review_sentence(_decision("draw", "take 6-4", Verdict.MISTAKE), "en") == (
+        "Mistake, −9 points (± 2): drawing (22 % ± 3 %) instead of taking 6-4 (31 % ± 3 %)."
     )
 
     class Result:
-        decisions = (_decision("capture pair left", "place right", 0.6, 0.4),)
-        fishing = True
+        mistakes = (_decision("capture pair left", "place right", Verdict.BLUNDER),)
 
     [line] = summary_lines(Result(), locale=locale)  # type: ignore[arg-type]
     assert english_in([line]) == [] and line.startswith("第 3 步")
@@ -259,10 +300,10 @@ def test_every_review_sentence_is_chinese(locale: str) -> None:
 def test_a_tsung_shap_review_turns_a_tile_over(locale: str) -> None:
     """Tsung Shap's draw turns the next tile of one's pile over: 翻牌 in its review, where a
     Kap Shap review says 摸牌 (the same English "drawing")."""
-    decision = _decision("draw", "claim pair left", 0.6, 0.4)
+    decision = _decision("draw", "claim pair left", Verdict.MISTAKE)
     choose = "選擇" if locale == "zh-TW" else "选择"
-    assert review_sentence(decision, locale, fishing=True).startswith(f"{choose}翻牌而不是")
-    assert review_sentence(decision, locale).startswith(f"{choose}摸牌而不是")
+    assert f"{choose}翻牌（" in review_sentence(decision, locale, fishing=True)
+    assert f"{choose}摸牌（" in review_sentence(decision, locale)
 
 
 @pytest.mark.parametrize("locale", CHINESE)
@@ -321,3 +362,46 @@ def test_a_big_table_replays_in_chinese() -> None:
     embed, _, _ = replay_page(game, 5, with_record=False, locale="zh-CN")
     assert "手牌" in [f.name for f in embed.fields]
     assert embed.author.name == "第 5 步（共 12 步）"
+
+
+async def test_review_pages_speak_chinese(
+    world: World,  # noqa: F811  (the fixture)
+    locales: dict[int, str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The review's mistakes with their pictures, paged through, in the server's language:
+    the verdicts, why, the expert's choice, the position and the pictures' descriptions."""
+    ch = world.channel
+    alice, bob = world.members[:2]
+    locales[alice.id], locales[bob.id] = "zh-TW", "zh-CN"
+    await world.admin.slash(ch, "kapadmin config", language="zh-TW")
+    exact_deal(monkeypatch, Game.KAP_SHAP, [WINNER, LOSER], "2-1 3-1 5-2", dice=(1, 1, 2, 2))
+    await alice.slash(ch, "table new", game="kap-shap", rules="classic")
+    await bob.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    game_id = table_of(world).id
+    for member, verb, tile in [
+        (alice, "discard", "3-1"),
+        (bob, "draw", None),
+        (bob, "discard", "6-5"),
+        (alice, "draw", None),
+        (alice, "discard", "3-1"),
+        (bob, "draw", None),
+        (bob, "discard", "2-2"),
+        (alice, "take", "2-2"),
+        (alice, "declare", None),
+    ]:
+        await (member.slash(ch, verb) if tile is None else member.slash(ch, verb, tile=tile))
+    use_inline_reviews(world, rollouts=400)
+    seen = Seen()
+    r = seen.add(await alice.slash(ch, "review", game=game_id))
+    assert r.response is not None
+    assert "2 個大錯" in r.response.content and "第 5 步（第 3 手）" in r.response.content
+    [embed] = r.response.embeds
+    assert embed.title == "大錯：第 5 步（第 3 手）"
+    assert "**原因：**手牌已經胡了：胡牌就立刻贏。" in (embed.description or "")
+    page = seen.add(await bob.click(r.response, label="▶"))
+    assert page.response is not None and page.response.embeds[0].title == "大錯：第 1 步（第 1 手）"
+    allowed = {*NAMES, *re.findall(r"[a-z]+", game_id)}
+    found = english_in(seen.messages, allowed=allowed)
+    assert found == [], "\n".join(found)

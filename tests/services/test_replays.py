@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.ai.review import Decision, Estimate
+from bot.ai.review import Decision, Estimate, Verdict, decisions_of
 from bot.engine.record import GameRecord
 from bot.services import replays as replays_module
 from bot.services.errors import UserError
@@ -63,8 +63,11 @@ async def test_a_review_runs_in_a_process_pool_and_the_loop_stays_free() -> None
     assert total > 0 and reports[0] == (0, total) and reports[-1] == (total, total)
     assert [done for done, _ in reports] == list(range(total + 1))
     assert len(result.decisions) == total
-    losses = [d.loss for d in result.decisions]
-    assert losses == sorted(losses, reverse=True)  # largest mistakes first
+    numbers = [d.number for d in result.decisions]
+    assert numbers == sorted(numbers)  # the game's order
+    losses = [d.loss for d in result.mistakes]
+    assert losses == sorted(losses, reverse=True)  # the named mistakes: largest first
+    assert all(d.named for d in result.mistakes)
     assert ticks > total  # the event loop kept running while the pool worked
 
 
@@ -72,11 +75,13 @@ async def test_reviews_beyond_the_limit_wait_in_a_queue(monkeypatch: pytest.Monk
     gate = threading.Event()
     started = threading.Semaphore(0)
 
-    def slow_task(text: str, number: int, rollouts: int, seed: int) -> Decision:
+    def slow_task(text: str, number: int, rollouts: int | None, seed: int) -> Decision:
         started.release()
         gate.wait(10)
-        e = Estimate(0.5, 0.01, rollouts)
-        return Decision(number, 1, "draw", "draw", e, e, 0.0, 2)
+        e = Estimate(0.5, 0.01, 10)
+        return Decision(
+            number, 1, 0, "draw", "draw", "draw", e, e, e, 0.0, 0.0, Verdict.BEST, 2, 10
+        )
 
     monkeypatch.setattr(replays_module, "review_task", slow_task)
     record = random_game(0, 2)
@@ -119,8 +124,13 @@ def test_review_task_pickles(tmp_path: Path) -> None:
     """What crosses the process boundary: the record's text in, a Decision out."""
     import pickle
 
-    e = Estimate(0.5, 0.01, 3)
-    d = Decision(1, 1, "draw", "take 6-4", e, e, 0.0, 2)
+    from bot.engine.record import write_record
+    from bot.services.replays import review_task
+
+    record = random_game(0, 2)
+    number = decisions_of(record, 0)[0]
+    d = review_task(write_record(record), number, 50, 0)
+    assert d.position is not None and d.legal and d.choices  # what the page shows
     assert pickle.loads(pickle.dumps(d)) == d
 
 
