@@ -275,6 +275,9 @@ class Page:
             return True
 
         self.until("the composer", send)
+        # Sent: the composer let go of the line, or the command's answer is on the page (a long
+        # command, a review, holds the composer until it settles, which may outlast WAIT).
+        used = f"used {line.split()[0]}"
         self.until(
             f"{line} sent",
             lambda: (
@@ -282,6 +285,7 @@ class Page:
                     "value"
                 )
                 != line
+                or used in self.text()
             ),
         )
 
