@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from typing import Any, NoReturn, TextIO
 
 from bot.ai import AI_LEVELS, Player, get_player
-from bot.ai.base import AnyPlayer, levels_for, player_for
+from bot.ai.base import AnyPlayer
+from bot.ai.levels import levels_for, player_for
 from bot.engine import (
     Action,
     Captured,

@@ -549,22 +549,7 @@ def test_relative_imports_resolve_to_absolute_names() -> None:
 # --------------------------------------------------------------------------------------------
 # Import circles: no module may import itself back through others (docs/architecture.md §2).
 
-KNOWN_CIRCLES: dict[frozenset[str], str] = {
-    frozenset(
-        {
-            "bot.ai",
-            "bot.ai.base",
-            "bot.ai.expert",
-            "bot.ai.fishing",
-            "bot.ai.fishing_kernel",
-            "bot.ai.fishing_master",
-            "bot.ai.greedy",
-            "bot.ai.kernel",
-            "bot.ai.master",
-        }
-    ): "the AI level registry: bot.ai.base's @register decorators, levels_for importing bot.ai, "
-    "bot.ai.fishing importing its master (issue 19 step 1c removes it: then delete this entry)",
-}
+KNOWN_CIRCLES: dict[frozenset[str], str] = {}
 """The circles that exist today and are being taken apart, each with why it is there. The check
 fails on any other circle, and also when a listed one is gone or has changed, so that this list
 stays exactly what the tree holds."""
