@@ -9,8 +9,7 @@ A new top-level module or package under ``bot/`` needs a rule here (and a line i
 docs/architecture.md) before the test passes: the layering is a decision, not an accident.
 
 The same imports make a graph of the project's modules, and no two modules may import each
-other, directly or through others (an import circle), except the one circle listed in
-:data:`KNOWN_CIRCLES`.
+other, directly or through others (an import circle).
 """
 
 from __future__ import annotations
@@ -549,11 +548,6 @@ def test_relative_imports_resolve_to_absolute_names() -> None:
 # --------------------------------------------------------------------------------------------
 # Import circles: no module may import itself back through others (docs/architecture.md §2).
 
-KNOWN_CIRCLES: dict[frozenset[str], str] = {}
-"""The circles that exist today and are being taken apart, each with why it is there. The check
-fails on any other circle, and also when a listed one is gone or has changed, so that this list
-stays exactly what the tree holds."""
-
 
 @dataclass(frozen=True)
 class Edge:
@@ -664,25 +658,13 @@ def cycle_text(graph: Graph, component: frozenset[str], paths: Mapping[str, str]
     return " -> ".join([*(f"{e.path}:{e.lineno}" for e in edges), paths[start]])
 
 
-def circle_problems(
-    graph: Graph, paths: Mapping[str, str], known: Mapping[frozenset[str], str]
-) -> list[str]:
-    """Every circle not in ``known``, and every ``known`` circle the graph no longer holds as
-    it is listed (gone, or grown or shrunk: the list must say what the tree holds)."""
-    found = circles(graph)
-    problems = [
+def circle_problems(graph: Graph, paths: Mapping[str, str]) -> list[str]:
+    """Every circle of the graph, as a shortest cycle and its modules."""
+    return [
         f"import circle: {cycle_text(graph, component, paths)}\n"
         f"    its modules: {', '.join(sorted(component))}"
-        for component in sorted(found, key=min)
-        if component not in known
+        for component in sorted(circles(graph), key=min)
     ]
-    problems += [
-        f"the known circle of {', '.join(sorted(component))} ({why}) is not in the tree as "
-        "listed: update KNOWN_CIRCLES in tests/test_dependencies.py"
-        for component, why in known.items()
-        if component not in found
-    ]
-    return problems
 
 
 def _synthetic(
@@ -696,7 +678,7 @@ def _synthetic(
     return import_graph(parts), {m: path for m, (_, path, _) in parts.items()}
 
 
-def test_no_import_circles_but_the_known_ones() -> None:
+def test_no_import_circles() -> None:
     sources = {
         module_name(path): (
             path.read_text(encoding="utf-8"),
@@ -707,7 +689,7 @@ def test_no_import_circles_but_the_known_ones() -> None:
     }
     graph = import_graph(sources)
     paths = {module: path for module, (_, path, _) in sources.items()}
-    problems = circle_problems(graph, paths, KNOWN_CIRCLES)
+    problems = circle_problems(graph, paths)
     assert not problems, "\n".join(problems)
 
 
@@ -723,7 +705,7 @@ def test_checker_finds_a_circle_of_lazy_and_type_checking_imports() -> None:
         }
     )
     assert circles(graph) == [frozenset({"bot.x.a", "bot.x.b", "bot.x.c"})]
-    (problem,) = circle_problems(graph, paths, {})
+    (problem,) = circle_problems(graph, paths)
     assert "bot/x/a.py:1 -> bot/x/b.py:2 -> bot/x/c.py:4 -> bot/x/a.py" in problem
     assert "bot.x.a, bot.x.b, bot.x.c" in problem
 
@@ -746,7 +728,7 @@ def test_checker_finds_a_module_importing_its_own_package() -> None:
         {"bot.y": "from bot.y.z import Z\n", "bot.y.z": "from bot.y import helper\n"},
         packages={"bot.y"},
     )
-    (problem,) = circle_problems(graph, paths, {})
+    (problem,) = circle_problems(graph, paths)
     assert "bot/y/__init__.py:1 -> bot/y/z.py:1 -> bot/y/__init__.py" in problem
 
 
@@ -762,18 +744,4 @@ def test_checker_allows_imports_that_go_one_way() -> None:
         packages={"bot.y", "bot.engine"},
     )
     assert circles(graph) == []
-    assert circle_problems(graph, paths, {}) == []
-
-
-def test_the_known_circles_are_exactly_those_of_the_tree() -> None:
-    graph, paths = _synthetic({"bot.x.a": "import bot.x.b\n", "bot.x.b": "import bot.x.a\n"})
-    pair = frozenset({"bot.x.a", "bot.x.b"})
-    assert circle_problems(graph, paths, {pair: "being taken apart"}) == []
-    grown = frozenset({*pair, "bot.x.c"})
-    problems = circle_problems(graph, paths, {grown: "being taken apart"})
-    assert len(problems) == 2  # the circle as it is, and the listed one that is not there
-    assert problems[0].startswith("import circle: bot/x/a.py:1 -> bot/x/b.py:1 -> bot/x/a.py")
-    assert "KNOWN_CIRCLES" in problems[1] and "bot.x.c" in problems[1]
-    graph, paths = _synthetic({"bot.x.a": "import bot.x.b\n", "bot.x.b": ""})
-    (gone,) = circle_problems(graph, paths, {pair: "being taken apart"})
-    assert "not in the tree as listed" in gone
+    assert circle_problems(graph, paths) == []
