@@ -1831,7 +1831,3 @@ def _one_line(text: str) -> str:
 
 def _tiles(count: int, locale: str = "en") -> str:
     return nt(locale, "{n} tile", "{n} tiles", count)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
