@@ -20,7 +20,7 @@ import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from bot.ai.fishing import fishing_player
+from bot.ai.fishing_levels import fishing_player
 from bot.engine import (
     RuleSet,
     apply,

@@ -35,8 +35,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bot.ai.base as base
-import bot.ai.fishing as fishing
+import bot.ai.fishing_levels as fishing_levels
+import bot.ai.levels as ai_levels
 import bot.ai.master as master
 from bot.ai.core import pack_tiles, unpack
 from bot.ai.fishing_master import MasterFishingPlayer
@@ -146,8 +146,8 @@ def main() -> None:
     if args.margin is not None:
         master.MARGIN = args.margin
     level = PeekingMaster if args.peek else MasterPlayer
-    base.AI_LEVELS["master"] = lambda: _timed(level(args.budget, args.infer))
-    fishing.FISHING_LEVELS["master"] = lambda: _timed(MasterFishingPlayer(args.budget))
+    ai_levels.AI_LEVELS["master"] = lambda: _timed(level(args.budget, args.infer))
+    fishing_levels.FISHING_LEVELS["master"] = lambda: _timed(MasterFishingPlayer(args.budget))
 
     rules = {
         "shap": make_rules("kap-shap"),

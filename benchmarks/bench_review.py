@@ -49,7 +49,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.ai.base import player_for
+from bot.ai.levels import player_for
 from bot.ai.review import Decision, compiled, decisions_of, default_rollouts, review_decision
 from bot.engine import apply, legal_actions, make_deal, make_rules, new_game, view
 from bot.engine.record import GameRecord, RecordSeat, parse_record, write_record

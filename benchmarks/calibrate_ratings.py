@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 
-from bot.ai.base import levels_for
+from bot.ai.levels import levels_for
 from bot.engine import Game, make_deal, make_rules
 from bot.services.ratings import ModelParams, ranks_of
 from bot.sim.fishing import play_fishing

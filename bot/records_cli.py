@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from bot.ai.base import player_for
+from bot.ai.levels import player_for
 from bot.ai.review import (
     Decision,
     assess,

@@ -27,7 +27,8 @@ import discord
 from discord import app_commands
 
 from bot.ai import AI_LEVELS
-from bot.ai.base import LEVEL_WORDS, levels_for
+from bot.ai.base import LEVEL_WORDS
+from bot.ai.levels import levels_for
 from bot.app import KapBot
 from bot.engine import (
     AnyAction,

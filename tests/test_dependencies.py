@@ -9,8 +9,15 @@ A new top-level module or package under ``bot/`` needs a rule here (and a line i
 docs/architecture.md) before the test passes: the layering is a decision, not an accident.
 
 The same imports make a graph of the project's modules, and no two modules may import each
-other, directly or through others (an import circle), except the one circle listed in
-:data:`KNOWN_CIRCLES`.
+other, directly or through others (an import circle).
+
+The games (``bot/games/``, docs/architecture.md "Games: one place per game") add four rules: a
+module under ``bot/games/<family>/<role>/`` belongs to the layer named ``<role>``; the registry
+and the descriptors are a layer of their own, ``bot.games`` (standard library only), which the
+layers that play games may import; a family's modules are imported only from inside its package
+(the kit ``bot/games/dominoes/`` also from any family's, a descriptor also from
+``bot/games/__init__.py``); and ``bot.games.load`` is called only by the accessor of a layer,
+``bot/<role>/family.py``, with its own role.
 """
 
 from __future__ import annotations
@@ -44,8 +51,10 @@ class Rule:
     engine_randomness: bool = False  # no module-level `random` functions, only random.Random
 
 
-# Layers, matched by the longest dotted prefix. "bot" is the package's own __init__.
+# Layers, matched by the longest dotted prefix. "bot" is the package's own __init__. A module of
+# bot/games/<family>/<role>/ belongs to the layer bot.<role> (see layer_of).
 LAYERS = (
+    "bot.games",
     "bot.engine",
     "bot.ai",
     "bot.sim",
@@ -66,39 +75,55 @@ LAYERS = (
     "cogs",
 )
 ALL_LAYERS = frozenset(LAYERS)
+
+# The games (docs/architecture.md, "Games: one place per game").
+GAMES = "bot.games"
+ROLES = ("engine", "ai", "render", "sim", "terminal")  # bot.games.registry.ROLES
+REGISTRY_MODULES = frozenset({"bot.games", "bot.games.registry"})
+KIT = "dominoes"  # shared by the domino families; not a family, any family may import it
+GAME_PACKAGES = frozenset(
+    path.parent.name for path in (ROOT / "bot" / "games").glob("*/__init__.py")
+) | {KIT}
+FACET_ACCESSORS = {f"bot.{role}.family": role for role in ROLES}
 NO_ASYNC_NO_DB = frozenset({"asyncio", "sqlite3", "aiosqlite"})
 
 RULES: dict[str, Rule] = {
+    GAMES: Rule(
+        "bot.games (the registry, bot/games/__init__.py and each family's descriptor "
+        "bot/games/<family>/__init__.py) -> standard library only; every layer that plays "
+        "games may import it",
+        internal=frozenset({GAMES}),
+    ),
     "bot": Rule(
         "bot/__init__.py -> standard library only (it runs before every bot.* module)",
         internal=frozenset(),
     ),
     "bot.engine": Rule(
-        "bot.engine -> standard library only; no asyncio, discord, clock (time) or "
+        "bot.engine -> standard library only (and bot.games); no asyncio, discord, clock (time) or "
         "module-level random functions (take a random.Random)",
-        internal=frozenset({"bot.engine", "bot.limits"}),
+        internal=frozenset({"bot.engine", "bot.limits", GAMES}),
         forbidden=frozenset({"asyncio", "time", "sqlite3"}),
         engine_randomness=True,
     ),
     "bot.ai": Rule(
-        "bot.ai -> standard library + bot.engine (+ numba, numpy for the optional compiled "
-        "kernel); no asyncio (the simulator uses it)",
-        internal=frozenset({"bot.engine", "bot.ai", "bot.limits"}),
+        "bot.ai -> standard library + bot.engine + bot.games (+ numba, numpy for the optional "
+        "compiled kernel); no asyncio (the simulator uses it)",
+        internal=frozenset({"bot.engine", "bot.ai", "bot.limits", GAMES}),
         third_party=frozenset({"numba", "numpy"}),
         forbidden=NO_ASYNC_NO_DB,
     ),
     "bot.sim": Rule(
-        "bot.sim -> standard library + bot.engine + bot.ai + third-party tools "
+        "bot.sim -> standard library + bot.engine + bot.ai + bot.games + third-party tools "
         "(matplotlib, tqdm, numpy …); no asyncio, no database, no discord",
-        internal=frozenset({"bot.engine", "bot.ai", "bot.sim", "bot.limits", "bot.locale"}),
+        internal=frozenset({"bot.engine", "bot.ai", "bot.sim", "bot.limits", "bot.locale", GAMES}),
         third_party=None,
         forbidden=NO_ASYNC_NO_DB | DISCORD,
     ),
     "bot.tournament": Rule(
-        "bot.tournament -> standard library + networkx (a graph library); no asyncio, no "
-        "database, no discord, no clock, no module-level random functions (take a "
+        "bot.tournament -> standard library + bot.games + networkx (a graph library); no "
+        "asyncio, no database, no discord, no clock, no module-level random functions (take a "
         "random.Random); results come in as plain values",
-        internal=frozenset({"bot.tournament"}),
+        internal=frozenset({"bot.tournament", GAMES}),
         third_party=frozenset({"networkx"}),
         forbidden=NO_ASYNC_NO_DB | frozenset({"time"}),
         engine_randomness=True,
@@ -109,7 +134,8 @@ RULES: dict[str, Rule] = {
         third_party=frozenset({"aiosqlite"}),
     ),
     "bot.services": Rule(
-        "bot.services -> standard library + bot.engine + bot.ai + bot.storage + bot.tournament"
+        "bot.services -> standard library + bot.engine + bot.ai + bot.games + bot.storage + "
+        "bot.tournament"
         " + bot.locale + openskill, babel; no discord",
         internal=frozenset(
             {
@@ -120,24 +146,29 @@ RULES: dict[str, Rule] = {
                 "bot.limits",
                 "bot.tournament",
                 "bot.locale",
+                GAMES,
             }
         ),
         third_party=frozenset({"openskill", "babel"}),
     ),
     "bot.render": Rule(
-        "bot.render -> standard library + bot.engine + bot.tournament (pure values) + Pillow",
+        "bot.render -> standard library + bot.engine + bot.games + bot.tournament (pure values) "
+        "+ Pillow",
         internal=frozenset(
-            {"bot.engine", "bot.tournament", "bot.render", "bot.limits", "bot.locale"}
+            {"bot.engine", "bot.tournament", "bot.render", "bot.limits", "bot.locale", GAMES}
         ),
         third_party=frozenset({"PIL", "babel"}),
     ),
     "bot.terminal": Rule(
-        "bot.terminal -> standard library + bot.engine + bot.ai + bot.locale (Babel)",
-        internal=frozenset({"bot.engine", "bot.ai", "bot.terminal", "bot.limits", "bot.locale"}),
+        "bot.terminal -> standard library + bot.engine + bot.ai + bot.games + bot.locale (Babel)",
+        internal=frozenset(
+            {"bot.engine", "bot.ai", "bot.terminal", "bot.limits", "bot.locale", GAMES}
+        ),
         third_party=frozenset({"babel"}),
     ),
     "bot.records_cli": Rule(
-        "bot.records_cli -> standard library + bot.engine + bot.ai + bot.locale (Babel) + "
+        "bot.records_cli -> standard library + bot.engine + bot.ai + bot.games + bot.locale "
+        "(Babel) + "
         "bot.services.review_text at module level; bot.config, the other services and "
         "bot.storage only inside `kapshap record export`",
         internal=frozenset(
@@ -150,6 +181,7 @@ RULES: dict[str, Rule] = {
                 "bot.config",
                 "bot.services",
                 "bot.storage",
+                GAMES,
             }
         ),
         third_party=frozenset({"babel"}),
@@ -228,7 +260,12 @@ class Violation:
 
 
 def layer_of(name: str) -> str | None:
-    """The layer of a project module (longest dotted prefix), or None outside the project."""
+    """The layer of a project module (longest dotted prefix), or None outside the project. A
+    family's role belongs to the layer it is named after: ``bot.games.fishing.render.words`` is
+    in ``bot.render``."""
+    parts = name.split(".")
+    if parts[:2] == ["bot", "games"] and len(parts) >= 4 and parts[3] in ROLES:
+        return f"bot.{parts[3]}"
     for layer in sorted(LAYERS, key=len, reverse=True):
         if name == layer or name.startswith(layer + "."):
             return layer
@@ -359,6 +396,96 @@ def check_import(rule: Rule, imp: Import) -> str | None:
     return f"imports the third-party package {top!r}, which this layer may not"
 
 
+GAMES_LAYOUT = (
+    "bot/games/ holds the registry (__init__.py, registry.py) and one package per family (and "
+    "the kit dominoes/): the package's __init__.py is its descriptor, every other module lives "
+    "in a role package (engine, ai, render, sim, terminal) and belongs to that layer"
+)
+SEALED = (
+    "a family is sealed: only its own modules import it (the kit bot/games/dominoes/ also any "
+    "family's, a descriptor also bot/games/__init__.py); everything else asks the family "
+    "through its layer's accessor: engine_of, ai_of, render_of, sim_of, terminal_of"
+)
+FACETS = (
+    "bot.games.load(game, role) is called only by the accessor of the layer named role, "
+    "bot/<role>/family.py, with that role as a literal"
+)
+
+
+def placement_problem(module: str, package: bool) -> str | None:
+    """Why a module under bot/games/ is not where a module of the games may be, or None."""
+    parts = module.split(".")
+    if parts[:2] != ["bot", "games"] or module in REGISTRY_MODULES:
+        return None
+    if len(parts) == 3 and not package:
+        return "is a module of bot/games/ that is neither the registry nor a family's package"
+    if len(parts) >= 4 and parts[3] not in ROLES:
+        return f"is a module of the family '{parts[2]}' outside its role packages"
+    return None
+
+
+def sealed_problem(module: str, target: str) -> str | None:
+    """Why ``module`` may not import ``target`` (a family's module), or None."""
+    parts = target.split(".")
+    if parts[:2] != ["bot", "games"] or len(parts) < 3 or parts[2] not in GAME_PACKAGES:
+        return None  # not a family: the registry (bot.games.find, bot.games.registry ...)
+    family = parts[2]
+    importer = module.split(".")
+    in_games = importer[:2] == ["bot", "games"] and len(importer) >= 3
+    if in_games and importer[2] == family:
+        return None  # inside the family
+    if family == KIT and in_games and importer[2] in GAME_PACKAGES:
+        return None  # a family (or the kit) uses the kit
+    descriptor = len(parts) == 3 or (len(parts) == 4 and parts[3] not in ROLES)
+    if module == GAMES and descriptor:
+        return None  # bot/games/__init__.py registers the descriptors
+    return f"imports {target!r}, a module of the game family {family!r}"
+
+
+def check_facet_loads(
+    tree: ast.Module, module: str, package: bool
+) -> Iterator[tuple[int, str, str]]:
+    """Calls of ``bot.games.load`` (``(line, statement, problem)``) outside the accessor of
+    their layer, or with another role than its own."""
+    functions: set[str] = set()  # local names of bot.games.load
+    modules = {"bot.games", "bot.games.registry"}  # expressions that are those modules
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = (
+                _resolve_relative(module, package, node.level, node.module)
+                if node.level
+                else node.module or ""
+            )
+            for alias in node.names:
+                if base in REGISTRY_MODULES and alias.name == "load":
+                    functions.add(alias.asname or alias.name)
+                if f"{base}.{alias.name}" in REGISTRY_MODULES:
+                    modules.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in REGISTRY_MODULES and alias.asname:
+                    modules.add(alias.asname)
+    own_role = FACET_ACCESSORS.get(module)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        is_load = (isinstance(func, ast.Name) and func.id in functions) or (
+            isinstance(func, ast.Attribute)
+            and func.attr == "load"
+            and ast.unparse(func.value) in modules
+        )
+        if not is_load:
+            continue
+        if own_role is None:
+            yield node.lineno, ast.unparse(node), "loads a family's facet outside an accessor"
+            continue
+        role = node.args[1] if len(node.args) > 1 else None
+        role = role or next((k.value for k in node.keywords if k.arg == "role"), None)
+        if not (isinstance(role, ast.Constant) and role.value == own_role):
+            yield node.lineno, ast.unparse(node), f"loads another role than {own_role!r}"
+
+
 def check_source(
     source: str, module: str, *, package: bool = False, path: str = ""
 ) -> list[Violation]:
@@ -378,6 +505,9 @@ def check_source(
             )
         ]
     rule = RULES[layer]
+    placement = placement_problem(module, package)
+    if placement is not None:
+        return [Violation(module, path, 1, "", placement, GAMES_LAYOUT)]
     try:
         tree = ast.parse(source, filename=path)
     except SyntaxError as exc:
@@ -393,6 +523,11 @@ def check_source(
             violations.append(
                 Violation(module, path, imp.lineno, imp.statement, problem, rule.text)
             )
+        sealed = sealed_problem(module, imp.target)
+        if sealed is not None:
+            violations.append(Violation(module, path, imp.lineno, imp.statement, sealed, SEALED))
+    for lineno, statement, problem in check_facet_loads(tree, module, package):
+        violations.append(Violation(module, path, lineno, statement, problem, FACETS))
     if rule.engine_randomness:
         for lineno, statement, problem in check_randomness(tree):
             violations.append(Violation(module, path, lineno, statement, problem, rule.text))
@@ -530,6 +665,94 @@ def test_checker_allows_what_the_rules_allow(source: str, module: str) -> None:
     assert problems(source, module, package=module in {"bot", "bot.terminal"}) == []
 
 
+# The games: a role is a layer, families are sealed, facets are loaded by the accessors only.
+
+# (source, module, is a package)
+GAMES_VIOLATIONS = [
+    ("import discord\n", "bot.games.registry", False),
+    ("from bot.engine import Tile\n", "bot.games.collecting", True),  # a descriptor is data
+    ("from bot.games.collecting.engine import family\n", "bot.games", True),  # a role
+    ("import os\n", "bot.games.helpers", False),  # neither registry nor family
+    ("import os\n", "bot.games.collecting.helpers", False),  # outside the role packages
+    ("import discord\n", "bot.games.collecting.render.words", False),  # render: no discord
+    ("from bot.render import text\n", "bot.games.collecting.engine.family", False),
+    ("from bot.games.collecting.render import words\n", "bot.games.collecting.engine.x", False),
+    ("import asyncio\n", "bot.games.fishing.ai.family", False),
+    # Sealed: another family, a layer outside bot/games, a descriptor imported elsewhere.
+    ("from bot.games.fishing.engine import family\n", "bot.games.collecting.engine.x", False),
+    ("from bot.games.collecting.engine.family import FACET\n", "bot.services.tables", False),
+    ("from bot.games.collecting import KAP_SHAP\n", "cogs.tables", False),
+    ("from ..games.fishing.render import family\n", "bot.render.text", False),
+    ("from bot.games.collecting.engine import family\n", "bot.games.dominoes.engine.x", False),
+    # Facets: only the accessor of a layer loads, and only its own role.
+    ("from bot.games import load\nload('kap-shap', 'engine')\n", "bot.services.tables", False),
+    ("from bot import games\ngames.load(g, 'ai')\n", "cogs.desk", False),
+    ("from bot.games import load\nload(g, 'render')\n", "bot.engine.family", False),
+    ("import bot.games as g\ng.load(game, role)\n", "bot.ai.family", False),
+    ("from bot.games.registry import load as fetch\nfetch(g, 'sim')\n", "bot.sim.x", False),
+]
+
+GAMES_ALLOWED = [
+    ("import re\nfrom dataclasses import dataclass\n", "bot.games.registry", False),
+    ("from bot.games.registry import GameInfo\n", "bot.games.collecting", True),
+    ("from bot.games.collecting import FAMILY\n", "bot.games", True),
+    ("from bot.games import find, default_game\n", "bot.services.tables", False),
+    ("from bot.games import games\n", "bot.engine.rules", False),
+    ("from bot.games import find\n", "bot.tournament.model", False),
+    ("from bot.games import games\nimport discord\n", "cogs.tables", False),
+    (
+        "from bot.engine import Tile\nfrom bot.games.dominoes.engine import tiles\n",
+        "bot.games.fishing.engine.family",
+        False,
+    ),
+    (
+        "from bot.games.collecting.engine.family import FACET\n",
+        "bot.games.collecting.render.family",
+        False,
+    ),
+    ("from ..engine import state\nfrom PIL import Image\n", "bot.games.fishing.render.x", False),
+    ("import numba\nfrom bot.ai import jit\n", "bot.games.collecting.ai.kernel", False),
+    (
+        "from bot.games import load\n\ndef engine_of(g):\n    return load(g, 'engine')\n",
+        "bot.engine.family",
+        False,
+    ),
+    (
+        "from bot.games import load\n\ndef sim_of(g):\n    return load(g, role='sim')\n",
+        "bot.sim.family",
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "module", "package"), GAMES_VIOLATIONS)
+def test_checker_catches_games_violations(source: str, module: str, package: bool) -> None:
+    assert problems(source, module, package=package)
+
+
+@pytest.mark.parametrize(("source", "module", "package"), GAMES_ALLOWED)
+def test_checker_allows_what_the_games_rules_allow(source: str, module: str, package: bool) -> None:
+    assert problems(source, module, package=package) == []
+
+
+def test_a_role_belongs_to_its_layer() -> None:
+    assert layer_of("bot.games.fishing.render.words") == "bot.render"
+    assert layer_of("bot.games.collecting.engine") == "bot.engine"
+    assert layer_of("bot.games.dominoes.sim.seeding") == "bot.sim"
+    assert layer_of("bot.games.collecting.terminal.family") == "bot.terminal"
+    assert layer_of("bot.games.collecting") == "bot.games"
+    assert layer_of("bot.games.registry") == "bot.games"
+    assert layer_of("bot.games.find") == "bot.games"
+    (found,) = check_source("import os\n", "bot.games.collecting.helpers")
+    assert "outside its role packages" in found.problem and "role package" in found.rule
+    (found,) = check_source("from bot.games.fishing import FAMILY\n", "cogs.tables")
+    assert "game family 'fishing'" in found.problem and "engine_of" in found.rule
+
+
+def test_the_built_in_families_and_the_kit_are_found() -> None:
+    assert {"collecting", "fishing", KIT} <= GAME_PACKAGES
+
+
 def test_relative_imports_resolve_to_absolute_names() -> None:
     def targets(source: str, module: str, package: bool) -> list[str]:
         tree = ast.parse(source)
@@ -548,26 +771,6 @@ def test_relative_imports_resolve_to_absolute_names() -> None:
 
 # --------------------------------------------------------------------------------------------
 # Import circles: no module may import itself back through others (docs/architecture.md §2).
-
-KNOWN_CIRCLES: dict[frozenset[str], str] = {
-    frozenset(
-        {
-            "bot.ai",
-            "bot.ai.base",
-            "bot.ai.expert",
-            "bot.ai.fishing",
-            "bot.ai.fishing_kernel",
-            "bot.ai.fishing_master",
-            "bot.ai.greedy",
-            "bot.ai.kernel",
-            "bot.ai.master",
-        }
-    ): "the AI level registry: bot.ai.base's @register decorators, levels_for importing bot.ai, "
-    "bot.ai.fishing importing its master (issue 19 step 1c removes it: then delete this entry)",
-}
-"""The circles that exist today and are being taken apart, each with why it is there. The check
-fails on any other circle, and also when a listed one is gone or has changed, so that this list
-stays exactly what the tree holds."""
 
 
 @dataclass(frozen=True)
@@ -679,25 +882,13 @@ def cycle_text(graph: Graph, component: frozenset[str], paths: Mapping[str, str]
     return " -> ".join([*(f"{e.path}:{e.lineno}" for e in edges), paths[start]])
 
 
-def circle_problems(
-    graph: Graph, paths: Mapping[str, str], known: Mapping[frozenset[str], str]
-) -> list[str]:
-    """Every circle not in ``known``, and every ``known`` circle the graph no longer holds as
-    it is listed (gone, or grown or shrunk: the list must say what the tree holds)."""
-    found = circles(graph)
-    problems = [
+def circle_problems(graph: Graph, paths: Mapping[str, str]) -> list[str]:
+    """Every circle of the graph, as a shortest cycle and its modules."""
+    return [
         f"import circle: {cycle_text(graph, component, paths)}\n"
         f"    its modules: {', '.join(sorted(component))}"
-        for component in sorted(found, key=min)
-        if component not in known
+        for component in sorted(circles(graph), key=min)
     ]
-    problems += [
-        f"the known circle of {', '.join(sorted(component))} ({why}) is not in the tree as "
-        "listed: update KNOWN_CIRCLES in tests/test_dependencies.py"
-        for component, why in known.items()
-        if component not in found
-    ]
-    return problems
 
 
 def _synthetic(
@@ -711,7 +902,7 @@ def _synthetic(
     return import_graph(parts), {m: path for m, (_, path, _) in parts.items()}
 
 
-def test_no_import_circles_but_the_known_ones() -> None:
+def test_no_import_circles() -> None:
     sources = {
         module_name(path): (
             path.read_text(encoding="utf-8"),
@@ -722,7 +913,7 @@ def test_no_import_circles_but_the_known_ones() -> None:
     }
     graph = import_graph(sources)
     paths = {module: path for module, (_, path, _) in sources.items()}
-    problems = circle_problems(graph, paths, KNOWN_CIRCLES)
+    problems = circle_problems(graph, paths)
     assert not problems, "\n".join(problems)
 
 
@@ -738,7 +929,7 @@ def test_checker_finds_a_circle_of_lazy_and_type_checking_imports() -> None:
         }
     )
     assert circles(graph) == [frozenset({"bot.x.a", "bot.x.b", "bot.x.c"})]
-    (problem,) = circle_problems(graph, paths, {})
+    (problem,) = circle_problems(graph, paths)
     assert "bot/x/a.py:1 -> bot/x/b.py:2 -> bot/x/c.py:4 -> bot/x/a.py" in problem
     assert "bot.x.a, bot.x.b, bot.x.c" in problem
 
@@ -761,7 +952,7 @@ def test_checker_finds_a_module_importing_its_own_package() -> None:
         {"bot.y": "from bot.y.z import Z\n", "bot.y.z": "from bot.y import helper\n"},
         packages={"bot.y"},
     )
-    (problem,) = circle_problems(graph, paths, {})
+    (problem,) = circle_problems(graph, paths)
     assert "bot/y/__init__.py:1 -> bot/y/z.py:1 -> bot/y/__init__.py" in problem
 
 
@@ -777,18 +968,4 @@ def test_checker_allows_imports_that_go_one_way() -> None:
         packages={"bot.y", "bot.engine"},
     )
     assert circles(graph) == []
-    assert circle_problems(graph, paths, {}) == []
-
-
-def test_the_known_circles_are_exactly_those_of_the_tree() -> None:
-    graph, paths = _synthetic({"bot.x.a": "import bot.x.b\n", "bot.x.b": "import bot.x.a\n"})
-    pair = frozenset({"bot.x.a", "bot.x.b"})
-    assert circle_problems(graph, paths, {pair: "being taken apart"}) == []
-    grown = frozenset({*pair, "bot.x.c"})
-    problems = circle_problems(graph, paths, {grown: "being taken apart"})
-    assert len(problems) == 2  # the circle as it is, and the listed one that is not there
-    assert problems[0].startswith("import circle: bot/x/a.py:1 -> bot/x/b.py:1 -> bot/x/a.py")
-    assert "KNOWN_CIRCLES" in problems[1] and "bot.x.c" in problems[1]
-    graph, paths = _synthetic({"bot.x.a": "import bot.x.b\n", "bot.x.b": ""})
-    (gone,) = circle_problems(graph, paths, {pair: "being taken apart"})
-    assert "not in the tree as listed" in gone
+    assert circle_problems(graph, paths) == []

@@ -1,24 +1,17 @@
-"""The computer-player protocol and the registry of levels."""
+"""The computer-player protocol, the random player and the words of the levels.
+
+Which player a level name makes is :mod:`bot.ai.levels`'s (a table that imports the players; no
+player imports it)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
-from bot.engine import Action, Declare, Game, View
+from bot.engine import Action, Declare, View
 
-__all__ = [
-    "AI_LEVELS",
-    "LEVEL_WORDS",
-    "AnyPlayer",
-    "Player",
-    "RandomPlayer",
-    "get_player",
-    "levels_for",
-    "player_for",
-    "register",
-]
+__all__ = ["LEVEL_WORDS", "AnyPlayer", "Player", "RandomPlayer"]
 
 
 class Player(Protocol):
@@ -30,9 +23,6 @@ class Player(Protocol):
         """Return one element of ``legal``."""
         ...
 
-
-AI_LEVELS: dict[str, Callable[[], Player]] = {}
-"""Level name -> factory. Filled by the modules of this package when imported."""
 
 LEVEL_WORDS: dict[str, str] = {
     "random": "easiest: plays any legal move",
@@ -46,28 +36,6 @@ name (bot.locale.levels.LEVEL_NAMES: the AI layer may not import the catalogue),
 code."""
 
 
-def register(level: str) -> Callable[[Callable[[], Player]], Callable[[], Player]]:
-    """Class decorator adding a player factory to :data:`AI_LEVELS`."""
-
-    def wrap(factory: Callable[[], Player]) -> Callable[[], Player]:
-        AI_LEVELS[level] = factory
-        return factory
-
-    return wrap
-
-
-def get_player(level: str) -> Player:
-    """A fresh player of the given level; raises ValueError naming the known levels."""
-    import bot.ai  # noqa: F401  (importing the package registers every level)
-
-    try:
-        return AI_LEVELS[level]()
-    except KeyError:
-        known = ", ".join(sorted(AI_LEVELS))
-        raise ValueError(f"unknown AI level '{level}': choose one of {known}") from None
-
-
-@register("random")
 class RandomPlayer:
     """Declares a win when it can, otherwise plays a uniformly random legal action."""
 
@@ -88,24 +56,3 @@ class AnyPlayer(Protocol):
     def choose(self, view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
         """Return one element of ``legal``."""
         ...
-
-
-def levels_for(game: Game | str) -> list[str]:
-    """The AI levels a game offers, weakest first."""
-    if Game(game) is Game.TSUNG_SHAP:
-        from bot.ai.fishing import FISHING_LEVELS
-
-        return list(FISHING_LEVELS)
-    import bot.ai  # noqa: F401  (importing the package registers every level)
-
-    order = {"random": 0, "greedy": 1, "expert": 2, "master": 3}
-    return sorted(AI_LEVELS, key=lambda level: (order.get(level, 9), level))
-
-
-def player_for(game: Game | str, level: str) -> AnyPlayer:
-    """A fresh player of ``level`` for ``game``; ValueError naming the levels if unknown."""
-    if Game(game) is Game.TSUNG_SHAP:
-        from bot.ai.fishing import fishing_player
-
-        return fishing_player(level)
-    return get_player(level)

@@ -25,7 +25,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bot.ai.base import register
 from bot.ai.core import (
     DECLARE,
     DOT_SHIFT,
@@ -170,7 +169,6 @@ def expert_discard(seen: Seen) -> int:
     return _best_discard(ev, seen.hand, seen.just_taken, unseen, _live_pool(seen), risk)[1]
 
 
-@register("expert")
 class ExpertPlayer:
     """Greedy's judgement, plus face-up outs, free sideways takes and safer discards."""
 

@@ -16,15 +16,15 @@ on a :class:`~bot.engine.FishingView`. The opponent's next tile is, for both pla
 likely to be any tile not yet seen (nobody knows the order of any pile), so the players weigh
 the unseen tiles by their counts.
 
-They are not registered in :data:`bot.ai.base.AI_LEVELS` (that registry is for the collecting
-games); use :func:`fishing_player`.
+The level table of Tsung Shap, with the ``master`` of :mod:`bot.ai.fishing_master` that
+builds on these players, is :mod:`bot.ai.fishing_levels`.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Protocol
 
 from bot.engine import (
@@ -43,12 +43,10 @@ from bot.engine.fishing import SWEEP_SCORE, tile_values
 from bot.engine.tiles import KINDS
 
 __all__ = [
-    "FISHING_LEVELS",
     "ExpertFishingPlayer",
     "FishingPlayer",
     "GreedyFishingPlayer",
     "RandomFishingPlayer",
-    "fishing_player",
 ]
 
 
@@ -548,26 +546,3 @@ def _minus(counts: tuple[int, ...], kind: int) -> tuple[int, ...]:
 
 def _outcome(lead: int) -> float:
     return 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0
-
-
-FISHING_LEVELS: dict[str, Callable[[], FishingPlayer]] = {
-    "random": RandomFishingPlayer,
-    "greedy": GreedyFishingPlayer,
-    "expert": ExpertFishingPlayer,
-}
-"""Level name -> factory, for Tsung Shap."""
-
-
-def fishing_player(level: str) -> FishingPlayer:
-    """A fresh Tsung Shap player of the given level; raises ValueError naming the levels."""
-    try:
-        return FISHING_LEVELS[level]()
-    except KeyError:
-        known = ", ".join(FISHING_LEVELS)
-        raise ValueError(f"unknown Tsung Shap AI level '{level}': choose one of {known}") from None
-
-
-# The master builds on the players above (its module imports this one): registered last.
-from bot.ai.fishing_master import MasterFishingPlayer  # noqa: E402
-
-FISHING_LEVELS["master"] = MasterFishingPlayer

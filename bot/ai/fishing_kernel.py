@@ -36,9 +36,10 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-# Random numbers: splitmix64, the generator of bot.sim.seeding and bot.ai.kernel.
 from bot.ai.fishing import _tables
-from bot.ai.kernel import available, below, jit, numpy_here, splitmix_next
+
+# Random numbers: splitmix64, the generator of bot.sim.seeding and bot.ai.kernel.
+from bot.ai.jit import available, below, jit, numpy_here, splitmix_next
 from bot.engine import RuleSet
 from bot.engine.fishing import SWEEP_SCORE
 from bot.engine.tiles import KINDS

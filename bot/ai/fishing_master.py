@@ -32,8 +32,8 @@ import math
 import random
 from collections.abc import Sequence
 
+from bot.ai.budget import default_budget
 from bot.ai.fishing import ExpertFishingPlayer, GreedyFishingPlayer
-from bot.ai.master import default_budget
 from bot.engine import (
     Capture,
     ComboKind,

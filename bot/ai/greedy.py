@@ -23,7 +23,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bot.ai.base import register
 from bot.ai.core import (
     DECLARE,
     DOT_SHIFT,
@@ -110,7 +109,6 @@ def forced_take(ev: HandEvaluator, hand: int, unseen: int, takeable: int) -> int
     return best_kind
 
 
-@register("greedy")
 class GreedyPlayer:
     """Fewest tiles missing, then most outs; takes only discards that bring it closer."""
 

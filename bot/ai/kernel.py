@@ -7,7 +7,9 @@ extra (``pip install .[sim]``); the bot and the terminal client run without it. 
 which stays the oracle (the kernel plays exactly its games for the same rules, deal and levels:
 ``tests/sim/test_kernel.py``), and the master level searches with the same functions
 uncompiled when numpy is there, or falls back to the expert's decision when it is not.
-``KAPSHAP_KERNEL=0`` in the environment switches the kernel off.
+``KAPSHAP_KERNEL=0`` in the environment switches the kernel off. Those switches, the ``jit``
+decorator and the random numbers (splitmix64) are :mod:`bot.ai.jit`'s, shared with the Tsung
+Shap kernel.
 
 Why it is fast, mirroring :mod:`bot.sim.fast` line by line:
 
@@ -30,54 +32,33 @@ Twister and stays in Python.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, TypeVar, cast
+from typing import Any
 
 from bot.ai.core import KIND_COUNT, evaluator_for
 from bot.ai.expert import DANGER, POOL_OUTS
+from bot.ai.jit import available, below, jit, numpy_here, splitmix_next
 from bot.engine import Offer, RuleSet
 from bot.engine.errors import RulesError
 from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET
 
+with contextlib.suppress(ImportError):  # numpy comes with numba (the sim extra)
+    import numpy as np
+
 __all__ = [
     "KERNEL_LEVELS",
     "available",
-    "below",
     "codes_for",
     "ev_array",
-    "jit",
     "kind_tables",
     "numpy_here",
     "play_kinds",
     "rollout_scores",
     "rollouts",
     "rule_flags",
-    "splitmix_next",
 ]
-
-try:  # pragma: no cover - exercised by whichever environment runs the tests
-    import numpy as np
-
-    _NUMPY = True
-except ImportError:  # pragma: no cover
-    _NUMPY = False
-try:  # pragma: no cover
-    import numba
-
-    _NUMBA = _NUMPY
-except ImportError:  # pragma: no cover
-    _NUMBA = False
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def jit(fn: _F) -> _F:
-    # Without numba the functions stay plain Python (the master level may still run them).
-    if not _NUMBA:  # pragma: no cover
-        return fn
-    return cast(_F, numba.njit(cache=True, nogil=True)(fn))
 
 
 KERNEL_LEVELS: dict[str, int] = {"greedy": 1, "expert": 2}
@@ -96,16 +77,6 @@ _P_RESIDUE_DISCARDED = 0.03
 _P_OTHER = 0.2
 _DANGER = float(DANGER)
 _POOL_OUTS = int(POOL_OUTS)
-
-
-def available() -> bool:
-    """Whether the compiled kernel can run here (numba importable and not switched off)."""
-    return _NUMBA and os.environ.get("KAPSHAP_KERNEL", "1") != "0"
-
-
-def numpy_here() -> bool:
-    """Whether the kernel's functions can run at all, compiled or not (numpy importable)."""
-    return _NUMPY
 
 
 # -- hand evaluation ---------------------------------------------------------------------------
@@ -980,25 +951,6 @@ def _run(
                 out[5] = takes
                 out[6] = take_pool_total
                 return
-
-
-# -- random numbers (bot.sim.seeding's generator) ----------------------------------------------
-
-
-@jit
-def splitmix_next(state: Any) -> Any:
-    # splitmix64 (bot.sim.seeding.SplitMix64 is the same generator in Python).
-    state[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = state[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@jit
-def below(state: Any, bound: int) -> int:
-    r = splitmix_next(state) >> np.uint64(32)
-    return int(np.int64((r * np.uint64(bound)) >> np.uint64(32)))
 
 
 # -- rollouts (the master level) -----------------------------------------------------------------

@@ -50,18 +50,17 @@ play-outs, so a game replays the same for the same ``rng``.
 from __future__ import annotations
 
 import math
-import os
 import random
 from collections.abc import Sequence
 
-from bot.ai.base import register
+from bot.ai.budget import default_budget
 from bot.ai.core import DRAW, unpack
 from bot.ai.expert import expert_discard, expert_take
 from bot.ai.knowledge import Seen, read_view
 from bot.engine import KINDS, Action, Declare, Discard, Draw, Offer, Take, View
 from bot.engine.collecting import Phase
 
-__all__ = ["DEFAULT_BUDGET", "MasterPlayer", "default_budget"]
+__all__ = ["DEFAULT_BUDGET", "MasterPlayer"]
 
 DEFAULT_BUDGET = 4_000
 """Play-outs per decision by default for two players; a table of N players gets 4/N² of it (at
@@ -119,16 +118,6 @@ def public_record(view: View) -> list[tuple[int, int, int]]:
         for move in view.history
         if move.verb in _EVENTS
     ]
-
-
-def default_budget() -> int | None:
-    """The budget from ``KAPSHAP_MASTER_BUDGET``, or None: the level's own default."""
-    text = os.environ.get("KAPSHAP_MASTER_BUDGET", "")
-    try:
-        value = int(text)
-    except ValueError:
-        return None
-    return value if value > 0 else None
 
 
 def _scalars(view: View, seen: Seen) -> dict[str, int]:
@@ -301,7 +290,6 @@ def _pick(candidates: Sequence[int], scores: Sequence[Sequence[float]], fallback
     return best
 
 
-@register("master")
 class MasterPlayer:
     """Determinized play-outs of every candidate move, played by the kernel's experts."""
 

@@ -61,7 +61,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.ai.base import player_for
+from bot.ai.levels import player_for
 from bot.engine import (
     KINDS,
     AnyAction,

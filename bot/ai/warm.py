@@ -98,7 +98,6 @@ def warm_master(game: Game | str) -> None:
     Nothing without the kernel (the master then plays uncompiled, with nothing to warm)."""
     if not _kernel_runs():
         return
-    import bot.ai.fishing  # noqa: F401  (first: it and fishing_master import each other)
     from bot.ai.fishing_master import MasterFishingPlayer
     from bot.ai.master import MasterPlayer
 

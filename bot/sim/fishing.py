@@ -5,7 +5,7 @@ differs from the collecting games' :class:`~bot.sim.record.GameRecord`: a
 :class:`FishingRecord` holds both scores, the winner, and counts of the captures, misses and
 claims. The game is played only through :func:`bot.engine.new_game`,
 :func:`~bot.engine.legal_actions`, :func:`~bot.engine.apply` and :func:`~bot.engine.view`, with
-computer players from :func:`bot.ai.base.player_for`.
+computer players from :func:`bot.ai.levels.player_for`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.ai.base import player_for
+from bot.ai.levels import player_for
 from bot.engine import (
     Captured,
     Claimed,

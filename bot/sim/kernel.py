@@ -14,17 +14,8 @@ from typing import Any
 
 import numpy as np  # only imported once bot.ai.kernel.available() said numba (and numpy) exist
 
-from bot.ai.kernel import (
-    KERNEL_LEVELS,
-    available,
-    below,
-    codes_for,
-    ev_array,
-    jit,
-    kind_tables,
-    play_kinds,
-    rule_flags,
-)
+from bot.ai.jit import available, below, jit
+from bot.ai.kernel import KERNEL_LEVELS, codes_for, ev_array, kind_tables, play_kinds, rule_flags
 from bot.engine import Deal, FirstPlayer, RuleSet
 from bot.engine.errors import RulesError
 from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET

@@ -140,7 +140,7 @@ class Progress(Protocol):
 def known_levels(game: Game | str = Game.KAP_SHAP) -> list[str]:
     """The AI level names ``game`` offers, sorted (the collecting games share theirs)."""
     if Game(game) is Game.TSUNG_SHAP:
-        from bot.ai.base import levels_for
+        from bot.ai.levels import levels_for
 
         return sorted(levels_for(Game.TSUNG_SHAP))
     from bot.ai import AI_LEVELS  # importing the package registers every level

@@ -10,7 +10,6 @@ from dataclasses import replace
 import pytest
 
 from bot.ai.fishing import (
-    FISHING_LEVELS,
     ExpertFishingPlayer,
     GreedyFishingPlayer,
     _drop,
@@ -18,8 +17,8 @@ from bot.ai.fishing import (
     _how,
     _placed,
     _tables,
-    fishing_player,
 )
+from bot.ai.fishing_levels import FISHING_LEVELS, fishing_player
 from bot.engine import (
     Capture,
     Claim,

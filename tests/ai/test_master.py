@@ -139,7 +139,7 @@ def test_master_replays_the_same_for_the_same_random_stream() -> None:
 
 
 def test_the_master_level_is_offered_for_every_game() -> None:
-    from bot.ai.base import levels_for, player_for
+    from bot.ai.levels import levels_for, player_for
 
     for game in ("kap-shap", "kap-tai-shap", "tsung-shap"):
         assert levels_for(game)[-1] == "master"
@@ -173,7 +173,7 @@ def test_the_tsung_shap_master_plays_legal_moves() -> None:
     deal = make_deal(rules, random.Random(2))
     state = new_game(rules, ["a", "b"], deal)
     rng = random.Random(5)
-    from bot.ai.fishing import fishing_player
+    from bot.ai.fishing_levels import fishing_player
 
     expert = fishing_player("expert")
     while state.result is None:

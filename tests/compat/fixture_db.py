@@ -25,7 +25,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bot.ai.base import player_for
+from bot.ai.levels import player_for
 from bot.engine import legal_actions, view
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import ManualClock

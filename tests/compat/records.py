@@ -4,7 +4,7 @@ fixed seeds, written by :func:`bot.engine.record.write_record`.
 Each :class:`RecordCase` is a whole game (or the start of one): its rules, seats, the seed of
 its deal and of its players' choices. :func:`play` plays it through the public engine API
 (:func:`bot.engine.make_deal`, ``new_game``, ``legal_actions``, ``apply``, ``view``) with
-computer players from :func:`bot.ai.base.player_for`, and returns its record. The tests check
+computer players from :func:`bot.ai.levels.player_for`, and returns its record. The tests check
 that the pinned text reads back (:func:`~bot.engine.record.parse_record`), replays, and writes
 again byte for byte, that its final state has the pinned facts, and that playing the case again
 today gives the same text (same deal, same choices).
@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.ai.base import player_for
+from bot.ai.levels import player_for
 from bot.engine import apply, legal_actions, make_deal, make_rules, new_game, view
 from bot.engine.record import GameRecord, RecordSeat, final_state, result_line, write_record
 

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.ai.base import player_for
+from bot.ai.levels import player_for
 from bot.services.clock import ManualClock
 from bot.services.tables import (
     EXPIRY_CONCURRENCY,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.ai.base import player_for
+from bot.ai.levels import player_for
 from bot.engine import (
     Captured,
     Claimed,

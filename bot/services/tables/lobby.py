@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot import limits
-from bot.ai.base import levels_for
+from bot.ai.levels import levels_for
 from bot.engine import EngineError, Game, RuleSet, make_rules
 from bot.engine.rules import MAX_PLAYERS
 from bot.limits import format_duration, quote_input

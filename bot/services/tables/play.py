@@ -8,7 +8,8 @@ import json
 import logging
 import random
 
-from bot.ai.base import AnyPlayer, player_for
+from bot.ai.base import AnyPlayer
+from bot.ai.levels import player_for
 from bot.engine import (
     AmbiguousTile,
     AnyAction,

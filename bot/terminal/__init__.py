@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from typing import Any, NoReturn, TextIO
 
 from bot.ai import AI_LEVELS, Player, get_player
-from bot.ai.base import AnyPlayer, levels_for, player_for
+from bot.ai.base import AnyPlayer
+from bot.ai.levels import levels_for, player_for
 from bot.engine import (
     Action,
     Captured,
@@ -1830,7 +1831,3 @@ def _one_line(text: str) -> str:
 
 def _tiles(count: int, locale: str = "en") -> str:
     return nt(locale, "{n} tile", "{n} tiles", count)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

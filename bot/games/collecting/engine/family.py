@@ -1,0 +1,113 @@
+"""The engine facet of the collecting games (Kap Shap, Kap Tai Shap): today's engine code
+(:mod:`bot.engine.collecting`, :mod:`bot.engine.actions`) behind
+:class:`bot.engine.family.GameEngine`.
+
+An adapter until the game's code moves into this package (issue 19 step 6); the methods that
+raise NotImplementedError say in which step their code arrives. Nothing calls them before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from bot.engine import collecting
+from bot.engine.actions import Action, Declare, Discard, Draw, Take, parse_action
+from bot.engine.collecting import Event, GameState, View
+from bot.engine.deal import Deal
+from bot.engine.errors import IllegalAction
+from bot.engine.family import GameEngine, Standing
+from bot.engine.rules import RULE_SET_NAMES, RuleSet
+from bot.engine.tiles import AmbiguousTile
+from bot.games.dominoes.engine.adapter import DominoEngine
+
+__all__ = ["FACET", "CollectingEngine"]
+
+
+class CollectingEngine(DominoEngine[GameState]):
+    """Kap Shap and Kap Tai Shap for the engine layer."""
+
+    def rule_sets(self, game: str) -> tuple[str, ...]:
+        """``culin``, ``classic``, ``last-draw``."""
+        return tuple(RULE_SET_NAMES)
+
+    def settlements(self, game: str) -> tuple[str, ...]:
+        """The winner takes the pot (a game without points has no difference to pay)."""
+        return ("pot",)
+
+    def new_game(self, rules: RuleSet, seats: Sequence[str], deal: Deal) -> GameState:
+        """The dealt game (:func:`bot.engine.collecting.new_game`)."""
+        return collecting.new_game(rules, seats, deal)
+
+    def legal_actions(self, state: GameState) -> list[Action]:
+        """Every action the current seat may take."""
+        return collecting.legal_actions(state)
+
+    def apply(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+        """Play one action; another game's action is refused as :func:`bot.engine.apply`
+        refuses it."""
+        if not isinstance(action, (Take, Draw, Discard, Declare)):
+            raise IllegalAction(f"'{action}' is not a {state.rules.game} action")
+        return collecting.apply(state, action)
+
+    def view(self, state: GameState, seat: int | None) -> View:
+        """What a seat (None: a spectator) may see."""
+        return collecting.view(state, seat)
+
+    def parse_action(self, text: str) -> Action:
+        """``take [tile]``, ``draw``, ``discard tile``, ``declare``."""
+        return parse_action(text)
+
+    def resolve(self, state: GameState, text: str) -> Action:
+        """A tile name shared by two kinds (``Nine``: 6-3 and 5-4) means the one of them the
+        seat can take or discard now, when only one of them is legal."""
+        try:
+            return parse_action(text)
+        except AmbiguousTile as exc:
+            verb = text.split(maxsplit=1)[0].lower()
+            legal = collecting.legal_actions(state)
+            usable: list[Action] = []
+            for tile in exc.options:
+                candidate: Action = Take(tile) if verb == "take" else Discard(tile)
+                if verb in ("take", "discard") and candidate in legal:
+                    usable.append(candidate)
+            if len(usable) == 1:
+                return usable[0]
+            raise
+
+    def logged(self, before: GameState, after: GameState, action: Action) -> str:
+        """A bare ``take`` takes the most recent takeable discard: the log names that tile."""
+        if after.history and len(after.history) > len(before.history):
+            return str(after.history[-1])
+        return str(action)
+
+    def describe_event(self, event: Event, viewer: int | None, names: Sequence[str]) -> str:
+        """One English line (:func:`bot.engine.collecting.describe_event`)."""
+        return collecting.describe_event(event, viewer, names)
+
+    def standing(self, state: GameState) -> Standing:
+        """The winner first, everyone else tied second; a drawn game is not ranked."""
+        result = state.result
+        if result is None:
+            raise ValueError("the game is not over")
+        if result.winner is None:
+            return Standing(winner=None, scores=None, ranks=None)
+        ranks = tuple(1 if seat == result.winner else 2 for seat in range(state.rules.players))
+        return Standing(winner=result.winner, scores=None, ranks=ranks)
+
+    def seat_stats(
+        self, final: GameState, events: Iterable[Event]
+    ) -> tuple[Mapping[str, str | int | None], ...]:
+        """Not here yet: bot/services/ratings.py summarises a game (moves in step 10)."""
+        raise NotImplementedError("moves in step 10 (today bot/services/ratings.py summarise)")
+
+    def points_owed(self, final: GameState) -> int:
+        """Nothing: a collecting game has no points, so no difference to pay."""
+        return 0
+
+    def forfeit_points(self, state: GameState, winner: int) -> int:
+        """Nothing: a collecting game has no points."""
+        return 0
+
+
+FACET: GameEngine[RuleSet, GameState, View, Action, Event] = CollectingEngine()
+"""The collecting games' engine facet (``engine_of("kap-shap")``)."""

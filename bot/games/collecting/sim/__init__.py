@@ -1,0 +1,1 @@
+"""The collecting games' part of the simulator."""

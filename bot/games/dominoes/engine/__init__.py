@@ -1,0 +1,1 @@
+"""The engine layer's part of the domino kit."""

@@ -1,0 +1,1 @@
+"""The render layer's part of the domino kit."""

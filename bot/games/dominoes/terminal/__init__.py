@@ -1,0 +1,1 @@
+"""The terminal client's part of the domino kit."""

@@ -1,0 +1,101 @@
+"""The engine facet of Tsung Shap: today's engine code (:mod:`bot.engine.fishing`,
+:mod:`bot.engine.actions`) behind :class:`bot.engine.family.GameEngine`.
+
+An adapter until the game's code moves into this package (issue 19 step 6); the methods that
+raise NotImplementedError say in which step their code arrives. Nothing calls them before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from bot.engine import fishing
+from bot.engine.actions import Capture, Claim, Draw, FishingAction, Place, parse_fishing_action
+from bot.engine.deal import Deal
+from bot.engine.errors import IllegalAction
+from bot.engine.family import GameEngine, Standing
+from bot.engine.fishing import FishingEvent, FishingState, FishingView
+from bot.engine.rules import FISHING_RULE_SET, RuleSet
+from bot.games.dominoes.engine.adapter import DominoEngine
+
+__all__ = ["FACET", "FishingEngine"]
+
+
+class FishingEngine(DominoEngine[FishingState]):
+    """Tsung Shap for the engine layer."""
+
+    def rule_sets(self, game: str) -> tuple[str, ...]:
+        """One rule set, ``standard``: the variants are flags."""
+        return (FISHING_RULE_SET,)
+
+    def settlements(self, game: str) -> tuple[str, ...]:
+        """The pot, or the loser paying per point of difference."""
+        return ("pot", "difference")
+
+    def new_game(self, rules: RuleSet, seats: Sequence[str], deal: Deal) -> FishingState:
+        """The dealt game (:func:`bot.engine.fishing.new_game`)."""
+        return fishing.new_game(rules, seats, deal)
+
+    def legal_actions(self, state: FishingState) -> list[FishingAction]:
+        """Every action the current seat may take."""
+        return fishing.legal_actions(state)
+
+    def apply(
+        self, state: FishingState, action: FishingAction
+    ) -> tuple[FishingState, list[FishingEvent]]:
+        """Play one action; another game's action is refused as :func:`bot.engine.apply`
+        refuses it."""
+        if not isinstance(action, (Draw, Capture, Place, Claim)):
+            raise IllegalAction(f"'{action}' is not a Tsung Shap action")
+        return fishing.apply(state, action)
+
+    def view(self, state: FishingState, seat: int | None) -> FishingView:
+        """What a seat (None: a spectator) may see: the same for everybody."""
+        return fishing.view(state, seat)
+
+    def parse_action(self, text: str) -> FishingAction:
+        """``draw``, ``capture …``, ``place left|right``, ``claim …``."""
+        return parse_fishing_action(text)
+
+    def resolve(self, state: FishingState, text: str) -> FishingAction:
+        """:meth:`parse_action`: Tsung Shap's notation names no tile."""
+        return parse_fishing_action(text)
+
+    def logged(self, before: FishingState, after: FishingState, action: FishingAction) -> str:
+        """The action as given (its history holds moves, not notation)."""
+        return str(action)
+
+    def describe_event(self, event: FishingEvent, viewer: int | None, names: Sequence[str]) -> str:
+        """One English line (:func:`bot.engine.fishing.describe_event`)."""
+        return fishing.describe_event(event, viewer, names)
+
+    def standing(self, state: FishingState) -> Standing:
+        """Ranked by score, equal scores tied (a drawn game too)."""
+        result = state.result
+        if result is None:
+            raise ValueError("the game is not over")
+        scores = result.scores
+        ranks = tuple(1 + sum(1 for other in scores if other > mine) for mine in scores)
+        return Standing(winner=result.winner, scores=scores, ranks=ranks)
+
+    def seat_stats(
+        self, final: FishingState, events: Iterable[FishingEvent]
+    ) -> tuple[Mapping[str, str | int | None], ...]:
+        """Not here yet: bot/services/ratings.py summarises a game (moves in step 10)."""
+        raise NotImplementedError("moves in step 10 (today bot/services/ratings.py summarise)")
+
+    def points_owed(self, final: FishingState) -> int:
+        """``settle_rate`` × the point difference under ``difference`` settlement
+        (:func:`bot.engine.fishing.difference_payment`)."""
+        if final.result is None:
+            raise ValueError("the game is not over")
+        return fishing.difference_payment(final.rules, final.result)
+
+    def forfeit_points(self, state: FishingState, winner: int) -> int:
+        """The points the other seat is behind ``winner`` now (0 if he is not behind)."""
+        scores = fishing.view(state, None).scores
+        return max(0, scores[winner] - scores[1 - winner])
+
+
+FACET: GameEngine[RuleSet, FishingState, FishingView, FishingAction, FishingEvent] = FishingEngine()
+"""Tsung Shap's engine facet (``engine_of("tsung-shap")``)."""

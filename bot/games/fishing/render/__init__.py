@@ -1,0 +1,1 @@
+"""Tsung Shap's part of the render layer."""

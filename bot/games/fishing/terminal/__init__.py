@@ -1,0 +1,1 @@
+"""Tsung Shap's part of the terminal client."""

@@ -1,0 +1,1 @@
+"""Tests of the games: the registry, the families' facets."""
