@@ -289,32 +289,13 @@ async def test_a_key_used_twice_undoes_the_whole_transaction(db: Database) -> No
 # --- the service moves chips as it always did -------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def golden() -> dict[str, Any]:
-    """The calls and rows recorded from the service before the ledger primitive."""
-    data: dict[str, Any] = json.loads(GOLDEN.read_text(encoding="utf-8"))
-    return data
-
-
-@pytest.fixture
-async def played(tmp_path: Path) -> dict[str, Any]:
-    """The same sequence played by the code checked out, as the recording stores it."""
-    result = await run_sequence(tmp_path / "chips.db", current_service)
-    played: dict[str, Any] = json.loads(json.dumps(result))
-    return played
-
-
-async def test_every_call_returns_or_refuses_as_before(
-    played: dict[str, Any], golden: dict[str, Any]
-) -> None:
+async def test_the_sequence_answers_and_leaves_the_rows_of_before(tmp_path: Path) -> None:
+    golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    # As the recording stores it: tuples become lists, through JSON.
+    played = json.loads(json.dumps(await run_sequence(tmp_path / "chips.db", current_service)))
     assert len(played["calls"]) == len(golden["calls"]) > 100
     for now, then in zip(played["calls"], golden["calls"], strict=True):
-        assert now == then
-
-
-@pytest.mark.parametrize("table", TABLES)
-async def test_the_tables_hold_the_rows_of_before(
-    played: dict[str, Any], golden: dict[str, Any], table: str
-) -> None:
-    assert golden["tables"][table], f"the recording of {table} is empty"
-    assert played["tables"][table] == golden["tables"][table]
+        assert now == then, f"call {then[0]!r}"
+    for table in TABLES:
+        assert golden["tables"][table], f"the recording of {table} is empty"
+        assert played["tables"][table] == golden["tables"][table], f"table {table}"
