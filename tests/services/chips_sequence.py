@@ -405,11 +405,25 @@ def current_service(db: Database, clock: ManualClock) -> Service:
     return ChipsService(db, clock, ChipsDefaults(starting_chips=1000, daily_amount=100))
 
 
+def to_json(result: dict[str, Any]) -> str:
+    """``result`` as JSON with one call or one row a line (a change shows as a line's diff)."""
+
+    def rows(items: list[Any], indent: str) -> str:
+        return ",\n".join(indent + json.dumps(item, ensure_ascii=False) for item in items)
+
+    tables = ",\n".join(
+        f'  "{name}": [\n{rows(result["tables"][name], "   ")}\n  ]' for name in result["tables"]
+    )
+    return (
+        f'{{\n "calls": [\n{rows(result["calls"], "  ")}\n ],\n "tables": {{\n{tables}\n }}\n}}\n'
+    )
+
+
 def main() -> None:
     """Write :data:`GOLDEN` from the code checked out."""
     with tempfile.TemporaryDirectory() as folder:
         result = asyncio.run(run_sequence(Path(folder) / "chips.db", current_service))
-    GOLDEN.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    GOLDEN.write_text(to_json(result), encoding="utf-8")
     sys.stdout.write(
         f"{GOLDEN}: {len(result['calls'])} calls, {len(result['tables']['ledger'])} ledger rows\n"
     )
