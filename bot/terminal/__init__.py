@@ -25,7 +25,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn, TextIO, cast
 
 from bot.ai import AI_LEVELS, Player, get_player
 from bot.ai.base import AnyPlayer
@@ -1610,7 +1610,7 @@ class _FishingTable(_Console):
             return self.lt(
                 "say which capture: {options}", options=", ".join(f"'{a}'" for a in captures)
             )
-        return parse_action(text, Game.TSUNG_SHAP)
+        return cast(FishingAction, parse_action(text, Game.TSUNG_SHAP))
 
     # -- display -----------------------------------------------------------------------------
 
