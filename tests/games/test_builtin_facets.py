@@ -325,8 +325,6 @@ def test_what_has_not_moved_yet_says_when_it_will(game: str) -> None:
     rules = _rules(game)
     state: Any = new_game(rules, ["a"] * rules.players, make_deal(rules, random.Random(1)))
     not_yet = [
-        lambda: engine_of(game).variants(game),
-        lambda: engine_of(game).table_options(rules),
         lambda: engine_of(game).refusals,
         lambda: engine_of(game).seat_stats(state, []),
         lambda: ai_of(game).passive_action(state, 0, random.Random(1)),
@@ -357,3 +355,22 @@ def test_the_engine_facet_answers_what_a_rule_set_asks(game: str) -> None:
     for name in _members(DominoRules):
         attribute = inspect.getattr_static(type(facet), name)
         assert getattr(attribute, "__doc__", None), f"{type(facet).__name__}.{name}: no docstring"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_engine_facet_knows_what_a_host_may_choose(game: str) -> None:
+    from bot.engine.family import TableOptions
+    from bot.engine.variants import chosen_variants
+    from bot.services.variants import VARIANTS
+
+    engine = engine_of(game)
+    assert [(v.flag, v.values, v.words) for v in engine.variants(game)] == [
+        (v.flag, v.values, v.words) for v in VARIANTS.values() if game in v.games
+    ]
+    plain = _rules(game)
+    assert engine.table_options(plain) == TableOptions(plain.rule_set_name, plain.sets, {})
+    chosen = engine.with_flag(plain, "rake_percent", "5")
+    assert engine.table_options(chosen) == TableOptions(
+        plain.rule_set_name, plain.sets, chosen_variants(chosen)
+    )
+    assert engine.table_options(chosen).variants == {"rake_percent": "5"}

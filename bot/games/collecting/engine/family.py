@@ -16,7 +16,7 @@ from bot.engine.actions import Action, Declare, Discard, Draw, Take, parse_actio
 from bot.engine.collecting import Event, GameState, View
 from bot.engine.deal import Deal
 from bot.engine.errors import IllegalAction
-from bot.engine.family import GameEngine, Standing
+from bot.engine.family import GameEngine, Standing, Variant
 from bot.engine.rules import RULE_SET_NAMES, Game, Offer, RuleSet
 from bot.engine.tiles import AmbiguousTile
 from bot.games.collecting.engine import hidden, position, records
@@ -64,6 +64,10 @@ class CollectingEngine(DominoEngine[GameState]):
     def validate(self, rules: RuleSet) -> None:
         """Seats, sets and a wall left after the deal; the offer flags agree."""
         rules_of.validate(rules)
+
+    def variants(self, game: str) -> tuple[Variant, ...]:
+        """The flags ``/table new variant:`` accepts, in the order offered."""
+        return rules_of.VARIANTS
 
     def rule_sets(self, game: str) -> tuple[str, ...]:
         """``culin``, ``classic``, ``last-draw``."""

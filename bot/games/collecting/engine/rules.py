@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.engine.errors import RulesError
+from bot.engine.family import Variant
 from bot.engine.rules import (
     MAX_PLAYERS,
     MAX_SETS,
@@ -24,7 +25,14 @@ from bot.engine.rules import (
     default_sets,
 )
 from bot.engine.tiles import PIECES_PER_SET
-from bot.games.dominoes.engine.rules import check_house_and_turns
+from bot.games import N_
+from bot.games.dominoes.engine.rules import (
+    BOOL,
+    FIRST_PLAYER,
+    FOUR_TWO_VALUE,
+    RAKE_PERCENT,
+    check_house_and_turns,
+)
 
 __all__ = [
     "dealt_count",
@@ -36,6 +44,19 @@ __all__ = [
     "rule_set_name",
     "validate",
 ]
+
+
+VARIANTS = (
+    FOUR_TWO_VALUE,
+    Variant("civil_eyes_only", BOOL, N_("only civil tiles form the eye")),
+    Variant("exclude_own_discards", BOOL, N_("no taking back one's own discard")),
+    Variant("first_turn_extra_draw", BOOL, N_("first player draws again on turn 1")),
+    FIRST_PLAYER,
+    Variant("pot_carries_over", BOOL, N_("a drawn game's pot stays for the next")),
+    RAKE_PERCENT,
+    Variant("max_turns", ("50", "100", "200"), N_("turns before the game is drawn")),
+)
+"""The flags a host may set on a new table (``/table new variant:``), in the order offered."""
 
 
 def hand_size(rules: RuleSet) -> int:

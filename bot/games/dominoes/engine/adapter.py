@@ -14,9 +14,10 @@ from typing import Any, Generic, TypeVar
 
 from bot.engine.collecting import GameState
 from bot.engine.deal import Deal, make_deal
-from bot.engine.family import TableOptions, Variant
+from bot.engine.family import TableOptions
 from bot.engine.fishing import FishingState
 from bot.engine.rules import Offer, RuleSet, with_flag
+from bot.engine.variants import chosen_variants
 from bot.games.dominoes.engine import records
 
 __all__ = ["DominoEngine"]
@@ -37,13 +38,11 @@ class DominoEngine(Generic[S]):
         """One flag set from text (:func:`bot.engine.with_flag`)."""
         return with_flag(rules, name, value)
 
-    def variants(self, game: str) -> tuple[Variant, ...]:
-        """Not here yet: the variants are ``bot.services.variants``' (moves in step 7)."""
-        raise NotImplementedError("moves in step 7 (today bot/services/variants.py)")
-
     def table_options(self, rules: RuleSet) -> TableOptions:
-        """Not here yet: the services recover a host's choices (moves in step 7)."""
-        raise NotImplementedError("moves in step 7 (today bot/services/tables/lobby.py)")
+        """The rule set's name (``custom`` when its offer flags match none), its sets and the
+        variant flags that differ from the defaults of the same game, seats, sets and rule set
+        (:func:`bot.engine.variants.chosen_variants`), as a restored table holds them."""
+        return TableOptions(rules.rule_set_name, rules.sets, chosen_variants(rules))
 
     @property
     def refusals(self) -> tuple[str, ...]:

@@ -4,9 +4,24 @@ every game's table makes last, after its own."""
 from __future__ import annotations
 
 from bot.engine.errors import RulesError
+from bot.engine.family import Variant
 from bot.engine.rules import RuleSet
+from bot.games import N_
 
-__all__ = ["check_house_and_turns"]
+__all__ = [
+    "BOOL",
+    "FIRST_PLAYER",
+    "FOUR_TWO_VALUE",
+    "RAKE_PERCENT",
+    "check_house_and_turns",
+]
+
+BOOL = ("true", "false")
+"""The values of a yes-or-no flag, as a host types them."""
+
+FOUR_TWO_VALUE = Variant("four_two_value", ("3", "6", "wild"), N_("what 4-2 counts (wild: 3 or 6)"))
+FIRST_PLAYER = Variant("first_player", ("four-dice", "lots"), N_("how the first player is chosen"))
+RAKE_PERCENT = Variant("rake_percent", ("0", "5", "10"), N_("house cut of the pot, 0 to 50 %"))
 
 
 def check_house_and_turns(rules: RuleSet) -> None:

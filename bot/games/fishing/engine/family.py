@@ -14,7 +14,7 @@ from bot.engine import fishing
 from bot.engine.actions import Capture, Claim, Draw, FishingAction, Place, parse_fishing_action
 from bot.engine.deal import Deal
 from bot.engine.errors import IllegalAction
-from bot.engine.family import GameEngine, Standing
+from bot.engine.family import GameEngine, Standing, Variant
 from bot.engine.fishing import FishingEvent, FishingState, FishingView
 from bot.engine.rules import FISHING_RULE_SET, PILE_SIZE, RuleSet
 from bot.games.dominoes.engine.adapter import DominoEngine
@@ -66,6 +66,10 @@ class FishingEngine(DominoEngine[FishingState]):
     def validate(self, rules: RuleSet) -> None:
         """Two players and one set."""
         rules_of.validate(rules)
+
+    def variants(self, game: str) -> tuple[Variant, ...]:
+        """The flags ``/table new variant:`` accepts, in the order offered."""
+        return rules_of.VARIANTS
 
     def rule_sets(self, game: str) -> tuple[str, ...]:
         """One rule set, ``standard``: the variants are flags."""

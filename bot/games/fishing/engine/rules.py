@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.engine.errors import RulesError
+from bot.engine.family import Variant
 from bot.engine.rules import (
     FISHING_RULE_SET,
     FirstPlayer,
@@ -22,9 +23,29 @@ from bot.engine.rules import (
     Settlement,
     build_rules,
 )
-from bot.games.dominoes.engine.rules import check_house_and_turns
+from bot.games import N_
+from bot.games.dominoes.engine.rules import (
+    BOOL,
+    FIRST_PLAYER,
+    FOUR_TWO_VALUE,
+    RAKE_PERCENT,
+    check_house_and_turns,
+)
 
-__all__ = ["describe", "make_rules", "validate", "variants"]
+__all__ = ["VARIANTS", "describe", "make_rules", "validate", "variants"]
+
+VARIANTS = (
+    FOUR_TWO_VALUE,
+    FIRST_PLAYER,
+    RAKE_PERCENT,
+    Variant("auto_capture", BOOL, N_("the best capture is always taken")),
+    Variant("triplet_both_ends_only", BOOL, N_("triplets only with both end tiles")),
+    Variant("sweep_adds_pips", BOOL, N_("a sweep scores 40 + its pips")),
+    Variant("second_may_capture_opening", BOOL, N_("the second tile may capture")),
+    Variant("play_until_both_piles_empty", BOOL, N_("play on until both piles are out")),
+)
+"""The flags a host may set on a new table (``/table new variant:``), in the order offered
+(the settlement and its rate have options of their own)."""
 
 
 def describe(rules: RuleSet) -> str:
