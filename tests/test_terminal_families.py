@@ -249,6 +249,7 @@ def test_the_set_up_asks_the_familys_questions() -> None:
     status, lines, _ = _play(["--setup", "--seed", "1"], typed)
     text = "\n".join(lines)
     assert status == 0
+    assert "Game: kap-shap, kap-tai-shap, tsung-shap or countdown [kap-shap]: cd" in text
     assert "Players (2 or 3) [2]: 4\n! Answer 2 or 3\nPlayers (2 or 3) [2]: 3" in text
     assert "Computer level: Beginner ('random'), Normal ('greedy') [greedy]: " in text
     assert "Countdown from 7 against greedy." in text

@@ -7,7 +7,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from bot.games import games
+from bot.games import find, games
 from bot.locale import LOCALES
 from bot.locale import t as tr
 from bot.locale.levels import level_name
@@ -58,11 +58,7 @@ class Setup:
     def run(self) -> bool:
         """Fill the namespace from the answers; False when input ends."""
         self.out.write(self.lt("New game (press Enter to keep the default in brackets).") + "\n")
-        game = self.ask(
-            self.lt("Game: kap-shap, kap-tai-shap or tsung-shap"),
-            self.args.game,
-            self._game,
-        )
+        game = self.ask(self.lt("Game: {games}", games=self._games()), self.args.game, self._game)
         if game is None:
             return False
         self.args.game = game
@@ -73,6 +69,21 @@ class Setup:
         for option, value in answers.items():
             setattr(self.args, option, value)
         return self._ask_level(game)
+
+    def _games(self) -> str:
+        """The games to choose from: their names (what a player types), in Chinese after
+        their titles (``夾十（'kap-shap'）、…或爭十（'tsung-shap'）``)."""
+        if self.locale == "en":
+            names = list(playable())
+        else:
+            names = [
+                self.lt("{name} ('{code}')", name=self.lt(find(game).title), code=game)
+                for game in playable()
+            ]
+        if len(names) == 1:
+            return names[0]
+        joined = (", " if self.locale == "en" else "、").join(names[:-1])
+        return self.lt("{games} or {last}", games=joined, last=names[-1])
 
     def _ask_level(self, game: str) -> bool:
         known = _facet(game).levels(game)
