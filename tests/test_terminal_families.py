@@ -208,6 +208,7 @@ def test_a_registered_game_is_offered() -> None:
     assert status == 0
     assert "{kap-shap,kap-tai-shap,tsung-shap,countdown}" in text
     assert "Play Kap Shap, Kap Tai Shap, Tsung Shap or Countdown in the terminal" in text
+    assert "which are for 2 players; 3 for Kap Tai Shap; 1 for Countdown)" in text
 
 
 def test_a_game_is_played_through_its_hooks() -> None:

@@ -7,12 +7,13 @@ import argparse
 import os
 import random
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn, TextIO
 
 from bot.engine.errors import EngineError
 from bot.engine.family import engine_of
-from bot.games import default_game, find, games
+from bot.games import GameInfo, default_game, find, games
 from bot.locale import LOCALES, N_, lang_of_args, recognize
 from bot.locale import t as tr
 from bot.locale.refusals import RULES_ERRORS
@@ -49,9 +50,28 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(message)
 
 
-def _either(words: list[str]) -> str:
-    """``a, b or c``."""
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+def _listed(words: list[str], last: str = "or") -> str:
+    """``a, b or c`` (``a, b and c``)."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def _default_opponents(known: Mapping[str, object]) -> str:
+    """Each game's default number of opponents, the games for a fixed number of players
+    together: ``1 for Kap Shap and Tsung Shap, which are for 2 players; 3 for Kap Tai Shap``."""
+    groups: dict[int | str, list[GameInfo]] = {}  # players of a fixed size, or a game's name
+    for info in games():
+        if info.name in known:
+            low, high = info.players
+            groups.setdefault(low if low == high else info.name, []).append(info)
+    words = []
+    for key, infos in groups.items():
+        names = [info.short for info in infos]
+        if isinstance(key, int):
+            which = "which is" if len(names) == 1 else "which are"
+            words.append(f"{key - 1} for {_listed(names, 'and')}, {which} for {key} players")
+        else:
+            words.append(f"{infos[0].default_seats - 1} for {names[0]}")
+    return "; ".join(words)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         add_help=False,
         description=(
-            f"Play {_either(titles)} in the terminal against computer "
+            f"Play {_listed(titles)} in the terminal against computer "
             "players. "
             "Type 'help' during the game for the notation and the rules in force."
         ),
@@ -86,8 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         metavar="N",
-        help="number of computer players (default: 1 for Kap Shap and Tsung Shap, which are "
-        "for 2 players; 3 for Kap Tai Shap)",
+        help=f"number of computer players (default: {_default_opponents(known)})",
     )
     parser.add_argument(
         "--ai",
