@@ -318,6 +318,11 @@ class Records(Protocol[R_contra, S]):
         RulesError for pieces the game does not hold."""
         ...
 
+    def check_deal_text(self, text: str) -> None:
+        """NotationError for the first word of a ``Deal:`` value that names no piece (a record
+        reader says so as it meets the line, before the rules are known)."""
+        ...
+
     def deal_comment(self, rules: R_contra, deal: Deal) -> list[str]:
         """Comment lines (``; hand of seat 0: …``) telling a reader who was dealt what."""
         ...

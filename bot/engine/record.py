@@ -262,7 +262,16 @@ def _read_header(parsed: _Parsed, line: str, number: int) -> None:
             raise RecordError(number, "A die shows 1 to 6")
         parsed.dice = (dice, number)
     elif key == "Deal":
-        parsed.deal = (value, number)  # read by the game's family once the rules are known
+        # The game's family reads the deal once the rules are known; a word that names no
+        # piece is told now, as the line is met.
+        if parsed.game is not None:
+            try:
+                engine_of(parsed.game).check_deal_text(value)
+            except UnknownGame:
+                pass  # told with the rules: the game is unknown
+            except EngineError as exc:
+                raise RecordError(number, str(exc)) from None
+        parsed.deal = (value, number)
     else:
         raise RecordError(number, f"Unknown record line '{key[:40]}'")
 

@@ -73,6 +73,10 @@ class DominoEngine(Generic[S]):
         """The tiles in dealing order, as a record's ``Deal:`` line writes them."""
         return records.deal_text(deal)
 
+    def check_deal_text(self, text: str) -> None:
+        """NotationError for the first word that is not a tile."""
+        records.check_deal_text(text)
+
     def read_deal(
         self, rules: RuleSet, text: str, first: int, thrower: int, dice: tuple[int, ...]
     ) -> Deal:

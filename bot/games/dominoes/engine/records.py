@@ -14,7 +14,7 @@ from bot.engine.errors import RulesError
 from bot.engine.rules import RuleSet
 from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET, Tile, kind_of_piece, parse_tile
 
-__all__ = ["deal_from_order", "deal_text", "dealt_tiles", "read_deal"]
+__all__ = ["check_deal_text", "deal_from_order", "deal_text", "dealt_tiles", "read_deal"]
 
 
 def dealt_tiles(deal: Deal) -> list[str]:
@@ -51,6 +51,12 @@ def deal_from_order(
             raise RulesError(f"the deal holds more {tile} tiles than {rules.sets} set(s) have")
         order.append(pieces.pop())
     return Deal(order=tuple(order), first_seat=first_seat, thrower=thrower, dice=dice)
+
+
+def check_deal_text(text: str) -> None:
+    """NotationError for the first word that is not a tile."""
+    for word in text.split():
+        parse_tile(word)
 
 
 def read_deal(rules: RuleSet, text: str, first: int, thrower: int, dice: tuple[int, ...]) -> Deal:
