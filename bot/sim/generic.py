@@ -322,11 +322,8 @@ class GenericSim:
                 seed=seed,
                 levels=levels_text(first.result.config.levels, locale),
             ),
-            t(
-                locale,
-                "Seats count from the first player (seat 0). Win shares are of won games; every "
-                "other rate is of all games.",
-            ),
+            t(locale, "Seats count from the first player (seat 0). Win shares are of won games;"),
+            t(locale, "every other rate is of all games."),
             "",
         ]
         lines += table([o.label for o in outcomes], _rows(outcomes, locale))
