@@ -39,10 +39,12 @@ from bot.sim.config import (
     check_levels,
     known_levels,
 )
+from bot.sim.family import GameSim, sim_of
+from bot.sim.generic import FACET as GENERIC
 from bot.sim.workers import Workers
 
 if TYPE_CHECKING:
-    from bot.sim.family import GameSim, Tally
+    from bot.sim.family import Tally
 
 __all__ = [
     "MAX_CHUNK",
@@ -72,14 +74,8 @@ class Progress(Protocol):
 def facet_for(game: str) -> GameSim:
     """The sim facet that plays ``game``: its family's, or the generic fallback's
     (:mod:`bot.sim.generic`) when the family gives none (UnknownGame for an unknown name)."""
-    from bot.sim.family import sim_of
-
     facet = sim_of(game)
-    if facet is None:
-        from bot.sim.generic import FACET
-
-        return FACET
-    return facet
+    return GENERIC if facet is None else facet
 
 
 def default_workers() -> int:

@@ -1,5 +1,4 @@
-"""What the two domino families' sim facets share: the deal of game ``i`` of a run, and the
-seeding of its computer players.
+"""What the two domino families' sim facets share: the deal of game ``i`` of a run.
 
 A run's game ``i`` is dealt from the splitmix64 stream keyed by
 :func:`bot.sim.seeding.deal_key` ``(seed, i)`` (the compiled kernel reproduces it exactly): the

@@ -5,6 +5,7 @@ through the engine by :func:`bot.sim.fishing.play_fishing`, and the report of sc
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +16,7 @@ from bot.games.dominoes.sim.adapter import deal_for
 from bot.games.fishing.sim import report
 from bot.games.fishing.sim.stats import FishingTally, tally_fishing
 from bot.locale import N_
-from bot.sim.family import GameSim
+from bot.sim.family import GameSim, sim_of
 from bot.sim.fishing import FishingRecord, play_fishing
 from bot.sim.options import UsageError, flag_overrides, levels
 from bot.sim.runner import (
@@ -199,7 +200,7 @@ class FishingConfigResult:
     @property
     def games_per_second(self) -> float:
         """Games played per second of wall-clock time (all workers together)."""
-        return ConfigResult(self.config, (), self.seconds, self.tally).games_per_second
+        return self.tally.games / self.seconds if self.seconds > 0 else math.inf
 
 
 def run_fishing(
@@ -216,7 +217,7 @@ def run_fishing(
     ``keep_records=False`` keeps only the tallies, and ``on_compile`` is called when a master's
     kernel compiles."""
     for _variant, config in configs:
-        if sim_facet(config) is not FACET:
+        if sim_of(config.game) is not FACET:
             raise SimError(f"run_fishing plays Tsung Shap, not {config.rules.game}")
     results = run(
         [config for _, config in configs],
@@ -229,10 +230,3 @@ def run_fishing(
         labels=[variant for variant, _ in configs],
     )
     return [FishingConfigResult(r.config, r.label, r.records, r.seconds, r.tally) for r in results]
-
-
-def sim_facet(config: SimConfig) -> GameSim | None:
-    """The sim facet of a configuration's game."""
-    from bot.sim.family import sim_of
-
-    return sim_of(config.game)
