@@ -15,7 +15,13 @@ import pytest
 
 from bot.ai.family import GameAI, ai_of
 from bot.ai.levels import levels_for, player_for
-from bot.ai.review import action_phrase, default_estimator, default_playout
+from bot.ai.review import (
+    ACTION_PHRASES,
+    Words,
+    action_phrase,
+    default_estimator,
+    default_playout,
+)
 from bot.engine import (
     EngineError,
     apply,
@@ -227,8 +233,11 @@ def test_the_ai_facet_is_todays_players(game: str) -> None:
     assert ai.playout(game) is default_playout(game)
     # The compiled estimator is a function of bot.ai.review; the engine's is made per call.
     assert ai.estimator(game).__qualname__ == default_estimator(game).__qualname__
-    for notation in ("draw", "take 6-4", "discard 3-1", "place left", "capture pair left"):
+    for notation in ("take 6-4", "discard 3-1", "place left", "capture pair left"):
         assert ai.action_words(notation) == action_phrase(notation)
+    # Tsung Shap's draw turns one's tile over (as its reviews said before the facet).
+    turn_over = ACTION_PHRASES["turn-over" if game == "tsung-shap" else "draw"]
+    assert ai.action_words("draw") == Words(turn_over)
     with pytest.raises(ValueError, match="unknown"):
         ai.player(game, "genius")
 
@@ -286,7 +295,6 @@ def test_what_has_not_moved_yet_says_when_it_will(game: str) -> None:
         lambda: engine_of(game).position_lines(state, 0),
         lambda: engine_of(game).parse_position(game, {}),
         lambda: engine_of(game).seat_stats(state, []),
-        lambda: ai_of(game).passive_action(state, 0, random.Random(1)),
         lambda: ai_of(game).calibrated(game),
         lambda: render_of(game).table_sheet(view(state, 0), [], "en"),
         lambda: render_of(game).buttons(view(state, 0), [], "en"),
