@@ -80,7 +80,6 @@ ALLOWED: dict[str, int] = {
     "bot/render/text.py": 52,
     "bot/services/ratings.py": 12,
     "bot/services/replays.py": 1,
-    "bot/services/review_text.py": 2,
     "bot/services/tables/lobby.py": 4,
     "bot/services/tables/model.py": 3,
     "bot/services/tables/play.py": 4,

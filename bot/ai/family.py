@@ -118,6 +118,11 @@ class GameAI(Protocol):
         over); None: the common words only."""
         ...
 
+    def position_words(self, view: Any) -> list[Words]:
+        """What a seat saw when it decided (its view), in lines of words for a review
+        (:func:`bot.ai.review_words.nt` for a counted line)."""
+        ...
+
 
 def ai_of(game: str) -> GameAI:
     """The AI facet of a game's family (UnknownGame for a name no family registered)."""

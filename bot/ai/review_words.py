@@ -23,6 +23,7 @@ __all__ = [
     "Words",
     "action_phrase",
     "action_words",
+    "nt",
 ]
 
 
@@ -99,23 +100,38 @@ REVIEW_TEMPLATES: tuple[str, ...] = (
 @dataclass(frozen=True, slots=True)
 class Words:
     """Words to say: an English ``template`` (a message id, ``{field}`` placeholders) and its
-    ``values``, each plain text or :class:`Words` itself. :meth:`text` says them."""
+    ``values``, each plain text or :class:`Words` itself. :meth:`text` says them. Counted words
+    (:func:`nt`) also hold the ``plural`` template and the ``count`` that chooses between them
+    (``{n}`` in the templates): their reader says them with :func:`bot.locale.nt`."""
 
     template: str
     values: tuple[tuple[str, str | Words], ...] = ()
+    plural: str | None = None
+    count: int = 1
 
     def text(self, say: Callable[[str, str, str | None], str] | None = None) -> str:
         """The words as text. ``say(kind, text, field)`` words each part: ``kind`` is
         ``"template"`` (``field`` None) or ``"value"`` (a plain value of ``field``); without
         ``say``, English."""
-        template = self.template if say is None else say("template", self.template, None)
+        english = self.template if self.plural is None or self.count == 1 else self.plural
+        template = english if say is None else say("template", self.template, None)
         values = {
             name: value.text(say)
             if isinstance(value, Words)
             else (value if say is None else say("value", value, name))
             for name, value in self.values
         }
+        if self.plural is not None:
+            values.setdefault("n", str(self.count))
         return template.format(**values) if values else template
+
+
+def nt(_locale: None, singular: str, plural: str, n: int, /, **values: str) -> Words:
+    """Counted words: ``singular`` when ``n`` is 1, else ``plural`` (``{n}`` is ``n``). The
+    arguments are :func:`bot.locale.nt`'s, with no locale (the AI layer speaks none: pass
+    None), so that the catalogue's extraction (``pybabel -k nt:2,3``) finds the message where
+    it is written; the reader says it with :func:`bot.locale.nt`."""
+    return Words(singular, tuple(values.items()), plural=plural, count=n)
 
 
 def action_phrase(notation: str) -> Words:

@@ -102,6 +102,11 @@ class CollectingAI:
         """None: the collecting games' words are the common ones."""
         return None
 
+    def position_words(self, view: Any) -> list[Words]:
+        """Its hand, the discards and the wall
+        (:func:`bot.games.collecting.ai.review.position_words`)."""
+        return review.position_words(view)
+
 
 FACET: GameAI = CollectingAI()
 """The collecting games' AI facet (``ai_of("kap-shap")``)."""

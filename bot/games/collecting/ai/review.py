@@ -9,7 +9,7 @@ import random
 from collections.abc import Sequence
 
 from bot.ai.estimates import python_estimator
-from bot.ai.review_words import REASONS, Words
+from bot.ai.review_words import REASONS, Words, nt
 from bot.engine import (
     KINDS,
     AnyAction,
@@ -21,14 +21,17 @@ from bot.engine import (
     Offer,
     Take,
     Tile,
+    View,
+    format_tiles,
     legal_actions,
     view,
 )
 from bot.engine.collecting import Phase
 from bot.engine.hands import tile_values
 from bot.engine.rules import RuleSet
+from bot.games import N_
 
-__all__ = ["ROLLOUTS", "compiled", "kernel_estimator", "reason", "rollouts"]
+__all__ = ["ROLLOUTS", "compiled", "kernel_estimator", "position_words", "reason", "rollouts"]
 
 ROLLOUTS = 12_000
 """Play-outs per decision by default with the compiled play-outs (Kap Tai Shap: up to six seats;
@@ -211,3 +214,18 @@ def _taken_to_win(tile: Tile, seat: int, after: Sequence[tuple[int, str]]) -> in
             return mover if follow == "declare" else None
         return None  # the next player did something else
     return None
+
+
+def position_words(position: View) -> list[Words]:
+    """What the seat saw when it decided: its hand, the discards (``†`` dead) and the wall."""
+    pool = " ".join(f"{p.tile}{'†' if p.dead else ''}" for p in position.pool) or "-"
+    return [
+        Words(N_("Hand: {tiles}"), (("tiles", format_tiles(position.hand)),)),
+        nt(
+            None,
+            "Discards: {pool}; wall: {n} tile",
+            "Discards: {pool}; wall: {n} tiles",
+            position.wall_size,
+            pool=pool,
+        ),
+    ]

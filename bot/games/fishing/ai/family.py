@@ -108,6 +108,11 @@ class FishingAI:
         """``tsung shap``: its draw turns a tile over (翻牌)."""
         return WORDS_CONTEXT
 
+    def position_words(self, view: Any) -> list[Words]:
+        """The row, the tile turned over, the scores and the piles
+        (:func:`bot.games.fishing.ai.review.position_words`)."""
+        return review.position_words(view)
+
 
 FACET: GameAI = FishingAI()
 """Tsung Shap's AI facet (``ai_of("tsung-shap")``)."""

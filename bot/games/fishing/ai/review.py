@@ -24,10 +24,12 @@ from bot.engine import (
     Place,
     Swept,
     apply,
+    format_tiles,
     legal_actions,
     view,
 )
 from bot.engine.hidden import determinize
+from bot.games import N_
 
 __all__ = [
     "ROLLOUTS",
@@ -35,6 +37,7 @@ __all__ = [
     "compiled",
     "fishing_estimator",
     "phrase",
+    "position_words",
     "reason",
 ]
 
@@ -228,3 +231,23 @@ def _exposure(state: FishingState, seen: FishingView, place: Place) -> int:
     row = [t.index for t in seen.row]
     row = [seen.turned.index, *row] if str(place.end) == "left" else [*row, seen.turned.index]
     return sum(1 for tile in seen.unseen if row_captures(state.rules, row, tile.index))
+
+
+def position_words(position: FishingView) -> list[Words]:
+    """What the seat saw when it decided: the row, the tile turned over, the scores and the
+    piles."""
+    words = [Words(N_("Row: {tiles}"), (("tiles", format_tiles(position.row, sort=False) or "-"),))]
+    scores = " – ".join(str(s) for s in position.scores)
+    piles = " / ".join(str(n) for n in position.pile_sizes)
+    if position.turned is not None:
+        words.append(
+            Words(
+                N_("Turned over: {tile}; scores {scores}; piles {piles}"),
+                (("tile", str(position.turned)), ("scores", scores), ("piles", piles)),
+            )
+        )
+    else:
+        words.append(
+            Words(N_("Scores {scores}; piles {piles}"), (("scores", scores), ("piles", piles)))
+        )
+    return words
