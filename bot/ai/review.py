@@ -63,6 +63,7 @@ moves are equivalent, its reasons and action words) is its family's
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -365,8 +366,6 @@ def __getattr__(name: str) -> Any:
     """A name of a game's own review code that lived here before it moved into its family
     (``kernel_estimator``, ``fishing_estimator``): found in the families' AI facets' modules,
     for the imports of the old path (issue 19 step 14 rewrites them)."""
-    import sys
-
     for info in games():
         facet = ai_of(info.name)
         module = sys.modules[type(facet).__module__]

@@ -62,11 +62,12 @@ def kernel_estimator(
     rollouts: int,
     rng: random.Random,
 ) -> list[list[float]]:
-    """An :data:`Estimator` for Kap Shap and Kap Tai Shap on the compiled kernel: the deals
-    are uniform over what ``seat``'s view hides (as :func:`~bot.engine.hidden.determinize`),
-    and every seat plays the expert (as :func:`expert_playout`), in the kernel of the
-    ``master`` level. Falls back to :func:`estimate_actions` for anything it cannot map (Tsung
-    Shap, a compulsory draw)."""
+    """An :data:`~bot.ai.family.Estimator` for Kap Shap and Kap Tai Shap on the compiled
+    kernel: the deals are uniform over what ``seat``'s view hides (as
+    :func:`~bot.engine.hidden.determinize`), and every seat plays the expert (as
+    :data:`bot.ai.estimates.expert_playout`), in the kernel of the ``master`` level. Falls back
+    to :func:`bot.ai.estimates.python_estimator` for anything it cannot map (another game's
+    state, a compulsory draw)."""
     from bot.ai.knowledge import read_view
     from bot.ai.master import play_outs
 

@@ -69,11 +69,12 @@ def fishing_estimator(
     rollouts: int,
     rng: random.Random,
 ) -> list[list[float]]:
-    """An :data:`Estimator` for Tsung Shap on the compiled kernel: each action is applied to
-    the public position (a sweep's new row is laid from the pile in the play-out; a capture the
-    move misses is claimed at once, as the expert claims, since claims are not in the kernel),
-    then both seats play the expert from the next turn (:func:`bot.ai.fishing_kernel.
-    review_rollouts`) on random orders of the piles, every action on the same orders."""
+    """An :data:`~bot.ai.family.Estimator` for Tsung Shap on the compiled kernel: each action
+    is applied to the public position (a sweep's new row is laid from the pile in the
+    play-out; a capture the move misses is claimed at once, as the expert claims, since claims
+    are not in the kernel), then both seats play the expert from the next turn
+    (:func:`bot.ai.fishing_kernel.review_rollouts`) on random orders of the piles, every action
+    on the same orders."""
     from bot.ai import fishing_kernel
 
     if state.current != seat or state.result is not None:
