@@ -41,7 +41,11 @@ FAMILY_WORDS = frozenset({"fishing", "collecting"})
 GAME_OWN = frozenset(
     {
         "bot/engine/collecting.py",
-        "bot/engine/fishing.py",
+        "bot/engine/fishing/__init__.py",
+        "bot/engine/fishing/machine.py",
+        "bot/engine/fishing/model.py",
+        "bot/engine/fishing/scoring.py",
+        "bot/engine/fishing/view.py",
         "bot/engine/actions.py",
         "bot/engine/hands.py",
         "bot/ai/core.py",
@@ -69,13 +73,6 @@ happen to be named after games."""
 
 ALLOWED: dict[str, int] = {
     "bot/engine/__init__.py": 2,
-    "bot/engine/api.py": 14,
-    "bot/engine/deal.py": 1,
-    "bot/engine/hidden.py": 6,
-    "bot/engine/position.py": 8,
-    "bot/engine/record.py": 5,
-    "bot/engine/rules.py": 21,
-    "bot/records_cli.py": 2,
     "bot/render/table_art.py": 1,
     "bot/render/text.py": 52,
     "bot/services/ratings.py": 12,

@@ -192,7 +192,8 @@ class Table:
         if self.state is None:
             return None
         seat = None if user_id is None else self.seat_of(user_id)
-        return view(self.state, seat)
+        seen: AnyView = view(self.state, seat)
+        return seen
 
     def legal(self) -> list[AnyAction]:
         """The current player's legal actions (empty unless a game is being played)."""
