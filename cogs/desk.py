@@ -28,30 +28,20 @@ from discord import app_commands
 
 from bot.ai import AI_LEVELS
 from bot.ai.base import LEVEL_WORDS
-from bot.ai.levels import levels_for
+from bot.ai.family import ai_of
 from bot.app import KapBot
-from bot.engine import (
-    AnyAction,
-    Declare,
-    Discard,
-    Draw,
-    EngineError,
-    Game,
-    Take,
-    Tile,
-    make_rules,
-    parse_action,
-)
+from bot.engine import AnyAction, EngineError
+from bot.engine.family import engine_of
+from bot.games import default_game, find
 from bot.limits import quote_input
 from bot.locale import N_, Message, t
 from bot.locale.levels import LEVEL_NAMES, LevelName, level_name
+from bot.render.family import VerbRefusal, render_of
 from bot.render.text import (
-    game_title,
     legal_text,
     localize,
     private_event_text,
     result_text,
-    rules_text,
     unbroken,
 )
 from bot.services.errors import UserError
@@ -61,11 +51,10 @@ from bot.services.tables import (
     Table,
     TableService,
     TableStatus,
-    engine_refusal,
 )
 from cogs.common import guarded, locale_of, public_locale_of, report_incident
 from cogs.presenter import COLOUR, Presenter, jump_url, seat_labels
-from cogs.ui import CustomId, ai_level_view, register_handler, resign_view
+from cogs.ui import CustomId, ai_level_view, notation_of, register_handler, resign_view
 
 __all__ = [
     "ACK_AFTER",
@@ -130,17 +119,10 @@ def level_choices(levels: Sequence[str]) -> list[app_commands.Choice[str]]:
 AI_NAME = N_("AI {number} ({level})")
 
 
-def default_ai_level(game: Game | None = None) -> str:
+def default_ai_level(game: str | None = None) -> str:
     """``greedy`` once it exists (for ``game``, when given), else ``random``."""
-    levels = ai_levels() if game is None else levels_for(game)
+    levels = ai_levels() if game is None else ai_of(game).levels(game)
     return "greedy" if "greedy" in levels else "random"
-
-
-def _parse_tile(text: str) -> Tile:
-    try:
-        return Tile.parse(text)
-    except EngineError as exc:
-        raise engine_refusal(exc) from None
 
 
 def _is_click(interaction: discord.Interaction[Any]) -> bool:
@@ -318,7 +300,7 @@ class Desk:
         thread_name = (
             f"{game.replace('-', ' ').title()} table"
             if loc == "en"
-            else t(loc, "{game} table", game=game_title(Game(game), loc))
+            else t(loc, "{game} table", game=t(loc, find(game).title))
         )
         made = await channel.create_thread(
             name=thread_name,
@@ -362,7 +344,7 @@ class Desk:
         if len(table.seats) >= table.max_seats:
             # Say so before asking for a level (a lobby message drawn before it filled).
             raise UserError("The table is full ({max_seats} seats).", max_seats=table.max_seats)
-        levels = levels_for(table.game)
+        levels = list(ai_of(table.game).levels(table.game))
         if len(levels) <= 1:
             await self.add_ai(interaction, table, default_ai_level(table.game))
             return
@@ -378,7 +360,7 @@ class Desk:
     ) -> None:
         """``/table addbot`` or the level chosen after "Add AI"."""
         level = level or default_ai_level(table.game)
-        levels = levels_for(table.game)
+        levels = list(ai_of(table.game).levels(table.game))
         if level not in levels:
             raise UserError(
                 "Unknown computer level {level}: choose {choices}.",
@@ -515,14 +497,46 @@ class Desk:
             embed = self.presenter.rules_embed(table, loc)
         else:
             try:
-                rules = make_rules(Game(game or "kap-shap"))
+                chosen = game or default_game()
+                rules = engine_of(chosen).make_rules(chosen)
             except (ValueError, EngineError) as exc:
                 raise UserError("Unknown game: {exc}.", exc=exc) from None
             embed = discord.Embed(title=t(loc, "Rules (defaults)"), colour=COLOUR)
-            embed.description = unbroken(rules_text(rules, locale=loc)[:4096])
+            embed.description = unbroken(render_of(chosen).rules_text(rules, loc)[:4096])
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ------------------------------------------------------------------------- play
+
+    def notation(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        verb: str,
+        options: Mapping[str, str | None],
+    ) -> str:
+        """What a slash verb with its options means at ``table``, in its game's notation (the
+        game's :meth:`~bot.render.family.Surface.verb`); its refusal as a :class:`UserError`."""
+        user_id = interaction.user.id
+        try:
+            return render_of(table.game).verb(verb, options, table.view_for(user_id), table.legal())
+        except VerbRefusal as refusal:
+            if refusal.no_such_move:
+                self._may_move(table, user_id)
+            raise UserError(refusal.message.msgid, **refusal.message.values) from None
+
+    @staticmethod
+    def _may_move(table: Table, user_id: int) -> None:
+        """The table's own refusals of a move, in the order the table service makes them."""
+        if not table.running or table.state is None:
+            if table.status is TableStatus.LOBBY:
+                raise UserError("The game has not started yet.")
+            raise UserError("This game is over.")
+        if table.seat_of(user_id) is None:
+            raise UserError("You are not playing at this table.")
+        if table.state.current != table.seat_of(user_id):
+            raise UserError(
+                "It is {player}'s turn, not yours.", player=table.seats[table.state.current].name
+            )
 
     async def act(
         self,
@@ -553,8 +567,8 @@ class Desk:
         ]
         self.presenter.add_notes(table, user.id, notes)
         skip: int | None = None
-        if _is_click(interaction) and table.fishing:
-            # Tsung Shap's buttons are on the table message: show the new table in it.
+        if _is_click(interaction) and render_of(table.game).where == "table":
+            # The moves are buttons of the table message (Tsung Shap): show the new table in it.
             if not interaction.response.is_done():
                 await interaction.response.defer()
             if self._shows_table(interaction, table):
@@ -632,8 +646,8 @@ class Desk:
             raise UserError("You are not playing at this table: only the players see a hand.")
         if table.state is None:
             raise UserError("The game has not started yet.")
-        if table.fishing:
-            # No hand in Tsung Shap: say what the player may do (the table has the buttons).
+        if render_of(table.game).where == "table":
+            # No hand (Tsung Shap): say what the player may do (the table has the buttons).
             loc = locale_of(interaction)
             text = self._after_text(table, interaction.user.id, [], loc)
             link = t(loc, "The table, with its buttons: {link}", link=jump_url(table))
@@ -746,25 +760,12 @@ class Desk:
             await self.act(interaction, table, self._action_of(cid, values), version=cid.version)
 
     @staticmethod
-    def _action_of(cid: CustomId, values: Sequence[str]) -> AnyAction:
-        if cid.version is None:
+    def _action_of(cid: CustomId, values: Sequence[str]) -> str:
+        """The move a click means, in the notation of its table's game (:func:`notation_of`)."""
+        notation = None if cid.version is None else notation_of(cid.verb, cid.arg, values)
+        if notation is None:
             raise UserError("That button is not valid any more.")
-        if cid.verb == "play" and cid.arg is not None:
-            try:
-                return parse_action(cid.arg.replace("-", " "), Game.TSUNG_SHAP)
-            except EngineError:
-                raise UserError("That button is not valid any more.") from None
-        if cid.verb == "draw":
-            return Draw()
-        if cid.verb == "declare":
-            return Declare()
-        if cid.verb == "take":
-            return Take(None if cid.arg is None else _parse_tile(cid.arg))
-        if cid.verb == "choose-take" and values:
-            return Take(_parse_tile(values[0]))
-        if cid.verb == "discard" and cid.arg is not None:
-            return Discard(_parse_tile(cid.arg))
-        raise UserError("That button is not valid any more.")
+        return notation
 
     async def table_ended(self, table: Table, admin_id: int) -> None:
         """A server manager ended the table (``/kapadmin endtable``): close its message, take

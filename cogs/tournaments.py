@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.app import KapBot
+from bot.games import EVENT_FORMATS, default_game, games
 from bot.limits import MAX_ANTE
 from bot.locale import N_, Message, date_text, normalize, nt, t
 from bot.render.alt_text import bracket_description, standings_description
@@ -89,16 +90,19 @@ STATUSES = {
 BUTTON_CONTEXT = "tournament"
 
 GAME_CHOICES = [
-    app_commands.Choice(name="Kap Shap (Swiss and brackets)", value="kap-shap"),
-    app_commands.Choice(name="Tsung Shap (Swiss and brackets)", value="tsung-shap"),
-    app_commands.Choice(name="Kap Tai Shap (table rounds)", value="kap-tai-shap"),
+    app_commands.Choice(name=choice, value=g.name)
+    for g in sorted(games(), key=lambda g: EVENT_FORMATS.index(g.event_format))
+    if (choice := g.event_choice) is not None
 ]
+"""``game:`` of ``/tournament new``: every game with events, those played in Swiss and
+brackets first, then those played in table rounds (each group in the registry's order)."""
 FORMAT_CHOICES = [app_commands.Choice(name=f, value=f) for f in FORMATS]
 DECIDE_CHOICES = [
     app_commands.Choice(name="Games won (best of N)", value="games"),
     app_commands.Choice(name="Total points over N games (Tsung Shap)", value="points"),
 ]
 LEVEL_CHOICES = level_choices(AI_LEVELS)
+DEFAULT_GAME = default_game()
 #: The ``event:`` option of every command that takes one.
 EVENT_HELP = "The event's number (default: the one you are in, or the only one it can be)"
 SIGN_UP = ("registration",)
@@ -483,7 +487,7 @@ class Tournaments(
         self,
         interaction: discord.Interaction[Any],
         name: app_commands.Range[str, 1, 80],
-        game: str = "kap-shap",
+        game: str = DEFAULT_GAME,
         format: str | None = None,
         best_of: app_commands.Range[int, 1, 15] = 1,
         rounds: app_commands.Range[int, 1, 30] | None = None,
