@@ -14,6 +14,12 @@ Custom id scheme (at most 100 characters, so it fits Discord's limit)::
   Tsung Shap's action buttons use the verb ``play`` with the action's notation, words joined
   by ``-``, as ``arg`` (``kap:…:play:capture-pair-left``).
 
+A game's moves are drawn by the game (its render facet's
+:meth:`~bot.render.family.Surface.buttons`, plain ``ButtonSpec``/``SelectSpec`` values) and
+turned into components here (:func:`moves_view`); a click on one is read back as notation by
+one rule whatever the game (:func:`notation_of`), which the table service reads in the game's
+notation.
+
 Items are :class:`discord.ui.DynamicItem`s matched by regular expression, registered once with
 ``bot.add_dynamic_items``; they hold no state, so clicks keep working after a restart. Their
 callbacks hand the parsed id to the :class:`ComponentHandler` registered for the bot.
