@@ -103,9 +103,13 @@ class VerbRefusal(Exception):
     """A slash verb (or option) the game has no use for here; its message says why, in a way
     the cogs show privately in the member's language."""
 
-    def __init__(self, message: Message) -> None:
+    def __init__(self, message: Message, *, no_such_move: bool = False) -> None:
         super().__init__(str(message))
         self.message = message
+        self.no_such_move = no_such_move
+        """The verb names a move the game does not have (Tsung Shap's ``/declare``): it is
+        refused like any move, after the table's own refusals (the game not started, the
+        member not seated, not his turn)."""
 
 
 class Words(Protocol):

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Literal
 
+from bot.games.collecting.render.surface import CollectingSurface
 from bot.games.dominoes.render.adapter import DominoRender
 from bot.render.family import GameRender
 
 __all__ = ["FACET", "CollectingRender"]
 
 
-class CollectingRender(DominoRender):
+class CollectingRender(CollectingSurface, DominoRender):
     """Kap Shap and Kap Tai Shap for the render layer."""
 
     @property

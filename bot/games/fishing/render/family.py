@@ -7,12 +7,13 @@ from __future__ import annotations
 from typing import Literal
 
 from bot.games.dominoes.render.adapter import DominoRender
+from bot.games.fishing.render.surface import FishingSurface
 from bot.render.family import GameRender
 
 __all__ = ["FACET", "FishingRender"]
 
 
-class FishingRender(DominoRender):
+class FishingRender(FishingSurface, DominoRender):
     """Tsung Shap for the render layer."""
 
     @property
