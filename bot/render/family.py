@@ -225,7 +225,8 @@ class Pictures(Protocol):
         ...
 
     def hand(self, view: Any, legal: Sequence[Any], locale: str) -> Picture | None:
-        """A seat's hand, the tiles it may take framed."""
+        """A seat's hand, the tiles it may take framed (named ``hand.png``: the hand message
+        shows that attachment, also when an edit keeps the picture it has)."""
         ...
 
     def hand_key(self, view: Any, legal: Sequence[Any]) -> Hashable:
