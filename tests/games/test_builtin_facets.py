@@ -383,8 +383,6 @@ def test_what_has_not_moved_yet_says_when_it_will(game: str) -> None:
         lambda: engine_of(game).refusals,
         lambda: engine_of(game).seat_stats(state, []),
         lambda: ai_of(game).calibrated(game),
-        lambda: render_of(game).table_sheet(view(state, 0), [], "en"),
-        lambda: render_of(game).hand(view(state, 0), [], "en"),
     ]
     for call in not_yet:
         with pytest.raises(NotImplementedError, match=r"^moves in step \d+[ab]? \(today "):
