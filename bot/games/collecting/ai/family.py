@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from bot.ai.base import AnyPlayer
@@ -19,6 +20,20 @@ if TYPE_CHECKING:
     from bot.ai.review import Estimator, PlayOut, Words
 
 __all__ = ["FACET", "CollectingAI"]
+
+_CALIBRATED: Mapping[str, Mapping[str, tuple[float, float]]] = MappingProxyType(
+    {
+        # (mu, sigma) per level under the ratings' default model, fitted with openskill from
+        # 6,000 simulated games between the levels per game (benchmarks/calibrate_ratings.py
+        # --games 6000 --seed 1; docs/ratings.md). sigma is the fit's own uncertainty.
+        "kap-shap": MappingProxyType(
+            {"random": (13.60, 1.05), "greedy": (31.37, 0.65), "expert": (33.77, 0.65)}
+        ),
+        "kap-tai-shap": MappingProxyType(
+            {"random": (21.00, 0.49), "greedy": (25.72, 0.50), "expert": (27.00, 0.50)}
+        ),
+    }
+)
 
 
 class CollectingAI:
@@ -60,8 +75,9 @@ class CollectingAI:
         return action_phrase(notation)
 
     def calibrated(self, game: str) -> Mapping[str, tuple[float, float]]:
-        """Not here yet: bot/services/ratings.py holds AI_RATINGS (moves in step 8)."""
-        raise NotImplementedError("moves in step 8 (today bot/services/ratings.py AI_RATINGS)")
+        """``random``, ``greedy`` and ``expert`` of Kap Shap and of Kap Tai Shap (the master
+        is not calibrated: the ratings let the strongest level stand in for it)."""
+        return _CALIBRATED[game]
 
 
 FACET: GameAI = CollectingAI()

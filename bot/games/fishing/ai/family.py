@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from bot.ai.base import AnyPlayer
@@ -19,6 +20,13 @@ if TYPE_CHECKING:
     from bot.ai.review import Estimator, PlayOut, Words
 
 __all__ = ["FACET", "FishingAI"]
+
+_CALIBRATED: Mapping[str, tuple[float, float]] = MappingProxyType(
+    # (mu, sigma) per level under the ratings' default model, fitted with openskill from 6,000
+    # simulated games between the levels (benchmarks/calibrate_ratings.py --games 6000 --seed 1;
+    # docs/ratings.md). sigma is the fit's own uncertainty.
+    {"random": (14.29, 0.89), "greedy": (31.34, 0.64), "expert": (30.93, 0.64)}
+)
 
 
 class FishingAI:
@@ -61,8 +69,9 @@ class FishingAI:
         return action_phrase(notation)
 
     def calibrated(self, game: str) -> Mapping[str, tuple[float, float]]:
-        """Not here yet: bot/services/ratings.py holds AI_RATINGS (moves in step 8)."""
-        raise NotImplementedError("moves in step 8 (today bot/services/ratings.py AI_RATINGS)")
+        """``random``, ``greedy`` and ``expert`` (the master is not calibrated: the ratings
+        let the strongest level stand in for it)."""
+        return _CALIBRATED
 
 
 FACET: GameAI = FishingAI()
