@@ -289,7 +289,6 @@ def test_what_has_not_moved_yet_says_when_it_will(game: str) -> None:
         lambda: render_of(game).table_sheet(view(state, 0), [], "en"),
         lambda: render_of(game).buttons(view(state, 0), [], "en"),
         lambda: render_of(game).hand(view(state, 0), [], "en"),
-        lambda: terminal_of(game).hooks(None, state, 0),  # type: ignore[union-attr, arg-type]
         lambda: sim_of(game).prepare([]),  # type: ignore[union-attr]
     ]
     for call in not_yet:
