@@ -86,7 +86,6 @@ ALLOWED: dict[str, int] = {
     "bot/services/review_text.py": 2,
     "bot/services/tables/model.py": 1,
     "bot/services/tables/play.py": 1,
-    "bot/services/variants.py": 3,
     "bot/sim/cli.py": 8,
     "bot/sim/play.py": 2,
     "bot/sim/runner.py": 13,

@@ -279,8 +279,6 @@ def test_what_has_not_moved_yet_says_when_it_will(game: str) -> None:
     rules = _rules(game)
     state: Any = new_game(rules, ["a"] * rules.players, make_deal(rules, random.Random(1)))
     not_yet = [
-        lambda: engine_of(game).variants(game),
-        lambda: engine_of(game).table_options(rules),
         lambda: engine_of(game).refusals,
         lambda: engine_of(game).deal_comment(rules, state.deal),
         lambda: engine_of(game).position_lines(state, 0),

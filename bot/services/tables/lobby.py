@@ -358,7 +358,9 @@ class TableLobby(TablePlay):
         settings = json.loads(record.rules_json)
         if "flags" not in settings:
             return None  # a lobby that never started: nothing to replay
-        rules = engine_of(record.game).rules_from_flags(settings["flags"])
+        engine = engine_of(record.game)
+        rules = engine.rules_from_flags(settings["flags"])
+        chosen = engine.table_options(rules)
         seats = [SeatInfo.from_json(s) for s in json.loads(record.seats_json)]
         return Table(
             id=record.id,
@@ -366,8 +368,8 @@ class TableLobby(TablePlay):
             channel_id=record.channel_id,
             host_id=record.host_id,
             game=Game(record.game),
-            rule_set=rules.rule_set_name,
-            sets=rules.sets,
+            rule_set=chosen.rule_set,
+            sets=chosen.sets,
             ante=record.ante,
             max_seats=len(seats),
             turn_seconds=record.turn_seconds,

@@ -15,10 +15,11 @@ from bot.engine.actions import Action, Declare, Discard, Draw, Take, parse_actio
 from bot.engine.collecting import Event, GameState, View
 from bot.engine.deal import Deal
 from bot.engine.errors import IllegalAction
-from bot.engine.family import GameEngine, Standing
+from bot.engine.family import GameEngine, Standing, Variant
 from bot.engine.rules import RULE_SET_NAMES, RuleSet
 from bot.engine.tiles import AmbiguousTile
 from bot.games.dominoes.engine.adapter import DominoEngine
+from bot.games.dominoes.engine.table_variants import COLLECTING_VARIANTS
 
 __all__ = ["FACET", "CollectingEngine"]
 
@@ -117,6 +118,11 @@ class CollectingEngine(DominoEngine[GameState]):
     def forfeit_points(self, state: GameState, winner: int) -> int:
         """Nothing: a collecting game has no points."""
         return 0
+
+    def variants(self, game: str) -> tuple[Variant, ...]:
+        """The flags a host may set on a new table
+        (:data:`bot.games.dominoes.engine.table_variants.COLLECTING_VARIANTS`)."""
+        return COLLECTING_VARIANTS
 
 
 FACET: GameEngine[RuleSet, GameState, View, Action, Event] = CollectingEngine()

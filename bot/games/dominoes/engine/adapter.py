@@ -20,6 +20,7 @@ from bot.engine.family import TableOptions, Variant
 from bot.engine.fishing import FishingState
 from bot.engine.rules import RuleSet, make_rules, with_flag
 from bot.engine.tiles import kind_of_piece, parse_tile
+from bot.engine.variants import chosen_variants
 
 __all__ = ["DominoEngine"]
 
@@ -55,8 +56,9 @@ class DominoEngine(Generic[S]):
         raise NotImplementedError("moves in step 7 (today bot/services/variants.py)")
 
     def table_options(self, rules: RuleSet) -> TableOptions:
-        """Not here yet: the services recover a host's choices (moves in step 7)."""
-        raise NotImplementedError("moves in step 7 (today bot/services/tables/lobby.py)")
+        """The named rule set, the sets and the variants that differ from that rule set's
+        defaults (:func:`bot.engine.variants.chosen_variants`)."""
+        return TableOptions(rules.rule_set_name, rules.sets, chosen_variants(rules))
 
     @property
     def refusals(self) -> tuple[str, ...]:

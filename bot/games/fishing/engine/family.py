@@ -13,10 +13,11 @@ from bot.engine import fishing
 from bot.engine.actions import Capture, Claim, Draw, FishingAction, Place, parse_fishing_action
 from bot.engine.deal import Deal
 from bot.engine.errors import IllegalAction
-from bot.engine.family import GameEngine, Standing
+from bot.engine.family import GameEngine, Standing, Variant
 from bot.engine.fishing import FishingEvent, FishingState, FishingView
 from bot.engine.rules import FISHING_RULE_SET, RuleSet
 from bot.games.dominoes.engine.adapter import DominoEngine
+from bot.games.dominoes.engine.table_variants import FISHING_VARIANTS
 
 __all__ = ["FACET", "FishingEngine"]
 
@@ -115,6 +116,11 @@ class FishingEngine(DominoEngine[FishingState]):
         """The points the other seat is behind ``winner`` now (0 if he is not behind)."""
         scores = fishing.view(state, None).scores
         return max(0, scores[winner] - scores[1 - winner])
+
+    def variants(self, game: str) -> tuple[Variant, ...]:
+        """The flags a host may set on a new table
+        (:data:`bot.games.dominoes.engine.table_variants.FISHING_VARIANTS`)."""
+        return FISHING_VARIANTS
 
 
 FACET: GameEngine[RuleSet, FishingState, FishingView, FishingAction, FishingEvent] = FishingEngine()
