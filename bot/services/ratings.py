@@ -142,7 +142,8 @@ def ai_rating(game: str, level: str | None, params: ModelParams) -> tuple[float,
     """The fixed (mu, sigma) of a computer level in a game, in the units of ``params``.
 
     A level without a calibrated rating (``master``, see :data:`STANDS_IN`, or one added after
-    the calibration) counts at the strongest calibrated level's rating: it never fails a
+    the calibration) counts at the strongest calibrated level's rating, and a game whose family
+    calibrated none (or no family plays now) at the default game's: it never fails a
     settlement. The calibration was made under the default model, so another model's mu and
     sigma are mapped linearly (same number of prior sigmas from the prior mean).
     """
