@@ -377,16 +377,8 @@ def test_the_sim_facet_counts_in_todays_tallies(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_what_has_not_moved_yet_says_when_it_will(game: str) -> None:
-    rules = _rules(game)
-    state: Any = new_game(rules, ["a"] * rules.players, make_deal(rules, random.Random(1)))
-    not_yet = [
-        lambda: engine_of(game).refusals,
-        lambda: engine_of(game).seat_stats(state, []),
-        lambda: ai_of(game).calibrated(game),
-    ]
-    for call in not_yet:
-        with pytest.raises(NotImplementedError, match=r"^moves in step \d+[ab]? \(today "):
-            call()
+    with pytest.raises(NotImplementedError, match=r"^moves in step \d+[ab]? \(today "):
+        _ = engine_of(game).refusals
 
 
 def test_the_rule_sets_games_are_the_registered_domino_games() -> None:

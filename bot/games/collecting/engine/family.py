@@ -188,8 +188,18 @@ class CollectingEngine(DominoEngine[GameState]):
     def seat_stats(
         self, final: GameState, events: Iterable[Event]
     ) -> tuple[Mapping[str, str | int | None], ...]:
-        """Not here yet: bot/services/ratings.py summarises a game (moves in step 10)."""
-        raise NotImplementedError("moves in step 10 (today bot/services/ratings.py summarise)")
+        """The winner's arrangement and eye (when he declared); nothing for the other seats."""
+        arrangement: str | None = None
+        eye: str | None = None
+        for event in events:
+            if isinstance(event, collecting.Declared):
+                arrangement = str(event.witness)
+                eye = f"{event.witness.eye[0]} {event.witness.eye[1]}"
+        winner = None if final.result is None else final.result.winner
+        return tuple(
+            {"arrangement": arrangement, "eye": eye} if seat == winner else {}
+            for seat in range(final.rules.players)
+        )
 
     def points_owed(self, final: GameState) -> int:
         """Nothing: a collecting game has no points, so no difference to pay."""

@@ -177,8 +177,28 @@ class FishingEngine(DominoEngine[FishingState]):
     def seat_stats(
         self, final: FishingState, events: Iterable[FishingEvent]
     ) -> tuple[Mapping[str, str | int | None], ...]:
-        """Not here yet: bot/services/ratings.py summarises a game (moves in step 10)."""
-        raise NotImplementedError("moves in step 10 (today bot/services/ratings.py summarise)")
+        """Every seat's captures, sweeps and claims, and its final score (None until the
+        game is over)."""
+        players = final.rules.players
+        captures = [0] * players
+        sweeps = [0] * players
+        claims = [0] * players
+        for event in events:
+            if isinstance(event, fishing.Captured):
+                captures[event.seat] += 1
+                sweeps[event.seat] += int(event.sweep)
+            elif isinstance(event, fishing.Claimed):
+                claims[event.seat] += 1
+        scores = None if final.result is None else final.result.scores
+        return tuple(
+            {
+                "score": None if scores is None else scores[seat],
+                "captures": captures[seat],
+                "sweeps": sweeps[seat],
+                "claims": claims[seat],
+            }
+            for seat in range(players)
+        )
 
     def points_owed(self, final: FishingState) -> int:
         """``settle_rate`` × the point difference under ``difference`` settlement
