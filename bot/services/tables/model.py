@@ -109,7 +109,8 @@ class Table:
     guild_id: int
     channel_id: int
     host_id: int
-    game: Game
+    game: str
+    """The game's registered name (``kap-shap``)."""
     rule_set: str | None
     sets: int | None
     ante: int
@@ -172,7 +173,7 @@ class Table:
     @property
     def fishing(self) -> bool:
         """True for a Tsung Shap table (no hands: everything is public)."""
-        return self.game.fishing
+        return Game(self.game).fishing
 
     def view_for(self, user_id: int | None) -> AnyView | None:
         """The engine view for a member (his seat's view, or a spectator's): a ``View`` for
