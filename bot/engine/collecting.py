@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from bot.engine.actions import Action, Declare, Discard, Draw, Take
 from bot.engine.deal import Deal
 from bot.engine.errors import IllegalAction, RulesError
+from bot.engine.events import TurnStarted
 from bot.engine.hands import Witness, find_witness, is_winning_counts
 from bot.engine.rules import Offer, RuleSet
 from bot.engine.tiles import KINDS, PIECE_KINDS, PIECES_PER_SET, Tile, sort_tiles
@@ -121,14 +122,6 @@ class Move:
 
 # ---------------------------------------------------------------------------------------------
 # Events
-
-
-@dataclass(frozen=True, slots=True)
-class TurnStarted:
-    """A new turn begins."""
-
-    seat: int
-    turn: int
 
 
 @dataclass(frozen=True, slots=True)

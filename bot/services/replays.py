@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 
 from bot.ai.core import BOT_MEMO, set_memo_limits
 from bot.ai.review import Decision, Verdict, decisions_of, review_decision
-from bot.engine import AnyView, Deal, EngineError, TurnStarted
+from bot.engine import AnyView, Deal, EngineError
+from bot.engine.events import TurnStarted
 from bot.engine.family import engine_of
 from bot.engine.record import GameRecord, RecordSeat, parse_record, replay, write_record
 from bot.locale import N_, EventLine, Message

@@ -10,7 +10,7 @@ from typing import Any
 
 from bot import limits
 from bot.ai.family import ai_of
-from bot.engine import EngineError, Game
+from bot.engine import EngineError
 from bot.engine.family import engine_of
 from bot.engine.rules import MAX_PLAYERS
 from bot.games import UnknownGame, default_game, find, games
@@ -104,7 +104,7 @@ class TableLobby(TablePlay):
             guild_id=guild_id,
             channel_id=channel_id,
             host_id=host_id,
-            game=Game(name),
+            game=name,
             rule_set=rule_set,
             sets=sets,
             ante=ante,
@@ -157,7 +157,7 @@ class TableLobby(TablePlay):
         if not 2 <= max_seats <= MAX_PLAYERS:
             raise UserError("A table seats 2 to {max_players} players.", max_players=MAX_PLAYERS)
         try:
-            engine_of(name).make_rules(
+            rules = engine_of(name).make_rules(
                 name,
                 max_seats,
                 rule_set,
@@ -167,7 +167,8 @@ class TableLobby(TablePlay):
             )
         except EngineError as exc:
             raise UserError("Those settings don't work: {exc}.", exc=_rules_refusal(exc)) from None
-        return name, mode, rate, max_seats, ante, turn_seconds
+        # The name as the game's family holds it in its rules (the domino games' Game members).
+        return rules.game, mode, rate, max_seats, ante, turn_seconds
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Table:
         """Seat a member in the lobby."""
@@ -283,7 +284,7 @@ class TableLobby(TablePlay):
             channel_id=channel_id,
             host_id=old.host_id,
             host_name=host.name,
-            game=old.game.value,
+            game=old.game,
             rule_set=old.rule_set,
             ante=old.ante,
             seats=old.max_seats,
@@ -367,7 +368,7 @@ class TableLobby(TablePlay):
             guild_id=record.guild_id,
             channel_id=record.channel_id,
             host_id=record.host_id,
-            game=Game(record.game),
+            game=rules.game,
             rule_set=chosen.rule_set,
             sets=chosen.sets,
             ante=record.ante,

@@ -18,8 +18,8 @@ from bot.engine import (
     Deal,
     EngineError,
     IllegalAction,
-    TurnStarted,
 )
+from bot.engine.events import TurnStarted
 from bot.engine.family import engine_of
 from bot.locale import EventLine, Message
 from bot.services.absence import passive_action

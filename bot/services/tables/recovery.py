@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import logging
 
-from bot.engine import AnyState, Deal, EngineError, Game
+from bot.engine import AnyState, Deal, EngineError
 from bot.engine.family import engine_of
 from bot.locale import Message
 from bot.services.chips import HOUSE_ID
@@ -205,7 +205,7 @@ class TableRecovery(TableLobby):
             guild_id=record.guild_id,
             channel_id=record.channel_id,
             host_id=record.host_id,
-            game=Game(record.game),
+            game=record.game,
             rule_set=None,
             sets=None,
             ante=record.ante,
@@ -232,6 +232,7 @@ class TableRecovery(TableLobby):
         engine = engine_of(record.game)
         rules = engine.rules_from_flags(settings["flags"])
         chosen = engine.table_options(rules)
+        table.game = rules.game  # the name as the game's family holds it
         table.rule_set = chosen.rule_set
         table.sets = chosen.sets
         table.settlement = str(rules.settlement)
