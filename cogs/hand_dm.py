@@ -230,10 +230,7 @@ class HandMessages(PresenterBase):
                 picture, description = drawn.png, drawn.alt
         view = None
         if table.running:
-            # The game's own view and actions (its buttons: issue 19 step 9b).
-            seen: Any = seat_view
-            moves: Any = legal
-            view = hand_view(table.id, table.version, seen, moves, loc)
+            view = hand_view(table.id, table.version, seat_view, legal, loc)
         notice = self.notice_line(table, seat_view.seat)
         return HandPayload(unbroken_embed(embed), picture, view, signature, notice, description)
 

@@ -34,7 +34,7 @@ from cogs.sheets import (
     stakes_text,
     unbroken_embed,
 )
-from cogs.ui import fishing_table_view, lobby_view, table_view
+from cogs.ui import lobby_view, moves_view, table_view
 
 __all__ = ["EDIT_INTERVAL", "FLUSH_CONCURRENCY", "TableMessages"]
 
@@ -174,13 +174,12 @@ class TableMessages(PresenterBase):
             return lobby_view(table.id, loc, full=len(table.seats) >= table.max_seats)
         if table.status is TableStatus.ABORTED:
             return discord.ui.View(timeout=None)  # an empty view removes the buttons
-        public: Any = table.view_for(None)
-        if table.running and public is not None and render_of(table.game).where == "table":
-            # The moves are on the table message (Tsung Shap hides nothing).
-            combos = {str(c.capture): c for c in public.options}
-            combos |= {str(c.claim): c for c in public.pending}
-            legal: Any = table.legal()  # the game's own actions (its buttons: step 9b)
-            return fishing_table_view(table.id, table.version, legal, loc, combos)
+        public = table.view_for(None)
+        render = render_of(table.game)
+        if table.running and public is not None and render.where == "table":
+            # The moves are on the table message (Tsung Shap hides nothing), then Rules.
+            specs = render.buttons(public, table.legal(), loc)
+            return moves_view(table.id, table.version, specs, rules_locale=loc)
         # Once over, the Rematch button is on the end-of-game message (one is enough).
         return table_view(table.id, finished=not table.running, rematch=False, locale=loc)
 
