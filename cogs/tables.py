@@ -13,8 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import KapBot
-from bot.engine import Game
-from bot.games import default_game, games
+from bot.games import UnknownGame, default_game, find, games
 from bot.limits import MAX_ANTE, MAX_SETTLE_RATE, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from bot.services.errors import UserError
 from bot.services.variants import parse_variants, variant_suggestions
@@ -42,11 +41,11 @@ RULE_CHOICES = [
 LEVEL_CHOICES = level_choices(ai_levels())
 
 
-def game_of(value: str) -> Game:
-    """The game an option names (refused in words if it names none)."""
+def game_of(value: str) -> str:
+    """The game an option names (refused in words if no family registered it)."""
     try:
-        return Game(value)
-    except ValueError:
+        return find(value).name
+    except UnknownGame:
         raise UserError("Choose the game from the list.") from None
 
 

@@ -29,30 +29,26 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import discord
 
 from bot.ai.base import LEVEL_WORDS
-from bot.engine import Capture, Claim, Combination, Draw, FishingAction, Place
 from bot.locale import N_, normalize
 from bot.locale import t as tr
 from bot.locale.levels import level_name
 from bot.render.family import ButtonSpec, SelectSpec, render_of
-from bot.render.text import action_label, combination_label
 
 __all__ = [
     "BUTTON_VERBS",
     "SELECT_VERBS",
-    "TSUNG_SHAP_CONTEXT",
     "ComponentHandler",
     "CustomId",
     "KapButton",
     "KapSelect",
     "ai_level_view",
-    "fishing_table_view",
     "hand_view",
     "handler_for",
     "lobby_view",
@@ -65,9 +61,6 @@ __all__ = [
     "resign_view",
     "table_view",
 ]
-
-#: The catalogue context of words that Tsung Shap says otherwise (its "Draw": 翻牌).
-TSUNG_SHAP_CONTEXT = "tsung shap"
 
 PREFIX = "kap"
 VERSIONLESS = "-"
@@ -429,44 +422,3 @@ def hand_view(
         return None
     specs = render_of(seat_view.rules.game).buttons(seat_view, legal, locale)
     return moves_view(table_id, version, specs)
-
-
-def fishing_table_view(
-    table_id: str,
-    version: int,
-    legal: Sequence[FishingAction],
-    locale: str = "en",
-    combos: Mapping[str, Combination] | None = None,
-) -> discord.ui.View:
-    """The running Tsung Shap table message's buttons: the current player's actions (claims,
-    Draw, captures, Place left / Place right, each for this ``version``), then Rules.
-    ``combos`` (by the action's notation) lets a capture or claim button say which tiles it
-    takes and what it scores.
-
-    Kept for cogs/presenter.py until it asks the game's surface
-    (``moves_view(…, render_of(game).buttons(…), rules_locale=…)``); then it goes."""
-    known = combos or {}
-
-    def button(action: FishingAction, style: discord.ButtonStyle, row: int) -> KapButton:
-        cid = CustomId(table_id, version, "play", play_arg(action))
-        combo = known.get(str(action))
-        if isinstance(action, Capture | Claim) and combo is not None:
-            label = combination_label(action, combo, locale)
-        else:
-            label = action_label(action, locale)
-        return KapButton(cid, label=label[:80], style=style, row=row)
-
-    items: list[discord.ui.Item[Any]] = []
-    claims = [a for a in legal if isinstance(a, Claim)][:5]
-    items += [button(a, discord.ButtonStyle.success, 0) for a in claims]
-    captures = [a for a in legal if isinstance(a, Capture)][:5]
-    items += [button(a, discord.ButtonStyle.success, 1) for a in captures]
-    if Draw() in legal:
-        # Tsung Shap's draw turns over the next tile of one's pile: a word of its own in
-        # Chinese (翻牌, where Kap Shap draws from the wall: 摸牌).
-        cid = CustomId(table_id, version, "play", play_arg(Draw()))
-        label = tr(locale, "Draw", context=TSUNG_SHAP_CONTEXT)
-        items.append(KapButton(cid, label=label, style=discord.ButtonStyle.primary, row=2))
-    items += [button(a, discord.ButtonStyle.primary, 2) for a in legal if isinstance(a, Place)]
-    items.append(KapButton(CustomId(table_id, None, "rules"), label=tr(locale, "Rules"), row=3))
-    return _view(*items)

@@ -8,7 +8,12 @@ collecting game has no ``side``; a tile to discard must be named.
 
 from __future__ import annotations
 
+import pytest
+
+from bot.games import games
+from bot.services.errors import UserError
 from bot.services.tables import TableStatus
+from cogs import tables, tournaments
 from tests.discord.conftest import World
 from tests.discord.tables_kit import (
     no_incidents,  # noqa: F401  (autouse: no error logged)
@@ -67,3 +72,16 @@ async def test_kap_shap_refuses_a_side_and_a_missing_tile(world: World) -> None:
     r = await alice.slash(ch, "discard")
     assert shown(r.response.content) == "Name the tile to discard, e.g. `/discard tile:6-5`."
     assert table.version == version
+
+
+def test_the_game_choices_are_the_registrys() -> None:
+    """``/table new game:`` and ``/tournament new game:`` offer the registered games in the
+    order and words they always had; a name no family registered is refused (Discord offers
+    only the choices, the variant autocomplete reads what is typed)."""
+    assert [(c.name, c.value) for c in tables.GAME_CHOICES] == [
+        (g.table_choice, g.name) for g in games()
+    ]
+    assert [c.value for c in tournaments.GAME_CHOICES] == ["kap-shap", "tsung-shap", "kap-tai-shap"]
+    assert [tables.game_of(g.name) for g in games()] == [g.name for g in games()]
+    with pytest.raises(UserError, match=r"^Choose the game from the list\.$"):
+        tables.game_of("chess")

@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 import pytest
+from discord import ButtonStyle
 
 from bot.engine import (
     apply,
@@ -23,8 +24,10 @@ from bot.engine import (
     view,
 )
 from bot.games import games
+from bot.locale import t
 from bot.render.family import ButtonSpec, SelectSpec, VerbRefusal, render_of
-from cogs.ui import CustomId, fishing_table_view, moves_view, notation_of, parse_custom_id
+from bot.render.text import combination_label
+from cogs.ui import CustomId, moves_view, notation_of, parse_custom_id
 
 GAMES = [game.name for game in games()]
 
@@ -71,8 +74,9 @@ def test_every_button_plays_a_legal_move(game: str, seed: int) -> None:
 
 @pytest.mark.parametrize("seed", [1, 2])
 @pytest.mark.parametrize("locale", ["en", "zh-TW"])
-def test_the_table_buttons_of_tsung_shap_are_todays(seed: int, locale: str) -> None:
-    """The table message's moves drawn from the facet are the components drawn before."""
+def test_the_table_buttons_of_tsung_shap(seed: int, locale: str) -> None:
+    """Claims on the first row, captures (with their tiles and points) on the second, Draw and
+    Place on the third, every move a ``play`` of its notation; Rules under them."""
     surface = render_of("tsung-shap")
     assert surface.where == "table"
     for state in _states("tsung-shap", seed):
@@ -82,9 +86,28 @@ def test_the_table_buttons_of_tsung_shap_are_todays(seed: int, locale: str) -> N
         legal = legal_actions(state)
         combos = {str(c.capture): c for c in public.options}
         combos |= {str(c.claim): c for c in public.pending}
-        before = fishing_table_view("abc", 7, legal, locale, combos)
-        after = moves_view("abc", 7, surface.buttons(public, legal, locale), rules_locale=locale)
-        assert _components(after) == _components(before)
+        specs = surface.buttons(public, legal, locale)
+        rows = {"claim": 0, "capture": 1, "draw": 2, "place": 2}
+        assert [s.row for s in specs] == sorted(s.row for s in specs)
+        for spec in specs:
+            assert isinstance(spec, ButtonSpec) and spec.verb == "play"
+            notation = spec.arg.replace("-", " ")
+            assert spec.row == rows[notation.split()[0]]
+            if notation in combos:
+                assert (
+                    spec.label
+                    == combination_label(
+                        parse_action(notation, "tsung-shap"), combos[notation], locale
+                    )[:80]
+                )
+        assert sorted(s.arg for s in specs) == sorted(str(a).replace(" ", "-") for a in legal)
+        drawn = moves_view("abc", 7, specs, rules_locale=locale)
+        assert _components(drawn)[-1] == (
+            "kap:abc:-:rules",
+            t(locale, "Rules"),
+            ButtonStyle.secondary,
+            3,
+        )
 
 
 def _components(view_: Any) -> list[tuple[Any, ...]]:

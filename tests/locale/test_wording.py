@@ -18,10 +18,11 @@ from bot.app import KapBot
 from bot.config import Settings
 from bot.engine import Draw, Tile, Took, describe_event, make_rules
 from bot.locale import Moment, command_path, date_text, name_commands, t
+from bot.render.family import render_of
 from bot.render.text import private_event_text, public_event_text, rules_summary
 from bot.services.errors import AlreadyClaimed
 from cogs.translator import CatalogueTranslator
-from cogs.ui import fishing_table_view
+from cogs.ui import moves_view
 from tests.discord.tables_kit import no_incidents  # noqa: F401  (autouse: no error logged)
 from tests.locale.test_zh_table_flow import make_club
 
@@ -176,7 +177,11 @@ def test_tsung_shap_turns_over_where_kap_shap_draws(
 ) -> None:
     """The same English "Draw"; in Chinese Tsung Shap turns a tile over (翻牌), Kap Shap draws
     from the wall (摸牌: the DM's button)."""
-    assert _labels(fishing_table_view("abc", 1, [Draw()], locale)) == [fishing, t(locale, "Rules")]
+    moves = render_of("tsung-shap").buttons(None, [Draw()], locale)
+    assert _labels(moves_view("abc", 1, moves, rules_locale=locale)) == [
+        fishing,
+        t(locale, "Rules"),
+    ]
     assert t(locale, "Draw") == kap_shap
 
 

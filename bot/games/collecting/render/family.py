@@ -1,6 +1,6 @@
 """The render facet of the collecting games: its words (``words.py``, ``rules_text.py``) and
-pictures (``pictures.py``) behind :class:`bot.render.family.GameRender`, with the kit's adapter
-for what has not moved here yet (issue 19 step 9b)."""
+pictures (``pictures.py``) and its surface (``surface.py``: buttons, verbs, choices) behind
+:class:`bot.render.family.GameRender`."""
 
 from __future__ import annotations
 
@@ -9,13 +9,12 @@ from typing import Literal
 from bot.games.collecting.render.pictures import CollectingPictures
 from bot.games.collecting.render.surface import CollectingSurface
 from bot.games.collecting.render.words import CollectingWords
-from bot.games.dominoes.render.adapter import DominoRender
 from bot.render.family import GameRender
 
 __all__ = ["FACET", "CollectingRender"]
 
 
-class CollectingRender(CollectingWords, CollectingPictures, CollectingSurface, DominoRender):
+class CollectingRender(CollectingWords, CollectingPictures, CollectingSurface):
     """Kap Shap and Kap Tai Shap for the render layer."""
 
     @property

@@ -1,12 +1,11 @@
 """The render facet of Tsung Shap: its words (``words.py``, ``rules_text.py``) and
-pictures (``pictures.py``) behind :class:`bot.render.family.GameRender`, with the kit's adapter
-for what has not moved here yet (issue 19 step 9b)."""
+pictures (``pictures.py``) and its surface (``surface.py``: buttons, verbs, choices) behind
+:class:`bot.render.family.GameRender`."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from bot.games.dominoes.render.adapter import DominoRender
 from bot.games.fishing.render.pictures import FishingPictures
 from bot.games.fishing.render.surface import FishingSurface
 from bot.games.fishing.render.words import FishingWords
@@ -15,7 +14,7 @@ from bot.render.family import GameRender
 __all__ = ["FACET", "FishingRender"]
 
 
-class FishingRender(FishingWords, FishingPictures, FishingSurface, DominoRender):
+class FishingRender(FishingWords, FishingPictures, FishingSurface):
     """Tsung Shap for the render layer."""
 
     @property
