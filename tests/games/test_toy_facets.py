@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from bot.ai.family import GameAI, ai_of
 from bot.engine.errors import IllegalAction, NotationError, RulesError
 from bot.engine.family import GameEngine, engine_of
+from bot.engine.position import PositionError
 from bot.games import registered
 from bot.locale import recognize, t
 from bot.render.family import ButtonSpec, GameRender, VerbRefusal, render_of
@@ -241,6 +242,8 @@ def test_events_are_described_hiding_a_drawn_card_from_others() -> None:
     assert engine.describe_event(events[0], 1, names) == "Ann drew a card"
     assert engine.describe_event(events[0], None, names) == "Ann drew a card"
     assert engine.describe_event(events[1], None, names) == "Ann discarded 5"
+    assert all(engine.owns_event(event) for event in events)
+    assert not engine.owns_event(Draw())
 
 
 # -- records and positions ----------------------------------------------------------------------
@@ -269,7 +272,7 @@ def test_a_deal_is_written_as_cards_and_read_back() -> None:
 
 def _fields(text: str) -> dict[str, str]:
     """A typed position's fields (``game; key value; …``), as the generic reader splits them."""
-    parts = [part.strip() for part in text.split(";")]
+    parts = [part.strip() for part in text.replace("\n", ";").split(";")]
     fields = {"game": parts[0]}
     for part in parts[1:]:
         key, _, value = part.partition(" ")
@@ -281,9 +284,10 @@ def test_a_position_is_what_the_seat_to_play_sees() -> None:
     engine = engine_of(GAME)
     state, _ = _play(_state([[7, 2, 2], [9, 3, 1]], stock=[5, 8, 6]), "draw", "discard 5", "draw")
     text = engine.write_position(state)
-    assert text == (
-        "high-pair; seat 1; size 3; hand 1 3 8 9; discards 5; stock 28; phase discard; turn 2"
-    )
+    assert text.splitlines() == [
+        "high-pair", "seat 1", "size 3", "hand 1 3 8 9", "discards 5", "stock 28",
+        "phase discard", "turn 2",
+    ]  # fmt: skip
     read, seat = engine.parse_position(GAME, _fields(text))
     assert seat == 1
     # The same view, but for the seats' names (a position has none).
@@ -294,10 +298,22 @@ def test_a_position_is_what_the_seat_to_play_sees() -> None:
         "Stock: 28 cards",
         "To play: seat 1 (discard)",
     ]
-    with pytest.raises(RulesError, match="holds 4 cards"):
+    # The generic reader hands every field's values as a list.
+    listed = {key: [value] for key, value in _fields(text).items()}
+    assert engine.parse_position(GAME, listed)[0] == read
+    with pytest.raises(PositionError, match="holds 4 cards"):
         engine.parse_position(GAME, {**_fields(text), "hand": "1 3 8"})
-    with pytest.raises(RulesError, match="no field 'wall'"):
+    with pytest.raises(PositionError, match="no field 'wall'"):
         engine.parse_position(GAME, {**_fields(text), "wall": "3"})
+    with pytest.raises(PositionError, match="'seat' is given twice"):
+        engine.parse_position(GAME, {**listed, "seat": ["0", "1"]})
+    ended, _ = _play(_state([[7, 7, 2], [9, 3, 1]], stock=[5]), "draw", "show")
+    with pytest.raises(PositionError, match="over"):
+        engine.write_position(ended)
+    assert engine.position_lines(ended, None) == [
+        "Hand of seat 0: 2 5 7 7", "Hand of seat 1: 1 3 9", "Discards: none",
+        "Stock: 29 cards", "Result: seat 0 wins (show)",
+    ]  # fmt: skip
 
 
 # -- hidden information and results ---------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Any
 from bot.engine.deal import Deal
 from bot.engine.errors import IllegalAction, NotationError, RulesError
 from bot.engine.family import GameEngine, Standing, TableOptions, Variant
+from bot.engine.position import PositionError
 from bot.games import N_
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
 
 GAME = "high-pair"
 _DIGITS = tuple("123456789")
+_POSITION_KEYS = frozenset({"game", "seat", "size", "hand", "discards", "stock", "phase", "turn"})
 CARDS = 36
 """Pieces 0 to 35: four of each value 1 to 9."""
 
@@ -503,6 +505,10 @@ class ToyEngine:
             return Discard(int(words[1]))
         raise NotationError(f"Cannot read '{text.strip()[:40]}': write draw, discard N or show.")
 
+    def owns_event(self, event: object) -> bool:
+        """High Pair's four events."""
+        return isinstance(event, Drew | Discarded | Shown | GameOver)
+
     def resolve(self, state: ToyState, text: str) -> ToyAction:
         """No card name is ambiguous: :meth:`parse_action`."""
         return self.parse_action(text)
@@ -568,7 +574,14 @@ class ToyEngine:
     def position_lines(self, state: ToyState, seat: int | None) -> list[str]:
         """What a seat sees, in English."""
         seen = self.view(state, seat)
-        lines = [] if seat is None else [f"Hand: {_words(seen.hand)}"]
+        if seat is not None:
+            lines = [f"Hand: {_words(seen.hand)}"]
+        elif state.result is not None:  # every hand is shown at the end
+            lines = [
+                f"Hand of seat {s}: {_words(_cards(hand))}" for s, hand in enumerate(state.hands)
+            ]
+        else:
+            lines = []
         lines.append(f"Discards: {_words(seen.discards)}")
         lines.append(f"Stock: {seen.stock} cards")
         if state.result is None:
@@ -577,59 +590,57 @@ class ToyEngine:
             lines.append(f"Result: {self.result_line(state)}")
         return lines
 
-    def parse_position(self, game: str, fields: Mapping[str, str]) -> tuple[ToyState, int]:
-        """``seat``, ``hand``, ``discards``, ``phase`` (``draw``/``discard``), ``turn`` and
-        ``size`` (cards in a hand): the seat to play's view; the unseen cards are put in the
-        other hand, then the stock, in a fixed order."""
-        unknown = set(fields) - {
-            "game",
-            "seat",
-            "hand",
-            "discards",
-            "stock",
-            "phase",
-            "turn",
-            "size",
-        }
-        if unknown:
-            raise RulesError(f"a High Pair position has no field '{sorted(unknown)[0]}'")
+    def parse_position(
+        self, game: str, fields: Mapping[str, str | Sequence[str]]
+    ) -> tuple[ToyState, int]:
+        """``seat``, ``size`` (cards in a hand), ``hand``, ``discards``, ``stock`` (its size,
+        checked), ``phase`` (``draw``/``discard``) and ``turn``: what the seat to play sees.
+        The cards it has not seen go to the other hand, then the stock, in a fixed order."""
+        one: dict[str, str] = {}
+        for key, value in fields.items():
+            if key not in _POSITION_KEYS:
+                raise PositionError(f"A High Pair position has no field '{key[:20]}'")
+            if isinstance(value, str):
+                one[key] = value
+            elif len(value) == 1:
+                one[key] = value[0]
+            else:
+                raise PositionError(f"'{key}' is given twice")
         try:
-            rules = self.make_rules(game, hand=fields.get("size", "3"))
-            seat = int(fields.get("seat", "0"))
-            phase = Phase(fields.get("phase", "draw"))
-            turn = int(fields.get("turn", "1"))
-            hand = [int(c) for c in fields.get("hand", "").split()]
-            discards = [int(c) for c in fields.get("discards", "").replace("none", "").split()]
+            rules = self.make_rules(game, hand=one.get("size", "3"))
+            seat = int(one.get("seat", "0"))
+            phase = Phase(one.get("phase", "draw"))
+            turn = int(one.get("turn", "1"))
+            hand = [int(c) for c in one.get("hand", "").split()]
+            discards = [int(c) for c in one.get("discards", "").replace("none", "").split()]
         except ValueError as exc:
-            raise RulesError(f"cannot read the position: {exc}") from None
+            raise PositionError(f"Cannot read the position: {exc}") from None
         if not 0 <= seat < rules.players:
-            raise RulesError(f"seat {seat} is not at this table")
+            raise PositionError(f"seat {seat} is not at this table")
         want = rules.hand + (phase is Phase.DISCARD)
         if len(hand) != want:
-            raise RulesError(f"the seat to play holds {want} cards here, not {len(hand)}")
+            raise PositionError(f"The seat to play holds {want} cards here, not {len(hand)}")
         known = Counter(hand + discards)
         if any(not 1 <= c <= 9 for c in known) or any(n > 4 for n in known.values()):
-            raise RulesError("a card is 1 to 9 and there are four of each")
+            raise PositionError("A card is 1 to 9 and there are four of each")
         rest = [v for v in range(1, 10) for _ in range(4 - known[v])]
         other, stock = rest[: rules.hand], rest[rules.hand :]
-        if "stock" in fields and fields["stock"].strip() != str(len(stock)):
-            raise RulesError(f"the stock holds {len(stock)} cards here")
+        if "stock" in one and one["stock"].strip() != str(len(stock)):
+            raise PositionError(f"The stock holds {len(stock)} cards here")
         if not stock:
-            raise RulesError("the stock is empty: the game is over")
+            raise PositionError("The stock is empty: the game is over")
         hands_cards = [other, other]
         hands_cards[seat] = hand
         pieces = _pieces_of([*hands_cards[0], *hands_cards[1], *stock, *discards])
-        sizes = [len(hands_cards[0]), len(hands_cards[1]), len(stock)]
-        h0 = pieces[: sizes[0]]
-        h1 = pieces[sizes[0] : sizes[0] + sizes[1]]
-        rest_pieces = pieces[sizes[0] + sizes[1] :]
+        first = len(hands_cards[0])
+        second = first + len(hands_cards[1])
         state = ToyState(
             rules=rules,
             seats=("seat 0", "seat 1"),
             deal=Deal(order=pieces, first_seat=seat),
-            hands=(h0, h1),
-            stock=rest_pieces[: len(stock)],
-            discards=rest_pieces[len(stock) :],
+            hands=(pieces[:first], pieces[first:second]),
+            stock=pieces[second : second + len(stock)],
+            discards=pieces[second + len(stock) :],
             current=seat,
             turn=turn,
             phase=phase,
@@ -637,14 +648,21 @@ class ToyEngine:
         return state, seat
 
     def write_position(self, state: ToyState) -> str:
-        """The seat to play's view as a typed position."""
+        """The seat to play's view as a typed position, one field a line, the game first."""
         if state.result is not None:
-            raise IllegalAction("The game is over.")
+            raise PositionError("The game is over")
         seen = self.view(state, state.current)
-        return (
-            f"{GAME}; seat {state.current}; size {state.rules.hand}; hand {_words(seen.hand)}; "
-            f"discards {_words(seen.discards)}; stock {seen.stock}; phase {state.phase}; "
-            f"turn {state.turn}"
+        return "\n".join(
+            (
+                GAME,
+                f"seat {state.current}",
+                f"size {state.rules.hand}",
+                f"hand {_words(seen.hand)}",
+                f"discards {_words(seen.discards)}",
+                f"stock {seen.stock}",
+                f"phase {state.phase}",
+                f"turn {state.turn}",
+            )
         )
 
     # -- hidden information -------------------------------------------------------------------
