@@ -367,6 +367,8 @@ def test_the_levels_and_what_they_play() -> None:
     assert ai.levels(GAME) == ("random", "greedy")
     assert not any(ai.searching(level) for level in ai.levels(GAME))
     assert ai.calibrated(GAME) == {}
+    assert ai.warm_player(GAME, 100) is None and not ai.compiled(GAME)
+    assert ai.draws_unseen(Draw()) and not ai.draws_unseen(Discard(3))
     with pytest.raises(ValueError, match="random, greedy"):
         ai.player(GAME, "master")
     greedy = ai.player(GAME, "greedy")
@@ -434,7 +436,14 @@ def test_the_words_of_a_game(locale: str) -> None:
     )
     assert render.prompt(engine.view(state, 1), [], locale) == "Wait for your turn."
     sheet = render.table_sheet(engine.view(state, None), seats, locale)
-    assert sheet.lines == ("Ann: 4 cards", "Bo: 3 cards")
+    assert sheet.lines == ("▶ Ann: 4 cards", "Bo: 3 cards")
+    if locale == "en":  # "You may", ", or " are the bot's words: its catalogue words them
+        assert render.moves(engine.view(state, 0), legal, locale) == (
+            "**It is your turn.** You may **discard** one of 2, 5, 7, or **show** your pair."
+        )
+    assert render.moves(engine.view(state, 0), legal, "en", opener=False).startswith("You may")
+    assert render.their_move(drew, 1, names, locale) == "drew a card"
+    assert all(render.claims(x) for x in (drew, *legal)) and not render.claims("draw")
     # "Stock", "Discards" and "none" are the bot's words too: its catalogue words them.
     assert [(f.name, f.value) for f in sheet.fields] == [
         (t(locale, "Stock"), "29 cards"),
@@ -452,7 +461,7 @@ def test_the_words_of_a_game(locale: str) -> None:
         over.result, seats, locale
     )
     replay = render.replay_sheet(
-        engine.view(over, None), [engine.view(over, s) for s in (0, 1)], 3, locale
+        engine.view(over, None), [engine.view(over, s) for s in (0, 1)], names, locale
     )
     assert [(f.name, f.value) for f in replay.fields[:2]] == [("Ann", "2 5 7 7"), ("Bo", "1 3 9")]
     assert [f.value for f in render.hand_fields(seen, "https://link", locale)] == ["https://link"]
@@ -470,7 +479,8 @@ def test_a_hand_picture_but_no_table_picture() -> None:
     assert Image.open(io.BytesIO(picture.png)).size == (8 + 4 * 44, 68)
     assert render.hand(engine.view(state, None), [], "en") is None
     assert render.table(seen, [], "en") is None
-    assert render.end(None, state.rules, "High Pair", "en") is None
+    assert render.end(None, state.rules, [], "en") is None
+    assert render.position(seen, legal, "en") == picture
     assert render.replay(seen, 1, "en") is None
     later, _ = _play(state, "discard 5")
     assert render.hand_key(seen, legal) != render.hand_key(engine.view(later, 0), [])

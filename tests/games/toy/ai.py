@@ -128,6 +128,40 @@ class ToyAI:
         """No level was ever calibrated."""
         return {}
 
+    def warm_player(self, game: str, budget: int) -> AnyPlayer | None:
+        """Nothing compiled to warm up."""
+        return None
+
+    def compiled(self, game: str) -> bool:
+        """The play-outs run through the engine."""
+        return False
+
+    def rollouts(self, rules: Any) -> int:
+        """A game of a few turns: 2,000 play-outs a decision."""
+        return 2_000
+
+    def choices(self, state: Any, seat: int, legal: Sequence[Any]) -> list[list[Any]]:
+        """Every legal action is a choice of its own."""
+        return [[action] for action in legal]
+
+    def draws_unseen(self, action: Any) -> bool:
+        """A draw takes the unseen top of the stock."""
+        return isinstance(action, Draw)
+
+    def reason(
+        self, state: Any, seat: int, played: Any, best: Any, after: Sequence[tuple[int, str]]
+    ) -> Words:
+        """Showing wins at once; else a card was thrown that the best move kept."""
+        from bot.ai.review import Words
+
+        if isinstance(best, Show):
+            return Words("a pair was there to show")
+        return Words("{best} kept the better cards", (("best", str(best)),))
+
+    def words_context(self, game: str) -> str | None:
+        """The common words."""
+        return None
+
 
 FACET: GameAI = ToyAI()
 """High Pair's AI facet (``ai_of("high-pair")``)."""

@@ -179,10 +179,7 @@ class ToyRender:
 
     def table_sheet(self, view: ToyView, seats: Sequence[SeatLabel], locale: str) -> Sheet:
         """The seats with their hand sizes, the stock and the discards."""
-        lines = tuple(
-            t(locale, "{name}: {n} cards", name=seat.name, n=n)
-            for seat, n in zip(seats, view.hand_sizes, strict=True)
-        )
+        lines = tuple(self.seats(view, seats, locale).splitlines())
         fields = (
             Field(t(locale, "Stock"), t(locale, "{n} cards", n=view.stock), inline=True),
             Field(t(locale, "Discards"), _cards(view.discards, locale), inline=True),
@@ -194,15 +191,67 @@ class ToyRender:
         return [Field(t(locale, "Table"), table_link)]
 
     def replay_sheet(
-        self, table: ToyView, seats_views: Sequence[ToyView], step: int, locale: str
+        self, table: ToyView, seats_views: Sequence[ToyView], names: Sequence[str], locale: str
     ) -> Sheet:
-        """Every hand, the stock and the discards at ``step``."""
+        """Every hand (``seats_views``, named ``names``), the stock and the discards."""
         fields = [
-            Field(seen.seats[seen.seat or 0], _cards(seen.hand, locale)) for seen in seats_views
+            Field(name, _cards(seen.hand, locale))
+            for name, seen in zip(names, seats_views, strict=True)
         ]
         fields.append(Field(t(locale, "Stock"), t(locale, "{n} cards", n=table.stock)))
         fields.append(Field(t(locale, "Discards"), _cards(table.discards, locale)))
-        return Sheet(fields=tuple(fields), footer=t(locale, "Step {step}", step=step))
+        return Sheet(fields=tuple(fields))
+
+    def claims(self, value: Any) -> bool:
+        """High Pair's events, actions and result."""
+        return isinstance(
+            value, Drew | Discarded | Shown | GameOver | Draw | Discard | Show | ToyResult
+        )
+
+    def their_move(
+        self, event: Any, reader: int | None, names: Sequence[str], locale: str
+    ) -> str | None:
+        """``drew a card``, ``discarded 7``, ``showed 2 7 7 8``."""
+        if isinstance(event, Drew):
+            return t(locale, "drew a card")
+        if isinstance(event, Discarded):
+            return t(locale, "discarded {card}", card=event.card)
+        if isinstance(event, Shown):
+            return t(locale, "showed {cards}", cards=_cards(event.cards, locale))
+        return None
+
+    def moves(
+        self,
+        view: ToyView,
+        legal: Sequence[Any],
+        locale: str,
+        *,
+        opener: bool = True,
+        turned: bool = True,
+    ) -> str:
+        """Draw; or discard one of the cards, or show."""
+        if not view.my_turn:
+            return self.prompt(view, legal, locale)
+        options = []
+        if Draw() in legal:
+            options.append(t(locale, "**draw** a card"))
+        discards = [str(a.card) for a in legal if isinstance(a, Discard)]
+        if discards:
+            options.append(t(locale, "**discard** one of {cards}", cards=", ".join(discards)))
+        if Show() in legal:
+            options.append(t(locale, "**show** your pair"))
+        joined = t(locale, ", or ").join(options)
+        if not opener:
+            return t(locale, "You may {options}.", options=joined)
+        return t(locale, "**It is your turn.** You may {options}.", options=joined)
+
+    def seats(self, view: ToyView, seats: Sequence[SeatLabel], locale: str) -> str:
+        """The seats with their hand sizes, the one to act marked ▶."""
+        lines = []
+        for index, (seat, n) in enumerate(zip(seats, view.hand_sizes, strict=True)):
+            mark = "▶ " if view.result is None and index == view.current else ""
+            lines.append(t(locale, "{mark}{name}: {n} cards", mark=mark, name=seat.name, n=n))
+        return "\n".join(lines)
 
     # -- pictures -----------------------------------------------------------------------------
 
@@ -232,9 +281,15 @@ class ToyRender:
         """The cards and the moves: what :meth:`hand` draws."""
         return (view.hand, tuple(str(a) for a in legal))
 
-    def end(self, result: Any, rules: Any, title: str, locale: str) -> Picture | None:
+    def end(
+        self, result: Any, rules: Any, seats: Sequence[SeatLabel], locale: str
+    ) -> Picture | None:
         """No end picture."""
         return None
+
+    def position(self, view: ToyView, legal: Sequence[Any], locale: str) -> Picture | None:
+        """The hand the seat decided with."""
+        return self.hand(view, legal, locale)
 
     def replay(self, table: Any, step: int, locale: str) -> Picture | None:
         """No replay picture."""
