@@ -259,9 +259,10 @@ def test_a_deal_is_written_as_cards_and_read_back() -> None:
     assert [card(p) for p in read.order] == [card(p) for p in deal.order]
     assert (read.first_seat, read.thrower) == (deal.first_seat, 1)
     assert engine.deal_text(rules, read) == text
-    for bad, words in ((text.replace("1", "x", 1), "not a card"), (text[:-2], "four times")):
-        with pytest.raises(RulesError, match=words):
-            engine.read_deal(rules, bad, 0, 0, ())
+    with pytest.raises(NotationError, match="'x' is not a card"):
+        engine.read_deal(rules, text.replace("1", "x", 1), 0, 0, ())
+    with pytest.raises(RulesError, match="four times"):
+        engine.read_deal(rules, text[:-2], 0, 0, ())
     first = deal.first_seat
     hands = [[card(p) for p in deal.order[0:3]], [card(p) for p in deal.order[3:6]]]
     assert engine.deal_comment(rules, deal) == [
@@ -292,11 +293,11 @@ def test_a_position_is_what_the_seat_to_play_sees() -> None:
     assert seat == 1
     # The same view, but for the seats' names (a position has none).
     assert engine.view(read, 1) == replace(engine.view(state, 1), seats=read.seats)
-    assert engine.position_lines(state, 1) == [
-        "Hand: 1 3 8 9",
-        "Discards: 5",
-        "Stock: 28 cards",
-        "To play: seat 1 (discard)",
+    assert engine.position_lines(state, 1) == [" ▶ Bo: 1 3 8 9", "   discards: 5; stock: 28 cards"]
+    assert engine.position_lines(state, None) == [
+        "   Ann: 2 2 7",
+        " ▶ Bo: 1 3 8 9",
+        "   discards: 5; stock: 28 cards",
     ]
     # The generic reader hands every field's values as a list.
     listed = {key: [value] for key, value in _fields(text).items()}
@@ -311,8 +312,7 @@ def test_a_position_is_what_the_seat_to_play_sees() -> None:
     with pytest.raises(PositionError, match="over"):
         engine.write_position(ended)
     assert engine.position_lines(ended, None) == [
-        "Hand of seat 0: 2 5 7 7", "Hand of seat 1: 1 3 9", "Discards: none",
-        "Stock: 29 cards", "Result: seat 0 wins (show)",
+        "   Ann: 2 5 7 7", "   Bo: 1 3 9", "   discards: none; stock: 29 cards",
     ]  # fmt: skip
 
 

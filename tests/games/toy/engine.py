@@ -544,7 +544,7 @@ class ToyEngine:
         cards = []
         for word in text.split():
             if word not in _DIGITS:
-                raise RulesError(f"'{word[:10]}' is not a card (1 to 9)")
+                raise NotationError(f"'{word[:10]}' is not a card (1 to 9)")
             cards.append(int(word))
         counts = Counter(cards)
         if len(cards) != CARDS or any(counts[value] != 4 for value in range(1, 10)):
@@ -572,22 +572,14 @@ class ToyEngine:
         return f"seat {result.winner} wins ({result.reason})"
 
     def position_lines(self, state: ToyState, seat: int | None) -> list[str]:
-        """What a seat sees, in English."""
-        seen = self.view(state, seat)
-        if seat is not None:
-            lines = [f"Hand: {_words(seen.hand)}"]
-        elif state.result is not None:  # every hand is shown at the end
-            lines = [
-                f"Hand of seat {s}: {_words(_cards(hand))}" for s, hand in enumerate(state.hands)
-            ]
-        else:
-            lines = []
-        lines.append(f"Discards: {_words(seen.discards)}")
-        lines.append(f"Stock: {seen.stock} cards")
-        if state.result is None:
-            lines.append(f"To play: seat {state.current} ({state.phase})")
-        else:
-            lines.append(f"Result: {self.result_line(state)}")
+        """Every seat's hand (None: ``kapshap replay`` shows a finished game whole), or one
+        seat's, the seat to play marked; then the discards and the stock."""
+        lines = []
+        for shown in range(state.rules.players) if seat is None else (seat,):
+            marker = "▶" if state.result is None and state.current == shown else " "
+            lines.append(f" {marker} {state.seats[shown]}: {_words(_cards(state.hands[shown]))}")
+        discards = _words([card(p) for p in state.discards])
+        lines.append(f"   discards: {discards}; stock: {len(state.stock)} cards")
         return lines
 
     def parse_position(
