@@ -369,6 +369,10 @@ def test_the_levels_and_what_they_play() -> None:
     assert ai.calibrated(GAME) == {}
     assert ai.warm_player(GAME, 100) is None and not ai.compiled(GAME)
     assert ai.draws_unseen(Draw()) and not ai.draws_unseen(Discard(3))
+    seen = engine.view(_state([[7, 7, 2], [9, 3, 1]], stock=[5]), 0)
+    assert [w.text() for w in ai.position_words(seen)] == [
+        "Hand: 2 7 7", "Discards: -", "Stock: 30 cards",
+    ]  # fmt: skip
     with pytest.raises(ValueError, match="random, greedy"):
         ai.player(GAME, "master")
     greedy = ai.player(GAME, "greedy")

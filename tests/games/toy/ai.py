@@ -162,6 +162,18 @@ class ToyAI:
         """The common words."""
         return None
 
+    def position_words(self, view: ToyView) -> list[Words]:
+        """The hand, the discards and the stock's size."""
+        from bot.ai.review import Words
+
+        cards = " ".join(str(c) for c in view.hand)
+        discards = " ".join(str(c) for c in view.discards) or "-"
+        return [
+            Words("Hand: {cards}", (("cards", cards),)),
+            Words("Discards: {cards}", (("cards", discards),)),
+            Words("Stock: {n} cards", (("n", str(view.stock)),)),
+        ]
+
 
 FACET: GameAI = ToyAI()
 """High Pair's AI facet (``ai_of("high-pair")``)."""
