@@ -50,7 +50,7 @@ from bot.engine import (
     new_game,
     view,
 )
-from bot.sim.play import play_game
+from bot.games.collecting.sim.play import play_game
 
 
 def late_states(

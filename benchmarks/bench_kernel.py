@@ -45,8 +45,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.engine import RuleSet, make_deal, make_rules
+from bot.games.collecting.sim.play import play_game
 from bot.sim import kernel
-from bot.sim.play import play_game
 from bot.sim.runner import SimConfig, run
 from bot.sim.stats import summarize_tally
 

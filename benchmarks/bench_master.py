@@ -45,8 +45,8 @@ from bot.ai.master import INFER, MasterPlayer
 from bot.engine import View, make_deal, make_rules
 from bot.engine.collecting import GameState
 from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET
+from bot.games.collecting.sim.play import play_reference
 from bot.sim.fishing import play_fishing
-from bot.sim.play import play_reference
 
 TIMES: list[float] = []
 CPU: list[float] = []
@@ -82,7 +82,7 @@ def _play_peeking(rules: Any, deal: Any, levels: Any, rng: random.Random) -> Any
         STATE[:] = [state]
         return original(state, seat)
 
-    import bot.sim.play as sim_play
+    import bot.games.collecting.sim.play as sim_play
 
     sim_play.view = spying  # type: ignore[attr-defined]
     try:

@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.engine import RuleSet, make_deal, make_rules
-from bot.sim.play import play_game
+from bot.games.collecting.sim.play import play_game
 from bot.sim.record import GameRecord
 
 

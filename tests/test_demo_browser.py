@@ -43,6 +43,7 @@ CHROME_FLAGS = (
 )
 SEED = 7  # the deals of this run (the demo's --seed), so the game goes the same way each time
 WAIT = 20.0  # seconds: the longest any one step may take before the test gives up
+REVIEW_WAIT = 120.0  # seconds: a review's play-outs, on a machine other jobs share
 
 
 def missing_browser() -> str | None:
@@ -160,15 +161,12 @@ class Page:
         self.shots = shots
         # The page redraws its messages on every publication: an element found a moment ago
         # may be gone; looking again is the answer.
-        self.wait = WebDriverWait(
-            driver,
-            WAIT,
-            ignored_exceptions=(
-                StaleElementReferenceException,
-                NoSuchElementException,
-                ElementClickInterceptedException,
-            ),
+        self.ignored = (
+            StaleElementReferenceException,
+            NoSuchElementException,
+            ElementClickInterceptedException,
         )
+        self.wait = WebDriverWait(driver, WAIT, ignored_exceptions=self.ignored)
 
     def text(self) -> str:
         """The messages the page shows now, as read (without the invisible word joiners that
@@ -176,19 +174,26 @@ class Page:
         elements = self.driver.find_elements(self.by.ID, "channel-message-list")
         return str(elements[0].text).replace("\u2060", "") if elements else ""
 
-    def until(self, what: str, check: Callable[[], object]) -> Any:
-        """Wait until ``check()`` is truthy (the page polls the bot); fail naming ``what``."""
+    def until(self, what: str, check: Callable[[], object], wait: float = WAIT) -> Any:
+        """Wait until ``check()`` is truthy (the page polls the bot), at most ``wait`` seconds;
+        fail naming ``what``."""
         from selenium.common.exceptions import TimeoutException
+        from selenium.webdriver.support.ui import WebDriverWait
 
+        waiting = (
+            self.wait
+            if wait == WAIT
+            else WebDriverWait(self.driver, wait, ignored_exceptions=self.ignored)
+        )
         try:
-            return self.wait.until(lambda _: check())
+            return waiting.until(lambda _: check())
         except TimeoutException:
             self.screenshot("failure")
             pytest.fail(f"the page never showed {what}; it shows:\n{self.text()}")
 
-    def shows(self, text: str) -> None:
+    def shows(self, text: str, wait: float = WAIT) -> None:
         """Wait until the messages contain ``text``."""
-        self.until(repr(text), lambda: text in self.text())
+        self.until(repr(text), lambda: text in self.text(), wait)
 
     def buttons(self, label: str) -> list[Any]:
         """The enabled message buttons whose label starts with ``label``."""
@@ -256,9 +261,9 @@ class Page:
             lambda: self.driver.find_element(self.by.ID, "send-message").click() or True,
         )
 
-    def type(self, line: str) -> None:
+    def type(self, line: str, wait: float = WAIT) -> None:
         """Type ``line`` in the composer and send it as it is (a command with its options
-        typed out: ``/table new game:Kap Tai Shap``)."""
+        typed out: ``/table new game:Kap Tai Shap``); ``wait``: how long the command may take."""
         from selenium.webdriver.common.keys import Keys
 
         def send() -> bool:
@@ -287,6 +292,7 @@ class Page:
                 != line
                 or used in self.text()
             ),
+            wait,
         )
 
     def go(self, place: str) -> None:
@@ -395,8 +401,8 @@ def test_a_visitor_plays_a_game_in_the_browser(demo_url: str, browser: Any, tmp_
     if "resigned" not in page.text():
         page.click(next(label for label in confirm if page.buttons(label)))
     page.shows("resigned")
-    page.type(f"/review game:{found[1]}")  # a command typed out, options and all
-    page.shows(f"Review of game {found[1]}")
+    page.type(f"/review game:{found[1]}", REVIEW_WAIT)  # a command typed out, options and all
+    page.shows(f"Review of game {found[1]}", REVIEW_WAIT)
 
     # The welcome's own example, typed as it reads.
     page.go("#kap-tai-shap")

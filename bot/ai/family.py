@@ -11,16 +11,23 @@ facet instead of telling the games apart (docs/architecture.md, "Games: one plac
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from bot.games import load
 
 if TYPE_CHECKING:
     from bot.ai.base import AnyPlayer
-    from bot.ai.review import Estimator, PlayOut, Words
+    from bot.ai.review_words import Words
 
-__all__ = ["GameAI", "ai_of"]
+__all__ = ["Estimator", "GameAI", "PlayOut", "ai_of"]
+
+PlayOut = Callable[[Any, int, random.Random], float]
+"""Plays a (determinized) state to its end; 1.0 if the given seat wins, else 0.0."""
+
+Estimator = Callable[[Any, int, Sequence[Any], int, random.Random], list[list[float]]]
+"""``(state, seat, actions, rollouts, rng) -> scores``: per action, ``rollouts`` scores (1.0 a
+win for ``seat``, else 0.0), every action played out on the same determinized deals."""
 
 
 class GameAI(Protocol):
@@ -61,6 +68,59 @@ class GameAI(Protocol):
     def calibrated(self, game: str) -> Mapping[str, tuple[float, float]]:
         """The (mu, sigma) of each level's fixed rating in the game (ratings of computer
         seats, fitted by benchmarks/calibrate_ratings.py)."""
+        ...
+
+    def warm_player(self, game: str, budget: int) -> AnyPlayer | None:
+        """A searching player with ``budget`` play-outs per decision whose decisions run all
+        the compiled code the game's strongest level runs (:mod:`bot.ai.warm` plays a few to
+        compile it before anyone waits); None when the game runs nothing compiled."""
+        ...
+
+    def compiled(self, game: str) -> bool:
+        """Whether the game's review play-outs run compiled here (numba installed, the
+        kernel on)."""
+        ...
+
+    def rollouts(self, rules: Any) -> int:
+        """The compiled play-outs a review may spend on one decision of a game played by
+        ``rules``: about the same time per decision in every game (docs/benchmarks.md,
+        "Reviews"); :func:`bot.ai.estimates.default_rollouts` divides it when the play-outs
+        are not compiled."""
+        ...
+
+    def choices(self, state: Any, seat: int, legal: Sequence[Any]) -> list[list[Any]]:
+        """The legal actions (two or more) grouped into really different choices, equivalent
+        ones together in their order (Tsung Shap: moves leaving mirror-image rows): a tie
+        between them is not a choice."""
+        ...
+
+    def draws_unseen(self, action: Any) -> bool:
+        """Whether what ``action`` leads to depends on pieces its seat has not seen (a
+        draw), so that it is never scored exactly from one arrangement of them."""
+        ...
+
+    def reason(
+        self,
+        state: Any,
+        seat: int,
+        played: Any,
+        best: Any,
+        after: Sequence[tuple[int, str]],
+    ) -> Words:
+        """Why ``played`` was worse than ``best``, in one sentence of the game's own terms
+        (:data:`bot.ai.review_words.REASONS`); ``after`` is what happened next, (seat,
+        action) in order, for what only hindsight shows."""
+        ...
+
+    def words_context(self, game: str) -> str | None:
+        """The catalogue context in which the game's review words are looked up first, for
+        the words it says differently from the other games (Tsung Shap's draw turns a tile
+        over); None: the common words only."""
+        ...
+
+    def position_words(self, view: Any) -> list[Words]:
+        """What a seat saw when it decided (its view), in lines of words for a review
+        (:func:`bot.ai.review_words.nt` for a counted line)."""
         ...
 
 

@@ -27,6 +27,10 @@ outside the ends and restore it afterwards, so nothing is allocated while a game
 
 Without numba (or with ``KAPSHAP_KERNEL=0``) :func:`available` is False and the master plays
 out through the engine instead, with a far smaller budget.
+
+Why one long file: the game and the policy above are mirrored from two Python modules into one
+set of compiled functions that call each other on the same buffers; it is read, and tested,
+as one mirror of the engine's rules and the expert's scores, which splitting would scatter.
 """
 
 from __future__ import annotations

@@ -28,6 +28,11 @@ by later processes, including the simulator's worker processes.
 
 Levels: ``greedy`` and ``expert`` (codes 1 and 2). ``random`` draws from Python's Mersenne
 Twister and stays in Python.
+
+Why one long file: it is read beside :mod:`bot.sim.fast`, whose functions it mirrors one for
+one in the same order (a change to one is made to the other, and ``tests/sim/test_kernel.py``
+compares them game by game); the compiled functions call each other by name and numba caches
+them per module, so splitting the mirror would only scatter it.
 """
 
 from __future__ import annotations

@@ -27,7 +27,9 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from bot.engine import Game, apply, legal_actions, make_deal, make_rules, new_game, view
+from bot.ai.family import ai_of
+from bot.engine import apply, legal_actions, make_deal, make_rules, new_game, view
+from bot.games import games
 
 __all__ = [
     "MASTER_GAMES",
@@ -39,8 +41,19 @@ __all__ = [
     "warm_master",
 ]
 
-MASTER_GAMES = (Game.KAP_SHAP, Game.TSUNG_SHAP)
-"""The games whose masters run compiled play-outs (Kap Tai Shap's runs Kap Shap's functions)."""
+
+def _first_of_each_family() -> tuple[str, ...]:
+    first: dict[str, str] = {}
+    for info in games():
+        first.setdefault(info.family, info.name)
+    return tuple(first.values())
+
+
+MASTER_GAMES = _first_of_each_family()
+"""The games whose masters' compiled code is warmed: the first game of each family registered
+when this module was imported (a family's games run the same compiled functions: Kap Tai
+Shap's master runs Kap Shap's). Read from the registry, so that asking costs no import of a
+player or of numba."""
 
 WARM_DECISIONS = 12
 """Master decisions played to warm a game's kernel: enough for every phase of a game."""
@@ -92,24 +105,21 @@ def announcing(announce: Callable[[], None]) -> Iterator[None]:
         yield
 
 
-def warm_master(game: Game | str) -> None:
+def warm_master(game: str) -> None:
     """Compile (or load from the disk cache) everything the ``game``'s master runs: masters
-    in every seat play :data:`WARM_DECISIONS` decisions of a fixed deal, with a small budget.
-    Nothing without the kernel (the master then plays uncompiled, with nothing to warm)."""
+    in every seat play :data:`WARM_DECISIONS` decisions of a fixed deal, with a small budget
+    (the family's :meth:`~bot.ai.family.GameAI.warm_player`). Nothing without the kernel (the
+    master then plays uncompiled, with nothing to warm), nor for a game that runs nothing
+    compiled."""
     if not _kernel_runs():
         return
-    from bot.ai.fishing_master import MasterFishingPlayer
-    from bot.ai.master import MasterPlayer
-
-    rules = make_rules(Game(game))
+    master = ai_of(game).warm_player(game, _WARM_BUDGET)
+    if master is None:
+        return
+    rules = make_rules(game)
     rng = random.Random(0)
     names = [f"seat {seat}" for seat in range(rules.players)]
     state: Any = new_game(rules, names, make_deal(rules, rng))
-    master: Any = (
-        MasterFishingPlayer(_WARM_BUDGET)
-        if rules.game is Game.TSUNG_SHAP
-        else MasterPlayer(_WARM_BUDGET)
-    )
     for _ in range(WARM_DECISIONS):
         if state.result is not None:
             break

@@ -1,81 +1,23 @@
 """What an absent player's turn looks like: played *passively*.
 
 When a turn timer runs out, or a seat is out of the game (folded) but its turns must still pass,
-the turn is played without trying to win: draw, then discard the least useful tile (the one the
-greedy computer player would let go); never take a discard, never capture or claim, never declare.
-An absent player therefore can never win a pot by the computer's skill.
+the turn is played without trying to win: each game's family says how
+(:meth:`bot.ai.family.GameAI.passive_action`: draw, then the least useful discard or placement;
+never a take, a capture, a claim or a declaration). An absent player therefore can never win a
+pot by the computer's skill.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
-from bot.ai.core import evaluator_for
-from bot.ai.greedy import best_discard
-from bot.ai.knowledge import read_view
-from bot.engine import (
-    KINDS,
-    Action,
-    AnyAction,
-    AnyState,
-    Capture,
-    Claim,
-    Declare,
-    Discard,
-    Draw,
-    FishingAction,
-    FishingState,
-    GameState,
-    Place,
-    Take,
-    legal_actions,
-    view,
-)
+from bot.ai.family import ai_of
+from bot.engine import AnyAction, AnyState
 
 __all__ = ["passive_action"]
 
 
 def passive_action(state: AnyState, seat: int, rng: random.Random) -> AnyAction:
-    """The passive action for ``seat`` (the seat to act) in ``state``."""
-    if isinstance(state, FishingState):
-        return _passive_fishing(state, seat, rng)
-    legal: list[Action] = legal_actions(state)
-    if Draw() in legal:
-        return Draw()
-    discards = [a for a in legal if isinstance(a, Discard)]
-    if discards:
-        return _least_useful(state, seat, discards)
-    # No draw and no discard left (an empty wall): anything but a win, if the rules allow it.
-    return _not_winning(legal)
-
-
-def _least_useful(state: GameState, seat: int, discards: Sequence[Discard]) -> Discard:
-    """The discard that leaves the hand closest to a win (the greedy player's discard), even
-    from a winning hand, which the greedy player itself would declare instead."""
-    seen = read_view(view(state, seat), discards)
-    evaluator = evaluator_for(state.rules)
-    _, _, kind = best_discard(evaluator, seen.hand, seen.unseen(), seen.just_taken)
-    choice = Discard(KINDS[kind]) if kind >= 0 else discards[0]
-    return choice if choice in discards else discards[0]
-
-
-def _passive_fishing(state: FishingState, seat: int, rng: random.Random) -> AnyAction:
-    legal: list[FishingAction] = legal_actions(state)
-    if Draw() in legal:
-        return Draw()
-    places = [a for a in legal if isinstance(a, Place)]
-    if places:
-        return places[rng.randrange(len(places))] if len(places) > 1 else places[0]
-    others = [a for a in legal if not isinstance(a, Capture | Claim)]
-    return others[0] if others else legal[0]
-
-
-def _not_winning(legal: Sequence[AnyAction]) -> AnyAction:
-    for action in legal:
-        if not isinstance(action, Declare | Take):
-            return action
-    for action in legal:
-        if not isinstance(action, Declare):
-            return action
-    return legal[0]
+    """The passive action for ``seat`` (the seat to act) in ``state``, as its game plays it."""
+    action: AnyAction = ai_of(state.rules.game).passive_action(state, seat, rng)
+    return action

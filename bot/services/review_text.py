@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.ai.family import ai_of
 from bot.ai.review import (
     BLUNDER,
     INACCURACY,
@@ -25,7 +26,7 @@ from bot.ai.review import (
     expert_words,
     sentence_words,
 )
-from bot.engine import AnyView, FishingView, NotationError, format_tiles, parse_tile
+from bot.engine import AnyView, NotationError, parse_tile
 from bot.locale import nt, t, tile_name, translate
 
 __all__ = [
@@ -43,16 +44,24 @@ __all__ = [
 ]
 
 
-def say(words: Words, locale: str = "en", *, fishing: bool = False) -> str:
+_TSUNG_SHAP_WORDS = "tsung shap"
+"""The catalogue context of the words the old ``fishing=True`` asks for (a Tsung Shap game's:
+its family's :meth:`~bot.ai.family.GameAI.words_context`)."""
+
+
+def say(
+    words: Words, locale: str = "en", *, fishing: bool = False, context: str | None = None
+) -> str:
     """``words`` in ``locale``, as a sentence (capitalised): the AI layer's English templates
     are message ids, its tiles named as the locale names them and its game words (``pair``,
-    ``left``) in the catalogue's ``term`` context. ``fishing``: a Tsung Shap game, whose words
-    that differ from Kap Shap's (its draw turns a tile over: 翻牌) have the ``tsung shap``
-    context."""
+    ``left``) in the catalogue's ``term`` context. ``context``: the game's own words' context
+    (:meth:`bot.ai.family.GameAI.words_context`), looked up first, for the words it says
+    differently (Tsung Shap's draw turns a tile over: 翻牌); ``fishing``: as Tsung Shap does."""
+    own_context = _TSUNG_SHAP_WORDS if fishing and context is None else context
 
     def word(kind: str, text: str, field_name: str | None) -> str:
         if kind == "template":
-            own = translate(locale, text, "tsung shap") if fishing else None
+            own = translate(locale, text, own_context) if own_context else None
             return own or t(locale, text)
         if field_name in ("tile", "other"):
             return _tile_words(text, locale)
@@ -75,27 +84,34 @@ def _tile_words(notation: str, locale: str) -> str:
     return f"{notation} {tile_name(locale, tile.english, tile.chinese)}"
 
 
-def _fishing(decision: Decision, fishing: bool | None) -> bool:
-    """Whether the decision was Tsung Shap's: as told, or as the position it was made in says."""
-    return isinstance(decision.position, FishingView) if fishing is None else fishing
+def _context(decision: Decision, fishing: bool | None = None) -> str | None:
+    """The catalogue context of the decision's game's own words: as its position's game's
+    family says (:meth:`bot.ai.family.GameAI.words_context`), or Tsung Shap's when told
+    ``fishing`` (none when told not)."""
+    if fishing is not None:
+        return _TSUNG_SHAP_WORDS if fishing else None
+    if decision.position is None:
+        return None
+    game = decision.position.rules.game
+    return ai_of(game).words_context(game)
 
 
 def review_sentence(decision: Decision, locale: str = "en", *, fishing: bool | None = None) -> str:
     """The decision in one sentence (:func:`bot.ai.review.sentence_words`), in ``locale``
-    (``fishing``: a Tsung Shap decision; by default, as its position says)."""
-    return say(sentence_words(decision), locale, fishing=_fishing(decision, fishing))
+    (``fishing``: a Tsung Shap decision; by default, as its position's game says)."""
+    return say(sentence_words(decision), locale, context=_context(decision, fishing))
 
 
 def reason_text(decision: Decision, locale: str = "en") -> str | None:
     """Why a named mistake was worse, in the game's terms (None for the other decisions)."""
     if decision.reason is None:
         return None
-    return say(decision.reason, locale, fishing=_fishing(decision, None))
+    return say(decision.reason, locale, context=_context(decision))
 
 
 def expert_text(decision: Decision, locale: str = "en") -> str:
     """``The expert's choice: taking 6-4 (49 % ± 2 %).``"""
-    return say(expert_words(decision), locale, fishing=_fishing(decision, None))
+    return say(expert_words(decision), locale, context=_context(decision))
 
 
 def verdict_word(verdict: Verdict, locale: str = "en") -> str:
@@ -181,36 +197,21 @@ def method_text(budget: int | None, locale: str = "en") -> str:
 
 
 def position_lines(position: AnyView, locale: str = "en") -> list[str]:
-    """What the seat saw when it decided, in lines of text: its hand, the discards and the
-    wall; in Tsung Shap the row, the tile turned over, the scores and the piles."""
-    if isinstance(position, FishingView):
-        lines = [t(locale, "Row: {tiles}", tiles=format_tiles(position.row, sort=False) or "-")]
-        scores = " – ".join(str(s) for s in position.scores)
-        piles = " / ".join(str(n) for n in position.pile_sizes)
-        if position.turned is not None:
-            lines.append(
-                t(
-                    locale,
-                    "Turned over: {tile}; scores {scores}; piles {piles}",
-                    tile=str(position.turned),
-                    scores=scores,
-                    piles=piles,
-                )
-            )
-        else:
-            lines.append(t(locale, "Scores {scores}; piles {piles}", scores=scores, piles=piles))
-        return lines
-    pool = " ".join(f"{p.tile}{'†' if p.dead else ''}" for p in position.pool) or "-"
-    return [
-        t(locale, "Hand: {tiles}", tiles=format_tiles(position.hand)),
-        nt(
-            locale,
-            "Discards: {pool}; wall: {n} tile",
-            "Discards: {pool}; wall: {n} tiles",
-            position.wall_size,
-            pool=pool,
-        ),
-    ]
+    """What the seat saw when it decided, in lines of text, as its game's family words it
+    (:meth:`bot.ai.family.GameAI.position_words`): its hand, the discards and the wall; in Tsung
+    Shap the row, the tile turned over, the scores and the piles."""
+    game = position.rules.game
+    return [_line(words, locale) for words in ai_of(game).position_words(position)]
+
+
+def _line(words: Words, locale: str) -> str:
+    """A position's line in ``locale``: its values as they are (tiles in notation)."""
+    values = {
+        name: value if isinstance(value, str) else value.text() for name, value in words.values
+    }
+    if words.plural is not None:
+        return nt(locale, words.template, words.plural, words.count, **values)
+    return t(locale, words.template, **values)
 
 
 def option_line(

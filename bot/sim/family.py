@@ -2,8 +2,8 @@
 fetches it: :func:`sim_of`.
 
 A family may leave the role out: :func:`sim_of` is then None and the simulator plays the game
-through the engine and the AI facets alone (its generic runner; until issue 19 step 12 the
-simulator plays only the built-in families). A family's facet is the ``FACET`` of the module its
+through the engine and the AI facets alone (:mod:`bot.sim.generic`, the fallback
+:func:`bot.sim.runner.facet_for` hands out). A family's facet is the ``FACET`` of the module its
 descriptor names for the role ``sim`` (``bot/games/<family>/sim/family.py``); that module
 belongs to this layer (no asyncio, no database, no discord). See docs/architecture.md, "Games:
 one place per game".
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from bot.games import load
 
 if TYPE_CHECKING:
-    from bot.sim.runner import SimConfig
+    from bot.sim.config import ConfigResult, SimConfig
 
 __all__ = ["GameSim", "Tally", "sim_of"]
 
@@ -43,11 +43,19 @@ class Tally(Protocol):
 
 
 class GameSim(Protocol):
-    """Everything a family gives the simulator."""
+    """Everything a family gives the simulator: its configurations, how a chunk of games is
+    played and tallied, and its report (text, JSON, CSV rows, chart)."""
 
-    def configs(self, args: argparse.Namespace) -> list[tuple[str, SimConfig]]:
-        """``kapshap sim``'s options (``--rules``, ``--compare``, ``--rule``, ``--ai`` …) as
-        labelled configurations; SimError says what is wrong."""
+    @property
+    def refusals(self) -> tuple[str, ...]:
+        """The English templates of the family's own refusals of ``kapshap sim``'s options
+        (marked with ``N_``), so that ``--lang`` tells them in Chinese."""
+        ...
+
+    def configs(self, game: str, args: argparse.Namespace) -> list[tuple[str, SimConfig]]:
+        """``kapshap sim``'s options (``--rules``, ``--compare``, ``--rule``, ``--players``,
+        ``--sets``, ``--ai``) as labelled configurations of ``game``; UsageError
+        (:mod:`bot.sim.options`) or the engine's RulesError says what is wrong."""
         ...
 
     def new_tally(self, config: SimConfig) -> Tally:
@@ -58,7 +66,8 @@ class GameSim(Protocol):
         self, config: SimConfig, seed: int, start: int, stop: int, keep: bool
     ) -> tuple[Tally, Sequence[Any] | None]:
         """Games ``start`` to ``stop - 1`` of a run: their tally, and their records when
-        ``keep`` (``--csv``), else None."""
+        ``keep`` (``--csv``), else None. Game ``i`` depends only on the configuration, the seed
+        and ``i`` (its computer players draw from :func:`bot.sim.runner.ai_rng`)."""
         ...
 
     def prepare(self, configs: Sequence[SimConfig]) -> int:
@@ -66,20 +75,25 @@ class GameSim(Protocol):
         returns the most games one chunk may hold."""
         ...
 
-    def report(self, outcomes: Sequence[Any], locale: str) -> str:
-        """The text report of a run's outcomes (one per configuration), in a locale."""
+    def outcomes(self, results: Sequence[ConfigResult]) -> Sequence[Any]:
+        """The figures of a run's results (one per configuration), which the report, the JSON,
+        the CSV file and the chart are made of."""
         ...
 
-    def to_json(self, outcomes: Sequence[Any]) -> dict[str, Any]:
-        """The report as JSON values (``--json``)."""
+    def report(self, outcomes: Sequence[Any], seed: int, locale: str) -> str:
+        """The text report of a run's outcomes, in a locale."""
         ...
 
-    def write_csv(self, outcomes: Sequence[Any], path: Path) -> None:
-        """One row per game (``--csv``)."""
+    def to_json(self, outcomes: Sequence[Any], seed: int) -> list[dict[str, Any]]:
+        """One JSON object per configuration (``--json``)."""
+        ...
+
+    def write_csv(self, outcomes: Sequence[Any], seed: int, path: Path) -> None:
+        """One row per game, with a header row (``--csv``; the run kept the records)."""
         ...
 
     def plot(self, outcomes: Sequence[Any], path: Path) -> None:
-        """The report's chart as a PNG file (``--plot``)."""
+        """The report's chart as a PNG file (``--plot``; matplotlib is there)."""
         ...
 
 

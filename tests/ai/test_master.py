@@ -131,7 +131,7 @@ def test_master_plays_legal_moves_and_declares_wins() -> None:
 def test_master_replays_the_same_for_the_same_random_stream() -> None:
     rules = make_rules("kap-shap")
     deal = make_deal(rules, random.Random(9))
-    from bot.sim.play import play_reference
+    from bot.games.collecting.sim.play import play_reference
 
     one = play_reference(rules, deal, ("master", "expert"), random.Random(4))
     two = play_reference(rules, deal, ("master", "expert"), random.Random(4))

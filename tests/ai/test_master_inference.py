@@ -175,7 +175,7 @@ def test_a_master_weighing_the_whole_history_plays_a_game(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from bot.ai import master
-    from bot.sim.play import play_reference
+    from bot.games.collecting.sim.play import play_reference
 
     weights = (*master.INFER_WEIGHTS, -1.0)  # the history feature switched on
     monkeypatch.setattr(master, "INFER_WEIGHTS", weights)

@@ -15,7 +15,15 @@ import pytest
 
 from bot.ai.family import GameAI, ai_of
 from bot.ai.levels import levels_for, player_for
-from bot.ai.review import action_phrase, default_estimator, default_playout
+from bot.ai.review import (
+    ACTION_PHRASES,
+    Words,
+    action_phrase,
+    compiled,
+    default_estimator,
+    default_playout,
+    default_rollouts,
+)
 from bot.engine import (
     EngineError,
     apply,
@@ -37,7 +45,9 @@ from bot.games import games
 from bot.render import text
 from bot.render.family import GameRender, render_of
 from bot.render.text import SeatLabel
+from bot.services.absence import passive_action
 from bot.services.ratings import ranks_of
+from bot.services.review_text import position_lines
 from bot.services.tables.play import _applied_notation, _parse_for
 from bot.sim.family import GameSim, sim_of
 from bot.sim.runner import SimConfig
@@ -227,10 +237,55 @@ def test_the_ai_facet_is_todays_players(game: str) -> None:
     assert ai.playout(game) is default_playout(game)
     # The compiled estimator is a function of bot.ai.review; the engine's is made per call.
     assert ai.estimator(game).__qualname__ == default_estimator(game).__qualname__
-    for notation in ("draw", "take 6-4", "discard 3-1", "place left", "capture pair left"):
+    for notation in ("take 6-4", "discard 3-1", "place left", "capture pair left"):
         assert ai.action_words(notation) == action_phrase(notation)
+    # Tsung Shap's draw turns one's tile over (as its reviews said before the facet).
+    turn_over = ACTION_PHRASES["turn-over" if game == "tsung-shap" else "draw"]
+    assert ai.action_words("draw") == Words(turn_over)
     with pytest.raises(ValueError, match="unknown"):
         ai.player(game, "genius")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_ai_facet_plays_an_absent_seat_passively(game: str) -> None:
+    """Through the facet, as bot.services.absence plays it: always legal; never a capture,
+    a claim or a declaration, nor a take while a draw is possible."""
+    ai = ai_of(game)
+    for steps in _games(_rules(game), range(3)):
+        for state, *_ in steps:
+            action = ai.passive_action(state, state.current, random.Random(state.turn))
+            assert action == passive_action(state, state.current, random.Random(state.turn))
+            legal = legal_actions(state)
+            assert action in legal
+            verb = str(action).split()[0]
+            assert verb not in ("capture", "claim", "declare")
+            assert verb != "take" or all(str(a) != "draw" for a in legal)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_ai_facet_serves_reviews(game: str) -> None:
+    ai = ai_of(game)
+    rules = _rules(game)
+    assert ai.compiled(game) == compiled(game)
+    assert default_rollouts(rules) == (
+        ai.rollouts(rules) if ai.compiled(game) else max(100, ai.rollouts(rules) // 20)
+    )
+    big = make_rules(game, 10) if game == "kap-tai-shap" else rules
+    assert ai.rollouts(big) <= ai.rollouts(rules)
+    assert ai.words_context(game) == ("tsung shap" if game == "tsung-shap" else None)
+    assert ai.warm_player(game, 16) is not None
+    for state, *_ in _games(rules, range(1))[0]:
+        legal = legal_actions(state)
+        groups = ai.choices(state, state.current, legal)
+        assert [a for group in groups for a in group] == sorted(
+            legal, key=[a for group in groups for a in group].index
+        )
+        assert sorted(map(str, (a for group in groups for a in group))) == sorted(map(str, legal))
+        assert all(ai.draws_unseen(a) == (str(a) == "draw") for a in legal)
+        seen = view(state, state.current)
+        lines = position_lines(seen, "en")
+        assert lines == [words.text() for words in ai.position_words(seen)]
+        assert lines[0].startswith("Row: " if game == "tsung-shap" else "Hand: ")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -286,13 +341,10 @@ def test_what_has_not_moved_yet_says_when_it_will(game: str) -> None:
         lambda: engine_of(game).position_lines(state, 0),
         lambda: engine_of(game).parse_position(game, {}),
         lambda: engine_of(game).seat_stats(state, []),
-        lambda: ai_of(game).passive_action(state, 0, random.Random(1)),
         lambda: ai_of(game).calibrated(game),
         lambda: render_of(game).table_sheet(view(state, 0), [], "en"),
         lambda: render_of(game).buttons(view(state, 0), [], "en"),
         lambda: render_of(game).hand(view(state, 0), [], "en"),
-        lambda: terminal_of(game).hooks(None, state, 0),  # type: ignore[union-attr, arg-type]
-        lambda: sim_of(game).prepare([]),  # type: ignore[union-attr]
     ]
     for call in not_yet:
         with pytest.raises(NotImplementedError, match=r"^moves in step \d+[ab]? \(today "):

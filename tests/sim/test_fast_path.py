@@ -26,8 +26,8 @@ from bot.engine import (
     parse_tiles,
     view,
 )
+from bot.games.collecting.sim.play import play_game, play_reference
 from bot.sim.fast import FAST_LEVELS, play_fast
-from bot.sim.play import play_game, play_reference
 
 LEVELS = ("random", "greedy", "expert")
 

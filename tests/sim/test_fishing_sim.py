@@ -23,10 +23,11 @@ from bot.engine import (
     new_game,
     view,
 )
+from bot.games.fishing.sim.family import run_fishing
+from bot.games.fishing.sim.stats import summarize_fishing
 from bot.sim import cli
 from bot.sim.fishing import FishingRecord, play_fishing
-from bot.sim.runner import SimConfig, SimError, run_fishing
-from bot.sim.stats import summarize_fishing
+from bot.sim.runner import SimConfig, SimError
 
 FISHING_KEYS = {
     "game",

@@ -18,11 +18,11 @@ import pytest
 pytest.importorskip("numba")
 
 from bot.engine import RuleSet, deal_from_tiles, make_deal, make_rules, parse_tiles
+from bot.games.collecting.sim.play import kernel_plays, play_reference
 from bot.sim import kernel
 from bot.sim.cli import main as sim_main
 from bot.sim.fast import play_fast
-from bot.sim.play import play_reference
-from bot.sim.runner import SimConfig, kernel_plays, run
+from bot.sim.runner import SimConfig, run
 from bot.sim.seeding import SplitMix64, deal_from_key, deal_key
 from bot.sim.stats import tally_games
 from tests.sim.test_fast_path import CASES
@@ -193,7 +193,7 @@ def test_without_numba_the_simulator_prints_the_same(capsys: pytest.CaptureFixtu
         f"main({[*argv, '--json', '--no-progress']!r})\n"
         "import random\n"
         "from bot.engine import make_deal, make_rules\n"
-        "from bot.sim.play import play_reference\n"
+        "from bot.games.collecting.sim.play import play_reference\n"
         "r = make_rules('kap-shap')\n"
         "deal = make_deal(r, random.Random(1))\n"
         "play_reference(r, deal, ('master', 'expert'), random.Random(2))\n"

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from bot.ai import AI_LEVELS, RandomPlayer
-from bot.sim import cli
+from bot.games.collecting.sim.report import CSV_COLUMNS
+from bot.sim import cli, options
 
 REQUIRED_KEYS = {
     "game",
@@ -118,7 +119,7 @@ def test_bad_options_are_one_line_and_status_2(
 def test_default_level_must_exist(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cli, "DEFAULT_AI", "grandmaster")
+    monkeypatch.setattr(options, "DEFAULT_AI", "grandmaster")
     assert cli.main(["--games", "1", "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert "the default AI level 'grandmaster' is not available" in err
@@ -227,7 +228,7 @@ def test_csv_rows(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
         reader = csv.reader(handle)
         header = next(reader)
         rows = [dict(zip(header, row, strict=True)) for row in reader]
-    assert tuple(header) == cli.CSV_COLUMNS
+    assert tuple(header) == CSV_COLUMNS
     assert len(rows) == 40
     assert [r["index"] for r in rows] == [str(i) for i in range(40)]
     assert {r["game"] for r in rows} == {"kap-shap"}

@@ -8,16 +8,10 @@ import pickle
 import pytest
 
 from bot.engine import make_rules
+from bot.games.collecting.sim.play import play_one, play_range
+from bot.games.dominoes.sim.adapter import deal_for
 from bot.sim.record import GameRecord
-from bot.sim.runner import (
-    SimConfig,
-    SimError,
-    ai_rng,
-    deal_for,
-    play_one,
-    play_range,
-    run,
-)
+from bot.sim.runner import SimConfig, SimError, ai_rng, run
 
 RULES = make_rules("kap-shap")
 CONFIG = SimConfig(RULES, ("random", "random"))

@@ -14,20 +14,18 @@ from typing import TypeVar
 import pytest
 
 from bot.engine import make_rules
+from bot.games.fishing.sim.family import run_fishing
+from bot.games.fishing.sim.stats import (
+    FishingTally,
+    summarize_fishing,
+    summarize_fishing_tally,
+    tally_fishing,
+)
 from bot.sim import cli
 from bot.sim.fishing import FishingRecord
 from bot.sim.record import GameRecord
-from bot.sim.runner import SimConfig, run, run_fishing
-from bot.sim.stats import (
-    FishingTally,
-    GameTally,
-    summarize,
-    summarize_fishing,
-    summarize_fishing_tally,
-    summarize_tally,
-    tally_fishing,
-    tally_games,
-)
+from bot.sim.runner import SimConfig, run
+from bot.sim.stats import GameTally, summarize, summarize_tally, tally_games
 
 _T = TypeVar("_T")
 

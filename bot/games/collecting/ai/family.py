@@ -1,32 +1,40 @@
-"""The AI facet of the collecting games: today's players (:mod:`bot.ai.levels`) and reviews
-(:mod:`bot.ai.review`) behind :class:`bot.ai.family.GameAI`.
+"""The AI facet of the collecting games: their players (:mod:`bot.ai.levels`), the passive move of
+an absent seat (:mod:`.absence`) and their part of reviews (:mod:`.review`) behind
+:class:`bot.ai.family.GameAI`.
 
-An adapter until the game's code moves into this package (issue 19 step 6); the methods that
-raise NotImplementedError say in which step their code arrives. Nothing calls them before.
+The players themselves are still in ``bot/ai`` until issue 19 step 6 moves them here; the
+method that raises NotImplementedError says in which step its code arrives.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from bot.ai.base import AnyPlayer
+from bot.ai.estimates import Estimator, PlayOut, expert_playout, python_estimator
 from bot.ai.family import GameAI
-from bot.ai.levels import get_player, levels_for
+from bot.ai.levels import AI_LEVELS, get_player
+from bot.ai.master import MasterPlayer
+from bot.ai.review_words import Words, action_phrase
+from bot.engine import Draw
+from bot.games.collecting.ai import absence, review
+from bot.games.collecting.ai.review import kernel_estimator
 
-if TYPE_CHECKING:
-    from bot.ai.review import Estimator, PlayOut, Words
+__all__ = ["FACET", "REVIEW_NAMES", "CollectingAI"]
 
-__all__ = ["FACET", "CollectingAI"]
+REVIEW_NAMES = ("kernel_estimator",)
+"""The names of this family's review code that ``bot.ai.review`` still answers for (their old
+path, until issue 19 step 14 rewrites its importers)."""
 
 
 class CollectingAI:
     """Kap Shap and Kap Tai Shap for the AI layer."""
 
     def levels(self, game: str) -> tuple[str, ...]:
-        """``random``, ``greedy``, ``expert``, ``master``."""
-        return tuple(levels_for(game))
+        """``random``, ``greedy``, ``expert``, ``master`` (:data:`bot.ai.levels.AI_LEVELS`)."""
+        return tuple(AI_LEVELS)
 
     def player(self, game: str, level: str) -> AnyPlayer:
         """A fresh player of the level (:func:`bot.ai.levels.get_player`)."""
@@ -37,31 +45,67 @@ class CollectingAI:
         return level == "master"
 
     def passive_action(self, state: Any, seat: int, rng: random.Random) -> Any:
-        """Not here yet: bot/services/absence.py plays it (moves in step 8)."""
-        raise NotImplementedError("moves in step 8 (today bot/services/absence.py)")
+        """Draw, else the greedy player's discard; never a take or a declaration
+        (:func:`bot.games.collecting.ai.absence.passive_action`)."""
+        return absence.passive_action(state, seat, rng)
 
     def playout(self, game: str) -> PlayOut:
-        """The expert on every seat (:func:`bot.ai.review.default_playout`)."""
-        from bot.ai.review import default_playout
-
-        return default_playout(game)
+        """The expert on every seat (:data:`bot.ai.estimates.expert_playout`)."""
+        return expert_playout
 
     def estimator(self, game: str) -> Estimator:
-        """The master's compiled play-outs, or the expert's through the engine
-        (:func:`bot.ai.review.default_estimator`)."""
-        from bot.ai.review import default_estimator
-
-        return default_estimator(game)
+        """The master's compiled play-outs (:func:`~bot.games.collecting.ai.review.
+        kernel_estimator`), or the expert's through the engine."""
+        return kernel_estimator if review.compiled() else python_estimator(game)
 
     def action_words(self, notation: str) -> Words:
         """``drawing``, ``taking 6-4``, ``discarding 3-1`` (:func:`bot.ai.review.action_phrase`)."""
-        from bot.ai.review import action_phrase
-
         return action_phrase(notation)
 
     def calibrated(self, game: str) -> Mapping[str, tuple[float, float]]:
-        """Not here yet: bot/services/ratings.py holds AI_RATINGS (moves in step 8)."""
-        raise NotImplementedError("moves in step 8 (today bot/services/ratings.py AI_RATINGS)")
+        """Not here yet: bot/services/ratings.py holds AI_RATINGS (moves in step 10)."""
+        raise NotImplementedError("moves in step 10 (today bot/services/ratings.py AI_RATINGS)")
+
+    def warm_player(self, game: str, budget: int) -> AnyPlayer | None:
+        """The master with ``budget`` play-outs (Kap Tai Shap runs Kap Shap's kernel)."""
+        return MasterPlayer(budget)
+
+    def compiled(self, game: str) -> bool:
+        """Whether the master's kernel runs here."""
+        return review.compiled()
+
+    def rollouts(self, rules: Any) -> int:
+        """12,000, less beyond six seats (:func:`bot.games.collecting.ai.review.rollouts`)."""
+        return review.rollouts(rules)
+
+    def choices(self, state: Any, seat: int, legal: Sequence[Any]) -> list[list[Any]]:
+        """Every legal action is a choice of its own."""
+        return [[action] for action in legal]
+
+    def draws_unseen(self, action: Any) -> bool:
+        """A draw from the wall."""
+        return isinstance(action, Draw)
+
+    def reason(
+        self,
+        state: Any,
+        seat: int,
+        played: Any,
+        best: Any,
+        after: Sequence[tuple[int, str]],
+    ) -> Words:
+        """The hand's distance from a win, its outs, the discards, the risk
+        (:func:`bot.games.collecting.ai.review.reason`)."""
+        return review.reason(state, seat, played, best, after)
+
+    def words_context(self, game: str) -> str | None:
+        """None: the collecting games' words are the common ones."""
+        return None
+
+    def position_words(self, view: Any) -> list[Words]:
+        """Its hand, the discards and the wall
+        (:func:`bot.games.collecting.ai.review.position_words`)."""
+        return review.position_words(view)
 
 
 FACET: GameAI = CollectingAI()

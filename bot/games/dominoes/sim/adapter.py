@@ -1,52 +1,19 @@
-"""What the two domino families' sim facets share until the simulator's code moves behind them
-(issue 19 step 12): every method but ``new_tally`` raises NotImplementedError naming that step,
-and nothing calls them before (``bot/sim/cli.py`` and ``bot/sim/runner.py`` still run both
-families themselves)."""
+"""What the two domino families' sim facets share: the deal of game ``i`` of a run.
+
+A run's game ``i`` is dealt from the splitmix64 stream keyed by
+:func:`bot.sim.seeding.deal_key` ``(seed, i)`` (the compiled kernel reproduces it exactly): the
+deal depends on the rule set only through the player count, the number of sets and how the
+first player is chosen, so the rule sets (or variants) of a comparison play the same deals.
+"""
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
+from bot.engine import Deal, RuleSet
+from bot.sim.seeding import deal_from_key, deal_key
 
-from bot.sim.family import Tally
-from bot.sim.runner import SimConfig
-
-__all__ = ["DominoSim"]
-
-_STEP = "moves in step 12 (today bot/sim/cli.py and bot/sim/runner.py)"
+__all__ = ["deal_for"]
 
 
-class DominoSim:
-    """The shared part of a domino family's sim facet."""
-
-    def configs(self, args: argparse.Namespace) -> list[tuple[str, SimConfig]]:
-        """Not here yet."""
-        raise NotImplementedError(_STEP)
-
-    def play_chunk(
-        self, config: SimConfig, seed: int, start: int, stop: int, keep: bool
-    ) -> tuple[Tally, Sequence[Any] | None]:
-        """Not here yet."""
-        raise NotImplementedError(_STEP)
-
-    def prepare(self, configs: Sequence[SimConfig]) -> int:
-        """Not here yet."""
-        raise NotImplementedError(_STEP)
-
-    def report(self, outcomes: Sequence[Any], locale: str) -> str:
-        """Not here yet."""
-        raise NotImplementedError(_STEP)
-
-    def to_json(self, outcomes: Sequence[Any]) -> dict[str, Any]:
-        """Not here yet."""
-        raise NotImplementedError(_STEP)
-
-    def write_csv(self, outcomes: Sequence[Any], path: Path) -> None:
-        """Not here yet."""
-        raise NotImplementedError(_STEP)
-
-    def plot(self, outcomes: Sequence[Any], path: Path) -> None:
-        """Not here yet."""
-        raise NotImplementedError(_STEP)
+def deal_for(rules: RuleSet, seed: int, index: int) -> Deal:
+    """The deal of game ``index`` (the same for every rule set with the same players and sets)."""
+    return deal_from_key(rules, deal_key(seed, index))

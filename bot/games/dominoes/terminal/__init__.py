@@ -1,1 +1,1 @@
-"""The terminal client's part of the domino kit."""
+"""The terminal client's part of the domino kit: what the two domino families' tables share."""

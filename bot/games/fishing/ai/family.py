@@ -1,24 +1,35 @@
-"""The AI facet of Tsung Shap: today's players (:mod:`bot.ai.fishing_levels`) and reviews
-(:mod:`bot.ai.review`) behind :class:`bot.ai.family.GameAI`.
+"""The AI facet of Tsung Shap: its players (:mod:`bot.ai.fishing_levels`), the passive move of an
+absent seat (:mod:`.absence`) and its part of reviews (:mod:`.review`) behind
+:class:`bot.ai.family.GameAI`.
 
-An adapter until the game's code moves into this package (issue 19 step 6); the methods that
-raise NotImplementedError say in which step their code arrives. Nothing calls them before.
+The players themselves are still in ``bot/ai`` until issue 19 step 6 moves them here; the
+method that raises NotImplementedError says in which step its code arrives.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from bot.ai.base import AnyPlayer
+from bot.ai.estimates import Estimator, PlayOut, greedy_playout, python_estimator
 from bot.ai.family import GameAI
 from bot.ai.fishing_levels import FISHING_LEVELS, fishing_player
+from bot.ai.fishing_master import MasterFishingPlayer
+from bot.ai.review_words import Words
+from bot.engine import Draw
+from bot.games.fishing.ai import absence, review
+from bot.games.fishing.ai.review import fishing_estimator
 
-if TYPE_CHECKING:
-    from bot.ai.review import Estimator, PlayOut, Words
+__all__ = ["FACET", "REVIEW_NAMES", "FishingAI"]
 
-__all__ = ["FACET", "FishingAI"]
+REVIEW_NAMES = ("fishing_estimator",)
+"""The names of this family's review code that ``bot.ai.review`` still answers for (their old
+path, until issue 19 step 14 rewrites its importers)."""
+
+WORDS_CONTEXT = "tsung shap"
+"""The catalogue context of Tsung Shap's own words (its draw turns a tile over: 翻牌)."""
 
 
 class FishingAI:
@@ -37,32 +48,70 @@ class FishingAI:
         return level == "master"
 
     def passive_action(self, state: Any, seat: int, rng: random.Random) -> Any:
-        """Not here yet: bot/services/absence.py plays it (moves in step 8)."""
-        raise NotImplementedError("moves in step 8 (today bot/services/absence.py)")
+        """Turn over, then place at either end by lot; never a capture or a claim
+        (:func:`bot.games.fishing.ai.absence.passive_action`)."""
+        return absence.passive_action(state, seat, rng)
 
     def playout(self, game: str) -> PlayOut:
-        """The greedy player on both seats (:func:`bot.ai.review.default_playout`)."""
-        from bot.ai.review import default_playout
-
-        return default_playout(game)
+        """The greedy player on both seats (:data:`bot.ai.estimates.greedy_playout`): the
+        Python expert searches the end of the game exactly and costs ten times more."""
+        return greedy_playout
 
     def estimator(self, game: str) -> Estimator:
-        """The compiled expert play-outs, or the greedy player's through the engine
-        (:func:`bot.ai.review.default_estimator`)."""
-        from bot.ai.review import default_estimator
-
-        return default_estimator(game)
+        """The compiled expert play-outs (:func:`~bot.games.fishing.ai.review.
+        fishing_estimator`), or the greedy player's through the engine."""
+        return fishing_estimator if review.compiled() else python_estimator(game)
 
     def action_words(self, notation: str) -> Words:
-        """``placing on the left``, ``capturing a pair on the left``
-        (:func:`bot.ai.review.action_phrase`)."""
-        from bot.ai.review import action_phrase
-
-        return action_phrase(notation)
+        """``turning over your tile``, ``placing on the left``, ``capturing a pair on the
+        left`` (:func:`bot.games.fishing.ai.review.phrase`)."""
+        return review.phrase(notation)
 
     def calibrated(self, game: str) -> Mapping[str, tuple[float, float]]:
-        """Not here yet: bot/services/ratings.py holds AI_RATINGS (moves in step 8)."""
-        raise NotImplementedError("moves in step 8 (today bot/services/ratings.py AI_RATINGS)")
+        """Not here yet: bot/services/ratings.py holds AI_RATINGS (moves in step 10)."""
+        raise NotImplementedError("moves in step 10 (today bot/services/ratings.py AI_RATINGS)")
+
+    def warm_player(self, game: str, budget: int) -> AnyPlayer | None:
+        """The master with ``budget`` play-outs (:mod:`bot.ai.fishing_kernel`)."""
+        return MasterFishingPlayer(budget)
+
+    def compiled(self, game: str) -> bool:
+        """Whether the fishing kernel runs here."""
+        return review.compiled()
+
+    def rollouts(self, rules: Any) -> int:
+        """4,000 (:data:`bot.games.fishing.ai.review.ROLLOUTS`)."""
+        return review.ROLLOUTS
+
+    def choices(self, state: Any, seat: int, legal: Sequence[Any]) -> list[list[Any]]:
+        """Moves leaving mirror-image rows are one choice
+        (:func:`bot.games.fishing.ai.review.choices`)."""
+        return review.choices(state, seat, legal)
+
+    def draws_unseen(self, action: Any) -> bool:
+        """Turning over the next tile of one's pile."""
+        return isinstance(action, Draw)
+
+    def reason(
+        self,
+        state: Any,
+        seat: int,
+        played: Any,
+        best: Any,
+        after: Sequence[tuple[int, str]],
+    ) -> Words:
+        """Captures and claims missed or smaller, what the row leaves the opponent
+        (:func:`bot.games.fishing.ai.review.reason`)."""
+        return review.reason(state, seat, played, best)
+
+    def words_context(self, game: str) -> str | None:
+        """``tsung shap``: its draw turns a tile over (翻牌)."""
+        return WORDS_CONTEXT
+
+    def position_words(self, view: Any) -> list[Words]:
+        """The row, the tile turned over, the scores and the piles
+        (:func:`bot.games.fishing.ai.review.position_words`)."""
+        return review.position_words(view)
 
 
 FACET: GameAI = FishingAI()
