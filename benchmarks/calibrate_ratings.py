@@ -1,4 +1,4 @@
-"""Calibrate the fixed rating of each computer level (``AI_RATINGS`` in bot/services/ratings.py).
+"""Calibrate the fixed rating of each computer level (``calibrated`` of each game's AI facet).
 
     .venv/bin/python benchmarks/calibrate_ratings.py [--games 6000] [--seed 1]
 
@@ -10,8 +10,9 @@ score; drawn games skipped) and fed, in order, to openskill's Plackett-Luce mode
 default parameters but ``tau = 0`` (the levels' strengths do not drift: the fit should settle).
 Every level starts at the prior (mu 25, sigma 25/3), so the prior mean of a newcomer is about the
 average of the computer levels. The printed mu and sigma per level are the values to paste into
-``AI_RATINGS``; docs/ratings.md records the run. A level added later (e.g. ``master``) is
-calibrated by the same run once it is registered.
+the families' ``_CALIBRATED`` tables (bot/games/<family>/ai/family.py); docs/ratings.md records
+the run. A level added later (e.g. ``master``) is calibrated by the same run once it is
+registered.
 """
 
 from __future__ import annotations

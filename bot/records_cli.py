@@ -42,10 +42,10 @@ from bot.ai.review import (
     review_decision,
     review_rng,
 )
-from bot.engine import AnyAction, FishingState, GameState, legal_actions, view
+from bot.engine import AnyAction, AnyState, legal_actions, view
+from bot.engine.family import engine_of
 from bot.engine.position import PositionError, parse_position, write_position
 from bot.engine.record import GameRecord, RecordError, parse_record, replay, result_line
-from bot.engine.tiles import format_tiles
 from bot.limits import (
     MAX_POSITION_CHARS,
     MAX_RECORD_BYTES,
@@ -171,23 +171,9 @@ def _read(path: str, err: TextIO, text: str | None = None) -> GameRecord | None:
         return None
 
 
-def _position(state: GameState | FishingState) -> list[str]:
-    lines: list[str] = []
-    names = state.seats
-    for seat in range(state.rules.players):
-        seen = view(state, seat)
-        marker = "▶" if state.result is None and state.current == seat else " "
-        if isinstance(state, FishingState):
-            lines.append(f" {marker} {names[seat]}: {seen.scores[seat]} points")  # type: ignore[union-attr]
-        else:
-            lines.append(f" {marker} {names[seat]}: {format_tiles(seen.hand)}")  # type: ignore[union-attr]
-    table = view(state, None)
-    if isinstance(state, FishingState):
-        lines.append(f"   row: {format_tiles(table.row, sort=False)}")  # type: ignore[union-attr]
-    else:
-        pool = format_tiles(p.tile for p in table.pool)  # type: ignore[union-attr]
-        lines.append(f"   discards: {pool or '-'}; wall: {table.wall_size} tiles")  # type: ignore[union-attr]
-    return lines
+def _position(state: AnyState) -> list[str]:
+    """Every seat's hand (or points) and the table, in the words of the game's family."""
+    return engine_of(state.rules.game).position_lines(state, None)
 
 
 def main_replay(
@@ -308,7 +294,7 @@ class _Position:
     """A position to analyse: the state, the seat to play, and, from a record, the number of
     the action played there and that action (None for a typed position or the record's end)."""
 
-    state: GameState | FishingState
+    state: AnyState
     seat: int
     number: int | None = None
     played: AnyAction | None = None
@@ -356,7 +342,7 @@ def _record_position(record: GameRecord, at: int | None) -> _Position:
     number = last if at is None else at
     from bot.engine import new_game
 
-    state: GameState | FishingState = new_game(record.rules, record.names, record.deal)
+    state: AnyState = new_game(record.rules, record.names, record.deal)
     played: AnyAction | None = None
     for step in replay(record):
         if step.number == number:

@@ -31,7 +31,7 @@ from bot.locale import N_, t
 from bot.services.chips import MAX_AMOUNT, LeaderboardEntry, RankInfo
 from bot.services.errors import AlreadyClaimed, InvalidTarget, UserError, mention
 from cogs.common import guarded, locale_of, pinging, public_locale_of, services_of
-from cogs.stats import GameName, rating_board_message
+from cogs.stats import GAME_CHOICES, rating_board_message
 
 __all__ = [
     "HISTORY_SIZE",
@@ -472,11 +472,12 @@ class ChipsCog(commands.Cog, name="Chips"):
     @app_commands.describe(
         by="Rank by chips (default), rating or wins", game="Rating or wins in one game"
     )
+    @app_commands.choices(game=GAME_CHOICES)
     async def leaderboard(
         self,
         interaction: discord.Interaction[Any],
         by: Literal["chips", "rating", "wins"] = "chips",
-        game: GameName | None = None,
+        game: str | None = None,
     ) -> None:
         """A public board, 10 per page, with ◀ ▶ buttons and the caller's rank in the footer."""
         async with guarded(interaction, "/leaderboard"):

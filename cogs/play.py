@@ -26,7 +26,6 @@ computer seats whose turn it was play on, and turn timers run from their stored 
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from datetime import timedelta
 from typing import Any
 
@@ -35,23 +34,8 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.app import KapBot
-from bot.engine import (
-    Capture,
-    Claim,
-    Declare,
-    Discard,
-    Draw,
-    FishingView,
-    Take,
-    Tile,
-    View,
-    legal_actions,
-    plain_notation,
-)
-from bot.limits import quote_input
-from bot.locale import t
-from bot.render.text import action_label, tile_label
-from bot.services.errors import UserError
+from bot.engine import plain_notation
+from bot.render.family import render_of
 from bot.services.tables import Table
 from cogs.common import guarded, locale_of, report_incident
 from cogs.desk import Desk, desk_for
@@ -68,67 +52,11 @@ IDLE_SECONDS = 1.0
 """How long the scheduler waits while the bot is not ready yet (nothing can be done then)."""
 
 
-def _choice(tile: Tile, count: int = 1, locale: str = "en") -> app_commands.Choice[str]:
-    extra = f" ×{count}" if count > 1 else ""
-    return app_commands.Choice(name=f"{tile_label(tile, locale)}{extra}", value=str(tile))
-
-
-def _sides(locale: str) -> list[app_commands.Choice[str]]:
-    """The row's ends, named in the member's language (the value stays ``left``/``right``)."""
-    return [app_commands.Choice(name=t(locale, c.name), value=c.value) for c in SIDE_CHOICES]
-
-
 SIDE_CHOICES = [
     app_commands.Choice(name="left end of the row", value="left"),
     app_commands.Choice(name="right end of the row", value="right"),
 ]
-
-
-def _fishing_take(table: Table, tile: str | None) -> str:
-    """The Tsung Shap action ``/take`` names: a capture or a claim, in notation.
-
-    ``capture pair left`` and ``claim triplet ends`` are used as given; a bare ``pair left``
-    is a claim before the tile is turned over, a capture after. Without an option the only
-    capture (or claim) on offer is taken; the engine checks the rest.
-    """
-    legal = [a for a in table.legal() if isinstance(a, Capture | Claim)]
-    if tile is None or not tile.strip():
-        if len(legal) == 1:
-            return str(legal[0])
-        if not legal:
-            raise UserError("There is nothing to capture or claim now.")
-        raise UserError("Which one? {choices}.", choices=", ".join(f"`{a}`" for a in legal))
-    text = " ".join(tile.strip().lower().split())
-    if text.startswith(("capture ", "claim ")):
-        return text
-    if text.startswith(("pair", "triplet", "sweep")):
-        verb = "claim" if any(isinstance(a, Claim) for a in legal) else "capture"
-        return f"{verb} {text.replace('sweep', 'triplet', 1)}"
-    raise UserError(
-        "Not a capture: {tile}. Choose one of the suggestions, e.g. `capture pair left`.",
-        tile=quote_input(tile),
-    )
-
-
-def _fishing_choices(
-    table: Table, user_id: int, locale: str = "en"
-) -> list[app_commands.Choice[str]]:
-    """The captures and claims ``user_id`` may make now, with what they score: named in
-    notation (``capture pair left``), or in words in Chinese (釣對（左）); the value is always
-    the notation."""
-    seat_view = table.view_for(user_id)
-    if not isinstance(seat_view, FishingView) or not seat_view.my_turn:
-        return []
-    scores = {str(c.capture): c for c in seat_view.options}
-    scores |= {str(c.claim): c for c in seat_view.pending}
-    out = []
-    for action in table.legal():
-        if isinstance(action, Capture | Claim):
-            combo = scores.get(str(action))
-            tail = "" if combo is None else f" — {' + '.join(map(str, combo.tiles))}: {combo.score}"
-            name = str(action) if locale == "en" else action_label(action, locale)
-            out.append(app_commands.Choice(name=f"{name}{tail}", value=str(action)))
-    return out
+"""``/discard side:`` (Tsung Shap's): fixed choices, part of the command tree."""
 
 
 def _matching(
@@ -233,19 +161,14 @@ class Play(commands.Cog):
     async def take(self, interaction: discord.Interaction[Any], tile: str | None = None) -> None:
         """Take a discard; at a Tsung Shap table, capture or claim a missed capture."""
         async with guarded(interaction, "/take"):
-            table = self.desk.here(interaction)
-            if table.fishing:
-                await self.desk.act(interaction, table, _fishing_take(table, tile))
-                return
-            blank = tile is None or not tile.strip()
-            await self.desk.act(interaction, table, "take" if blank else f"take {tile}")
+            await self._verb(interaction, "take", tile=tile)
 
     @IN_SERVERS_AND_DMS
     @app_commands.command(name="draw", description="Draw a tile from the wall")
     async def draw(self, interaction: discord.Interaction[Any]) -> None:
         """Draw from the wall."""
         async with guarded(interaction, "/draw"):
-            await self.desk.act(interaction, self.desk.here(interaction), Draw())
+            await self._verb(interaction, "draw")
 
     @IN_SERVERS_AND_DMS
     @app_commands.command(
@@ -264,25 +187,14 @@ class Play(commands.Cog):
     ) -> None:
         """Discard a tile; at a Tsung Shap table, place the turned tile at ``side``."""
         async with guarded(interaction, "/discard"):
-            table = self.desk.here(interaction)
-            if table.fishing:
-                end = side or (tile or "").strip().lower()
-                if end not in ("left", "right"):
-                    raise UserError("Place your tile at an end of the row: `/discard side:left`.")
-                await self.desk.act(interaction, table, f"place {end}")
-                return
-            if side is not None:
-                raise UserError("`side` is for Tsung Shap: name the tile to discard.")
-            if tile is None or not tile.strip():
-                raise UserError("Name the tile to discard, e.g. `/discard tile:6-5`.")
-            await self.desk.act(interaction, table, f"discard {tile}")
+            await self._verb(interaction, "discard", tile=tile, side=side)
 
     @IN_SERVERS_AND_DMS
     @app_commands.command(name="declare", description="Declare your winning hand")
     async def declare(self, interaction: discord.Interaction[Any]) -> None:
         """Declare a win (the engine checks it)."""
         async with guarded(interaction, "/declare"):
-            await self.desk.act(interaction, self.desk.here(interaction), Declare())
+            await self._verb(interaction, "declare")
 
     @IN_SERVERS_AND_DMS
     @app_commands.command(name="hand", description="See your hand and play (only you see it)")
@@ -290,6 +202,16 @@ class Play(commands.Cog):
         """The hand view, ephemerally."""
         async with guarded(interaction, "/hand"):
             await self.desk.show_hand(interaction, self.desk.here(interaction))
+
+    async def _verb(
+        self, interaction: discord.Interaction[Any], verb: str, **options: str | None
+    ) -> None:
+        """Play what a verb means at the table here (its game says: the render facet's
+        :meth:`~bot.render.family.Surface.verb`)."""
+        table = self.desk.here(interaction)
+        await self.desk.act(
+            interaction, table, self.desk.notation(interaction, table, verb, options)
+        )
 
     # ------------------------------------------------------------------------- autocomplete
 
@@ -299,19 +221,7 @@ class Play(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """Tiles the caller may discard (on his turn), else the tiles in his hand (Tsung Shap:
         the two ends of the row)."""
-        table = self.desk.find_here(interaction)
-        seat_view = None if table is None else table.view_for(interaction.user.id)
-        if table is None or table.state is None or seat_view is None or seat_view.seat is None:
-            return []
-        if not isinstance(seat_view, View):
-            return _matching(_sides(locale_of(interaction)), current)
-        counts = Counter(seat_view.hand)
-        if seat_view.my_turn:
-            tiles = [a.tile for a in legal_actions(table.state) if isinstance(a, Discard)]
-        else:
-            tiles = sorted(counts, key=lambda t: t.index)
-        loc = locale_of(interaction)
-        return _matching([_choice(t, counts[t], loc) for t in tiles], current)
+        return self._choices(interaction, "discard", "tile", current)
 
     @take.autocomplete("tile")
     async def take_tiles(
@@ -319,21 +229,23 @@ class Play(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """Discards the caller may take now (on his turn), else the live discards (Tsung Shap:
         the captures and claims he may make now)."""
+        return self._choices(interaction, "take", "tile", current)
+
+    def _choices(
+        self, interaction: discord.Interaction[Any], verb: str, option: str, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """A seated player's choices for a verb's option, as his game offers them, matching
+        what he typed; none for anybody else (autocomplete cannot explain)."""
         table = self.desk.find_here(interaction)
         seat_view = None if table is None else table.view_for(interaction.user.id)
         if table is None or table.state is None or seat_view is None or seat_view.seat is None:
             return []
-        if not isinstance(seat_view, View):
-            loc = locale_of(interaction)
-            return _matching(_fishing_choices(table, interaction.user.id, loc), current)
-        live = Counter(p.tile for p in seat_view.pool if not p.dead)
-        if seat_view.my_turn:
-            legal = legal_actions(table.state)
-            tiles = [a.tile for a in legal if isinstance(a, Take) and a.tile is not None]
-        else:
-            tiles = sorted(live, key=lambda t: t.index)
-        loc = locale_of(interaction)
-        return _matching([_choice(t, live[t], loc) for t in tiles], current)
+        offered = render_of(table.game).choices(
+            verb, option, seat_view, table.legal(), locale_of(interaction)
+        )
+        return _matching(
+            [app_commands.Choice(name=c.label, value=c.value) for c in offered], current
+        )
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

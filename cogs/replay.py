@@ -27,26 +27,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import KapBot
-from bot.engine import Declared, Drew, FishingView, FourTwo, View, WinBy
 from bot.limits import fit_message
-from bot.locale import N_, EventLine, nt, t
-from bot.render.table_art import (
-    pool_groups,
-    render_fishing_row,
-    render_hand_view,
-    render_pool,
-    render_row,
-)
-from bot.render.text import (
-    count_text,
-    game_title,
-    hand_text,
-    localize,
-    pool_text,
-    public_event_text,
-    tile_name,
-    witness_text,
-)
+from bot.locale import EventLine, nt, t
+from bot.render.family import render_for, render_of
+from bot.render.text import game_title, localize
 from bot.services.errors import UserError
 from bot.services.replays import (
     Decision,
@@ -68,7 +52,6 @@ from bot.services.review_text import (
     verdict_word,
 )
 from cogs.common import guarded, public_locale_of
-from cogs.presenter import discards_title, hand_picture
 
 __all__ = ["ReplayButton", "Replays"]
 
@@ -167,52 +150,18 @@ class HistoryReplayButton(
             await interaction.response.send_message(embed=embed, files=files, view=buttons)
 
 
-def _hand_field(view: View | FishingView, locale: str = "en") -> str:
-    if isinstance(view, FishingView):
-        return count_text(locale, view.scores[view.seat or 0], "point")
-    return hand_text(view.hand, locale)
-
-
-def _hand_line(view: View | FishingView, locale: str = "en") -> str:
-    if isinstance(view, FishingView):
-        return count_text(locale, view.scores[view.seat or 0], "point")
-    return " ".join(f"`{tile}`" for tile in view.hand) or t(locale, "*(no tiles)*")
-
-
-_WIN_BY = {
-    WinBy.DEALT: N_("{name} declared a winning hand as dealt: {witness}."),
-    WinBy.TAKE: N_("{name} declared a winning hand by taking a discard: {witness}."),
-    WinBy.DRAW: N_("{name} declared a winning hand with a tile drawn from the wall: {witness}."),
-}
-
-
-def replay_line(line: str, four_two: FourTwo, locale: str = "en") -> str:
+def replay_line(line: str, rules: Any, locale: str = "en") -> str:
     """A line of a replay step in ``locale``. The game is over, so a drawn tile is named (the
-    table's public wording hides it) and a winning hand is told tile by tile."""
+    table's public wording hides it) and a winning hand is told tile by tile (the game's
+    :meth:`~bot.render.family.Words.replay_event`; ``rules`` are the game's rules, or the 4-2
+    rule alone)."""
     if locale == "en" or not isinstance(line, EventLine):
         return localize(line, locale)
-    event, names = line.event, line.names
-    if isinstance(event, Drew):
-        return t(
-            locale,
-            "{name} drew {tile} ({left} left in the wall).",
-            name=names[event.seat],
-            tile=tile_name(event.tile, locale),
-            left=event.wall_left,
-        )
-    if isinstance(event, Declared):
-        return t(
-            locale,
-            _WIN_BY[event.win_by],
-            name=names[event.seat],
-            witness=witness_text(event.witness, four_two, locale),
-        )
-    return public_event_text(event, names, locale) or str(line)
-
-
-INLINE_HANDS = 4
-"""Up to this many seats, each hand is its own field in words; beyond, one line per seat in
-notation (an embed holds at most 25 fields and 6,000 characters: 28 hands in words do not fit)."""
+    try:
+        words = render_for(line.event)
+    except LookupError:
+        return str(line)
+    return words.replay_event(line.event, line.names, rules, locale) or str(line)
 
 
 def replay_page(
@@ -224,7 +173,7 @@ def replay_page(
     shown = frame(game, step)
     record = game.record
     names = record.names
-    four_two = record.rules.four_two_value
+    render = render_of(record.rules.game)
     embed = discord.Embed(
         title=t(
             loc,
@@ -232,54 +181,25 @@ def replay_page(
             game=game.id,
             title=game_title(record.rules.game, loc),
         ),
-        description="\n".join(replay_line(line, four_two, loc) for line in shown.lines) or "\u200b",
+        description="\n".join(replay_line(line, record.rules, loc) for line in shown.lines)
+        or "\u200b",
     )
     embed.set_author(name=t(loc, "Step {step} of {total}", step=shown.step, total=shown.total))
-    table = shown.table
-    if len(shown.views) <= INLINE_HANDS:
-        for seat, seat_view in enumerate(shown.views):
-            marker = "▶ " if table.result is None and table.current == seat else ""
-            embed.add_field(
-                name=f"{marker}{names[seat]}"[:256],
-                value=_hand_field(seat_view, loc)[:1024],
-                inline=True,
-            )
-    else:
-        lines = [
-            ("▶ " if table.result is None and table.current == seat else "")
-            + t(loc, "**{name}**: {hand}", name=names[seat][:40], hand=_hand_line(seat_view, loc))
-            for seat, seat_view in enumerate(shown.views)
-        ]
-        chunk: list[str] = []
-        for line in lines:
-            if chunk and len("\n".join([*chunk, line])) > 1024:
-                embed.add_field(name=t(loc, "Hands"), value="\n".join(chunk), inline=False)
-                chunk = []
-            chunk.append(line)
-        embed.add_field(name=t(loc, "Hands"), value="\n".join(chunk), inline=False)
-    if isinstance(table, FishingView):
-        picture = render_row(table.row)
-    else:
-        embed.add_field(
-            name=t(loc, "Discards"), value=pool_text(table.pool, loc)[:1024], inline=False
-        )
-        embed.set_footer(
-            text=nt(
-                loc,
-                "{n} tile left in the wall",
-                "{n} tiles left in the wall",
-                table.wall_size,
-            )
-        )
-        picture = render_pool(pool_groups(table.pool))
-    embed.set_image(url="attachment://step.png")
+    sheet = render.replay_sheet(shown.table, shown.views, names, loc)
+    for field in sheet.fields:
+        embed.add_field(name=field.name, value=field.value, inline=field.inline)
+    if sheet.footer is not None:
+        embed.set_footer(text=sheet.footer)
+    files = []
     # The attachments' descriptions are their alt text (what a screen reader says).
-    picture_words = (
-        t(loc, "The row after step {step}", step=shown.step)
-        if isinstance(table, FishingView)
-        else t(loc, "The discards after step {step}", step=shown.step)
-    )
-    files = [discord.File(io.BytesIO(picture), filename="step.png", description=picture_words)]
+    picture = render.replay(shown.table, shown.step, loc)
+    if picture is not None:
+        embed.set_image(url=f"attachment://{picture.filename}")
+        files.append(
+            discord.File(
+                io.BytesIO(picture.png), filename=picture.filename, description=picture.alt
+            )
+        )
     if with_record:
         files.append(
             discord.File(
@@ -571,21 +491,14 @@ POSITION_FILE = "position.png"
 
 
 def _position_picture(decision: Decision, locale: str) -> bytes | None:
-    """The picture of the position the player decided in: his hand picture (with the
-    discards he could take, on a take-or-draw turn), or the Tsung Shap row and his tile."""
+    """The picture of the position the player decided in, as he saw it (the game's
+    :meth:`~bot.render.family.Pictures.position`: his hand picture with the discards he could
+    take, or the Tsung Shap row and his tile)."""
     position = decision.position
-    if isinstance(position, FishingView):
-        return render_fishing_row(position.row, position.turned, locale=locale)
-    if isinstance(position, View):
-        hand, new, discards = hand_picture(position, decision.legal)
-        return render_hand_view(
-            hand,
-            new=new,
-            discards=discards,
-            discards_title=None if discards is None else discards_title(discards, locale),
-            locale=locale,
-        )
-    return None
+    if position is None:
+        return None
+    picture = render_of(position.rules.game).position(position, decision.legal, locale)
+    return None if picture is None else picture.png
 
 
 class ReviewPageButton(

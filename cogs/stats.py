@@ -15,13 +15,14 @@ import asyncio
 import io
 import logging
 import re
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app import KapBot
+from bot.games import UnknownGame, find, games
 from bot.locale import N_, nt, t
 from bot.render.alt_text import rating_description
 from bot.render.charts import rating_chart
@@ -49,12 +50,8 @@ HISTORY_SIZE = 10
 REPLAY_ID = "kap:replay:{game_id}"
 """Custom id of a history entry's Replay button; the replay cog handles it."""
 
-GameName = Literal["kap-shap", "kap-tai-shap", "tsung-shap"]
-GAME_TITLES = {
-    "kap-shap": N_("Kap Shap"),
-    "kap-tai-shap": N_("Kap Tai Shap"),
-    "tsung-shap": N_("Tsung Shap"),
-}
+GAME_CHOICES = [app_commands.Choice(name=game.name, value=game.name) for game in games()]
+"""``/stats game:``: every game by its name (the registry's order)."""
 _RESULT_WORDS = {"win": N_("🏆 Won"), "loss": N_("Lost"), "draw": N_("Drawn")}
 _EVERY_GAME = N_("Every game")  # a module constant: the extractor misses N_ nested in t()
 _POSITIONS = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"), N_("5th"), N_("6th"))
@@ -80,7 +77,10 @@ def _ratings(interaction: discord.Interaction[Any]) -> RatingService:
 
 
 def _title(game: str, locale: str = "en") -> str:
-    return t(locale, GAME_TITLES.get(game, _EVERY_GAME))
+    try:
+        return t(locale, find(game).short)
+    except UnknownGame:
+        return t(locale, _EVERY_GAME)
 
 
 def _rating_text(rating: int, provisional: bool, locale: str = "en") -> str:
@@ -402,11 +402,12 @@ class StatsCog(commands.Cog, name="Stats"):
     @app_commands.describe(
         member="Whose statistics (default: yours)", game="One game only (default: every game)"
     )
+    @app_commands.choices(game=GAME_CHOICES)
     async def stats(
         self,
         interaction: discord.Interaction[Any],
         member: discord.Member | None = None,
-        game: GameName | None = None,
+        game: str | None = None,
     ) -> None:
         """Games, wins, draws, win rate, rating with a chart, seats, streaks, arrangement."""
         async with guarded(interaction, "/stats"):

@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.app import KapBot
 from bot.engine import Game
+from bot.games import default_game, games
 from bot.limits import MAX_ANTE, MAX_SETTLE_RATE, MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from bot.services.errors import UserError
 from bot.services.variants import parse_variants, variant_suggestions
@@ -23,11 +24,10 @@ from cogs.ui import KapButton, KapSelect
 
 __all__ = ["Tables", "setup"]
 
-GAME_CHOICES = [
-    app_commands.Choice(name="Kap Shap (2 players)", value="kap-shap"),
-    app_commands.Choice(name="Kap Tai Shap (2-20 players)", value="kap-tai-shap"),
-    app_commands.Choice(name="Tsung Shap, the fishing game (2 players)", value="tsung-shap"),
-]
+GAME_CHOICES = [app_commands.Choice(name=g.table_choice, value=g.name) for g in games()]
+"""``game:`` of ``/table new`` and ``/table rules``: every registered game (built when the
+extension loads, so a game registered before, a test's, is offered too)."""
+DEFAULT_GAME = default_game()
 SETTLEMENT_CHOICES = [
     app_commands.Choice(name="Pot: the winner takes the pot", value="pot"),
     app_commands.Choice(
@@ -81,7 +81,7 @@ class Tables(
     async def new(
         self,
         interaction: discord.Interaction[Any],
-        game: str = "kap-shap",
+        game: str = DEFAULT_GAME,
         rules: str | None = None,
         ante: app_commands.Range[int, 0, MAX_ANTE] | None = None,
         seats: app_commands.Range[int, 2, 28] | None = None,
@@ -112,8 +112,8 @@ class Tables(
     async def variant_choices(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        """The variants of the game chosen so far (Kap Shap until one is)."""
-        chosen = getattr(interaction.namespace, "game", None) or "kap-shap"
+        """The variants of the game chosen so far (the default game until one is)."""
+        chosen = getattr(interaction.namespace, "game", None) or DEFAULT_GAME
         return [
             app_commands.Choice(name=label, value=value)
             for label, value in variant_suggestions(

@@ -4,15 +4,15 @@ Translation only: every decision is :class:`bot.services.tournaments.TournamentS
 This cog is its :class:`~bot.services.tournaments.TournamentHost` (threads, table messages,
 posts), owns the sign-up message's Join / Leave buttons (``DynamicItem``s that carry the event
 id, so they work after a restart) and runs the event clock (sign-up close, round time limits).
+
+Its parts: the service's Discord side (:mod:`cogs.tournament_host`), the sign-up message and
+its buttons (:mod:`cogs.tournament_signup`); here the commands and the clock.
 """
 
 from __future__ import annotations
 
-import asyncio
-import io
 import logging
 import random
-import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -21,91 +21,61 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.app import KapBot
+from bot.games import EVENT_FORMATS, default_game, games
 from bot.limits import MAX_ANTE
-from bot.locale import N_, Message, date_text, normalize, nt, t
-from bot.render.alt_text import bracket_description, standings_description
-from bot.render.tournament_art import render_event_bracket, render_event_standings
+from bot.locale import date_text, nt, t
 from bot.services.errors import UserError
-from bot.services.tables import Outcome, Table
+from bot.services.tables import Table
 from bot.services.tournaments import (
     AI_LEVELS,
     FORMATS,
     OPEN_STATUSES,
-    TournamentRecord,
     TournamentService,
     TournamentView,
-    board_text,
     explain_rules,
     say_in,
     settings_from_options,
     standings_text,
 )
 from bot.services.tournaments import TEXT as SERVICE_TEXT
-from cogs.common import guarded, locale_of, pinging, public_locale_of, report_incident
+from cogs.common import guarded, locale_of, public_locale_of, report_incident
 from cogs.desk import Desk, desk_for, level_choices
+from cogs.tournament_host import MESSAGE_LIMIT, TournamentHostMixin
+from cogs.tournament_signup import (
+    STATUSES,
+    TEXT,
+    TournamentButton,
+    signup_content,
+    signup_embed,
+    signup_view,
+)
 
 __all__ = ["TournamentButton", "Tournaments", "setup"]
 
 log = logging.getLogger(__name__)
 
 CLOCK_SECONDS = 30.0  # how often the event clock looks for a closed sign-up or a round's end
-MESSAGE_LIMIT = 2000
-
-# User-facing sentences of this cog, in one place.
-TEXT = {
-    "joined": N_("You are in **{name}**."),
-    "left": N_("You left **{name}**; your buy-in was refunded."),
-    "created": N_("Tournament **#{id} {name}** is open for sign-up."),
-    "started": N_("**{name}** has started."),
-    "checkin_opened": N_("Check-in for **{name}** is open; it starts when check-in closes."),
-    "dropped": N_("You left **{name}**. Your results so far stand."),
-    "done": N_("Done."),
-    "no_history": N_("No tournament has finished in this server yet."),
-    "guild_only": N_("Tournaments are run in a server channel."),
-    "text_channel": N_("A tournament needs a text channel to open its match threads in."),
-    "stopped": N_("🛑 The tournament ended this game (time, a drop or a new pairing)."),
-    "unavailable": N_("Tournaments are not available right now; try again in a moment."),
-    "players": N_("Players ({n})"),
-    "nobody": N_("Nobody yet"),
-    "buy_in": N_("Buy-in"),
-    "pool": N_("Prize pool"),
-    "chips": N_("{amount} chips"),
-    "footer": N_("Status: {status} · organiser {name}"),
-    "status": N_("Status: {status}"),
-    "over": N_("🏆 **{name}** is over."),
-    "history": N_("**#{id} {name}** ({when}): {top}"),
-}
-
-# An event's status, in words (the footer of its sign-up message).
-STATUSES = {
-    "registration": N_("sign-up open"),
-    "check-in": N_("check-in"),
-    "running": N_("running"),
-    "paused": N_("paused"),
-    "finished": N_("finished"),
-    "cancelled": N_("cancelled"),
-}
-# The sign-up buttons' labels ("Join" and "Leave" alone are the table's: sit down, stand up).
-BUTTON_CONTEXT = "tournament"
 
 GAME_CHOICES = [
-    app_commands.Choice(name="Kap Shap (Swiss and brackets)", value="kap-shap"),
-    app_commands.Choice(name="Tsung Shap (Swiss and brackets)", value="tsung-shap"),
-    app_commands.Choice(name="Kap Tai Shap (table rounds)", value="kap-tai-shap"),
+    app_commands.Choice(name=choice, value=g.name)
+    for g in sorted(games(), key=lambda g: EVENT_FORMATS.index(g.event_format))
+    if (choice := g.event_choice) is not None
 ]
+"""``game:`` of ``/tournament new``: every game with events, those played in Swiss and
+brackets first, then those played in table rounds (each group in the registry's order)."""
 FORMAT_CHOICES = [app_commands.Choice(name=f, value=f) for f in FORMATS]
 DECIDE_CHOICES = [
     app_commands.Choice(name="Games won (best of N)", value="games"),
     app_commands.Choice(name="Total points over N games (Tsung Shap)", value="points"),
 ]
 LEVEL_CHOICES = level_choices(AI_LEVELS)
+DEFAULT_GAME = default_game()
 #: The ``event:`` option of every command that takes one.
 EVENT_HELP = "The event's number (default: the one you are in, or the only one it can be)"
 SIGN_UP = ("registration",)
 PLAYING = ("running", "paused")
 #: Events a member may read about (``show``, ``rules``): open ones, and those that ended.
 READABLE = (*OPEN_STATUSES, "finished", "cancelled")
-BUTTON_TEMPLATE = r"tourney:(?P<id>[0-9]+):(?P<verb>join|leave|checkin)"
 
 
 def _manager(interaction: discord.Interaction[Any]) -> bool:
@@ -116,112 +86,6 @@ def _guild(interaction: discord.Interaction[Any]) -> int:
     if interaction.guild_id is None:
         raise UserError(TEXT["guild_only"])
     return interaction.guild_id
-
-
-def signup_content(view: TournamentView, locale: str = "en") -> str:
-    """The line above the sign-up message's embed: what the event is doing now (open for
-    sign-up, checking in, running, paused, over, cancelled)."""
-    record = view.record
-    name = record.name
-    if record.status == "registration":
-        return t(locale, TEXT["created"], id=record.id, name=name)
-    said = {
-        "check-in": TEXT["checkin_opened"],
-        "running": TEXT["started"],
-        "paused": SERVICE_TEXT["paused"],
-        "finished": TEXT["over"],
-    }.get(record.status)
-    if said is None:  # cancelled
-        said = SERVICE_TEXT["cancelled"] if view.settings.buy_in else SERVICE_TEXT["cancelled_free"]
-    return t(locale, said, name=name)
-
-
-def signup_embed(
-    view: TournamentView, locale: str = "en", organiser: str | None = None
-) -> discord.Embed:
-    """The sign-up message of an event (public: in the server's language): its rules and
-    entrants while it runs, its results once it is over. ``organiser``: his name (a footer
-    shows a mention as an id), else the one stored when the event was created."""
-    record, settings = view.record, view.settings
-    embed = discord.Embed(
-        title=f"🏆 #{record.id} {record.name}",
-        description=board_text(view, say_in(locale))[:3500],
-        colour=discord.Colour.gold(),
-    )
-    names = [e.name for e in view.entries]
-    shown = t(locale, ", ").join(names[:40]) + (
-        f" … (+{len(names) - 40})" if len(names) > 40 else ""
-    )
-    embed.add_field(
-        name=t(locale, TEXT["players"], n=len(names)),
-        value=shown or t(locale, TEXT["nobody"]),
-        inline=False,
-    )
-    if settings.buy_in:
-        chips = TEXT["chips"]
-        embed.add_field(
-            name=t(locale, TEXT["buy_in"]), value=t(locale, chips, amount=f"{settings.buy_in:,}")
-        )
-        embed.add_field(
-            name=t(locale, TEXT["pool"]), value=t(locale, chips, amount=f"{view.pool:,}")
-        )
-    status = STATUSES.get(record.status)
-    said = t(locale, status) if status else record.status
-    organiser = organiser or record.options.get("organiser_name")
-    if organiser:
-        footer = t(locale, TEXT["footer"], status=said, name=organiser)
-    else:
-        footer = t(locale, TEXT["status"], status=said)
-    embed.set_footer(text=footer[:2048])
-    return embed
-
-
-def signup_view(view: TournamentView, locale: str = "en") -> discord.ui.View:
-    """Join / Leave while sign-up is open; no buttons afterwards."""
-    buttons = discord.ui.View(timeout=None)
-    if view.record.status == "registration":
-        buttons.add_item(TournamentButton(view.id, "join", locale))
-        buttons.add_item(TournamentButton(view.id, "leave", locale))
-    elif view.record.status == "check-in":
-        buttons.add_item(TournamentButton(view.id, "checkin", locale))
-        buttons.add_item(TournamentButton(view.id, "leave", locale))
-    return buttons
-
-
-class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
-    """Join or Leave on a sign-up message."""
-
-    def __init__(self, tournament_id: int, verb: str, locale: str = "en") -> None:
-        label = {"join": "Join", "checkin": "Check in"}.get(verb, "Leave")
-        label = t(locale, label, context=BUTTON_CONTEXT)
-        style = discord.ButtonStyle.secondary if verb == "leave" else discord.ButtonStyle.success
-        super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"tourney:{tournament_id}:{verb}")
-        )
-        self.tournament_id = tournament_id
-        self.verb = verb
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> TournamentButton:
-        """Rebuild the button from a click (also after a restart)."""
-        return cls(int(match["id"]), match["verb"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Join or leave the event."""
-        cog = interaction.client.get_cog("Tournaments") if interaction.client else None
-        if not isinstance(cog, Tournaments):
-            await interaction.response.send_message(
-                t(locale_of(interaction), TEXT["unavailable"]), ephemeral=True
-            )
-            return
-        async with guarded(interaction, f"tournament {self.verb}"):
-            await cog.join_or_leave(interaction, self.tournament_id, self.verb)
 
 
 async def _event_choices(
@@ -257,7 +121,10 @@ async def any_events(
 
 @app_commands.guild_only()
 class Tournaments(
-    commands.GroupCog, group_name="tournament", group_description="Tournaments run by the bot"
+    TournamentHostMixin,
+    commands.GroupCog,
+    group_name="tournament",
+    group_description="Tournaments run by the bot",
 ):
     """The ``/tournament`` group, the event clock and the service's Discord side."""
 
@@ -334,109 +201,6 @@ class Tournaments(
         except Exception as exc:
             await report_incident(None, exc, "tournament clock")
 
-    # ------------------------------------------------------------------------- host
-
-    async def open_thread(self, record: TournamentRecord, match_id: str, title: str) -> int:
-        """A public thread of the event's channel for one match."""
-        channel = self.bot.get_channel(record.channel_id)
-        if channel is None:
-            channel = await self.bot.fetch_channel(record.channel_id)
-        if not isinstance(channel, discord.TextChannel):
-            raise UserError(TEXT["text_channel"])
-        if isinstance(title, Message):
-            title = title.localized(await self.public_locale(record.guild_id))
-        thread = await channel.create_thread(
-            name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=1440
-        )
-        return thread.id
-
-    async def show_table(self, outcome: Outcome) -> None:
-        """Post the table message of a game just started and present what happened."""
-        await self.desk.presenter.touch(outcome.table, now=True)
-        await self.desk.present(outcome, table_shown=True)
-
-    async def public_locale(self, guild_id: int) -> str:
-        """The language of the event's public messages: the server's setting
-        (``/kapadmin config language``), else the server's own Discord locale."""
-        settings = await self.bot.services.server.play_settings(guild_id)
-        if settings.language:
-            return settings.language
-        guild = self.bot.get_guild(guild_id)
-        return normalize(None if guild is None else guild.preferred_locale)
-
-    async def table_stopped(self, table: Table) -> None:
-        """Close the message and DMs of a game the event ended."""
-        table.recent.append(Message(TEXT["stopped"]))
-        await self.desk.presenter.touch(table, now=True)
-        await self.desk.presenter.update_dms(table)
-        self.desk.presenter.forget(table.id)
-
-    async def post(self, record: TournamentRecord, text: str, *, pictures: bool = False) -> None:
-        """Post in the event's channel, with the standings (and bracket) pictures."""
-        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-        locale = await self.public_locale(record.guild_id)
-        if isinstance(text, Message):
-            text = text.localized(locale)
-        files = await self._pictures(record, locale) if pictures else []
-        try:
-            await channel.send(
-                text[:MESSAGE_LIMIT], files=files, allowed_mentions=discord.AllowedMentions.none()
-            )
-        except discord.HTTPException as exc:
-            log.warning("tournament %s: could not post: %s", record.id, exc)
-
-    async def say(self, channel_id: int, guild_id: int, text: str, mentions: Sequence[int]) -> None:
-        """Post in a match thread, pinging its players (which adds them to the thread)."""
-        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
-        if isinstance(text, Message):
-            text = text.localized(await self.public_locale(guild_id))
-        await channel.send(text[:MESSAGE_LIMIT], allowed_mentions=pinging(mentions))
-
-    async def refresh(self, record: TournamentRecord) -> None:
-        """Edit the sign-up message to the event's current state."""
-        if record.message_id is None:
-            return
-        view = await self.service.view(record.id)
-        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-        locale = await self.public_locale(record.guild_id)
-        try:
-            await channel.get_partial_message(record.message_id).edit(
-                content=signup_content(view, locale)[:MESSAGE_LIMIT],
-                embed=signup_embed(view, locale, self._organiser_name(view.record)),
-                view=signup_view(view, locale),
-            )
-        except discord.HTTPException as exc:
-            log.info("tournament %s: could not edit its sign-up message: %s", record.id, exc)
-
-    def _organiser_name(self, record: TournamentRecord) -> str | None:
-        """The organiser's name: stored at the event's creation, else his member's (cached)."""
-        stored = record.options.get("organiser_name")
-        if stored:
-            return str(stored)
-        guild = self.bot.get_guild(record.guild_id)
-        member = None if guild is None else guild.get_member(record.organiser_id)
-        return None if member is None else member.display_name
-
-    async def _pictures(self, record: TournamentRecord, locale: str = "en") -> list[discord.File]:
-        view = await self.service.view(record.id)
-        if view.event is None:
-            return []
-        files = []
-        standings = await asyncio.to_thread(
-            render_event_standings, view.event, record.name, locale=locale
-        )
-        alt = standings_description(view.event, record.name, locale)
-        files.append(discord.File(io.BytesIO(standings), filename="standings.png", description=alt))
-        bracket = await asyncio.to_thread(
-            render_event_bracket, view.event, record.name, locale=locale
-        )
-        if bracket is not None:
-            words = bracket_description(view.event, record.name, locale)
-            files.append(
-                discord.File(io.BytesIO(bracket), filename="bracket.png", description=words)
-            )
-        return files
-
     # ------------------------------------------------------------------------- buttons
 
     async def join_or_leave(
@@ -483,7 +247,7 @@ class Tournaments(
         self,
         interaction: discord.Interaction[Any],
         name: app_commands.Range[str, 1, 80],
-        game: str = "kap-shap",
+        game: str = DEFAULT_GAME,
         format: str | None = None,
         best_of: app_commands.Range[int, 1, 15] = 1,
         rounds: app_commands.Range[int, 1, 30] | None = None,

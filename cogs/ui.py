@@ -14,6 +14,12 @@ Custom id scheme (at most 100 characters, so it fits Discord's limit)::
   Tsung Shap's action buttons use the verb ``play`` with the action's notation, words joined
   by ``-``, as ``arg`` (``kap:…:play:capture-pair-left``).
 
+A game's moves are drawn by the game (its render facet's
+:meth:`~bot.render.family.Surface.buttons`, plain ``ButtonSpec``/``SelectSpec`` values) and
+turned into components here (:func:`moves_view`); a click on one is read back as notation by
+one rule whatever the game (:func:`notation_of`), which the table service reads in the game's
+notation.
+
 Items are :class:`discord.ui.DynamicItem`s matched by regular expression, registered once with
 ``bot.add_dynamic_items``; they hold no state, so clicks keep working after a restart. Their
 callbacks hand the parsed id to the :class:`ComponentHandler` registered for the bot.
@@ -30,25 +36,12 @@ from typing import Any, Protocol
 import discord
 
 from bot.ai.base import LEVEL_WORDS
-from bot.engine import (
-    Action,
-    AnyAction,
-    Capture,
-    Claim,
-    Combination,
-    Declare,
-    Discard,
-    Draw,
-    FishingAction,
-    Place,
-    Take,
-    Tile,
-    View,
-)
+from bot.engine import Capture, Claim, Combination, Draw, FishingAction, Place
 from bot.locale import N_, normalize
 from bot.locale import t as tr
 from bot.locale.levels import level_name
-from bot.render.text import action_label, combination_label, tile_label
+from bot.render.family import ButtonSpec, SelectSpec, render_of
+from bot.render.text import action_label, combination_label
 
 __all__ = [
     "BUTTON_VERBS",
@@ -63,6 +56,9 @@ __all__ = [
     "hand_view",
     "handler_for",
     "lobby_view",
+    "move_items",
+    "moves_view",
+    "notation_of",
     "parse_custom_id",
     "play_arg",
     "register_handler",
@@ -93,7 +89,6 @@ BUTTON_VERBS = (
     "play",
 )
 SELECT_VERBS = ("choose-take", "choose-ai")
-TAKE_BUTTONS_MAX = 3  # more takeable kinds than this go into a select
 
 _ID = (
     r"kap:(?P<table>[0-9a-f]{1,32}):(?P<version>\d{1,12}|-)"
@@ -360,9 +355,80 @@ def resign_view(table_id: str, arg: str, locale: str = "en") -> discord.ui.View:
     )
 
 
-def play_arg(action: AnyAction) -> str:
+def play_arg(action: object) -> str:
     """The ``arg`` of a ``play`` button: the notation with ``-`` for spaces."""
     return str(action).replace(" ", "-")
+
+
+_STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def move_items(
+    table_id: str, version: int, specs: Sequence[ButtonSpec | SelectSpec]
+) -> list[discord.ui.Item[Any]]:
+    """A game's moves (:meth:`bot.render.family.Surface.buttons`) as components drawn for the
+    table's state ``version``: each button's custom id is its verb and arg, a select's its verb
+    (the choice is its value)."""
+    items: list[discord.ui.Item[Any]] = []
+    for spec in specs:
+        if isinstance(spec, ButtonSpec):
+            cid = CustomId(table_id, version, spec.verb, spec.arg or None)
+            items.append(KapButton(cid, label=spec.label, style=_STYLES[spec.style], row=spec.row))
+        else:
+            options = [discord.SelectOption(label=c.label, value=c.value) for c in spec.options]
+            items.append(
+                KapSelect(
+                    CustomId(table_id, version, spec.verb),
+                    options=options,
+                    placeholder=spec.placeholder,
+                    row=spec.row,
+                )
+            )
+    return items
+
+
+def moves_view(
+    table_id: str,
+    version: int,
+    specs: Sequence[ButtonSpec | SelectSpec],
+    *,
+    rules_locale: str | None = None,
+) -> discord.ui.View:
+    """The view of a game's moves (:func:`move_items`); with ``rules_locale``, the Rules button
+    under them (the table message of a game played on it)."""
+    items = move_items(table_id, version, specs)
+    if rules_locale is not None:
+        rules = tr(rules_locale, "Rules")
+        items.append(KapButton(CustomId(table_id, None, "rules"), label=rules, row=3))
+    return _view(*items)
+
+
+def notation_of(verb: str, arg: str | None, values: Sequence[str]) -> str | None:
+    """The notation a move's custom id means, whatever the game: ``play`` carries the notation
+    itself (``-`` for spaces), a select ``choose-X`` plays ``X`` with the value chosen, any other
+    verb is the notation's verb with its arg (``discard 6-5``, ``draw``). None: the id names no
+    move (a select without a value, a ``play`` without its notation)."""
+    if verb == "play":
+        return None if arg is None else arg.replace("-", " ")
+    if verb.startswith("choose-"):
+        return f"{verb.removeprefix('choose-')} {values[0]}" if values else None
+    return verb if arg is None else f"{verb} {arg}"
+
+
+def hand_view(
+    table_id: str, version: int, seat_view: Any, legal: Sequence[Any], locale: str = "en"
+) -> discord.ui.View | None:
+    """Buttons (and a select) for the legal moves of the seat to act, as his game draws them
+    (:meth:`bot.render.family.Surface.buttons`); None off-turn."""
+    if not seat_view.my_turn or not legal:
+        return None
+    specs = render_of(seat_view.rules.game).buttons(seat_view, legal, locale)
+    return moves_view(table_id, version, specs)
 
 
 def fishing_table_view(
@@ -375,7 +441,10 @@ def fishing_table_view(
     """The running Tsung Shap table message's buttons: the current player's actions (claims,
     Draw, captures, Place left / Place right, each for this ``version``), then Rules.
     ``combos`` (by the action's notation) lets a capture or claim button say which tiles it
-    takes and what it scores."""
+    takes and what it scores.
+
+    Kept for cogs/presenter.py until it asks the game's surface
+    (``moves_view(…, render_of(game).buttons(…), rules_locale=…)``); then it goes."""
     known = combos or {}
 
     def button(action: FishingAction, style: discord.ButtonStyle, row: int) -> KapButton:
@@ -400,61 +469,4 @@ def fishing_table_view(
         items.append(KapButton(cid, label=label, style=discord.ButtonStyle.primary, row=2))
     items += [button(a, discord.ButtonStyle.primary, 2) for a in legal if isinstance(a, Place)]
     items.append(KapButton(CustomId(table_id, None, "rules"), label=tr(locale, "Rules"), row=3))
-    return _view(*items)
-
-
-def hand_view(
-    table_id: str, version: int, seat_view: View, legal: Sequence[Action], locale: str = "en"
-) -> discord.ui.View | None:
-    """Buttons (and a select) for the legal actions of the seat to act; None off-turn."""
-    if not seat_view.my_turn or not legal:
-        return None
-
-    def cid(verb: str, tile: Tile | None = None) -> CustomId:
-        return CustomId(table_id, version, verb, None if tile is None else str(tile))
-
-    items: list[discord.ui.Item[Any]] = []
-    if Declare() in legal:
-        items.append(
-            KapButton(
-                cid("declare"),
-                label=tr(locale, "Declare"),
-                style=discord.ButtonStyle.success,
-                row=0,
-            )
-        )
-    takes = [a.tile for a in legal if isinstance(a, Take) and a.tile is not None]
-    if Draw() in legal:
-        items.append(
-            KapButton(
-                cid("draw"), label=tr(locale, "Draw"), style=discord.ButtonStyle.primary, row=0
-            )
-        )
-    if 0 < len(takes) <= TAKE_BUTTONS_MAX:
-        items += [
-            KapButton(
-                cid("take", t),
-                label=action_label(Take(t), locale),
-                style=discord.ButtonStyle.primary,
-                row=0,
-            )
-            for t in takes
-        ]
-    elif takes:
-        options = [
-            discord.SelectOption(label=tile_label(t, locale), value=str(t)) for t in takes[:25]
-        ]
-        items.append(
-            KapSelect(
-                cid("choose-take"),
-                options=options,
-                placeholder=tr(locale, "Take a discard…"),
-                row=3,
-            )
-        )
-    discards = [a.tile for a in legal if isinstance(a, Discard)]
-    for i, t in enumerate(discards[:10]):
-        items.append(
-            KapButton(cid("discard", t), label=action_label(Discard(t), locale), row=1 + i // 5)
-        )
     return _view(*items)

@@ -1,9 +1,11 @@
 """The rules engine: pure game logic, standard library only.
 
 Every driver (the Discord services, the terminal client, the simulator) plays through the same
-four functions: :func:`new_game`, :func:`legal_actions`, :func:`apply` and :func:`view`. They are
-the dispatching versions of :mod:`bot.engine.api`: the collecting games (Kap Shap, Kap Tai Shap)
-run in :mod:`bot.engine.collecting`, Tsung Shap in :mod:`bot.engine.fishing`.
+four functions: :func:`new_game`, :func:`legal_actions`, :func:`apply` and :func:`view`
+(:mod:`bot.engine.api`), which ask the game's family (:func:`bot.engine.family.engine_of`): the
+collecting games (Kap Shap, Kap Tai Shap) run in :mod:`bot.engine.collecting`, Tsung Shap in
+:mod:`bot.engine.fishing`. The games' own types are re-exported here for the code that has not
+moved into the families yet (issue 19 step 6).
 """
 
 from bot.engine.actions import (
@@ -23,9 +25,6 @@ from bot.engine.actions import (
     parse_fishing_action,
 )
 from bot.engine.api import (
-    AnyEvent,
-    AnyState,
-    AnyView,
     apply,
     describe_event,
     legal_actions,
@@ -95,6 +94,15 @@ from bot.engine.tiles import (
     sort_tiles,
     tiles_named,
 )
+
+AnyState = GameState | FishingState
+"""The state of a built-in game (generic code holds :class:`bot.engine.family.State`)."""
+
+AnyView = View | FishingView
+"""What a seat sees of a built-in game (generic code holds :class:`bot.engine.family.View`)."""
+
+AnyEvent = Event | FishingEvent
+"""An event of a built-in game (opaque to generic code: :data:`bot.engine.family.Event`)."""
 
 __all__ = [
     "KINDS",

@@ -6,16 +6,59 @@ same on any Python version (RULES.md §4).
 
 from __future__ import annotations
 
+import enum
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from bot.engine.errors import RulesError
-from bot.engine.rules import FirstPlayer, Game, RuleSet
 from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET, Tile
 
-__all__ = ["Deal", "culin_wall", "deal_from_tiles", "first_seat_from_dice", "make_deal"]
+__all__ = [
+    "Deal",
+    "DealRules",
+    "FirstPlayer",
+    "deal_from_tiles",
+    "first_seat_from_dice",
+    "make_deal",
+]
+
+
+class FirstPlayer(enum.StrEnum):
+    """How the first player is chosen."""
+
+    FOUR_DICE = "four-dice"
+    LOTS = "lots"
+
+
+class DealRules(Protocol):
+    """What dealing the tiles reads of a rule set (:class:`bot.engine.rules.RuleSet`)."""
+
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        ...
+
+    @property
+    def sets(self) -> int:
+        """Sets of tiles in play."""
+        ...
+
+    @property
+    def tile_count(self) -> int:
+        """Physical tiles in play."""
+        ...
+
+    @property
+    def hand_size(self) -> int:
+        """The first player's dealt hand."""
+        ...
+
+    @property
+    def first_player(self) -> FirstPlayer:
+        """How the first player is chosen."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +100,7 @@ def first_seat_from_dice(thrower: int, dice: Sequence[int], players: int) -> int
     return (thrower + sum(dice)) % players
 
 
-def make_deal(rules: RuleSet, rng: random.Random, thrower: int = 0) -> Deal:
+def make_deal(rules: DealRules, rng: random.Random, thrower: int = 0) -> Deal:
     """Shuffle the tiles and choose the first player with ``rng`` (four dice or lots)."""
     if not 0 <= thrower < rules.players:
         raise RulesError(f"thrower seat {thrower} is not at this table")
@@ -73,7 +116,7 @@ def make_deal(rules: RuleSet, rng: random.Random, thrower: int = 0) -> Deal:
 
 
 def deal_from_tiles(
-    rules: RuleSet,
+    rules: DealRules,
     hands: Sequence[Sequence[Tile]],
     wall: Sequence[Tile] = (),
     first_seat: int = 0,
@@ -106,23 +149,3 @@ def deal_from_tiles(
     order += [take(t) for t in wall]
     order += sorted(p for pieces in free.values() for p in pieces)
     return Deal(order=tuple(order), first_seat=first_seat)
-
-
-def culin_wall(rules: RuleSet) -> list[int]:
-    """Pile heights of the wall as Culin builds it, for display.
-
-    Piles are 5 high (4 for Kap Shap); the top tile of the 3rd, 5th, 7th ... pile, N-1 tiles in
-    all, is moved to the far end, where the moved tiles lie as one extra low pile.
-    """
-    height = 4 if rules.game is Game.KAP_SHAP else 5
-    full, rest = divmod(rules.tile_count, height)
-    piles = [height] * full + ([rest] if rest else [])
-    moved = 0
-    for i in range(2, len(piles), 2):
-        if moved == rules.players - 1:
-            break
-        piles[i] -= 1
-        moved += 1
-    if moved:
-        piles.append(moved)
-    return piles

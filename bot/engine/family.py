@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, cast
 
 from bot.engine.deal import Deal
-from bot.games import load
+from bot.games import games, load
 
 __all__ = [
     "Action",
@@ -40,6 +40,7 @@ __all__ = [
     "Variant",
     "View",
     "engine_of",
+    "engine_of_event",
     "rules_from_flags",
 ]
 
@@ -297,6 +298,11 @@ class Notation(Protocol[S_contra, A, E_contra]):
         """One English line; private tiles hidden from everyone but ``viewer``."""
         ...
 
+    def owns_event(self, event: object) -> bool:
+        """Whether ``event`` is one of this family's events (:func:`engine_of_event` asks the
+        families in registration order, so an event two families share goes to the first)."""
+        ...
+
 
 class Records(Protocol[R_contra, S]):
     """The game's part of records (docs/record-format.md) and of typed positions."""
@@ -308,7 +314,13 @@ class Records(Protocol[R_contra, S]):
     def read_deal(
         self, rules: R_contra, text: str, first: int, thrower: int, dice: tuple[int, ...]
     ) -> Deal:
-        """The inverse of :meth:`deal_text`; RulesError naming the piece that is wrong."""
+        """The inverse of :meth:`deal_text`; NotationError for a piece that does not read,
+        RulesError for pieces the game does not hold."""
+        ...
+
+    def check_deal_text(self, text: str) -> None:
+        """NotationError for the first word of a ``Deal:`` value that names no piece (a record
+        reader says so as it meets the line, before the rules are known)."""
         ...
 
     def deal_comment(self, rules: R_contra, deal: Deal) -> list[str]:
@@ -320,15 +332,20 @@ class Records(Protocol[R_contra, S]):
         ...
 
     def position_lines(self, state: S, seat: int | None) -> list[str]:
-        """What a seat sees, in English lines (``kapshap replay``, ``kapshap analyse``)."""
+        """What a seat sees, in English lines, the seat to play marked (``kapshap replay``
+        prints every seat's, for ``seat`` None, after a game in which every hand is shown)."""
         ...
 
-    def parse_position(self, game: str, fields: Mapping[str, str]) -> tuple[S, int]:
-        """A typed position's game-specific fields -> (state, seat to analyse)."""
+    def parse_position(self, game: str, fields: Mapping[str, Sequence[str]]) -> tuple[S, int]:
+        """A typed position (:mod:`bot.engine.position`) -> (state, seat to analyse).
+        ``fields`` holds every field but the game, in the order given, each with its values
+        in order (a field given once has one); PositionError names the field at fault."""
         ...
 
     def write_position(self, state: S) -> str:
-        """A state as a typed position (the inverse of ``parse_position``)."""
+        """A state that is not over as a typed position, one field a line, the game first
+        (the inverse of :meth:`parse_position`); PositionError for what the notation cannot
+        say."""
         ...
 
 
@@ -406,3 +423,25 @@ def engine_of(game: str) -> AnyEngine:
 def rules_from_flags(flags: Mapping[str, Any]) -> Rules:
     """A stored rule set rebuilt by its game's family (``flags["game"]`` names the game)."""
     return cast(Rules, engine_of(str(flags.get("game"))).rules_from_flags(flags))
+
+
+_event_engines: dict[type, AnyEngine] = {}
+"""The facet that describes each kind of event met so far (an event does not name its game)."""
+
+
+def engine_of_event(event: object) -> AnyEngine:
+    """The engine facet of the family an event belongs to: the first family, in registration
+    order, that owns it (AssertionError for an event no family owns)."""
+    kind = type(event)
+    found = _event_engines.get(kind)
+    if found is None:
+        seen: set[int] = set()
+        for info in games():
+            facet = engine_of(info.name)
+            if id(facet) not in seen and facet.owns_event(event):
+                found = _event_engines[kind] = facet
+                break
+            seen.add(id(facet))
+        else:
+            raise AssertionError(f"unknown event {event!r}")
+    return found

@@ -10,8 +10,10 @@ chess: meant to be read by people and by programs.
 * :func:`replay` plays a record's actions through :func:`bot.engine.new_game` and
   :func:`bot.engine.apply`; an action the rules refuse is a :class:`RecordError` naming its line.
 
-The deal is written as tiles, not piece numbers: the pieces of one kind are interchangeable, so a
-record read back deals each kind's copies in piece order (:func:`deal_from_order`). The game it
+The game's family writes and reads its part (:class:`bot.engine.family.Records`): the ``Deal:``
+line, the comment lines saying who was dealt what, the ``Result`` tag and the actions'
+notation. The domino games write the deal as tiles, not piece numbers: the pieces of one kind
+are interchangeable, so a record read back deals each kind's copies in piece order. The game it
 plays is the same tile for tile; only the internal piece numbers may differ.
 """
 
@@ -22,13 +24,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from bot.engine.actions import AnyAction, parse_action, parse_fishing_action
-from bot.engine.api import AnyEvent, AnyState, apply, new_game
 from bot.engine.deal import Deal
-from bot.engine.errors import EngineError, RulesError
-from bot.engine.fishing import FishingResult
-from bot.engine.rules import Game, RuleSet
-from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET, Tile, kind_of_piece, parse_tile
+from bot.engine.errors import EngineError, NotationError
+from bot.engine.family import State, engine_of, rules_from_flags
+from bot.engine.rules import RuleSet
+from bot.games import UnknownGame
 
 __all__ = [
     "FORMAT_LINE",
@@ -36,7 +36,6 @@ __all__ = [
     "RecordError",
     "RecordSeat",
     "ReplayStep",
-    "deal_from_order",
     "final_state",
     "parse_record",
     "replay",
@@ -85,6 +84,7 @@ class GameRecord:
     """A game as its record holds it. ``actions`` are in the engine's notation, in order."""
 
     rules: RuleSet
+    """The rule set (typed as the domino games' until the code reading it asks the family)."""
     seats: tuple[RecordSeat, ...]
     deal: Deal
     actions: tuple[str, ...]
@@ -100,24 +100,13 @@ class GameRecord:
 # Writing
 
 
-def result_line(state: AnyState) -> str:
-    """The ``Result`` tag of a state: ``seat 1 wins (declared, draw)``, ``drawn (wall)``,
-    ``seat 0 wins 120-90 (pile)`` or ``unfinished``."""
-    result = state.result
-    if result is None:
-        return "unfinished"
-    if isinstance(result, FishingResult):
-        scores = "-".join(str(s) for s in result.scores)
-        if result.winner is None:
-            return f"drawn {scores} ({result.reason})"
-        return f"seat {result.winner} wins {scores} ({result.reason})"
-    if result.winner is None:
-        return f"drawn ({result.reason})"
-    how = f", {result.win_by}" if result.win_by is not None else ""
-    return f"seat {result.winner} wins ({result.reason}{how})"
+def result_line(state: State) -> str:
+    """The ``Result`` tag of a state, in its family's words: ``seat 1 wins (declared, draw)``,
+    ``drawn (wall)``, ``seat 0 wins 120-90 (pile)`` or ``unfinished``."""
+    return engine_of(state.rules.game).result_line(state)
 
 
-def write_record(record: GameRecord, *, final: AnyState | None = None) -> str:
+def write_record(record: GameRecord, *, final: State | None = None) -> str:
     """The text of ``record``. The ``Result`` tag is computed by replaying it (or taken from
     ``final``, the state its actions lead to, when the caller has it already)."""
     tags = dict(record.tags)
@@ -138,8 +127,9 @@ def write_record(record: GameRecord, *, final: AnyState | None = None) -> str:
     lines.append(f"First: {deal.first_seat}")
     lines.append(f"Thrower: {deal.thrower}")
     lines.append("Dice: " + (" ".join(str(d) for d in deal.dice) if deal.dice else "none"))
-    lines += _deal_comment(record)
-    lines.append("Deal: " + " ".join(str(kind_of_piece(p)) for p in deal.order))
+    engine = engine_of(record.rules.game)
+    lines += engine.deal_comment(record.rules, deal)
+    lines.append("Deal: " + engine.deal_text(record.rules, deal))
     lines.append("")
     lines.append("Actions:")
     seat_of = _seats_of_actions(record)
@@ -159,26 +149,6 @@ def _flag_text(value: Any) -> str:
 def _one_line(text: str) -> str:
     # A name or tag never breaks the line structure (nor starts a comment).
     return " ".join(text.replace(";", ",").split())
-
-
-def _deal_comment(record: GameRecord) -> list[str]:
-    """Comment lines saying how the deal is split (who gets which tiles), for a reader."""
-    rules, deal = record.rules, record.deal
-    tiles = [str(kind_of_piece(p)) for p in deal.order]
-    out: list[str] = []
-    pos = 0
-    for offset in range(rules.players):
-        seat = (deal.first_seat + offset) % rules.players
-        if rules.game is Game.TSUNG_SHAP:
-            size, what = rules.pile_size, "pile"
-        else:
-            size = rules.hand_size if offset == 0 else rules.hand_size - 1
-            what = "hand"
-        out.append(f"; {what} of seat {seat}: {' '.join(tiles[pos : pos + size])}")
-        pos += size
-    if rules.game is not Game.TSUNG_SHAP:
-        out.append(f"; wall, in drawing order: {' '.join(tiles[pos:])}")
-    return out
 
 
 def _seats_of_actions(record: GameRecord) -> list[int]:
@@ -203,7 +173,7 @@ class _Parsed:
     first: tuple[int, int] | None = None
     thrower: tuple[int, int] | None = None
     dice: tuple[tuple[int, ...], int] | None = None
-    deal: tuple[list[Tile], int] | None = None
+    deal: tuple[str, int] | None = None
     actions: list[tuple[str, int, int]] = field(default_factory=list)  # (text, seat, line)
     lines: dict[str, int] = field(default_factory=dict)
 
@@ -292,13 +262,16 @@ def _read_header(parsed: _Parsed, line: str, number: int) -> None:
             raise RecordError(number, "A die shows 1 to 6")
         parsed.dice = (dice, number)
     elif key == "Deal":
-        tiles: list[Tile] = []
-        for token in value.split():
+        # The game's family reads the deal once the rules are known; a word that names no
+        # piece is told now, as the line is met.
+        if parsed.game is not None:
             try:
-                tiles.append(parse_tile(token))
+                engine_of(parsed.game).check_deal_text(value)
+            except UnknownGame:
+                pass  # told with the rules: the game is unknown
             except EngineError as exc:
                 raise RecordError(number, str(exc)) from None
-        parsed.deal = (tiles, number)
+        parsed.deal = (value, number)
     else:
         raise RecordError(number, f"Unknown record line '{key[:40]}'")
 
@@ -322,8 +295,8 @@ def _build(parsed: _Parsed, text: str) -> GameRecord:
     if "players" not in flags:
         flags["players"] = str(len(parsed.seats))
     try:
-        rules = RuleSet.from_flags(flags)
-    except EngineError as exc:
+        rules = cast(RuleSet, rules_from_flags(flags))
+    except (EngineError, UnknownGame) as exc:
         line = next(
             (n for flag, n in parsed.flag_lines.items() if flag in str(exc)),
             game_line,
@@ -335,7 +308,7 @@ def _build(parsed: _Parsed, text: str) -> GameRecord:
     seats = tuple(parsed.seats[i][0] for i in range(rules.players))
     if parsed.deal is None:
         raise RecordError(0, "The record has no 'Deal:' line")
-    tiles, deal_line = parsed.deal
+    deal_text, deal_line = parsed.deal
     first, first_line = parsed.first or (0, deal_line)
     thrower, thrower_line = parsed.thrower or (0, deal_line)
     for value, line, what in (
@@ -345,9 +318,12 @@ def _build(parsed: _Parsed, text: str) -> GameRecord:
         if not 0 <= value < rules.players:
             raise RecordError(line, f"The {what} {value} is not at this table")
     dice = parsed.dice[0] if parsed.dice else ()
+    engine = engine_of(rules.game)
     try:
-        deal = deal_from_order(rules, tiles, first_seat=first, thrower=thrower, dice=dice)
-    except RulesError as exc:
+        deal = engine.read_deal(rules, deal_text, first, thrower, dice)
+    except NotationError as exc:  # a piece that does not read, in the notation's own words
+        raise RecordError(deal_line, str(exc)) from None
+    except EngineError as exc:
         raise RecordError(deal_line, _sentence(str(exc))) from None
     record = GameRecord(
         rules=rules,
@@ -358,7 +334,7 @@ def _build(parsed: _Parsed, text: str) -> GameRecord:
     )
     # A record that parses is one that replays, by the seats it names.
     seats_named = [(seat, line) for _, seat, line in parsed.actions]
-    state: AnyState | None = None
+    state: State | None = None
     for step, (seat, line) in zip(
         replay(record, lines=[n for _, n in seats_named]), seats_named, strict=False
     ):
@@ -366,7 +342,7 @@ def _build(parsed: _Parsed, text: str) -> GameRecord:
             raise RecordError(line, f"It is seat {step.seat}'s turn here, not seat {seat}'s")
         state = step.state
     if state is None:
-        state = new_game(rules, record.names, deal)
+        state = engine.new_game(rules, record.names, deal)
     claimed = parsed.tags.get("Result")
     if claimed is not None and claimed != result_line(state):
         raise RecordError(
@@ -381,59 +357,34 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def deal_from_order(
-    rules: RuleSet,
-    tiles: Sequence[Tile],
-    *,
-    first_seat: int = 0,
-    thrower: int = 0,
-    dice: tuple[int, ...] = (),
-) -> Deal:
-    """A deal from every tile in dealing order; each kind's copies get its pieces in order."""
-    if len(tiles) != rules.tile_count:
-        raise RulesError(
-            f"the deal must list all {rules.tile_count} tiles of {rules.sets} set(s), "
-            f"not {len(tiles)}"
-        )
-    free: dict[int, list[int]] = {}
-    for piece in range(rules.tile_count - 1, -1, -1):
-        free.setdefault(PIECE_KINDS[piece % PIECES_PER_SET], []).append(piece)
-    order: list[int] = []
-    for tile in tiles:
-        pieces = free.get(tile.index)
-        if not pieces:
-            raise RulesError(f"the deal holds more {tile} tiles than {rules.sets} set(s) have")
-        order.append(pieces.pop())
-    return Deal(order=tuple(order), first_seat=first_seat, thrower=thrower, dice=dice)
-
-
 # ---------------------------------------------------------------------------------------------
 # Replaying
 
 
 @dataclass(frozen=True, slots=True)
 class ReplayStep:
-    """One action of a replay: who played it, the state before and after, and its events."""
+    """One action of a replay: who played it, the state before and after, and its events (the
+    game's own values: its family's action, states and events)."""
 
     number: int
     seat: int
-    action: AnyAction
-    before: AnyState
-    state: AnyState
-    events: tuple[AnyEvent, ...]
+    action: Any
+    before: Any
+    state: Any
+    events: tuple[Any, ...]
 
 
 def replay(record: GameRecord, *, lines: Sequence[int] | None = None) -> Iterator[ReplayStep]:
     """Play the record's actions one by one; raises :class:`RecordError` for an action that
     does not read or that the rules refuse (``lines`` gives each action's line, for the error;
     without it the error names the action's number)."""
-    state: AnyState = new_game(record.rules, record.names, record.deal)
-    fishing = record.rules.game is Game.TSUNG_SHAP
+    engine = engine_of(record.rules.game)
+    state: Any = engine.new_game(record.rules, record.names, record.deal)
     for number, text in enumerate(record.actions, 1):
         line = lines[number - 1] if lines is not None else 0
         where = "" if lines is not None else f"Action {number}: "
         try:
-            action = parse_fishing_action(text) if fishing else parse_action(text)
+            action = engine.parse_action(text)
         except EngineError as exc:
             raise RecordError(line, f"{where}{_sentence(str(exc))}") from None
         if state.result is not None:
@@ -442,7 +393,7 @@ def replay(record: GameRecord, *, lines: Sequence[int] | None = None) -> Iterato
         before = state
         events: list[Any]
         try:
-            state, events = apply(cast(Any, state), action)
+            state, events = engine.apply(state, action)
         except EngineError as exc:
             raise RecordError(
                 line, f"{where}Seat {seat} cannot play '{text[:40]}': {exc}"
@@ -450,9 +401,9 @@ def replay(record: GameRecord, *, lines: Sequence[int] | None = None) -> Iterato
         yield ReplayStep(number, seat, action, before, state, tuple(events))
 
 
-def final_state(record: GameRecord) -> AnyState:
+def final_state(record: GameRecord) -> Any:
     """The state the record's actions lead to (the dealt state when it has none)."""
-    state: AnyState = new_game(record.rules, record.names, record.deal)
+    state: Any = engine_of(record.rules.game).new_game(record.rules, record.names, record.deal)
     for step in replay(record):
         state = step.state
     return state

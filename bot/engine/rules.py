@@ -4,11 +4,12 @@ A :class:`RuleSet` is built with :func:`make_rules`, which applies the defaults 
 (rule set and number of sets follow the player count) and rejects impossible combinations with a
 message saying why. ``--rule name=value`` style overrides go through :func:`with_flag`.
 
-One :class:`RuleSet` type serves every game. Flags that do not concern a game keep their
-defaults and are ignored by it: the collecting games ignore the Tsung Shap flags
-(``auto_capture`` ... ``settle_rate``), and Tsung Shap ignores ``offer``, ``draw_after_take``,
-``first_turn_extra_draw``, ``exclude_own_discards``, ``civil_eyes_only``, ``max_turns`` and
-``stall_guard`` (a Tsung Shap game always ends within 32 turns).
+One :class:`RuleSet` type serves every domino game. Flags that do not concern a game keep their
+defaults and are ignored by it. What differs between the games (their presets, the size of a
+hand, the names of their rule sets, their checks) is their family's: a rule set asks the engine
+facet of its game's family (:class:`DominoRules`, ``bot/games/<family>/engine/rules.py``), so
+this module names no game. The fields, :meth:`RuleSet.flags` and :meth:`RuleSet.from_flags`
+are what every stored game holds: they never change.
 """
 
 from __future__ import annotations
@@ -18,10 +19,13 @@ import enum
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, cast
 
+from bot.engine.deal import FirstPlayer
 from bot.engine.errors import RulesError
+from bot.engine.family import engine_of
 from bot.engine.tiles import PIECES_PER_SET
+from bot.games import UnknownGame, find
 
 __all__ = [
     "FISHING_RULE_SET",
@@ -29,14 +33,15 @@ __all__ = [
     "MAX_SETS",
     "PILE_SIZE",
     "RULE_SET_NAMES",
+    "DominoRules",
     "FirstPlayer",
     "FourTwo",
     "Game",
     "Offer",
     "RuleSet",
     "Settlement",
+    "build_rules",
     "default_first_turn_extra_draw",
-    "default_rule_set",
     "default_sets",
     "make_rules",
     "with_flag",
@@ -48,21 +53,27 @@ MAX_PLAYERS = 28
 
 
 class Game(enum.StrEnum):
-    """The games this engine plays: two collecting games and one fishing game."""
+    """The built-in domino games, each member's value its registered name (``KAP_SHAP`` is
+    ``kap-shap``: the member's name in lower case, hyphens for underscores; a test checks they
+    are the names :mod:`bot.games` registers). A rule set stores its game as one of these."""
 
-    KAP_SHAP = "kap-shap"
-    KAP_TAI_SHAP = "kap-tai-shap"
-    TSUNG_SHAP = "tsung-shap"
+    @staticmethod
+    def _generate_next_value_(name: str, start: int, count: int, last_values: list[Any]) -> str:
+        return name.lower().replace("_", "-")
+
+    KAP_SHAP = enum.auto()
+    KAP_TAI_SHAP = enum.auto()
+    TSUNG_SHAP = enum.auto()
 
     @property
     def collecting(self) -> bool:
-        """True for Kap Shap and Kap Tai Shap (hands, discards, a wall)."""
-        return self is not Game.TSUNG_SHAP
+        """True for a game of the family ``collecting`` (hands, discards, a wall)."""
+        return find(self.value).family == "collecting"
 
     @property
     def fishing(self) -> bool:
-        """True for Tsung Shap (two face-down piles and a row on the table)."""
-        return self is Game.TSUNG_SHAP
+        """True for a game of the family ``fishing`` (two face-down piles and a row)."""
+        return find(self.value).family == "fishing"
 
 
 class Offer(enum.StrEnum):
@@ -86,13 +97,6 @@ class Settlement(enum.StrEnum):
 
     POT = "pot"
     DIFFERENCE = "difference"
-
-
-class FirstPlayer(enum.StrEnum):
-    """How the first player is chosen."""
-
-    FOUR_DICE = "four-dice"
-    LOTS = "lots"
 
 
 RULE_SET_NAMES: dict[str, tuple[Offer, bool]] = {
@@ -157,14 +161,12 @@ class RuleSet:
 
         Tsung Shap has no hand: there this is the size of a pile (16).
         """
-        if self.game is Game.TSUNG_SHAP:
-            return PILE_SIZE
-        return 8 if self.game is Game.KAP_SHAP else 10
+        return _family(self.game).hand_size(self)
 
     @property
     def pile_size(self) -> int:
         """Tiles in each Tsung Shap pile (16); 0 for the collecting games, which have none."""
-        return PILE_SIZE if self.game is Game.TSUNG_SHAP else 0
+        return _family(self.game).pile_size(self)
 
     @property
     def pairs(self) -> int:
@@ -179,9 +181,7 @@ class RuleSet:
     @property
     def dealt_count(self) -> int:
         """Tiles dealt: H to the first player, H-1 to every other (Tsung Shap: all 32)."""
-        if self.game is Game.TSUNG_SHAP:
-            return PILE_SIZE * self.players
-        return self.hand_size + (self.hand_size - 1) * (self.players - 1)
+        return _family(self.game).dealt_count(self)
 
     @property
     def rule_set_name(self) -> str:
@@ -189,12 +189,7 @@ class RuleSet:
 
         Tsung Shap has one rule set, ``standard`` (its variants are flags).
         """
-        if self.game is Game.TSUNG_SHAP:
-            return FISHING_RULE_SET
-        for name, flags in RULE_SET_NAMES.items():
-            if flags == (self.offer, self.draw_after_take):
-                return name
-        return "custom"
+        return _family(self.game).rule_set_name(self)
 
     @property
     def military_eyes(self) -> bool:
@@ -243,35 +238,76 @@ class RuleSet:
         Tsung Shap: ``tsung-shap, 2 players, 1 set``, then its variants if any are chosen
         (e.g. ``, auto capture, 4-2 counts 3, settle 2 per point``).
         """
-        s = "set" if self.sets == 1 else "sets"
-        if self.game is Game.TSUNG_SHAP:
-            return ", ".join(
-                [f"{self.game}, {self.players} players, {self.sets} {s}", *self.variants()]
-            )
-        return f"{self.game}, {self.players} players, {self.sets} {s}, {self.rule_set_name} rules"
+        return _family(self.game).rules_line(self)
 
     def variants(self) -> list[str]:
-        """The Tsung Shap variants chosen, in words (empty for RULES.md's defaults)."""
-        if self.game is not Game.TSUNG_SHAP:
-            return []
-        out = [
-            words
-            for flag, words in (
-                (self.auto_capture, "auto capture"),
-                (self.triplet_both_ends_only, "triplets at both ends only"),
-                (self.sweep_adds_pips, "sweep 40 + pips"),
-                (self.second_may_capture_opening, "second may capture the opening"),
-                (self.play_until_both_piles_empty, "play until both piles are empty"),
-            )
-            if flag
-        ]
-        if self.four_two_value is FourTwo.THREE:
-            out.append("4-2 counts 3")
-        elif self.four_two_value is FourTwo.WILD:
-            out.append("Gee Joon wild")
-        if self.settlement is Settlement.DIFFERENCE:
-            out.append(f"settle {self.settle_rate} per point")
-        return out
+        """The Tsung Shap variants chosen, in words (empty for RULES.md's defaults and for the
+        collecting games)."""
+        return _family(self.game).variant_words(self)
+
+
+class DominoRules(Protocol):
+    """What a :class:`RuleSet` asks the family of its game: the engine facet of a domino
+    family (``bot/games/<family>/engine/family.py``) gives these besides
+    :class:`bot.engine.family.GameEngine`."""
+
+    def make_rules(
+        self,
+        game: str,
+        players: int | None = None,
+        rule_set: str | None = None,
+        sets: int | None = None,
+        **flags: Any,
+    ) -> RuleSet:
+        """The game's defaults for the seats, then a named rule set, then flags."""
+        ...
+
+    def hand_size(self, rules: RuleSet) -> int:
+        """:attr:`RuleSet.hand_size`."""
+        ...
+
+    def pile_size(self, rules: RuleSet) -> int:
+        """:attr:`RuleSet.pile_size`."""
+        ...
+
+    def dealt_count(self, rules: RuleSet) -> int:
+        """:attr:`RuleSet.dealt_count`."""
+        ...
+
+    def rule_set_name(self, rules: RuleSet) -> str:
+        """:attr:`RuleSet.rule_set_name`."""
+        ...
+
+    def rules_line(self, rules: RuleSet) -> str:
+        """:meth:`RuleSet.describe`."""
+        ...
+
+    def variant_words(self, rules: RuleSet) -> list[str]:
+        """:meth:`RuleSet.variants`."""
+        ...
+
+    def first_turn_extra_draw(self, game: Game, offer: Offer, draw_after_take: bool) -> bool:
+        """The default of ``first_turn_extra_draw`` under these flags."""
+        ...
+
+    def validate(self, rules: RuleSet) -> None:
+        """The game's own checks of a rule set (RulesError says what is wrong)."""
+        ...
+
+
+_families: dict[str, DominoRules] = {}
+"""The family of each game met so far (a rule set reads its shape on the hot path)."""
+
+
+def _family(game: str) -> DominoRules:
+    """The engine facet of a game's family, as a rule set asks it (RulesError: no such game)."""
+    found = _families.get(game)
+    if found is None:
+        try:
+            found = _families[game] = cast(DominoRules, engine_of(game))
+        except UnknownGame as exc:
+            raise RulesError(str(exc)) from None
+    return found
 
 
 def default_sets(players: int) -> int:
@@ -279,20 +315,14 @@ def default_sets(players: int) -> int:
     return min(MAX_SETS, max(1, math.ceil(2 * players / 5)))
 
 
-def default_rule_set(game: Game, players: int) -> str:
-    """Culin for Kap Shap and for Kap Tai Shap up to 4 players; Classic for 5 or more."""
-    if game is Game.KAP_TAI_SHAP and players >= 5:
-        return "classic"
-    return "culin"
-
-
 def default_first_turn_extra_draw(game: Game, offer: Offer, draw_after_take: bool) -> bool:
-    """True only for Kap Shap under Culin (RULES.md §2.3, first turn).
+    """Whether the first player draws once more after his opening discard under these flags:
+    only in Kap Shap under Culin (RULES.md §2.3, first turn), as the game's family says.
 
     Everywhere else the first player's turn ends after his opening discard, so that no rule set
     lets him bring in two tiles on top of his extra dealt one.
     """
-    return game is Game.KAP_SHAP and (offer, draw_after_take) == RULE_SET_NAMES["culin"]
+    return _family(game).first_turn_extra_draw(game, offer, draw_after_take)
 
 
 def make_rules(
@@ -302,40 +332,17 @@ def make_rules(
     sets: int | None = None,
     **overrides: Any,
 ) -> RuleSet:
-    """A validated rule set with RULES.md's defaults, then ``rule_set`` and ``overrides``.
+    """A validated rule set with RULES.md's defaults, then ``rule_set`` and ``overrides``, from
+    the family of ``game`` (RulesError for a game no family plays).
 
     Overrides take flag names of :class:`RuleSet`; string values are converted as for
     :func:`with_flag`.
     """
-    try:
-        game = Game(game)
-    except ValueError:
-        names = ", ".join(g.value for g in Game)
-        raise RulesError(f"unknown game '{game}': choose one of {names}") from None
-    if players is None:
-        players = 2
-    if game is Game.TSUNG_SHAP:
-        return _make_fishing_rules(players, rule_set, sets, overrides)
-    if game is Game.KAP_SHAP and players != 2:
-        raise RulesError(f"Kap Shap is for exactly 2 players, not {players}")
-    if not 2 <= players <= MAX_PLAYERS:
-        raise RulesError(f"Kap Tai Shap takes 2 to {MAX_PLAYERS} players, not {players}")
-    name = rule_set or default_rule_set(game, players)
-    if name not in RULE_SET_NAMES:
-        raise RulesError(f"unknown rule set '{name}': choose one of {', '.join(RULE_SET_NAMES)}")
-    offer, draw_after_take = RULE_SET_NAMES[name]
-    if sets is None:
-        sets = 1 if game is Game.KAP_SHAP else default_sets(players)
-    values: dict[str, Any] = {
-        "game": game,
-        "players": players,
-        "sets": sets,
-        "offer": offer,
-        "draw_after_take": draw_after_take,
-        "first_turn_extra_draw": default_first_turn_extra_draw(game, offer, draw_after_take),
-        "first_player": FirstPlayer.FOUR_DICE if players <= 6 else FirstPlayer.LOTS,
-        "max_turns": 50 * players,
-    }
+    return _family(str(game)).make_rules(str(game), players, rule_set, sets, **overrides)
+
+
+def build_rules(values: dict[str, Any], overrides: Mapping[str, Any]) -> RuleSet:
+    """A family's preset ``values`` with the caller's ``overrides``, converted and validated."""
     return _build(values, overrides)
 
 
@@ -350,32 +357,6 @@ def _build(values: dict[str, Any], overrides: Mapping[str, Any]) -> RuleSet:
     rules = RuleSet(**_coerce_all(values))
     _validate(rules)
     return rules
-
-
-def _make_fishing_rules(
-    players: int, rule_set: str | None, sets: int | None, overrides: Mapping[str, Any]
-) -> RuleSet:
-    """Tsung Shap: 2 players, 1 set, 4-2 counts 6, first player by four dice (RULES.md §3)."""
-    if players != 2:
-        raise RulesError(f"Tsung Shap is for exactly 2 players, not {players}")
-    if rule_set is not None and rule_set != FISHING_RULE_SET:
-        raise RulesError(
-            f"Tsung Shap has no rule set '{rule_set}': its only rule set is "
-            f"'{FISHING_RULE_SET}'; choose variants with flags (e.g. auto_capture=true)"
-        )
-    values: dict[str, Any] = {
-        "game": Game.TSUNG_SHAP,
-        "players": players,
-        "sets": 1 if sets is None else sets,
-        # The collecting flags are ignored by Tsung Shap; they keep harmless defaults.
-        "offer": Offer.ANY,
-        "draw_after_take": True,
-        "first_turn_extra_draw": False,
-        "four_two_value": FourTwo.SIX,
-        "first_player": FirstPlayer.FOUR_DICE,
-        "max_turns": 50 * players,
-    }
-    return _build(values, overrides)
 
 
 def with_flag(rules: RuleSet, name: str, value: str) -> RuleSet:
@@ -451,34 +432,4 @@ def _coerce(name: str, type_name: str, value: Any) -> Any:
 def _validate(rules: RuleSet) -> None:
     if rules.settle_rate < 1:
         raise RulesError(f"settle_rate must be at least 1 chip per point, not {rules.settle_rate}")
-    if rules.game is Game.TSUNG_SHAP:
-        if rules.players != 2:
-            raise RulesError(f"Tsung Shap is for exactly 2 players, not {rules.players}")
-        if rules.sets != 1:
-            raise RulesError("Tsung Shap is played with exactly one set")
-        if not 0 <= rules.rake_percent <= 50:
-            raise RulesError(f"rake_percent must be between 0 and 50, not {rules.rake_percent}")
-        if not 1 <= rules.max_turns <= 100_000:
-            raise RulesError(f"max_turns must be between 1 and 100000, not {rules.max_turns}")
-        return
-    if rules.game is Game.KAP_SHAP and rules.players != 2:
-        raise RulesError(f"Kap Shap is for exactly 2 players, not {rules.players}")
-    if not 2 <= rules.players <= MAX_PLAYERS:
-        raise RulesError(f"the game takes 2 to {MAX_PLAYERS} players, not {rules.players}")
-    if rules.game is Game.KAP_SHAP and rules.sets != 1:
-        raise RulesError("Kap Shap is played with exactly one set")
-    if not 1 <= rules.sets <= MAX_SETS:
-        raise RulesError(f"sets must be between 1 and {MAX_SETS}, not {rules.sets}")
-    if rules.dealt_count >= rules.tile_count:
-        need = math.ceil((rules.dealt_count + 1) / PIECES_PER_SET)
-        raise RulesError(
-            f"{rules.sets} set(s) hold {rules.tile_count} tiles, too few to deal "
-            f"{rules.dealt_count} to {rules.players} players and keep a wall: use at least "
-            f"{need} sets"
-        )
-    if rules.exclude_own_discards and rules.offer is not Offer.ANY:
-        raise RulesError("exclude_own_discards applies only when any discard may be taken")
-    if not 0 <= rules.rake_percent <= 50:
-        raise RulesError(f"rake_percent must be between 0 and 50, not {rules.rake_percent}")
-    if not 1 <= rules.max_turns <= 100_000:
-        raise RulesError(f"max_turns must be between 1 and 100000, not {rules.max_turns}")
+    _family(rules.game).validate(rules)

@@ -19,13 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
+from typing import Any, Literal, Protocol, cast
 
-from bot.games import load
+from bot.games import games, load
 from bot.locale import Message
-
-if TYPE_CHECKING:
-    from bot.render.text import SeatLabel
 
 __all__ = [
     "ButtonSpec",
@@ -34,13 +31,23 @@ __all__ = [
     "GameRender",
     "Picture",
     "Pictures",
+    "SeatLabel",
     "SelectSpec",
     "Sheet",
     "Surface",
     "VerbRefusal",
     "Words",
+    "render_for",
     "render_of",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLabel:
+    """How a seat is written: its name and whether a computer plays it."""
+
+    name: str
+    is_ai: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,11 +70,13 @@ class Picture:
 
 @dataclass(frozen=True, slots=True)
 class Sheet:
-    """A message's game-specific part: lines of text, fields and a footer (all in a locale)."""
+    """A message's game-specific part: lines of text, fields and a footer (all in a locale),
+    and the file name of the picture it shows (``attachment://…``; None: none)."""
 
     lines: tuple[str, ...] = ()
     fields: tuple[Field, ...] = ()
     footer: str | None = None
+    image: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,13 +112,22 @@ class VerbRefusal(Exception):
     """A slash verb (or option) the game has no use for here; its message says why, in a way
     the cogs show privately in the member's language."""
 
-    def __init__(self, message: Message) -> None:
+    def __init__(self, message: Message, *, no_such_move: bool = False) -> None:
         super().__init__(str(message))
         self.message = message
+        self.no_such_move = no_such_move
+        """The verb names a move the game does not have (Tsung Shap's ``/declare``): it is
+        refused like any move, after the table's own refusals (the game not started, the
+        member not seated, not his turn)."""
 
 
 class Words(Protocol):
     """A game's words: events, turns, results, rules and the text of its messages."""
+
+    def claims(self, value: Any) -> bool:
+        """Whether an event, action or result is one of this family's (how the generic words
+        of a bare value, :func:`render_for`, find the family that words it)."""
+        ...
 
     def rules_summary(self, rules: Any, locale: str) -> str:
         """One line under the table's title (``Culin rules · 2 players · 1 set · hand of 8``)."""
@@ -132,6 +150,13 @@ class Words(Protocol):
 
     def private_event(self, event: Any, seat: int, names: Sequence[str], locale: str) -> str | None:
         """One of ``seat``'s own moves told to him (``You drew 6-5``); None for others."""
+        ...
+
+    def their_move(
+        self, event: Any, reader: int | None, names: Sequence[str], locale: str
+    ) -> str | None:
+        """Another seat's move in a few words as everybody saw it (``took 6-5``, ``drew a
+        tile``), for ``reader``'s "since your last turn"; None for what is not a move."""
         ...
 
     def replay_event(self, event: Any, names: Sequence[str], rules: Any, locale: str) -> str | None:
@@ -162,6 +187,24 @@ class Words(Protocol):
         """What the seat may do now, in one line (its hand message, the turn notice)."""
         ...
 
+    def moves(
+        self,
+        view: Any,
+        legal: Sequence[Any],
+        locale: str,
+        *,
+        opener: bool = True,
+        turned: bool = True,
+    ) -> str:
+        """What the seat may do now, every move in words (a private reply, the turn notice).
+        Without ``opener`` it does not say "It is your turn" (a line above does), without
+        ``turned`` it does not name a tile the seat just turned over (told just above)."""
+        ...
+
+    def seats(self, view: Any, seats: Sequence[SeatLabel], locale: str) -> str:
+        """The seats in play order with what each holds, the one to act marked ▶."""
+        ...
+
     def table_sheet(self, view: Any, seats: Sequence[SeatLabel], locale: str) -> Sheet:
         """The table message's game part (seats, wall and discards; scores and row …)."""
         ...
@@ -170,8 +213,11 @@ class Words(Protocol):
         """The hand message's fields about the table (``Table``)."""
         ...
 
-    def replay_sheet(self, table: Any, seats_views: Sequence[Any], step: int, locale: str) -> Sheet:
-        """A replay page's fields: every seat's tiles and the table at ``step``."""
+    def replay_sheet(
+        self, table: Any, seats_views: Sequence[Any], names: Sequence[str], locale: str
+    ) -> Sheet:
+        """A replay page's fields and footer: every seat's tiles (``seats_views``, named
+        ``names``) and the table (``table``, the spectator's view)."""
         ...
 
 
@@ -183,7 +229,8 @@ class Pictures(Protocol):
         ...
 
     def hand(self, view: Any, legal: Sequence[Any], locale: str) -> Picture | None:
-        """A seat's hand, the tiles it may take framed."""
+        """A seat's hand, the tiles it may take framed (named ``hand.png``: the hand message
+        shows that attachment, also when an edit keeps the picture it has)."""
         ...
 
     def hand_key(self, view: Any, legal: Sequence[Any]) -> Hashable:
@@ -191,12 +238,18 @@ class Pictures(Protocol):
         message is edited only then)."""
         ...
 
-    def end(self, result: Any, rules: Any, title: str, locale: str) -> Picture | None:
+    def end(
+        self, result: Any, rules: Any, seats: Sequence[SeatLabel], locale: str
+    ) -> Picture | None:
         """The end of the game (the winning arrangement)."""
         ...
 
     def replay(self, table: Any, step: int, locale: str) -> Picture | None:
         """A replay page's picture at ``step``."""
+        ...
+
+    def position(self, view: Any, legal: Sequence[Any], locale: str) -> Picture | None:
+        """The position a seat decided in, as he saw it (a review's page)."""
         ...
 
 
@@ -239,3 +292,23 @@ def render_of(game: str) -> GameRender:
     if facet is None:  # pragma: no cover - the registry refuses a family without a render part
         raise LookupError(f"the game '{game}' has no render part")
     return cast(GameRender, facet)
+
+
+_BY_TYPE: dict[type, GameRender] = {}
+"""The facet that words each type of bare value met so far (:func:`render_for`)."""
+
+
+def render_for(value: Any) -> GameRender:
+    """The render facet of the family a bare event, action or result belongs to (one that
+    carries no rules to name its game); LookupError when no registered family claims it."""
+    kind = type(value)
+    facet = _BY_TYPE.get(kind)
+    if facet is None:
+        for game in games():
+            candidate = render_of(game.name)
+            if candidate.claims(value):
+                facet = _BY_TYPE[kind] = candidate
+                break
+        else:
+            raise LookupError(f"no family of games words {value!r}")
+    return facet

@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.engine.collecting import PoolTile
+from bot.engine import PoolTile
 from bot.engine.tiles import Tile, sort_tiles
 from bot.locale import N_, t
 from bot.render.layout import (

@@ -3,65 +3,32 @@
 The Discord layer wraps these strings in embeds; nothing here imports discord, so the wording is
 testable on its own and the same for every surface (table message, DM, ephemeral reply).
 
+What is the same for every game lives here: durations, counts, tiles, seats' labels, the recent
+lines, titles (from the registry). What a game says of its own events, turns, results, moves and
+rules is its family's (:class:`bot.render.family.Words`, in ``bot/games/<family>/render/``):
+the functions below of those names (:func:`public_event_text`, :func:`turn_text`,
+:func:`rules_text` …) ask the game's family, found from the rules a value carries or, for a bare
+event, action or result, by :func:`bot.render.family.render_for`.
+
 What a function may show is decided by what it is given: the public functions take a spectator's
-:class:`~bot.engine.View` (``view(state, None)``), whose ``hand`` is empty, and only
-:func:`hand_text` is ever given a seat's own hand.
+view (``view(state, None)``), whose ``hand`` is empty, and only :func:`hand_text` is ever given
+a seat's own hand.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
-from bot.engine import (
-    AnyAction,
-    AnyEvent,
-    AnyView,
-    Capture,
-    Captured,
-    Claim,
-    Claimed,
-    Combination,
-    Declare,
-    Declared,
-    Discard,
-    Discarded,
-    Draw,
-    Drew,
-    EndReason,
-    FishingPhase,
-    FishingResult,
-    FishingView,
-    Game,
-    GameDrawn,
-    GameOver,
-    MissedCapture,
-    Phase,
-    Place,
-    Placed,
-    PoolTile,
-    Result,
-    RuleSet,
-    Settlement,
-    Swept,
-    Take,
-    Tile,
-    TileTurned,
-    Took,
-    TurnStarted,
-    View,
-    WinBy,
-    Witness,
-    sort_tiles,
-)
-from bot.engine.actions import End
+from bot.engine import Capture, Claim, Combination, PoolTile, Tile, Witness, sort_tiles
 from bot.engine.hands import ten_pair_values
-from bot.engine.rules import FirstPlayer, FourTwo, Offer
-from bot.engine.variants import chosen_variants
+from bot.engine.rules import FourTwo
+from bot.games import UnknownGame, find, games
 from bot.limits import format_duration
 from bot.locale import N_, EventLine, Message, nt, t
 from bot.locale import tile_name as local_tile_name
+from bot.render.family import GameRender, SeatLabel, render_for, render_of
 
 __all__ = [
     "GAME_TITLES",
@@ -89,26 +56,8 @@ __all__ = [
     "witness_text",
 ]
 
-GAME_TITLES: dict[Game, str] = {
-    Game.KAP_SHAP: N_("Kap Shap 夾十"),
-    Game.KAP_TAI_SHAP: N_("Kap Tai Shap 夾大十"),
-    Game.TSUNG_SHAP: N_("Tsung Shap 爭十"),
-}
-
-_RULE_SET_TITLES = {
-    "culin": N_("Culin"),
-    "classic": N_("Classic"),
-    "last-draw": N_("Last + draw"),
-    "custom": N_("Custom"),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class SeatLabel:
-    """How a seat is written: its name and whether a computer plays it."""
-
-    name: str
-    is_ai: bool = False
+GAME_TITLES: Mapping[str, str] = {game.name: game.title for game in games()}
+"""The built-in games' titles (message ids) by name; :func:`game_title` reads the registry."""
 
 
 WORD_JOINER = "\u2060"
@@ -138,10 +87,13 @@ def unbroken(text: str) -> str:
     return _NOTATION.sub(rf"\1{WORD_JOINER}-{WORD_JOINER}\2", text)
 
 
-def game_title(game: Game, locale: str = "en") -> str:
-    """``Kap Shap 夾十`` (``夾十`` in zh-TW, ``夹十`` in zh-CN)."""
-    title = GAME_TITLES.get(game)
-    return str(game) if title is None else t(locale, title)
+def game_title(game: str, locale: str = "en") -> str:
+    """``Kap Shap 夾十`` (``夾十`` in zh-TW, ``夹十`` in zh-CN): the registry's title."""
+    try:
+        title = find(game).title
+    except UnknownGame:
+        return str(game)
+    return t(locale, title)
 
 
 def tile_name(tile: Tile, locale: str = "en") -> str:
@@ -242,50 +194,23 @@ def pool_text(pool: Sequence[PoolTile], locale: str = "en") -> str:
     return "\n".join(lines)
 
 
-def seats_text(view: AnyView, seats: Sequence[SeatLabel], locale: str = "en") -> str:
-    """Seats in play order with hand sizes (Tsung Shap: score and pile); the player to act is
-    marked ▶."""
-    if isinstance(view, FishingView):
-        return scores_text(view, seats, locale)
-    lines = []
-    for i, seat in enumerate(seats):
-        marker = "▶" if view.result is None and i == view.current else "•"
-        who = f"**{seat.name}**" if marker == "▶" else seat.name
-        robot = " 🤖" if seat.is_ai else ""
-        size = view.hand_sizes[i] if i < len(view.hand_sizes) else 0
-        first = t(locale, " (first)") if i == view.first_seat else ""
-        lines.append(f"{marker} {who}{robot} — {count_text(locale, size, 'tile')}{first}")
-    return "\n".join(lines)
+def seats_text(view: Any, seats: Sequence[SeatLabel], locale: str = "en") -> str:
+    """Seats in play order with what each holds (hand sizes; Tsung Shap: score and pile); the
+    player to act is marked ▶ (the game's :meth:`~bot.render.family.Words.seats`)."""
+    return render_of(view.rules.game).seats(view, seats, locale)
+
+
+def scores_text(view: Any, seats: Sequence[SeatLabel], locale: str = "en") -> str:
+    """Tsung Shap seats: score, tiles left in the pile; ▶ marks the player to act (what
+    :func:`seats_text` says of a Tsung Shap view)."""
+    return seats_text(view, seats, locale)
 
 
 def turn_text(
-    view: AnyView, seats: Sequence[SeatLabel], deadline: float | None, locale: str = "en"
+    view: Any, seats: Sequence[SeatLabel], deadline: float | None, locale: str = "en"
 ) -> str:
     """Whose turn it is, what he is expected to do, and when his time runs out."""
-    if view.result is not None:
-        return result_text(view.result, seats, locale)
-    seat = seats[view.current]
-    steps: dict[str, str] = {
-        Phase.TAKE_OR_DRAW: N_("take a discard or draw"),
-        Phase.DISCARD: N_("discard a tile or declare"),
-        Phase.DRAW: N_("draw from the wall"),
-        FishingPhase.TURN_OVER: N_("turn over a tile (`/draw`)"),
-        FishingPhase.PLAY: N_("capture (`/take`) or place the tile (`/discard side`)"),
-    }
-    if isinstance(view, FishingView) and view.phase is FishingPhase.TURN_OVER and view.pending:
-        step = N_("claim a missed capture (`/take`) or turn over a tile (`/draw`)")
-    else:
-        step = steps.get(str(view.phase), N_("play"))
-    text = t(
-        locale,
-        "Turn {turn}: **{name}** to {step}.",
-        turn=view.turn,
-        name=seat.name,
-        step=t(locale, step),
-    )
-    if deadline is not None and not seat.is_ai:
-        text += t(locale, " Time runs out {when}.", when=deadline_text(deadline))
-    return text
+    return render_of(view.rules.game).turn(view, seats, deadline, locale)
 
 
 def plural(count: int, noun: str) -> str:
@@ -299,35 +224,9 @@ def recent_text(lines: Sequence[str], limit: int = 8, locale: str = "en") -> str
     return "\n".join(shown) if shown else t(locale, "*(nothing yet)*")
 
 
-def result_text(
-    result: Result | FishingResult, seats: Sequence[SeatLabel], locale: str = "en"
-) -> str:
+def result_text(result: Any, seats: Sequence[SeatLabel], locale: str = "en") -> str:
     """How the game ended, in one line."""
-    if isinstance(result, FishingResult):
-        scores = ", ".join(f"{seats[i].name} {p}" for i, p in enumerate(result.scores))
-        if result.winner is None:
-            return t(locale, "The game is drawn: equal scores ({scores}).", scores=scores)
-        return t(
-            locale,
-            "🏆 **{name}** won on turn {turn}: {scores}.",
-            name=seats[result.winner].name,
-            turn=result.turn,
-            scores=scores,
-        )
-    if result.winner is None:
-        if result.reason.value == "wall":
-            return t(locale, "The game is drawn: the wall is exhausted.")
-        return t(locale, "The game is drawn: the turn limit.")
-    how = {
-        "dealt": N_("🏆 **{name}** won on turn {turn} with his dealt tiles."),
-        "take": N_("🏆 **{name}** won on turn {turn} by taking a discard."),
-        "draw": N_("🏆 **{name}** won on turn {turn} by drawing."),
-    }
-    msgid = how.get(
-        result.win_by.value if result.win_by is not None else "",
-        N_("🏆 **{name}** won on turn {turn}."),
-    )
-    return t(locale, msgid, name=seats[result.winner].name, turn=result.turn)
+    return render_for(result).result(result, seats, locale)
 
 
 def _pair_total(a: Tile, b: Tile, four_two: FourTwo) -> int:
@@ -343,125 +242,31 @@ def witness_text(witness: Witness, four_two: FourTwo = FourTwo.THREE, locale: st
 
 
 def private_event_text(
-    event: AnyEvent, seat: int, names: Sequence[str], locale: str = "en"
+    event: object, seat: int, names: Sequence[str], locale: str = "en"
 ) -> str | None:
     """One of ``seat``'s own moves told to him ("You drew 6-5 Axe 斧頭."); None for events
-    that are not his moves. Private: a drawn tile is named (Tsung Shap hides nothing)."""
-    loc = locale
-    match event:
-        case TileTurned(s, tile, pile_left, _relay) if s == seat:
-            return t(
-                loc,
-                "You turned over {tile} ({left} left in your pile).",
-                tile=tile_name(tile, loc),
-                left=pile_left,
-            )
-        case Placed(s, tile, end, _auto) if s == seat:
-            if end is None:
-                return t(loc, "You placed {tile} to start a new row.", tile=tile_name(tile, loc))
-            return t(
-                loc,
-                "You placed {tile} at the {end} end.",
-                tile=tile_name(tile, loc),
-                end=t(loc, str(end), context="term"),
-            )
-        case Captured(s, kind, _end, tiles, score, sweep) if s == seat:
-            joined = " + ".join(f"`{x}`" for x in tiles)
-            if sweep:
-                return t(
-                    loc, "You swept the row: {tiles}, {score} points.", tiles=joined, score=score
-                )
-            return t(
-                loc,
-                "You captured a {kind}: {tiles}, {score} points.",
-                kind=t(loc, str(kind), context="term"),
-                tiles=joined,
-                score=score,
-            )
-        case Swept(s) if s == seat:
-            return t(loc, "A sweep: your next tile starts a new row.")
-        case Claimed(s, _from, combo) if s == seat:
-            joined = " + ".join(f"`{x}`" for x in combo.tiles)
-            return t(
-                loc,
-                "You claimed the missed {kind}: {tiles}, {score} points.",
-                kind=t(loc, str(combo.kind), context="term"),
-                tiles=joined,
-                score=combo.score,
-            )
-        case MissedCapture(s, claimant, _missed) if s == seat:
-            return t(loc, "You could have captured: {name} may claim it.", name=names[claimant])
-        case Took(s, tile, from_seat) if s == seat:
-            if from_seat == seat:  # his own discard, taken back (Culin)
-                return t(loc, "You took back {tile}.", tile=tile_name(tile, loc))
-            return t(
-                loc,
-                "You took {tile} discarded by {name}.",
-                tile=tile_name(tile, loc),
-                name=names[from_seat],
-            )
-        case Drew(s, tile, wall_left) if s == seat:
-            return t(
-                loc,
-                "You drew {tile} ({left} left in the wall).",
-                tile=tile_name(tile, loc),
-                left=wall_left,
-            )
-        case Discarded(s, tile) if s == seat:
-            return t(loc, "You discarded {tile}.", tile=tile_name(tile, loc))
-        case Declared(s, _, _) if s == seat:
-            return t(loc, "🏆 You declared a winning hand!")
-        case GameDrawn():
-            return t(loc, "The game is drawn.")
-    return None
+    that are not his moves."""
+    words = _words_of(event)
+    return None if words is None else words.private_event(event, seat, names, locale)
 
 
-def _their_move(
-    event: AnyEvent, reader: int | None, names: Sequence[str], locale: str
-) -> str | None:
-    """Another seat's move in a few words (``took 6-5``, ``drew a tile``), as everyone saw it:
-    a tile drawn from the wall is never named. None for what is not a move (in Tsung Shap the
-    tile turned over is told by where it went: placed, or the first of a capture's tiles)."""
-    loc = locale
+def _words_of(value: object) -> GameRender | None:
+    """The render facet that words a bare event, None when no family claims it."""
+    try:
+        return render_for(value)
+    except LookupError:
+        return None
 
-    def tiles(items: Sequence[Tile]) -> str:
-        return " + ".join(f"`{x}`" for x in items)
 
-    match event:
-        case Took(seat, tile, from_seat):
-            if from_seat == seat:
-                return t(loc, "took back {tile}", tile=f"`{tile}`")
-            if from_seat == reader:
-                return t(loc, "took your {tile}", tile=f"`{tile}`")
-            return t(loc, "took {tile} from {name}", tile=f"`{tile}`", name=names[from_seat])
-        case Drew():
-            return t(loc, "drew a tile")
-        case Discarded(_seat, tile):
-            return t(loc, "discarded {tile}", tile=f"`{tile}`")
-        case Placed(_seat, tile, end, _auto):
-            if end is None:
-                return t(loc, "started a new row with {tile}", tile=f"`{tile}`")
-            return t(
-                loc,
-                "placed {tile} at the {end} end",
-                tile=f"`{tile}`",
-                end=t(loc, str(end), context="term"),
-            )
-        case Captured(_seat, _kind, _end, taken, score, sweep):
-            points = count_text(loc, score, "point")
-            if sweep:
-                return t(
-                    loc, "swept the row with {tiles}: {points}", tiles=tiles(taken), points=points
-                )
-            return t(loc, "captured {tiles}: {points}", tiles=tiles(taken), points=points)
-        case Claimed(_seat, _from, combo):
-            points = count_text(loc, combo.score, "point")
-            return t(loc, "claimed {tiles}: {points}", tiles=tiles(combo.tiles), points=points)
-    return None
+def _their_move(event: object, reader: int | None, names: Sequence[str], locale: str) -> str | None:
+    """Another seat's move in a few words, as everyone saw it (the game's
+    :meth:`~bot.render.family.Words.their_move`)."""
+    words = _words_of(event)
+    return None if words is None else words.their_move(event, reader, names, locale)
 
 
 def others_moves_text(
-    moves: Sequence[tuple[int, AnyEvent]],
+    moves: Sequence[tuple[int, object]],
     names: Sequence[str],
     reader: int | None,
     locale: str = "en",
@@ -505,156 +310,19 @@ def localize(line: str, locale: str) -> str:
     return str(line)
 
 
-_WIN_BY = {
-    WinBy.DEALT: N_("{name} declared a winning hand as dealt: {witness}."),
-    WinBy.TAKE: N_("{name} declared a winning hand by taking a discard: {witness}."),
-    WinBy.DRAW: N_("{name} declared a winning hand with a tile drawn from the wall: {witness}."),
-}
-
-
-def _witness(witness: Witness, locale: str) -> str:
-    """The engine's notation of a winning arrangement (``eye 6-6 6-6 | 6-3 6-5 …``) with the
-    word "eye" in ``locale``."""
-    if locale == "en":
-        return str(witness)
-    pairs = " | ".join(f"{a} {b}" for a, b in witness.pairs)
-    eye = t(locale, "eye {tiles}", tiles=f"{witness.eye[0]} {witness.eye[1]}")
-    return f"{eye} | {pairs}"
-
-
 def public_event_text(event: object, names: Sequence[str], locale: str = "en") -> str | None:
     """A public event (what every player may see) in ``locale``: the table's "Recent" lines.
-    None for an event this function does not know (the caller keeps the English)."""
-    loc = locale
-
-    def term(word: object) -> str:
-        return t(loc, str(word), context="term")
-
-    match event:
-        case TurnStarted(seat, turn):
-            return t(loc, "Turn {turn}: {name} to play.", turn=turn, name=names[seat])
-        case Took(seat, tile, from_seat):
-            if from_seat == seat:
-                return t(
-                    loc, "{name} took back {tile}.", name=names[seat], tile=tile_name(tile, loc)
-                )
-            return t(
-                loc,
-                "{name} took {tile} discarded by {other}.",
-                name=names[seat],
-                tile=tile_name(tile, loc),
-                other=names[from_seat],
-            )
-        case Drew(seat, _tile, wall_left):
-            return t(
-                loc,
-                "{name} drew a tile ({left} left in the wall).",
-                name=names[seat],
-                left=wall_left,
-            )
-        case Discarded(seat, tile):
-            return t(loc, "{name} discarded {tile}.", name=names[seat], tile=tile_name(tile, loc))
-        case Declared(seat, witness, win_by):
-            return t(loc, _WIN_BY[win_by], name=names[seat], witness=_witness(witness, loc))
-        case GameDrawn(reason):
-            if reason is EndReason.WALL:
-                return t(loc, "The game is drawn: the wall is exhausted.")
-            return t(loc, "The game is drawn: the turn limit.")
-        case TileTurned(seat, tile, pile_left, relay):
-            msgid = (
-                N_("{name} at once turned over {tile} ({left} left in the pile).")
-                if relay
-                else N_("{name} turned over {tile} ({left} left in the pile).")
-            )
-            return t(loc, msgid, name=names[seat], tile=tile_name(tile, loc), left=pile_left)
-        case Placed(seat, tile, end, _auto):
-            if end is None:
-                return t(
-                    loc, "{name} laid {tile} out to start a new row.", name=names[seat], tile=tile
-                )
-            return t(
-                loc,
-                "{name} placed {tile} at the {end} end of the row.",
-                name=names[seat],
-                tile=tile,
-                end=term(end),
-            )
-        case Captured(seat, kind, end, tiles, score, sweep):
-            joined = " + ".join(map(str, tiles))
-            if sweep:
-                return t(
-                    loc,
-                    "{name} swept the row with {tiles}: {score} points.",
-                    name=names[seat],
-                    tiles=joined,
-                    score=score,
-                )
-            return t(
-                loc,
-                "{name} captured a {kind} at {where}, {tiles}: {score} points.",
-                name=names[seat],
-                kind=term(kind),
-                where=t(loc, "both ends")
-                if end is End.ENDS
-                else t(loc, "the {end} end", end=term(end)),
-                tiles=joined,
-                score=score,
-            )
-        case Swept(seat):
-            return t(loc, "{name} swept the table and starts a new row.", name=names[seat])
-        case MissedCapture(seat, claimant, missed):
-            options = "; ".join(
-                f"'{c.claim}' ({' + '.join(map(str, c.tiles))}: {c.score})" for c in missed
-            )
-            return t(
-                loc,
-                "{name} could have captured and did not. {other} may claim one at the start of "
-                "the next turn: {options}.",
-                name=names[seat],
-                other=names[claimant],
-                options=options,
-            )
-        case Claimed(seat, from_seat, combo):
-            return t(
-                loc,
-                "{name} claimed the {kind} {other} missed ({end}), {tiles}: {score} points.",
-                name=names[seat],
-                kind=term(combo.kind),
-                other=names[from_seat],
-                end=term(combo.end),
-                tiles=" + ".join(map(str, combo.tiles)),
-                score=combo.score,
-            )
-        case GameOver(scores, winner, _reason):
-            table = ", ".join(f"{names[s]} {p}" for s, p in enumerate(scores))
-            if winner is None:
-                return t(loc, "Game over: {scores}. Equal scores: the game is drawn.", scores=table)
-            return t(loc, "Game over: {scores}. {name} wins.", scores=table, name=names[winner])
-    return None
+    None for an event no game words (the caller keeps the English)."""
+    words = _words_of(event)
+    return None if words is None else words.public_event(event, names, locale)
 
 
-def action_label(action: AnyAction, locale: str = "en") -> str:
+def action_label(action: object, locale: str = "en") -> str:
     """A short button label for an action."""
-
-    def term(word: object) -> str:
-        return t(locale, str(word), context="term")
-
-    match action:
-        case Capture(kind, end):
-            return t(locale, "Capture {kind} {end}", kind=term(kind), end=term(end))
-        case Claim(kind, end):
-            return t(locale, "Claim {kind} {end}", kind=term(kind), end=term(end))
-        case Place(end):
-            return t(locale, "Place {end}", end=term(end))
-        case Take(tile):
-            return t(locale, "Take") if tile is None else t(locale, "Take {tile}", tile=tile)
-        case Draw():
-            return t(locale, "Draw")
-        case Discard(tile):
-            return t(locale, "Discard {tile}", tile=tile)
-        case Declare():
-            return t(locale, "Declare")
-    raise AssertionError(f"unknown action {action!r}")
+    words = _words_of(action)
+    if words is None:
+        raise AssertionError(f"unknown action {action!r}")
+    return words.action_label(action, locale)
 
 
 def combination_label(action: Capture | Claim, combo: Combination, locale: str = "en") -> str:
@@ -673,8 +341,8 @@ def combination_label(action: Capture | Claim, combo: Combination, locale: str =
 
 
 def legal_text(
-    view: AnyView,
-    legal: Sequence[AnyAction],
+    view: Any,
+    legal: Sequence[Any],
     locale: str = "en",
     *,
     opener: bool = True,
@@ -683,436 +351,35 @@ def legal_text(
     """What the seat may do now, in words (for his DM). Without ``opener`` it does not say
     "It is your turn" (a line above already does), and without ``turned`` (Tsung Shap) it does
     not name the tile just turned over (the player's own move, told just above)."""
-    if view.result is not None:
-        return t(locale, "The game is over.")
-    if not view.my_turn:
-        return t(locale, "It is not your turn: you will be told here when it is.")
-    if isinstance(view, FishingView):
-        return _fishing_legal_text(view, legal, locale, opener=opener, turned=turned)
-    takes = [a.tile for a in legal if isinstance(a, Take) and a.tile is not None]
-    discards = [a.tile for a in legal if isinstance(a, Discard)]
-    options = []
-    if Declare() in legal:
-        options.append(t(locale, "**declare** your winning hand"))
-    if takes:
-        options.append(t(locale, "**take** {tiles}", tiles=", ".join(f"`{x}`" for x in takes)))
-    if Draw() in legal:
-        options.append(t(locale, "**draw** from the wall"))
-    if discards:
-        options.append(
-            t(locale, "**discard** one of {tiles}", tiles=", ".join(f"`{x}`" for x in discards))
-        )
-    joined = t(locale, ", or ").join(options)
-    if not opener:
-        return t(locale, "You may {options}.", options=joined)
-    return t(locale, "**It is your turn.** You may {options}.", options=joined)
+    return render_of(view.rules.game).moves(view, legal, locale, opener=opener, turned=turned)
 
 
-def hand_prompt(view: View, legal: Sequence[AnyAction], locale: str = "en") -> str:
-    """The one line of a hand DM saying what to do: the picture shows the hand, the new tile
-    and the discards that may be taken, and the buttons carry the moves, so nothing is listed."""
-    if view.result is not None:
-        return t(locale, "The game is over.")
-    if not view.my_turn:
-        return t(locale, "It is not your turn: you will be told here when it is.")
-    takes = any(isinstance(a, Take) for a in legal)
-    if Declare() in legal:
-        return t(locale, "**It is your turn: you can win!** Declare, or discard a tile.")
-    if any(isinstance(a, Discard) for a in legal):
-        return t(locale, "**It is your turn:** discard a tile.")
-    if takes and Draw() in legal:
-        return t(
-            locale, "**It is your turn:** take a discard framed in gold, or draw from the wall."
-        )
-    if takes:
-        return t(locale, "**It is your turn:** the wall is empty: take a discard framed in gold.")
-    return t(locale, "**It is your turn:** draw from the wall.")
-
-
-def _fishing_legal_text(
-    view: FishingView,
-    legal: Sequence[AnyAction],
-    locale: str = "en",
-    *,
-    opener: bool = True,
-    turned: bool = True,
-) -> str:
-    options = []
-    claims = {str(c.claim): c for c in view.pending}
-    for action in legal:
-        if isinstance(action, Claim):
-            combo = claims.get(str(action))
-            if combo is not None:
-                options.append(
-                    t(
-                        locale,
-                        "`{action}` ({score} points) with `/take`",
-                        action=action,
-                        score=combo.score,
-                    )
-                )
-            else:
-                options.append(t(locale, "`{action}` with `/take`", action=action))
-    if Draw() in legal:
-        options.append(t(locale, "**turn over** your next tile with `/draw`"))
-    captures = [c for c in view.options if c.capture in legal]
-    for combo in captures:
-        options.append(
-            t(
-                locale,
-                "`{action}` ({score} points) with `/take`",
-                action=combo.capture,
-                score=combo.score,
-            )
-        )
-    if Place(End.LEFT) in legal:
-        options.append(t(locale, "**place** it at the left or right end with `/discard side`"))
-    joined = t(locale, ", or ").join(options)
-    tile = view.turned if turned else None
-    if not opener:
-        if tile is None:
-            return t(locale, "You may {options}.", options=joined)
-        return t(
-            locale,
-            "You turned over {tile}. You may {options}.",
-            tile=tile_name(tile, locale),
-            options=joined,
-        )
-    said = (
-        "" if tile is None else t(locale, " You turned over {tile}.", tile=tile_name(tile, locale))
-    )
-    return t(locale, "**It is your turn.**{turned} You may {options}.", turned=said, options=joined)
+def hand_prompt(view: Any, legal: Sequence[Any], locale: str = "en") -> str:
+    """The one line of a hand DM saying what to do (the game's
+    :meth:`~bot.render.family.Words.prompt`)."""
+    return render_of(view.rules.game).prompt(view, legal, locale)
 
 
 def fishing_fields(
-    view: FishingView, seats: Sequence[SeatLabel], locale: str = "en"
+    view: Any, seats: Sequence[SeatLabel], locale: str = "en"
 ) -> list[tuple[str, str]]:
-    """The Tsung Shap table message's fields (name, value): scores and piles, the row, the
-    tile in play and any missed capture that may be claimed."""
-    row = " ".join(f"`{x}`" for x in view.row) if view.row else t(locale, "*(empty)*")
-    fields = [
-        (t(locale, "Scores and piles"), scores_text(view, seats, locale)),
-        (t(locale, "Row (left → right)"), row),
-    ]
-    if view.turned is not None and view.result is None:
-        fields.append((t(locale, "Turned over"), tile_name(view.turned, locale)))
-    if view.pending and view.result is None:
-        missed = "\n".join(
-            f"`{c.claim}`: {' + '.join(f'`{x}`' for x in c.tiles)} = {c.score}"
-            for c in view.pending
-        )
-        fields.append((t(locale, "Missed capture (may be claimed)"), missed))
-    return fields
+    """The table message's fields of the game (name, value): for Tsung Shap, scores and
+    piles, the row, the tile in play and any missed capture that may be claimed."""
+    sheet = render_of(view.rules.game).table_sheet(view, seats, locale)
+    return [(field.name, field.value) for field in sheet.fields]
 
 
-def scores_text(view: FishingView, seats: Sequence[SeatLabel], locale: str = "en") -> str:
-    """Tsung Shap seats: score, tiles left in the pile, tiles captured; ▶ marks the player to
-    act."""
-    lines = []
-    for i, seat in enumerate(seats):
-        marker = "▶" if view.result is None and i == view.current else "•"
-        who = f"**{seat.name}**" if marker == "▶" else seat.name
-        robot = " 🤖" if seat.is_ai else ""
-        score = view.scores[i] if i < len(view.scores) else 0
-        pile = view.pile_sizes[i] if i < len(view.pile_sizes) else 0
-        left = count_text(locale, pile, "tile")
-        lines.append(
-            f"{marker} {who}{robot} — "
-            + t(locale, "**{score}** points · {left} left in the pile", score=score, left=left)
-        )
-    return "\n".join(lines)
-
-
-def fishing_variants(rules: RuleSet, locale: str = "en") -> list[str]:
-    """The Tsung Shap variants chosen, in words of ``locale`` (the engine's
-    :meth:`~bot.engine.rules.RuleSet.variants` says them in English)."""
-    if rules.game is not Game.TSUNG_SHAP:
-        return []
-    out = [
-        t(locale, words)
-        for flag, words in (
-            (rules.auto_capture, N_("auto capture")),
-            (rules.triplet_both_ends_only, N_("triplets at both ends only")),
-            (rules.sweep_adds_pips, N_("sweep 40 + pips")),
-            (rules.second_may_capture_opening, N_("second may capture the opening")),
-            (rules.play_until_both_piles_empty, N_("play until both piles are empty")),
-        )
-        if flag
-    ]
-    if rules.four_two_value is FourTwo.THREE:
-        out.append(t(locale, "4-2 counts 3"))
-    elif rules.four_two_value is FourTwo.WILD:
-        out.append(t(locale, "Gee Joon wild"))
-    if rules.settlement is Settlement.DIFFERENCE:
-        out.append(t(locale, "settle {rate} per point", rate=rules.settle_rate))
-    return out
-
-
-def rules_summary(rules: RuleSet, locale: str = "en") -> str:
+def rules_summary(rules: Any, locale: str = "en") -> str:
     """One line: ``Culin rules · 2 players · 1 set · hand of 8``."""
-    if rules.game is Game.TSUNG_SHAP:
-        variants = fishing_variants(rules, locale)
-        tail = (" · " + ", ".join(variants)) if variants else ""
-        return (
-            t(
-                locale,
-                "Standard rules · 2 players · 1 set · piles of {size}",
-                size=rules.pile_size,
-            )
-            + tail
-        )
-    sets = nt(locale, "{n} set", "{n} sets", rules.sets)
-    name = _RULE_SET_TITLES.get(rules.rule_set_name, rules.rule_set_name)
-    chosen = chosen_variants(rules)
-    # The host's variants, as he typed them (/table new variant:…).
-    tail = (" · " + ", ".join(f"{k}={v}" for k, v in chosen.items())) if chosen else ""
-    return (
-        t(
-            locale,
-            "{name} rules · {players} players · {sets} · hand of {size}",
-            name=t(locale, name),
-            players=rules.players,
-            sets=sets,
-            size=rules.hand_size,
-        )
-        + tail
-    )
+    return render_of(rules.game).rules_summary(rules, locale)
 
 
 def rules_text(
-    rules: RuleSet,
+    rules: Any,
     *,
     ante: int | None = None,
     turn_seconds: int | None = None,
     locale: str = "en",
 ) -> str:
     """An explanation of the rules in force, as bullet points."""
-    loc = locale
-    if rules.game is Game.TSUNG_SHAP:
-        return _fishing_rules_text(rules, ante=ante, turn_seconds=turn_seconds, locale=loc)
-    h = rules.hand_size
-    four_two = {
-        FourTwo.THREE: N_("4-2 counts 3"),
-        FourTwo.SIX: N_("4-2 counts 6"),
-        FourTwo.WILD: N_("4-2 and 2-1 count 3 or 6 (Gee Joon wild)"),
-    }[rules.four_two_value]
-    lines = [
-        f"**{game_title(rules.game, loc)}** — {rules_summary(rules, loc)}",
-        t(
-            loc,
-            "• **Goal:** a hand of {size} tiles made of one *eye* (two identical tiles) and "
-            "{pairs} *ten-pairs* (two tiles whose values total 10 or 20); {four_two}.",
-            size=h,
-            pairs=rules.pairs,
-            four_two=t(loc, four_two),
-        ),
-    ]
-    if rules.military_eyes:
-        lines.append(t(loc, "• With several sets, two identical military tiles may form the eye."))
-    else:
-        lines.append(
-            t(loc, "• Only civil tiles (the pairs: Heaven, Earth, Man …) can form the eye.")
-        )
-    if rules.offer is Offer.ANY:
-        take = t(loc, "optionally **take any** face-up discard")
-        if rules.exclude_own_discards:
-            take += t(loc, " (not your own)")
-    else:
-        take = t(loc, "optionally **take the most recent** discard")
-    if rules.draw_after_take:
-        turn = t(
-            loc,
-            "{take} and, unless that wins, discard one; then **draw** from the wall and, "
-            "unless that wins, discard one.",
-            take=take,
-        )
-    else:
-        turn = t(
-            loc,
-            "**either** take the most recent discard **or** draw from the wall; unless that "
-            "wins, discard one. A discard the next player does not take is dead.",
-        )
-    lines.append(t(loc, "• **Your turn:** {turn}", turn=turn))
-    if rules.first_turn_extra_draw:
-        first = t(
-            loc,
-            "• **First turn:** the first player starts with {size} tiles and discards one, "
-            "then draws and discards again.",
-            size=h,
-        )
-    else:
-        first = t(
-            loc,
-            "• **First turn:** the first player starts with {size} tiles and discards one.",
-            size=h,
-        )
-    lines.append(first)
-    how_first = (
-        N_("the thrower's four dice, counted around from his right")
-        if rules.first_player is FirstPlayer.FOUR_DICE
-        else N_("drawing lots")
-    )
-    lines.append(t(loc, "• **Who starts:** {how}.", how=t(loc, how_first)))
-    lines.append(
-        t(
-            loc,
-            "• **Declare** on your turn whenever your hand wins; a false declaration is refused.",
-        )
-    )
-    end = N_("the game is drawn and every ante is refunded")
-    if rules.pot_carries_over:
-        end = N_("the game is drawn and the pot stays on the table for the next game")
-    lines.append(
-        t(
-            loc,
-            "• **Wall empty:** a player may still win by taking a discard; otherwise {end}. "
-            "The game also ends after {turns} turns.",
-            end=t(loc, end),
-            turns=rules.max_turns,
-        )
-    )
-    if rules.stall_guard and not rules.draw_after_take:
-        # With a draw after every take (Culin, Last + draw) no turn passes without a draw.
-        lines.append(
-            t(
-                loc,
-                "• After {players} turns in a row of taking without drawing, the next player "
-                "must draw unless taking wins.",
-                players=rules.players,
-            )
-        )
-    lines += _variants_lines(rules, loc)
-    if ante is not None:
-        rake = (
-            t(loc, ", minus a {percent}% house cut", percent=rules.rake_percent)
-            if rules.rake_percent
-            else ""
-        )
-        lines.append(
-            t(
-                loc,
-                "• **Stakes:** everyone pays {chips}; the winner takes the pot{rake}.",
-                chips=count_text(loc, ante, "chip"),
-                rake=rake,
-            )
-        )
-    if turn_seconds is not None:
-        lines.append(
-            t(
-                loc,
-                "• **Turn timer:** {duration}; then the computer plays that turn for you.",
-                duration=duration_text(turn_seconds, loc),
-            )
-        )
-    return "\n".join(lines)
-
-
-def _variants_lines(rules: RuleSet, locale: str = "en") -> list[str]:
-    """The variants the host chose (``/table new variant:…``), as he typed them."""
-    chosen = chosen_variants(rules)
-    if not chosen:
-        return []
-    listed = " · ".join(f"`{k}={v}`" for k, v in chosen.items())
-    return [t(locale, "• **Variants:** {variants}", variants=listed)]
-
-
-def _fishing_rules_text(
-    rules: RuleSet, *, ante: int | None, turn_seconds: int | None, locale: str = "en"
-) -> str:
-    """Tsung Shap's rules in force (RULES.md §3), as bullet points."""
-    loc = locale
-    four_two = {
-        FourTwo.THREE: N_("4-2 counts 3"),
-        FourTwo.SIX: N_("4-2 counts 6"),
-        FourTwo.WILD: N_("4-2 and 2-1 count 3 or 6 (Gee Joon wild)"),
-    }[rules.four_two_value]
-    triplet = (
-        N_("the turned tile with both end tiles")
-        if rules.triplet_both_ends_only
-        else N_("the turned tile with the two tiles at either end, or with both end tiles")
-    )
-    sweep = N_("40 + the pips") if rules.sweep_adds_pips else N_("a flat 40")
-    lines = [
-        f"**{game_title(rules.game, loc)}** — {rules_summary(rules, loc)}",
-        t(
-            loc,
-            "• **Setup:** each player has a face-down pile of {size} tiles; nobody has a hand.",
-            size=rules.pile_size,
-        ),
-        t(
-            loc,
-            "• **Your turn:** turn over your next tile (`/draw`); then capture with it (`/take`) "
-            "or place it at the left or right end of the row (`/discard side`).",
-        ),
-        t(loc, "• **Pair:** the same kind as an end tile; scores 10 × the pips of both."),
-        t(
-            loc,
-            "• **Triplet:** {triplet}, totalling 10, 20 or 30; scores the total ({four_two}).",
-            triplet=t(loc, triplet),
-            four_two=t(loc, four_two),
-        ),
-        t(
-            loc,
-            "• **Sweep:** a triplet that empties a 2-tile row scores {sweep}; the sweeper's next "
-            "tile starts a new row.",
-            sweep=t(loc, sweep),
-        ),
-    ]
-    if rules.auto_capture:
-        lines.append(
-            t(loc, "• **Auto capture:** the best capture must be taken; nothing can be missed.")
-        )
-    else:
-        lines.append(
-            t(
-                loc,
-                "• **Missed captures:** placing a tile that could have captured lets the "
-                "opponent claim one of those captures at the start of his next turn (`/take`).",
-            )
-        )
-    end = (
-        N_("both piles are laid out")
-        if rules.play_until_both_piles_empty
-        else N_("a player has laid out his whole pile")
-    )
-    lines.append(
-        t(
-            loc,
-            "• **End:** when {end}; the higher score wins, equal scores draw.",
-            end=t(loc, end),
-        )
-    )
-    lines += _variants_lines(rules, loc)
-    if ante is not None and rules.settlement is Settlement.DIFFERENCE:
-        lines.append(
-            t(
-                loc,
-                "• **Stakes:** no ante; the loser pays the winner {chips} per point of "
-                "difference (at most what he has); a draw pays nothing.",
-                chips=count_text(loc, rules.settle_rate, "chip"),
-            )
-        )
-    elif ante is not None:
-        rake = (
-            t(loc, ", minus a {percent}% house cut", percent=rules.rake_percent)
-            if rules.rake_percent
-            else ""
-        )
-        lines.append(
-            t(
-                loc,
-                "• **Stakes:** everyone pays {chips}; the winner takes the pot{rake}; a draw "
-                "refunds every ante.",
-                chips=count_text(loc, ante, "chip"),
-                rake=rake,
-            )
-        )
-    if turn_seconds is not None:
-        lines.append(
-            t(
-                loc,
-                "• **Turn timer:** {duration}; then the computer plays that turn for you.",
-                duration=duration_text(turn_seconds, loc),
-            )
-        )
-    return "\n".join(lines)
+    return render_of(rules.game).rules_text(rules, locale, ante=ante, turn_seconds=turn_seconds)

@@ -8,15 +8,19 @@ replayed settlement finds the row and changes nothing. Because a record is compu
 stored history alone, :meth:`RatingService.rebuild` replays the same function over every game in
 the same order and reproduces the live ratings exactly (or recomputes them with new parameters).
 
-Ranking: a collecting game ranks the winner first and every other seat tied second; Tsung Shap
-ranks by score (equal scores tied). Drawn games are recorded for the statistics but not rated;
-aborted games are neither. Computer seats play at a fixed strength per level and game
-(:data:`AI_RATINGS`, calibrated by ``benchmarks/calibrate_ratings.py``, see docs/ratings.md):
-they take part in the update, so beating them raises a member's rating, but theirs never moves.
+Ranking is the game's own (:meth:`~bot.engine.family.Results.standing`): a collecting game
+ranks the winner first and every other seat tied second; Tsung Shap ranks by score (equal scores
+tied). Drawn games are recorded for the statistics but not rated; aborted games are neither.
+Computer seats play at a fixed strength per level and game (their family's
+:meth:`~bot.ai.family.GameAI.calibrated`, fitted by ``benchmarks/calibrate_ratings.py``, see
+docs/ratings.md): they take part in the update, so beating them raises a member's rating, but
+theirs never moves.
 
-Tsung Shap's captures, sweeps and claims are counted while replaying the log at settlement and
-stored with the result (rather than replayed on every ``/stats``): a member's statistics then
-come from one indexed query, however many games he has played.
+The columns a game fills per seat (Tsung Shap's captures, sweeps and claims, a collecting
+winner's arrangement and eye: :meth:`~bot.engine.family.Results.seat_stats`) are counted while
+replaying the log at settlement and stored with the result (rather than replayed on every
+``/stats``): a member's statistics then come from one indexed query, however many games he has
+played.
 """
 
 from __future__ import annotations
@@ -25,29 +29,17 @@ import json
 import logging
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
 from openskill.models import PlackettLuce
 
-from bot.engine import (
-    AnyEvent,
-    AnyState,
-    Captured,
-    Claimed,
-    Deal,
-    Declared,
-    EngineError,
-    FishingResult,
-    FishingState,
-    Game,
-    RuleSet,
-    apply,
-    new_game,
-    parse_action,
-)
+from bot.ai.family import ai_of
+from bot.engine import Deal, EngineError
+from bot.engine.family import engine_of
+from bot.games import UnknownGame, default_game, find, games
 from bot.services.clock import Clock
 from bot.services.errors import UserError
 from bot.storage.db import Database, Tx
@@ -63,7 +55,6 @@ from bot.storage.ratings import (
 __all__ = [
     "AI_RATINGS",
     "BOARDS",
-    "GAMES",
     "STANDS_IN",
     "GameSummary",
     "HistoryEntry",
@@ -80,9 +71,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-GAMES: tuple[str, ...] = tuple(g.value for g in Game)
-"""The rated games: one rating per member per game per server."""
 
 BOARDS: tuple[str, ...] = ("chips", "rating", "wins")
 """What ``/leaderboard`` may rank by (chips are the chips service's own leaderboard)."""
@@ -122,15 +110,25 @@ class ModelParams:
         return PlackettLuce(mu=self.mu, sigma=self.sigma, beta=self.beta, tau=self.tau)
 
 
-AI_RATINGS: dict[str, dict[str, tuple[float, float]]] = {
-    # (mu, sigma) per game and level under the default model, fitted with openskill from 6,000
-    # simulated games between the levels per game (benchmarks/calibrate_ratings.py --games 6000
-    # --seed 1; docs/ratings.md). sigma is the fit's own uncertainty.
-    "kap-shap": {"random": (13.60, 1.05), "greedy": (31.37, 0.65), "expert": (33.77, 0.65)},
-    "kap-tai-shap": {"random": (21.00, 0.49), "greedy": (25.72, 0.50), "expert": (27.00, 0.50)},
-    "tsung-shap": {"random": (14.29, 0.89), "greedy": (31.34, 0.64), "expert": (30.93, 0.64)},
-}
-"""The fixed strength of each computer level in each game."""
+class _Calibrated(Mapping[str, Mapping[str, tuple[float, float]]]):
+    """Every registered game -> its family's calibrated (mu, sigma) per level."""
+
+    def __getitem__(self, game: str) -> Mapping[str, tuple[float, float]]:
+        try:
+            return ai_of(game).calibrated(game)
+        except UnknownGame:
+            raise KeyError(game) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([game.name for game in games()])
+
+    def __len__(self) -> int:
+        return len(games())
+
+
+AI_RATINGS: Mapping[str, Mapping[str, tuple[float, float]]] = _Calibrated()
+"""The fixed strength of each computer level in each game, (mu, sigma) under the default model:
+what the game's family calibrated (:meth:`bot.ai.family.GameAI.calibrated`)."""
 
 STANDS_IN = frozenset({"master"})
 """Levels not calibrated on purpose (a calibration needs thousands of games between the levels,
@@ -144,12 +142,13 @@ def ai_rating(game: str, level: str | None, params: ModelParams) -> tuple[float,
     """The fixed (mu, sigma) of a computer level in a game, in the units of ``params``.
 
     A level without a calibrated rating (``master``, see :data:`STANDS_IN`, or one added after
-    the calibration) counts at the strongest calibrated level's rating: it never fails a
+    the calibration) counts at the strongest calibrated level's rating, and a game whose family
+    calibrated none (or no family plays now) at the default game's: it never fails a
     settlement. The calibration was made under the default model, so another model's mu and
     sigma are mapped linearly (same number of prior sigmas from the prior mean).
     """
-    table = AI_RATINGS.get(game, AI_RATINGS["kap-shap"])
-    if level in table:
+    table = AI_RATINGS.get(game) or AI_RATINGS[default_game()]
+    if level is not None and level in table:
         mu, sigma = table[level]
     else:
         # The strongest calibrated level: a new level is added to be stronger, and a member who
@@ -174,10 +173,11 @@ def display_rating(mu: float, sigma: float, params: ModelParams) -> int:
 def ranks_of(game: str, winner: int | None, scores: Sequence[int] | None, seats: int) -> list[int]:
     """openskill ranks (1 = first, equal = tied) of a game with a winner.
 
-    Collecting games, and any game won by a resignation or forfeit (no final scores): the winner
-    first, everyone else tied second. Tsung Shap: by score, equal scores tied.
+    Games without points (the collecting games), and any game won by a resignation or forfeit
+    (no final scores): the winner first, everyone else tied second. A game with points (Tsung
+    Shap, :attr:`bot.games.GameInfo.scored`): by score, equal scores tied.
     """
-    if game == Game.TSUNG_SHAP.value and scores is not None:
+    if scores is not None and _scored(game):
         return [1 + sum(1 for other in scores if other > mine) for mine in scores]
     if winner is None:
         raise ValueError("a drawn game is not ranked")
@@ -231,59 +231,48 @@ class GameSummary:
     winner: int | None
     scores: tuple[int, ...] | None
     seats: tuple[SeatSummary, ...]
-
-
-def _apply(state: AnyState, action: Any) -> tuple[AnyState, list[AnyEvent]]:
-    """:func:`bot.engine.apply` with its events as one list type (either game's state)."""
-    new_state, events = apply(state, action)
-    return new_state, list[AnyEvent](events)
+    ranks: tuple[int, ...] | None = None
+    """openskill ranks per seat of a game with a winner (None: the winner first, everyone else
+    tied second, as :func:`ranks_of` ranks a game without scores)."""
 
 
 def summarise(row: FinishedGameRow) -> GameSummary:
-    """Replay a stored game through the engine and summarise its end (raises EngineError or
-    ValueError when the stored history does not replay to an end)."""
+    """Replay a stored game through its family's engine and summarise its end (raises
+    EngineError or ValueError, UnknownGame for a game no family plays, when the stored history
+    does not replay to an end)."""
     if row.deal_json is None:
         raise ValueError(f"game {row.id} was never dealt")
-    game = Game(row.game)
-    rules = RuleSet.from_flags(json.loads(row.rules_json)["flags"])
+    engine = engine_of(row.game)
+    rules = engine.rules_from_flags(json.loads(row.rules_json)["flags"])
     seats = [dict(s) for s in json.loads(row.seats_json)]
     deal = Deal.from_json(json.loads(row.deal_json))
-    state: AnyState = new_game(rules, [str(s["name"]) for s in seats], deal)
+    state: Any = engine.new_game(rules, [str(s["name"]) for s in seats], deal)
     players = len(seats)
-    captures = [0] * players
-    sweeps = [0] * players
-    claims = [0] * players
-    arrangement: str | None = None
-    eye: str | None = None
+    events: list[Any] = []
     for seat, notation in row.actions:
         if seat != state.current:
             raise EngineError(f"game {row.id}: an action was logged for seat {seat}")
-        state, events = _apply(state, parse_action(notation, game))
-        for event in events:
-            if isinstance(event, Captured):
-                captures[event.seat] += 1
-                sweeps[event.seat] += int(event.sweep)
-            elif isinstance(event, Claimed):
-                claims[event.seat] += 1
-            elif isinstance(event, Declared):
-                arrangement = str(event.witness)
-                eye = f"{event.witness.eye[0]} {event.witness.eye[1]}"
-    result = state.result
-    fishing = isinstance(state, FishingState)
-    if result is not None:
-        winner = result.winner
-        scores = tuple(result.scores) if isinstance(result, FishingResult) else None
+        state, applied = engine.apply(state, engine.parse_action(notation))
+        events += applied
+    columns = [dict(stats) for stats in engine.seat_stats(state, events)]
+    ranks: tuple[int, ...] | None = None
+    if state.result is not None:
+        standing = engine.standing(state)
+        winner, scores, ranks = standing.winner, standing.scores, standing.ranks
     elif row.status == "finished" and row.winner_seat is not None:
         # Ended by a resignation or a forfeit (the engine has no such end): the stored winner
-        # ranks first and the others tie, whatever the Tsung Shap scores were at that moment.
+        # ranks first and the others tie, whatever the scores were at that moment.
         winner = row.winner_seat
         scores = None
+        for stats in columns:
+            stats["score"] = None
     else:
         raise ValueError(f"game {row.id}: its action log does not reach the end of the game")
     out = []
     for seat, info in enumerate(seats):
         outcome = "draw" if winner is None else ("win" if seat == winner else "loss")
         user_id = info.get("user_id")
+        stats = columns[seat]
         out.append(
             SeatSummary(
                 name=str(info["name"]),
@@ -291,15 +280,23 @@ def summarise(row: FinishedGameRow) -> GameSummary:
                 ai_level=info.get("ai_level"),
                 position=(seat - deal.first_seat) % players,
                 result=outcome,
-                arrangement=arrangement if seat == winner else None,
-                eye=eye if seat == winner else None,
-                score=scores[seat] if scores is not None else None,
-                captures=captures[seat] if fishing else None,
-                sweeps=sweeps[seat] if fishing else None,
-                claims=claims[seat] if fishing else None,
+                arrangement=_text(stats.get("arrangement")),
+                eye=_text(stats.get("eye")),
+                score=_count(stats.get("score")),
+                captures=_count(stats.get("captures")),
+                sweeps=_count(stats.get("sweeps")),
+                claims=_count(stats.get("claims")),
             )
         )
-    return GameSummary(row.id, row.guild_id, row.game, winner, scores, tuple(out))
+    return GameSummary(row.id, row.guild_id, row.game, winner, scores, tuple(out), ranks)
+
+
+def _text(value: str | int | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def _count(value: str | int | None) -> int | None:
+    return None if value is None else int(value)
 
 
 # ----------------------------------------------------------------------------- read models
@@ -437,7 +434,11 @@ class RatingService:
                 else _mu_sigma(members[s.user_id], params)
                 for s in summary.seats
             ]
-            ranks = ranks_of(row.game, summary.winner, summary.scores, len(summary.seats))
+            ranks = (
+                list(summary.ranks)
+                if summary.ranks is not None
+                else ranks_of(row.game, summary.winner, None, len(summary.seats))
+            )
             fixed = [s.user_id is None for s in summary.seats]
             new = rate(params, before, ranks, fixed)
             after = [None if keep else value for value, keep in zip(new, fixed, strict=True)]
@@ -569,7 +570,7 @@ class RatingService:
             best = max(best, current)
         eyes = Counter(r.eye for r in results if r.result == "win" and r.eye)
         favourite = eyes.most_common(1)[0] if eyes else None
-        tsung = [r for r in results if r.game == Game.TSUNG_SHAP.value and r.score is not None]
+        tsung = [r for r in results if _scored(r.game) and r.score is not None]
         ratings = {
             g: (m.rating, self.is_provisional(m.rated_games))
             for g, m in sorted(by_game.items())
@@ -615,13 +616,14 @@ class RatingService:
         offset: int = 0,
         limit: int = 10,
     ) -> LeaderboardPage:
-        """One page of the ``rating`` (of one game; Kap Shap when none is named) or ``wins``
-        (of one game, or of every game) leaderboard, with the caller's own rank."""
+        """One page of the ``rating`` (of one game; the default game, Kap Shap, when none is
+        named) or ``wins`` (of one game, or of every game) leaderboard, with the caller's own
+        rank."""
         if by not in ("rating", "wins"):
             raise ValueError(f"unknown leaderboard {by!r}")
         if game is not None:
             _check_game(game)
-        key = game if game is not None else (Game.KAP_SHAP.value if by == "rating" else ALL_GAMES)
+        key = game if game is not None else (default_game() if by == "rating" else ALL_GAMES)
         async with self._db.read() as tx:
             total = await self._repo.count(tx, guild_id, key, by)
             # A page from an old message may point past the end or between pages: snap it.
@@ -671,8 +673,19 @@ def _history_entry(game: RecordedGame, seats: Sequence[ResultRow], user_id: int)
 
 
 def _check_game(game: str) -> None:
-    if game not in GAMES:
-        raise UserError("Unknown game: choose {games}.", games=", ".join(GAMES))
+    try:
+        find(game)
+    except UnknownGame:
+        names = ", ".join(known.name for known in games())
+        raise UserError("Unknown game: choose {games}.", games=names) from None
+
+
+def _scored(game: str) -> bool:
+    """Whether a game ends with points per seat (False for a game no family plays now)."""
+    try:
+        return find(game).scored
+    except UnknownGame:
+        return False
 
 
 def params_with(params: ModelParams, overrides: Mapping[str, float]) -> ModelParams:

@@ -29,16 +29,8 @@ from dataclasses import dataclass, field
 
 from bot.ai.core import BOT_MEMO, set_memo_limits
 from bot.ai.review import Decision, Verdict, decisions_of, review_decision
-from bot.engine import (
-    AnyView,
-    Deal,
-    EngineError,
-    RuleSet,
-    TurnStarted,
-    describe_event,
-    new_game,
-    view,
-)
+from bot.engine import AnyView, Deal, EngineError, TurnStarted
+from bot.engine.family import engine_of
 from bot.engine.record import GameRecord, RecordSeat, parse_record, replay, write_record
 from bot.locale import N_, EventLine, Message
 from bot.services.errors import UserError
@@ -113,7 +105,7 @@ class ReplayService:
                 game=game_id,
             )
         settings = json.loads(stored.rules_json)
-        rules = RuleSet.from_flags(settings["flags"])
+        rules = engine_of(stored.game).rules_from_flags(settings["flags"])
         seats_data = json.loads(stored.seats_json)
         seats: list[RecordSeat] = []
         user_ids: list[int | None] = []
@@ -161,7 +153,8 @@ def frame(game: LoadedGame, step: int) -> ReplayFrame:
     total = len(record.actions)
     step = max(0, min(step, total))
     names = record.names
-    state = new_game(record.rules, names, record.deal)
+    engine = engine_of(record.rules.game)
+    state = engine.new_game(record.rules, names, record.deal)
     # Lines that can say themselves in a member's language (bot.locale; worded by the cog).
     lines: tuple[str, ...] = (
         Message(N_("The deal: {name} plays first."), name=Name(names[record.deal.first_seat])),
@@ -171,12 +164,12 @@ def frame(game: LoadedGame, step: int) -> ReplayFrame:
             break
         state = item.state
         lines = tuple(
-            EventLine(describe_event(e, item.seat, names), e, names)
+            EventLine(engine.describe_event(e, item.seat, names), e, names)
             for e in item.events
             if not isinstance(e, TurnStarted)
         )
-    views = tuple(view(state, seat) for seat in range(record.rules.players))
-    return ReplayFrame(step, total, lines, views, view(state, None))
+    views = tuple(engine.view(state, seat) for seat in range(record.rules.players))
+    return ReplayFrame(step, total, lines, views, engine.view(state, None))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,10 +1,10 @@
 """Rule variants a host may choose when opening a table (RULES.md's variant flags).
 
-``/table new variant:"four_two_value=wild pot_carries_over=true"`` names flags of
-:class:`~bot.engine.RuleSet` as ``flag=value`` items (spaces or commas between them). The game,
-the players, the sets and the rule set have options of their own, and so has Tsung Shap's
-settlement; everything else RULES.md calls a variant is here. The engine decides whether a
-combination works (:func:`bot.engine.make_rules`); its reason is what the host is told.
+``/table new variant:"four_two_value=wild pot_carries_over=true"`` names rule flags as
+``flag=value`` items (spaces or commas between them). The game, the players, the sets and the
+rule set have options of their own, and so has Tsung Shap's settlement; the flags a game offers
+besides are its family's (:meth:`bot.engine.family.RuleBook.variants`). The engine decides
+whether a combination works (its ``make_rules``); its reason is what the host is told.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.engine import Game
+from bot.engine.family import engine_of
+from bot.games import games
 from bot.limits import quote_input
-from bot.locale import N_, t
+from bot.locale import t
 from bot.services.errors import UserError
 
 __all__ = ["VARIANTS", "Variant", "parse_variants", "variant_suggestions", "variants_text"]
@@ -23,46 +24,30 @@ __all__ = ["VARIANTS", "Variant", "parse_variants", "variant_suggestions", "vari
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """One flag a host may set: its values (as typed) and what it does."""
+    """One flag a host may set: its values (as typed), what it does (a message id) and the
+    games that offer it."""
 
     flag: str
     values: tuple[str, ...]
     words: str
-    games: frozenset[Game]
+    games: frozenset[str]
 
 
-_COLLECTING = frozenset({Game.KAP_SHAP, Game.KAP_TAI_SHAP})
-_FISHING = frozenset({Game.TSUNG_SHAP})
-_ALL = _COLLECTING | _FISHING
-_BOOL = ("true", "false")
+def _every_variant() -> dict[str, Variant]:
+    merged: dict[str, Variant] = {}
+    for game in games():
+        for offered in engine_of(game.name).variants(game.name):
+            known = merged.get(offered.flag)
+            seen = frozenset() if known is None else known.games
+            merged[offered.flag] = Variant(
+                offered.flag, offered.values, offered.words, seen | {game.name}
+            )
+    return merged
 
-VARIANTS: dict[str, Variant] = {
-    v.flag: v
-    for v in (
-        Variant("four_two_value", ("3", "6", "wild"), N_("what 4-2 counts (wild: 3 or 6)"), _ALL),
-        Variant("civil_eyes_only", _BOOL, N_("only civil tiles form the eye"), _COLLECTING),
-        Variant("exclude_own_discards", _BOOL, N_("no taking back one's own discard"), _COLLECTING),
-        Variant(
-            "first_turn_extra_draw", _BOOL, N_("first player draws again on turn 1"), _COLLECTING
-        ),
-        Variant("first_player", ("four-dice", "lots"), N_("how the first player is chosen"), _ALL),
-        Variant(
-            "pot_carries_over", _BOOL, N_("a drawn game's pot stays for the next"), _COLLECTING
-        ),
-        Variant("rake_percent", ("0", "5", "10"), N_("house cut of the pot, 0 to 50 %"), _ALL),
-        Variant(
-            "max_turns", ("50", "100", "200"), N_("turns before the game is drawn"), _COLLECTING
-        ),
-        Variant("auto_capture", _BOOL, N_("the best capture is always taken"), _FISHING),
-        Variant("triplet_both_ends_only", _BOOL, N_("triplets only with both end tiles"), _FISHING),
-        Variant("sweep_adds_pips", _BOOL, N_("a sweep scores 40 + its pips"), _FISHING),
-        Variant("second_may_capture_opening", _BOOL, N_("the second tile may capture"), _FISHING),
-        Variant(
-            "play_until_both_piles_empty", _BOOL, N_("play on until both piles are out"), _FISHING
-        ),
-    )
-}
-"""Every flag ``variant`` accepts, by name."""
+
+VARIANTS: dict[str, Variant] = _every_variant()
+"""Every flag ``variant`` accepts in the built-in games, by name (what a game offers is its
+family's: :func:`parse_variants` and :func:`variant_suggestions` ask it)."""
 
 # Flags with options of their own on /table new.
 _OWN_OPTION = {
@@ -79,11 +64,12 @@ _ITEM = re.compile(r"^([A-Za-z_]+)\s*=\s*(\S+)$")
 _MAX_ITEMS = 16
 
 
-def parse_variants(game: Game, text: str | None) -> dict[str, str]:
-    """``"a=1 b=true"`` -> ``{"a": "1", "b": "true"}``, checked against :data:`VARIANTS` for
-    ``game``. The values are checked later by the engine, together with the other options."""
+def parse_variants(game: str, text: str | None) -> dict[str, str]:
+    """``"a=1 b=true"`` -> ``{"a": "1", "b": "true"}``, checked against the variants ``game``
+    offers. The values are checked later by the engine, together with the other options."""
     if text is None or not text.strip():
         return {}
+    offered = {variant.flag: variant for variant in engine_of(game).variants(game)}
     items = [item for item in re.split(r"[\s,;]+(?=[A-Za-z_]+\s*=)", text.strip()) if item]
     if len(items) > _MAX_ITEMS:
         raise UserError("At most {max_items} variants at once.", max_items=_MAX_ITEMS)
@@ -102,9 +88,8 @@ def parse_variants(game: Game, text: str | None) -> dict[str, str]:
                 flag=flag,
                 option=_OWN_OPTION[flag],
             )
-        variant = VARIANTS.get(flag)
-        if variant is None or game not in variant.games:
-            known = ", ".join(v.flag for v in VARIANTS.values() if game in v.games)
+        if flag not in offered:
+            known = ", ".join(offered)
             raise UserError(
                 "No variant {flag} for this game: choose {known}.",
                 flag=quote_input(flag),
@@ -116,7 +101,7 @@ def parse_variants(game: Game, text: str | None) -> dict[str, str]:
     return chosen
 
 
-def variant_suggestions(game: Game, current: str, locale: str = "en") -> list[tuple[str, str]]:
+def variant_suggestions(game: str, current: str, locale: str = "en") -> list[tuple[str, str]]:
     """Autocomplete for ``variant``: ``(label, value)`` pairs that extend what is typed.
 
     What is typed up to its last item is kept; the last item is completed to ``flag=value``
@@ -126,8 +111,8 @@ def variant_suggestions(game: Game, current: str, locale: str = "en") -> list[tu
     given = {item.split("=", 1)[0].lower() for item in head.split() if "=" in item}
     last = last.lower()
     out: list[tuple[str, str]] = []
-    for variant in VARIANTS.values():
-        if game not in variant.games or variant.flag in given:
+    for variant in engine_of(game).variants(game):
+        if variant.flag in given:
             continue
         for value in variant.values:
             item = f"{variant.flag}={value}"

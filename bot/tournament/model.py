@@ -15,9 +15,9 @@ from enum import StrEnum
 from random import Random
 from typing import Any
 
+from bot.games import EVENT_FORMATS, UnknownGame, default_game, find, games
+
 __all__ = [
-    "GAMES",
-    "TWO_PLAYER_GAMES",
     "DecideBy",
     "EventSettings",
     "Format",
@@ -34,9 +34,14 @@ __all__ = [
 
 PlayerId = int
 
-TWO_PLAYER_GAMES = ("kap-shap", "tsung-shap")
-GAMES = (*TWO_PLAYER_GAMES, "kap-tai-shap")
 MAX_TABLE_SEATS = 20
+
+
+def _event_games() -> tuple[str, ...]:
+    """The games that have events, by format (two-player formats first), then as registered."""
+    offered = [game for game in games() if game.event_choice is not None]
+    offered.sort(key=lambda game: EVENT_FORMATS.index(game.event_format))
+    return tuple(game.name for game in offered)
 
 
 class TournamentError(ValueError):
@@ -72,7 +77,7 @@ class EventSettings:
     ``buy_in == 0``).
     """
 
-    game: str = "kap-shap"
+    game: str = field(default_factory=default_game)
     format: Format = Format.SWISS
     best_of: int = 1
     decide_by: DecideBy = DecideBy.GAMES
@@ -97,16 +102,21 @@ class EventSettings:
     def problems(self) -> list[str]:
         """Every reason these settings are invalid (empty when they are fine)."""
         out: list[str] = []
-        if self.game not in GAMES:
-            out.append(f"Unknown game {self.game!r}; choose one of {', '.join(GAMES)}.")
-        two_player = self.game in TWO_PLAYER_GAMES
+        try:
+            info = find(self.game)
+        except UnknownGame:
+            info = None
+        if info is None or info.event_choice is None:
+            out.append(f"Unknown game {self.game!r}; choose one of {', '.join(_event_games())}.")
+        # Swiss and the other two-player formats, or rounds of tables (GameInfo.event_format).
+        two_player = info is not None and info.event_format == "swiss"
         if self.format is Format.TABLE_ROUNDS and two_player:
             out.append("Table rounds are for Kap Tai Shap; two-player games use Swiss.")
         if self.format is not Format.TABLE_ROUNDS and not two_player:
             out.append("Kap Tai Shap events use table rounds.")
         if self.best_of < 1 or self.best_of > 15 or self.best_of % 2 == 0:
             out.append("A match is best of an odd number of games from 1 to 15.")
-        if self.decide_by is DecideBy.POINTS and self.game != "tsung-shap":
+        if self.decide_by is DecideBy.POINTS and (info is None or not info.scored):
             out.append("Only Tsung Shap matches can be decided by total points.")
         if self.rounds is not None and not 1 <= self.rounds <= 30:
             out.append("The number of rounds is from 1 to 30.")

@@ -6,22 +6,21 @@ Chinese with every number kept."""
 
 from __future__ import annotations
 
+from bot.games import UnknownGame, find
 from bot.tournament.model import DecideBy, EventSettings, Format
 from bot.tournament.payout import split_pool
 from bot.tournament.text import N_, Say, english, ordinal
 
 __all__ = ["explain_rules", "game_name"]
 
-_GAME_NAMES = {
-    "kap-shap": N_("Kap Shap"),
-    "kap-tai-shap": N_("Kap Tai Shap"),
-    "tsung-shap": N_("Tsung Shap"),
-}
-
 
 def game_name(game: str, say: Say = english) -> str:
-    """A game's name (``Kap Shap``; 夾十 in Chinese)."""
-    return say(_GAME_NAMES[game]) if game in _GAME_NAMES else game
+    """A game's short name (``Kap Shap``; 夾十 in Chinese: :attr:`bot.games.GameInfo.short`);
+    a name no family registered as it is."""
+    try:
+        return say(find(game).short)
+    except UnknownGame:
+        return game
 
 
 def _match_length(s: EventSettings, say: Say) -> str:

@@ -18,7 +18,7 @@ from bot.render.text import (
     seats_text,
     tile_name,
 )
-from cogs import desk
+from cogs import desk_base as desk
 from cogs.ui import CustomId, parse_custom_id
 from tests.discord.tables_kit import (
     no_incidents,  # noqa: F401  (autouse: no error logged)

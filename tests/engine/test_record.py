@@ -170,6 +170,19 @@ def test_bad_records_name_the_line() -> None:
     bad(edit(text, "Game: kap-shap", "Frobnicate: 1"), line_of(text, "Game:"), "Unknown")
 
 
+def test_a_deal_word_that_is_no_tile_is_told_as_its_line_is_read() -> None:
+    """The game's family reads the deal once the rules are known, but a word that names no
+    tile is told first, as the reader meets the line (before a bad rule or a missing seat)."""
+    text = write_record(random_game(5, 3))
+    deal = line_of(text, "Deal:")
+    for other in (
+        edit(text, "Rule offer: any", "Rule offer: maybe"),
+        edit(text, "Seat 1: Bot 1 (ai expert)\n", ""),
+        edit(text, "First: ", "First: 9"),
+    ):
+        bad(edit(other, "Deal: ", "Deal: 7-7 "), deal - ("Seat 1" not in other), "7-7")
+
+
 def test_an_illegal_action_names_its_line() -> None:
     record = random_game(0, 11)
     text = write_record(record)

@@ -214,6 +214,52 @@ def test_the_fishing_facet_settles_by_difference() -> None:
     )
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_the_engine_facet_writes_and_reads_its_part_of_records(game: str) -> None:
+    from bot.engine.position import parse_position
+    from bot.engine.record import GameRecord, RecordSeat, parse_record, write_record
+
+    engine = engine_of(game)
+    rules = _rules(game)
+    steps = _games(rules, range(1))[0]
+    first = steps[0][0]
+    record = GameRecord(
+        rules,
+        tuple(RecordSeat(name) for name in first.seats),
+        first.deal,
+        tuple(str(action) for _, action, _, _ in steps),
+    )
+    text = write_record(record)
+    comment = engine.deal_comment(rules, first.deal)
+    assert comment and all(line.startswith("; ") for line in comment)
+    assert "\n".join(comment) in text
+    assert (
+        parse_record(text).deal.order
+        == engine.read_deal(
+            rules, engine.deal_text(rules, first.deal), first.deal.first_seat, 0, first.deal.dice
+        ).order
+    )
+    for state, *_ in steps[:: max(1, len(steps) // 5)]:
+        every = engine.position_lines(state, None)
+        assert len(every) == rules.players + 1
+        assert engine.position_lines(state, state.current) == [
+            every[state.current],
+            every[-1],
+        ]
+        assert every[state.current].startswith(" ▶ ")
+        try:
+            typed = engine.write_position(state)
+        except EngineError:
+            continue
+        fields: dict[str, list[str]] = {}
+        for line in typed.splitlines()[1:]:
+            key, _, value = line.partition(" ")
+            fields.setdefault(key, []).append(value)
+        again, seat = engine.parse_position(game, fields)
+        assert (again, seat) == parse_position(typed)
+        assert view(again, seat) == view(parse_position(typed)[0], seat)
+
+
 def test_the_rule_sets_of_each_family() -> None:
     assert engine_of("kap-shap").rule_sets("kap-shap") == ("culin", "classic", "last-draw")
     assert engine_of("tsung-shap").rule_sets("tsung-shap") == ("standard",)
@@ -331,21 +377,41 @@ def test_the_sim_facet_counts_in_todays_tallies(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_what_has_not_moved_yet_says_when_it_will(game: str) -> None:
-    rules = _rules(game)
-    state: Any = new_game(rules, ["a"] * rules.players, make_deal(rules, random.Random(1)))
-    not_yet = [
-        lambda: engine_of(game).variants(game),
-        lambda: engine_of(game).table_options(rules),
-        lambda: engine_of(game).refusals,
-        lambda: engine_of(game).deal_comment(rules, state.deal),
-        lambda: engine_of(game).position_lines(state, 0),
-        lambda: engine_of(game).parse_position(game, {}),
-        lambda: engine_of(game).seat_stats(state, []),
-        lambda: ai_of(game).calibrated(game),
-        lambda: render_of(game).table_sheet(view(state, 0), [], "en"),
-        lambda: render_of(game).buttons(view(state, 0), [], "en"),
-        lambda: render_of(game).hand(view(state, 0), [], "en"),
+    with pytest.raises(NotImplementedError, match=r"^moves in step \d+[ab]? \(today "):
+        _ = engine_of(game).refusals
+
+
+def test_the_rule_sets_games_are_the_registered_domino_games() -> None:
+    from bot.engine.rules import Game
+
+    domino = [info.name for info in games() if info.family in ("collecting", "fishing")]
+    assert [game.value for game in Game] == domino
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_engine_facet_answers_what_a_rule_set_asks(game: str) -> None:
+    from bot.engine.rules import DominoRules
+
+    facet = engine_of(game)
+    for name in _members(DominoRules):
+        attribute = inspect.getattr_static(type(facet), name)
+        assert getattr(attribute, "__doc__", None), f"{type(facet).__name__}.{name}: no docstring"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_engine_facet_knows_what_a_host_may_choose(game: str) -> None:
+    from bot.engine.family import TableOptions
+    from bot.engine.variants import chosen_variants
+    from bot.services.variants import VARIANTS
+
+    engine = engine_of(game)
+    assert [(v.flag, v.values, v.words) for v in engine.variants(game)] == [
+        (v.flag, v.values, v.words) for v in VARIANTS.values() if game in v.games
     ]
-    for call in not_yet:
-        with pytest.raises(NotImplementedError, match=r"^moves in step \d+[ab]? \(today "):
-            call()
+    plain = _rules(game)
+    assert engine.table_options(plain) == TableOptions(plain.rule_set_name, plain.sets, {})
+    chosen = engine.with_flag(plain, "rake_percent", "5")
+    assert engine.table_options(chosen) == TableOptions(
+        plain.rule_set_name, plain.sets, chosen_variants(chosen)
+    )
+    assert engine.table_options(chosen).variants == {"rake_percent": "5"}

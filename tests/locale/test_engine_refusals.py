@@ -27,6 +27,7 @@ from bot.services.tables import (
 from tests.locale.english import latin_left
 
 ENGINE = Path(__file__).resolve().parents[2] / "bot" / "engine"
+GAMES = Path(__file__).resolve().parents[2] / "bot" / "games"
 #: Functions whose refusals reach a member: playing (notation, legality) and a table's rules.
 PLAY_ERRORS = ("IllegalAction", "NotationError", "AmbiguousTile")
 #: The rule checks a member's /table new options go through (not deals or stored records).
@@ -37,6 +38,8 @@ RULES_FUNCTIONS = (
     "_coerce",
     "with_flag",
     "_build",
+    "validate",
+    "check_house_and_turns",
 )
 
 
@@ -51,7 +54,7 @@ def _sample(node: ast.expr) -> str | None:
 
 def _engine_texts() -> Iterator[tuple[str, str, str]]:
     """(kind, text, where) of every refusal text in the engine: ``play`` or ``rules``."""
-    for path in sorted(ENGINE.glob("*.py")):
+    for path in [*sorted(ENGINE.rglob("*.py")), *sorted(GAMES.glob("*/engine/*.py"))]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for function in ast.walk(tree):
             if not isinstance(function, ast.FunctionDef):

@@ -462,7 +462,7 @@ async def test_pictures_follow_who_sees_them(
     env: simcord.Env, locales: dict[int, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A DM's picture is drawn in its member's language, the table's in the server's."""
-    import cogs.presenter as presenter
+    import bot.games.collecting.render.pictures as presenter
 
     drawn: list[tuple[str, str]] = []
 

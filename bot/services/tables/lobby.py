@@ -9,9 +9,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot import limits
-from bot.ai.levels import levels_for
-from bot.engine import EngineError, Game, RuleSet, make_rules
+from bot.ai.family import ai_of
+from bot.engine import EngineError, Game
+from bot.engine.family import engine_of
 from bot.engine.rules import MAX_PLAYERS
+from bot.games import UnknownGame, default_game, find, games
 from bot.limits import format_duration, quote_input
 from bot.services.errors import UserError
 from bot.services.tables.model import DIFFERENCE, Outcome, SeatInfo, Table
@@ -37,7 +39,7 @@ class TableLobby(TablePlay):
         channel_id: int,
         host_id: int,
         host_name: str,
-        game: str = "kap-shap",
+        game: str | None = None,
         rule_set: str | None = None,
         ante: int | None = None,
         seats: int | None = None,
@@ -47,7 +49,8 @@ class TableLobby(TablePlay):
         settle_rate: int | None = None,
         variants: Mapping[str, str] | None = None,
     ) -> Table:
-        """Open a lobby in a channel with the host seated.
+        """Open a lobby in a channel with the host seated (``game``: the default game when
+        None).
 
         Options are checked now (a bad combination is refused before anyone joins).
         ``settlement`` is a Tsung Shap option: ``pot`` (the default: antes, the winner takes
@@ -60,7 +63,7 @@ class TableLobby(TablePlay):
         if existing is not None and existing.status.is_open:
             raise UserError("There is already a table in this channel: finish or cancel it first.")
         chosen = dict(variants or {})
-        game_enum, mode, rate, max_seats, ante, turn_seconds = self.check_options(
+        name, mode, rate, max_seats, ante, turn_seconds = self.check_options(
             game=game,
             rule_set=rule_set,
             ante=ante,
@@ -87,7 +90,7 @@ class TableLobby(TablePlay):
                 guild_id=guild_id,
                 channel_id=channel_id,
                 host_id=host_id,
-                game=game_enum.value,
+                game=name,
                 rules_json=json.dumps(settings),
                 seats_json=_seats_json(seats_list),
                 ante=ante,
@@ -101,7 +104,7 @@ class TableLobby(TablePlay):
             guild_id=guild_id,
             channel_id=channel_id,
             host_id=host_id,
-            game=game_enum,
+            game=Game(name),
             rule_set=rule_set,
             sets=sets,
             ante=ante,
@@ -123,7 +126,7 @@ class TableLobby(TablePlay):
     def check_options(
         self,
         *,
-        game: str = "kap-shap",
+        game: str | None = None,
         rule_set: str | None = None,
         ante: int | None = None,
         seats: int | None = None,
@@ -132,13 +135,13 @@ class TableLobby(TablePlay):
         settlement: str | None = None,
         settle_rate: int | None = None,
         variants: Mapping[str, str] | None = None,
-    ) -> tuple[Game, str, int, int, int, int]:
+    ) -> tuple[str, str, int, int, int, int]:
         """Check a new table's options without opening anything (a :class:`UserError` says
-        what is wrong); returns the game, settlement mode and rate, seats, ante and timer."""
-        game_enum = _parse_game(game)
-        mode, rate = _check_settlement(game_enum, settlement, settle_rate)
-        two_player = game_enum in (Game.KAP_SHAP, Game.TSUNG_SHAP)
-        max_seats = seats if seats is not None else (2 if two_player else 4)
+        what is wrong); returns the game's name, settlement mode and rate, seats, ante and
+        timer. ``game``: the default game when None."""
+        name = _parse_game(default_game() if game is None else game)
+        mode, rate = _check_settlement(name, settlement, settle_rate)
+        max_seats = seats if seats is not None else find(name).default_seats
         ante = self.defaults.ante if ante is None else ante
         turn_seconds = self.defaults.turn_seconds if turn_seconds is None else turn_seconds
         if not 0 <= ante <= limits.MAX_ANTE:
@@ -154,8 +157,8 @@ class TableLobby(TablePlay):
         if not 2 <= max_seats <= MAX_PLAYERS:
             raise UserError("A table seats 2 to {max_players} players.", max_players=MAX_PLAYERS)
         try:
-            make_rules(
-                game_enum,
+            engine_of(name).make_rules(
+                name,
                 max_seats,
                 rule_set,
                 sets,
@@ -164,7 +167,7 @@ class TableLobby(TablePlay):
             )
         except EngineError as exc:
             raise UserError("Those settings don't work: {exc}.", exc=_rules_refusal(exc)) from None
-        return game_enum, mode, rate, max_seats, ante, turn_seconds
+        return name, mode, rate, max_seats, ante, turn_seconds
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Table:
         """Seat a member in the lobby."""
@@ -208,7 +211,7 @@ class TableLobby(TablePlay):
         async with table.lock:
             self._need_lobby(table)
             self._need_host(table, user_id)
-            levels = levels_for(table.game)
+            levels = ai_of(table.game).levels(table.game)
             if level not in levels:
                 raise UserError(
                     "Unknown AI level {level}: choose {choices}.",
@@ -355,7 +358,9 @@ class TableLobby(TablePlay):
         settings = json.loads(record.rules_json)
         if "flags" not in settings:
             return None  # a lobby that never started: nothing to replay
-        rules = RuleSet.from_flags(settings["flags"])
+        engine = engine_of(record.game)
+        rules = engine.rules_from_flags(settings["flags"])
+        chosen = engine.table_options(rules)
         seats = [SeatInfo.from_json(s) for s in json.loads(record.seats_json)]
         return Table(
             id=record.id,
@@ -363,8 +368,8 @@ class TableLobby(TablePlay):
             channel_id=record.channel_id,
             host_id=record.host_id,
             game=Game(record.game),
-            rule_set=rules.rule_set_name,
-            sets=rules.sets,
+            rule_set=chosen.rule_set,
+            sets=chosen.sets,
             ante=record.ante,
             max_seats=len(seats),
             turn_seconds=record.turn_seconds,
@@ -377,11 +382,12 @@ class TableLobby(TablePlay):
         )
 
 
-def _parse_game(game: str) -> Game:
+def _parse_game(game: str) -> str:
+    """The name of a registered game, or a refusal naming them all."""
     try:
-        return Game(game)
-    except ValueError:
-        names = ", ".join(g.value for g in Game)
+        return find(game).name
+    except UnknownGame:
+        names = ", ".join(known.name for known in games())
         raise UserError(
             "Unknown game {game}: choose {names}.", game=quote_input(game), names=names
         ) from None

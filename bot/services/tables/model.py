@@ -9,20 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import limits
-from bot.engine import (
-    AnyAction,
-    AnyEvent,
-    AnyState,
-    AnyView,
-    Declared,
-    FishingState,
-    Game,
-    GameDrawn,
-    GameOver,
-    RuleSet,
-    legal_actions,
-    view,
-)
+from bot.engine import AnyAction, AnyEvent, AnyState, AnyView, Game, RuleSet
+from bot.engine.family import engine_of
 from bot.locale import N_
 from bot.storage.games import GameStatus
 
@@ -192,16 +180,15 @@ class Table:
         if self.state is None:
             return None
         seat = None if user_id is None else self.seat_of(user_id)
-        return view(self.state, seat)
+        found: AnyView = engine_of(self.game).view(self.state, seat)
+        return found
 
     def legal(self) -> list[AnyAction]:
         """The current player's legal actions (empty unless a game is being played)."""
         state = self.state
         if state is None or state.result is not None:
             return []
-        if isinstance(state, FishingState):
-            return list(legal_actions(state))
-        return list(legal_actions(state))
+        return list(engine_of(self.game).legal_actions(state))
 
     @property
     def current_seat(self) -> SeatInfo | None:
@@ -223,6 +210,8 @@ class Step:
     action: AnyAction
     events: tuple[AnyEvent, ...]
     by_timeout: bool = False
+    ended: bool = False
+    """Whether this action ended the game (its new state has a result)."""
 
 
 @dataclass(slots=True)
@@ -239,11 +228,7 @@ class Outcome:
     @property
     def finished(self) -> bool:
         """Whether the game ended during this call (by its rules, or a resignation/forfeit)."""
-        return self.forfeit or any(
-            isinstance(e, Declared | GameDrawn | GameOver)
-            for step in self.steps
-            for e in step.events
-        )
+        return self.forfeit or any(step.ended for step in self.steps)
 
     def hands_changed(self) -> set[int]:
         """Seats whose hands changed."""

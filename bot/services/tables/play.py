@@ -7,33 +7,20 @@ import asyncio
 import json
 import logging
 import random
+from typing import Any
 
 from bot.ai.base import AnyPlayer
-from bot.ai.levels import player_for
+from bot.ai.family import ai_of
 from bot.engine import (
-    AmbiguousTile,
     AnyAction,
     AnyEvent,
     AnyState,
-    Discard,
+    Deal,
     EngineError,
-    FishingAction,
-    FishingState,
-    Game,
-    GameState,
     IllegalAction,
-    Take,
     TurnStarted,
-    apply,
-    describe_event,
-    legal_actions,
-    make_deal,
-    make_rules,
-    new_game,
-    parse_action,
-    view,
 )
-from bot.engine.actions import Action
+from bot.engine.family import engine_of
 from bot.locale import EventLine, Message
 from bot.services.absence import passive_action
 from bot.services.chips import HOUSE_ID
@@ -45,13 +32,9 @@ from bot.services.tables.words import _opening_line, _record_settlement, _refusa
 from bot.storage.errors import StaleVersionError
 from bot.storage.games import GameEnd, GameStatus
 
-__all__ = ["SEARCHING_LEVELS", "TablePlay"]
+__all__ = ["TablePlay"]
 
 log = logging.getLogger(__name__)
-
-
-SEARCHING_LEVELS = frozenset({"master"})
-"""AI levels that search (play-outs) and so decide in a worker thread, not on the event loop."""
 
 
 class TablePlay(TableSettlement):
@@ -73,8 +56,9 @@ class TablePlay(TableSettlement):
                     "Settling by point difference needs two members: a computer player can't "
                     "pay or be paid. Remove the AI or open a table settled by the pot."
                 )
+            engine = engine_of(table.game)
             try:
-                rules = make_rules(
+                rules = engine.make_rules(
                     table.game,
                     players,
                     table.rule_set,
@@ -108,7 +92,7 @@ class TablePlay(TableSettlement):
                     )
                 antes[HOUSE_ID] = stake
             deal = make_deal(rules, self._rng, thrower=table.thrower)
-            state = new_game(rules, [s.name for s in table.seats], deal)
+            state = engine.new_game(rules, [s.name for s in table.seats], deal)
             deadline = self._deadline_for(table, state)
             carried = 0
             # The antes, the carried pot and the start commit together: a crash can never leave
@@ -211,6 +195,7 @@ class TablePlay(TableSettlement):
         """Apply one action and commit it (with the result, if it ends the game)."""
         state = table.state
         assert state is not None
+        engine = engine_of(table.game)
         try:
             new_state, events = _apply(state, action)
         except IllegalAction as exc:
@@ -256,10 +241,10 @@ class TablePlay(TableSettlement):
         table.version = record.version
         table.state = new_state
         table.deadline = deadline
-        outcome.steps.append(Step(seat, action, tuple(events), by_timeout))
+        outcome.steps.append(Step(seat, action, tuple(events), by_timeout, end is not None))
         for event in events:
             names = [s.name for s in table.seats]
-            line = EventLine(describe_event(event, None, names), event, names)
+            line = EventLine(engine.describe_event(event, None, names), event, names)
             outcome.lines.append(line)
             if not isinstance(event, TurnStarted):
                 # The message says whose turn it is: "Turn N: X to play" lines would fill a
@@ -286,7 +271,7 @@ class TablePlay(TableSettlement):
                 return
             level = info.ai_level or self.defaults.timeout_ai_level
             player = _ai_player(table.game, level)
-            if level in SEARCHING_LEVELS:
+            if ai_of(table.game).searching(level):
                 # A searching player thinks for up to a second (longer on a fresh machine while
                 # its kernel compiles): off the event loop, so other tables and commands go on.
                 # The table's lock is held, so nothing else touches this state meanwhile.
@@ -297,60 +282,50 @@ class TablePlay(TableSettlement):
             await self._play(table, seat, choice, outcome)
 
 
-def _ai_player(game: Game, level: str) -> AnyPlayer:
+def make_deal(rules: Any, rng: random.Random, thrower: int = 0) -> Deal:
+    """A fresh deal of the rules' game, its first seat by the game's custom (its family deals);
+    tests deal chosen hands by replacing this function."""
+    return engine_of(rules.game).deal(rules, rng, thrower)
+
+
+def _ai_player(game: str, level: str) -> AnyPlayer:
     """A computer player of ``game`` at ``level``; the random player if that level does not
     exist (yet)."""
     # A level can vanish between releases; a turn must still be played, so a stored or
     # configured level never stalls a game.
+    ai = ai_of(game)
     try:
-        return player_for(game, level)
+        return ai.player(game, level)
     except ValueError:
         log.warning("AI level %r does not exist for %s: the random player stands in", level, game)
-        return player_for(game, "random")
+        return ai.player(game, "random")
 
 
 def _ai_choice(player: AnyPlayer, state: AnyState, seat: int, rng: random.Random) -> AnyAction:
     """What a computer player picks for ``seat`` from its view and the legal actions."""
-    if isinstance(state, FishingState):
-        fishing_legal: list[FishingAction] = legal_actions(state)
-        choice: AnyAction = player.choose(view(state, seat), fishing_legal, rng)
-        return choice
-    legal: list[Action] = legal_actions(state)
-    picked: AnyAction = player.choose(view(state, seat), legal, rng)
+    engine = engine_of(state.rules.game)
+    picked: AnyAction = player.choose(engine.view(state, seat), engine.legal_actions(state), rng)
     return picked
 
 
 def _apply(state: AnyState, action: AnyAction) -> tuple[AnyState, list[AnyEvent]]:
-    """:func:`bot.engine.apply` with its events as one list type (either game's state)."""
-    new_state, events = apply(state, action)
+    """The game's ``apply`` (its family's engine), its events as one list."""
+    new_state, events = engine_of(state.rules.game).apply(state, action)
     return new_state, list[AnyEvent](events)
 
 
-def _parse_for(state: AnyState, text: str, game: Game) -> AnyAction:
-    """Read a player's action; a tile name shared by two kinds (``Nine``: 6-3 and 5-4) means the
-    one of them the player can use now, when only one of them is legal."""
+def _parse_for(state: AnyState, text: str, game: str) -> AnyAction:
+    """Read a player's action in the game's notation (its family resolves a tile name shared by
+    two kinds, ``Nine``: 6-3 and 5-4, to the one of them the player can use now); a refusal in
+    words when it is not one."""
     try:
-        return parse_action(text, game)
-    except AmbiguousTile as exc:
-        verb = text.split(maxsplit=1)[0].lower()
-        legal = legal_actions(state)
-        usable: list[AnyAction] = []
-        for tile in exc.options:
-            candidate: AnyAction = Take(tile) if verb == "take" else Discard(tile)
-            if verb in ("take", "discard") and candidate in legal:
-                usable.append(candidate)
-        if len(usable) == 1:
-            return usable[0]
-        raise _refusal(exc) from None
+        action: AnyAction = engine_of(game).resolve(state, text)
     except EngineError as exc:
         raise _refusal(exc) from None
+    return action
 
 
 def _applied_notation(before: AnyState, after: AnyState, action: AnyAction) -> str:
-    # A bare `take` takes the most recent takeable discard; record which tile it was.
-    # (Tsung Shap's history holds moves, not notation: its actions are logged as given.)
-    if not isinstance(before, GameState) or not isinstance(after, GameState):
-        return str(action)
-    if after.history and len(after.history) > len(before.history):
-        return str(after.history[-1])
-    return str(action)
+    """What the action log keeps of an action just applied (the family's notation: a bare
+    ``take`` names the tile it took)."""
+    return engine_of(before.rules.game).logged(before, after, action)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 import logging
 
-from bot.engine import AnyState, Deal, EngineError, Game, RuleSet, new_game, parse_action
-from bot.engine.variants import chosen_variants
+from bot.engine import AnyState, Deal, EngineError, Game
+from bot.engine.family import engine_of
 from bot.locale import Message
 from bot.services.chips import HOUSE_ID
 from bot.services.tables.core import _reason
@@ -70,7 +70,7 @@ class TableRecovery(TableLobby):
                 continue
             seats = [SeatInfo.from_json(s) for s in json.loads(record.seats_json)]
             winner = seats[record.winner_seat]
-            rules = RuleSet.from_flags(settings["flags"])
+            rules = engine_of(record.game).rules_from_flags(settings["flags"])
             payee = HOUSE_ID if winner.user_id is None else winner.user_id
             async with self._games.transaction() as tx:
                 await self._chips.payout(record.id, payee, rules.rake_percent, tx=tx)
@@ -229,21 +229,23 @@ class TableRecovery(TableLobby):
             table.settle_rate = int(settings.get("settle_rate", 1))
             table.variants = {str(k): str(v) for k, v in settings.get("variants", {}).items()}
             return table
-        rules = RuleSet.from_flags(settings["flags"])
-        table.rule_set = rules.rule_set_name
-        table.sets = rules.sets
+        engine = engine_of(record.game)
+        rules = engine.rules_from_flags(settings["flags"])
+        chosen = engine.table_options(rules)
+        table.rule_set = chosen.rule_set
+        table.sets = chosen.sets
         table.settlement = str(rules.settlement)
         table.settle_rate = rules.settle_rate
-        table.variants = chosen_variants(rules)
+        table.variants = dict(chosen.variants)
         table.thrower = int(settings.get("thrower", 0))
         assert record.deal_json is not None
-        state: AnyState = new_game(
+        state: AnyState = engine.new_game(
             rules, [s.name for s in seats], Deal.from_json(json.loads(record.deal_json))
         )
         for entry in await self._games.actions(record.id):
             if entry.seat != state.current:
                 raise EngineError(f"action {entry.seq} was logged for seat {entry.seat}")
-            state, _ = _apply(state, parse_action(entry.notation, table.game))
+            state, _ = _apply(state, engine.parse_action(entry.notation))
         table.state = state
         pot = await self._chips.pot(record.id)
         table.carried = 0 if pot is None else pot.carried_in

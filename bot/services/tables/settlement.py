@@ -1,13 +1,15 @@
 """Settling a game's chips when it ends: the pot paid, refunded or carried over, or the point
-difference paid (Tsung Shap); a forfeit's end and its settlement; rating the game in the same
-transaction."""
+difference paid (a game whose rules settle by difference: Tsung Shap); a forfeit's end and its
+settlement; rating the game in the same transaction. What a game's end is worth comes from its
+family (:class:`bot.engine.family.Results`)."""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
 
-from bot.engine import AnyState, FishingState, Game, difference_payment, view
+from bot.engine import AnyState
+from bot.engine.family import engine_of
 from bot.limits import quote_input
 from bot.locale import Message
 from bot.services.chips import HOUSE_ID
@@ -42,7 +44,7 @@ class TableSettlement(TableStore):
         """Pay the pot to the winner, or refund (or carry) every ante on a draw, inside ``tx``;
         the line that says so, or None when there was nothing to settle (idempotent)."""
         assert state.result is not None
-        if table.by_difference and isinstance(state, FishingState):
+        if table.by_difference:
             return await self._settle_difference(table, state, tx)
         winner = state.result.winner
         if winner is None:
@@ -56,14 +58,15 @@ class TableSettlement(TableStore):
             settled = await self._chips.payout(table.id, payee, state.rules.rake_percent, tx=tx)
         return _settlement_line(table, settled, winner)
 
-    async def _settle_difference(self, table: Table, state: FishingState, tx: Tx) -> str:
+    async def _settle_difference(self, table: Table, state: AnyState, tx: Tx) -> str:
         """The loser pays the winner ``rate × difference`` (capped at his balance); idempotent."""
-        result = state.result
-        assert result is not None
-        if result.winner is None:
+        engine = engine_of(table.game)
+        standing = engine.standing(state)
+        if standing.winner is None:
             return Message("A draw: nobody pays.")
-        winner = table.seats[result.winner]
-        loser = table.seats[1 - result.winner]
+        won, lost = standing.winner, 1 - standing.winner  # two seats: start refuses more
+        winner = table.seats[won]
+        loser = table.seats[lost]
         if winner.user_id is None or loser.user_id is None:  # pragma: no cover - start refuses
             raise RuntimeError(f"table {table.id}: difference settlement with a computer seat")
         settled = await self._chips.settle_difference(
@@ -71,10 +74,12 @@ class TableSettlement(TableStore):
             table.guild_id,
             winner.user_id,
             loser.user_id,
-            difference_payment(state.rules, result),
+            engine.points_owed(state),
             tx=tx,
         )
-        return _difference_line(winner, loser, result.difference, settled)
+        scores = standing.scores
+        difference = 0 if scores is None else scores[won] - scores[lost]
+        return _difference_line(winner, loser, difference, settled)
 
     async def _end_by_forfeit(self, table: Table, winner: int, why: str, outcome: Outcome) -> None:
         """End the game with ``winner`` as the only seat left, and settle it."""
@@ -92,7 +97,7 @@ class TableSettlement(TableStore):
                 settled=True,
                 tx=tx,
             )
-            if table.by_difference and isinstance(state, FishingState):
+            if table.by_difference:
                 line = await self._forfeit_difference(table, state, winner, tx)
             else:
                 payee = HOUSE_ID if seat.user_id is None else seat.user_id
@@ -114,13 +119,10 @@ class TableSettlement(TableStore):
         del table.recent[:-MAX_RECENT]
         log.info("table %s ended by forfeit: seat %s wins", table.id, winner)
 
-    async def _forfeit_difference(
-        self, table: Table, state: FishingState, winner: int, tx: Tx
-    ) -> str:
+    async def _forfeit_difference(self, table: Table, state: AnyState, winner: int, tx: Tx) -> str:
         """Settled by difference: the player who gave up pays for the points he is behind."""
         loser = 1 - winner
-        scores = view(state, None).scores
-        difference = max(0, scores[winner] - scores[loser])
+        difference = engine_of(table.game).forfeit_points(state, winner)
         win_info, lose_info = table.seats[winner], table.seats[loser]
         if win_info.user_id is None or lose_info.user_id is None:  # pragma: no cover
             raise RuntimeError(f"table {table.id}: difference settlement with a computer seat")
@@ -142,16 +144,17 @@ class TableSettlement(TableStore):
 
 
 def _check_settlement(
-    game: Game, settlement: str | None, settle_rate: int | None
+    game: str, settlement: str | None, settle_rate: int | None
 ) -> tuple[str, int]:
-    """The table's settlement mode and rate: ``pot`` (any game) or ``difference`` (Tsung
-    Shap only, ``settle_rate`` chips per point, default 1)."""
+    """The table's settlement mode and rate: ``pot`` (any game) or ``difference`` (a game
+    whose family settles by difference: Tsung Shap; ``settle_rate`` chips per point, default
+    1)."""
     mode = POT if settlement is None else settlement
     if mode not in (POT, DIFFERENCE):
         raise UserError(
             "Unknown settlement {mode}: choose pot or difference.", mode=quote_input(mode)
         )
-    if mode == DIFFERENCE and game is not Game.TSUNG_SHAP:
+    if mode == DIFFERENCE and DIFFERENCE not in engine_of(game).settlements(game):
         raise UserError("Settlement by difference is a Tsung Shap option.")
     if settle_rate is not None and mode != DIFFERENCE:
         raise UserError("A settle rate only applies to settlement by difference.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.games import UnknownGame, find
 from bot.services.errors import UserError
 from bot.services.tournaments.words import refusal
 from bot.tournament import DecideBy, EventSettings, Format, TournamentError
@@ -33,7 +34,7 @@ def settings_from_options(
         )
     except ValueError:
         raise UserError("Write the prize split as percentages, e.g. 60/30/10.") from None
-    fmt = format or (Format.SWISS.value if game != "kap-tai-shap" else Format.TABLE_ROUNDS.value)
+    fmt = format or _event_format(game)
     try:
         return EventSettings(
             game=game,
@@ -52,3 +53,12 @@ def settings_from_options(
         )
     except (TournamentError, ValueError) as exc:
         raise refusal(exc) from None
+
+
+def _event_format(game: str) -> str:
+    """The game's own format (:attr:`bot.games.GameInfo.event_format`); Swiss for a name no
+    family registered (the settings then refuse the game itself)."""
+    try:
+        return find(game).event_format
+    except UnknownGame:
+        return Format.SWISS.value

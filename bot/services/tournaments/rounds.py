@@ -8,6 +8,7 @@ import logging
 from collections.abc import Sequence
 from datetime import timedelta
 
+from bot.engine.family import engine_of
 from bot.locale import Message
 from bot.services.errors import UserError
 from bot.services.tables import Outcome, SeatInfo
@@ -148,13 +149,16 @@ class TournamentRounds(TournamentCore):
         return result is not None or (changed and not await self._playing(row))
 
     def _points(self, thread_id: int, game_id: str, seated: Sequence[int]) -> dict[int, int]:
-        """The Tsung Shap points of a finished game, read from its table (still held after
-        its end; a game counted only after a restart has none, and counts by its winner)."""
+        """The points of a finished game of a game with points (Tsung Shap: its family's
+        standing), read from its table (still held after its end; a game counted only after a
+        restart, or ended by a forfeit, has none, and counts by its winner)."""
         table = self._tables.get(thread_id)
         if table is None or table.id != game_id or table.state is None:
             return {}
-        scores = getattr(table.state.result, "scores", None)
-        if not isinstance(scores, tuple) or len(scores) != len(seated):
+        if table.state.result is None:
+            return {}
+        scores = engine_of(table.game).standing(table.state).scores
+        if scores is None or len(scores) != len(seated):
             return {}
         return {pid: int(score) for pid, score in zip(seated, scores, strict=True)}
 

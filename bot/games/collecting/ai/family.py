@@ -3,13 +3,14 @@ an absent seat (:mod:`.absence`) and their part of reviews (:mod:`.review`) behi
 :class:`bot.ai.family.GameAI`.
 
 The players themselves are still in ``bot/ai`` until issue 19 step 6 moves them here; the
-method that raises NotImplementedError says in which step its code arrives.
+levels' calibrated ratings are here (:data:`_CALIBRATED`).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from bot.ai.base import AnyPlayer
@@ -27,6 +28,21 @@ __all__ = ["FACET", "REVIEW_NAMES", "CollectingAI"]
 REVIEW_NAMES = ("kernel_estimator",)
 """The names of this family's review code that ``bot.ai.review`` still answers for (their old
 path, until issue 19 step 14 rewrites its importers)."""
+
+
+_CALIBRATED: Mapping[str, Mapping[str, tuple[float, float]]] = MappingProxyType(
+    {
+        # (mu, sigma) per level under the ratings' default model, fitted with openskill from
+        # 6,000 simulated games between the levels per game (benchmarks/calibrate_ratings.py
+        # --games 6000 --seed 1; docs/ratings.md). sigma is the fit's own uncertainty.
+        "kap-shap": MappingProxyType(
+            {"random": (13.60, 1.05), "greedy": (31.37, 0.65), "expert": (33.77, 0.65)}
+        ),
+        "kap-tai-shap": MappingProxyType(
+            {"random": (21.00, 0.49), "greedy": (25.72, 0.50), "expert": (27.00, 0.50)}
+        ),
+    }
+)
 
 
 class CollectingAI:
@@ -63,8 +79,9 @@ class CollectingAI:
         return action_phrase(notation)
 
     def calibrated(self, game: str) -> Mapping[str, tuple[float, float]]:
-        """Not here yet: bot/services/ratings.py holds AI_RATINGS (moves in step 10)."""
-        raise NotImplementedError("moves in step 10 (today bot/services/ratings.py AI_RATINGS)")
+        """``random``, ``greedy`` and ``expert`` of Kap Shap and of Kap Tai Shap (the master
+        is not calibrated: the ratings let the strongest level stand in for it)."""
+        return _CALIBRATED[game]
 
     def warm_player(self, game: str, budget: int) -> AnyPlayer | None:
         """The master with ``budget`` play-outs (Kap Tai Shap runs Kap Shap's kernel)."""

@@ -8,16 +8,19 @@ raise NotImplementedError say in which step their code arrives. Nothing calls th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 from bot.engine import collecting
 from bot.engine.actions import Action, Declare, Discard, Draw, Take, parse_action
 from bot.engine.collecting import Event, GameState, View
 from bot.engine.deal import Deal
 from bot.engine.errors import IllegalAction
-from bot.engine.family import GameEngine, Standing
-from bot.engine.rules import RULE_SET_NAMES, RuleSet
+from bot.engine.family import GameEngine, Standing, Variant
+from bot.engine.rules import RULE_SET_NAMES, Game, Offer, RuleSet
 from bot.engine.tiles import AmbiguousTile
+from bot.games.collecting.engine import hidden, position, records
+from bot.games.collecting.engine import rules as rules_of
 from bot.games.dominoes.engine.adapter import DominoEngine
 
 __all__ = ["FACET", "CollectingEngine"]
@@ -25,6 +28,46 @@ __all__ = ["FACET", "CollectingEngine"]
 
 class CollectingEngine(DominoEngine[GameState]):
     """Kap Shap and Kap Tai Shap for the engine layer."""
+
+    def make_rules(
+        self,
+        game: str,
+        players: int | None = None,
+        rule_set: str | None = None,
+        sets: int | None = None,
+        **flags: Any,
+    ) -> RuleSet:
+        """RULES.md's defaults (Culin, Classic for five players or more; the sets follow the
+        seats), a named rule set, then flags."""
+        return rules_of.make_rules(game, players, rule_set, sets, flags)
+
+    def hand_size(self, rules: RuleSet) -> int:
+        """8 in Kap Shap, 10 in Kap Tai Shap."""
+        return rules_of.hand_size(rules)
+
+    def dealt_count(self, rules: RuleSet) -> int:
+        """H to the first player, H-1 to every other."""
+        return rules_of.dealt_count(rules)
+
+    def rule_set_name(self, rules: RuleSet) -> str:
+        """``culin``, ``classic``, ``last-draw`` or ``custom``."""
+        return rules_of.rule_set_name(rules)
+
+    def rules_line(self, rules: RuleSet) -> str:
+        """``kap-shap, 2 players, 1 set, culin rules``."""
+        return rules_of.describe(rules)
+
+    def first_turn_extra_draw(self, game: str, offer: Offer, draw_after_take: bool) -> bool:
+        """Only Kap Shap under Culin."""
+        return rules_of.default_first_turn_extra_draw(Game(game), offer, draw_after_take)
+
+    def validate(self, rules: RuleSet) -> None:
+        """Seats, sets and a wall left after the deal; the offer flags agree."""
+        rules_of.validate(rules)
+
+    def variants(self, game: str) -> tuple[Variant, ...]:
+        """The flags ``/table new variant:`` accepts, in the order offered."""
+        return rules_of.VARIANTS
 
     def rule_sets(self, game: str) -> tuple[str, ...]:
         """``culin``, ``classic``, ``last-draw``."""
@@ -84,6 +127,54 @@ class CollectingEngine(DominoEngine[GameState]):
         """One English line (:func:`bot.engine.collecting.describe_event`)."""
         return collecting.describe_event(event, viewer, names)
 
+    def owns_event(self, event: object) -> bool:
+        """The collecting games' events (``TurnStarted`` among them)."""
+        return isinstance(event, Event)
+
+    # -- records -------------------------------------------------------------------------
+
+    def deal_comment(self, rules: RuleSet, deal: Deal) -> list[str]:
+        """Who was dealt which tiles, for a reader of the record."""
+        return records.deal_comment(rules, deal)
+
+    def result_line(self, state: GameState) -> str:
+        """The ``Result`` tag."""
+        return records.result_line(state)
+
+    def position_lines(self, state: GameState, seat: int | None) -> list[str]:
+        """What ``kapshap replay`` prints of a state (every seat for None)."""
+        return records.position_lines(state, seat)
+
+    def parse_position(
+        self, game: str, fields: Mapping[str, Sequence[str]]
+    ) -> tuple[GameState, int]:
+        """A typed position -> (state, seat to analyse)."""
+        return position.parse_position(game, fields)
+
+    def write_position(self, state: GameState) -> str:
+        """A state as a typed position."""
+        return position.write_position(state)
+
+    # -- hidden information ------------------------------------------------------------------
+
+    def unseen(self, state: GameState, seat: int) -> list[int]:
+        """The pieces ``seat`` has not seen, sorted by kind (then piece)."""
+        return hidden.unseen(state, seat)
+
+    def rebuild(self, state: GameState, seat: int, order: Sequence[int]) -> GameState:
+        """The places ``seat`` cannot see refilled, in order, from ``order``."""
+        return hidden.rebuild(state, seat, order)
+
+    def arrangement_count(self, state: GameState, seat: int) -> int:
+        """How many arrangements :meth:`arrangements` yields."""
+        return hidden.arrangement_count(state, seat)
+
+    def arrangements(self, state: GameState, seat: int) -> Iterator[GameState]:
+        """Every arrangement of the unseen pieces, equally likely under a random deal."""
+        return hidden.arrangements(state, seat)
+
+    # -- results -------------------------------------------------------------------------------
+
     def standing(self, state: GameState) -> Standing:
         """The winner first, everyone else tied second; a drawn game is not ranked."""
         result = state.result
@@ -97,8 +188,18 @@ class CollectingEngine(DominoEngine[GameState]):
     def seat_stats(
         self, final: GameState, events: Iterable[Event]
     ) -> tuple[Mapping[str, str | int | None], ...]:
-        """Not here yet: bot/services/ratings.py summarises a game (moves in step 10)."""
-        raise NotImplementedError("moves in step 10 (today bot/services/ratings.py summarise)")
+        """The winner's arrangement and eye (when he declared); nothing for the other seats."""
+        arrangement: str | None = None
+        eye: str | None = None
+        for event in events:
+            if isinstance(event, collecting.Declared):
+                arrangement = str(event.witness)
+                eye = f"{event.witness.eye[0]} {event.witness.eye[1]}"
+        winner = None if final.result is None else final.result.winner
+        return tuple(
+            {"arrangement": arrangement, "eye": eye} if seat == winner else {}
+            for seat in range(final.rules.players)
+        )
 
     def points_owed(self, final: GameState) -> int:
         """Nothing: a collecting game has no points, so no difference to pay."""

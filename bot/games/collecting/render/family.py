@@ -1,18 +1,21 @@
-"""The render facet of the collecting games: today's words (:mod:`bot.render.text`) behind
-:class:`bot.render.family.GameRender`; an adapter until the game's code moves here (issue 19
-steps 6 and 9)."""
+"""The render facet of the collecting games: its words (``words.py``, ``rules_text.py``) and
+pictures (``pictures.py``) behind :class:`bot.render.family.GameRender`, with the kit's adapter
+for what has not moved here yet (issue 19 step 9b)."""
 
 from __future__ import annotations
 
 from typing import Literal
 
+from bot.games.collecting.render.pictures import CollectingPictures
+from bot.games.collecting.render.surface import CollectingSurface
+from bot.games.collecting.render.words import CollectingWords
 from bot.games.dominoes.render.adapter import DominoRender
 from bot.render.family import GameRender
 
 __all__ = ["FACET", "CollectingRender"]
 
 
-class CollectingRender(DominoRender):
+class CollectingRender(CollectingWords, CollectingPictures, CollectingSurface, DominoRender):
     """Kap Shap and Kap Tai Shap for the render layer."""
 
     @property

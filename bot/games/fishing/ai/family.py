@@ -3,13 +3,14 @@ absent seat (:mod:`.absence`) and its part of reviews (:mod:`.review`) behind
 :class:`bot.ai.family.GameAI`.
 
 The players themselves are still in ``bot/ai`` until issue 19 step 6 moves them here; the
-method that raises NotImplementedError says in which step its code arrives.
+levels' calibrated ratings are here (:data:`_CALIBRATED`).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from bot.ai.base import AnyPlayer
@@ -30,6 +31,14 @@ path, until issue 19 step 14 rewrites its importers)."""
 
 WORDS_CONTEXT = "tsung shap"
 """The catalogue context of Tsung Shap's own words (its draw turns a tile over: 翻牌)."""
+
+
+_CALIBRATED: Mapping[str, tuple[float, float]] = MappingProxyType(
+    # (mu, sigma) per level under the ratings' default model, fitted with openskill from 6,000
+    # simulated games between the levels (benchmarks/calibrate_ratings.py --games 6000 --seed 1;
+    # docs/ratings.md). sigma is the fit's own uncertainty.
+    {"random": (14.29, 0.89), "greedy": (31.34, 0.64), "expert": (30.93, 0.64)}
+)
 
 
 class FishingAI:
@@ -68,8 +77,9 @@ class FishingAI:
         return review.phrase(notation)
 
     def calibrated(self, game: str) -> Mapping[str, tuple[float, float]]:
-        """Not here yet: bot/services/ratings.py holds AI_RATINGS (moves in step 10)."""
-        raise NotImplementedError("moves in step 10 (today bot/services/ratings.py AI_RATINGS)")
+        """``random``, ``greedy`` and ``expert`` (the master is not calibrated: the ratings
+        let the strongest level stand in for it)."""
+        return _CALIBRATED
 
     def warm_player(self, game: str, budget: int) -> AnyPlayer | None:
         """The master with ``budget`` play-outs (:mod:`bot.ai.fishing_kernel`)."""

@@ -17,7 +17,6 @@ from bot.engine import (
     FishingPhase,
     FishingView,
     FourTwo,
-    Game,
     GameOver,
     MissedCapture,
     Place,
@@ -29,7 +28,7 @@ from bot.engine import (
     TurnStarted,
     describe_event,
     difference_payment,
-    parse_action,
+    parse_fishing_action,
 )
 from bot.engine.actions import Capture, End
 from bot.engine.fishing import tile_values
@@ -225,7 +224,7 @@ class FishingTable(DominoTable):
             return self.lt(
                 "say which capture: {options}", options=", ".join(f"'{a}'" for a in captures)
             )
-        return parse_action(text, Game.TSUNG_SHAP)
+        return parse_fishing_action(text)
 
     # -- display -----------------------------------------------------------------------------
 
