@@ -261,6 +261,9 @@ def test_a_deal_is_written_as_cards_and_read_back() -> None:
     assert engine.deal_text(rules, read) == text
     with pytest.raises(NotationError, match="'x' is not a card"):
         engine.read_deal(rules, text.replace("1", "x", 1), 0, 0, ())
+    engine.check_deal_text(text)
+    with pytest.raises(NotationError, match="'6-6' is not a card"):
+        engine.check_deal_text("1 2 6-6 3")
     with pytest.raises(RulesError, match="four times"):
         engine.read_deal(rules, text[:-2], 0, 0, ())
     first = deal.first_seat

@@ -537,15 +537,18 @@ class ToyEngine:
         """The cards in dealing order: ``7 3 9 …``."""
         return " ".join(str(card(p)) for p in deal.order)
 
+    def check_deal_text(self, text: str) -> None:
+        """NotationError for the first word that is not a card."""
+        for word in text.split():
+            if word not in _DIGITS:
+                raise NotationError(f"'{word[:10]}' is not a card (1 to 9)")
+
     def read_deal(
         self, rules: ToyRules, text: str, first: int, thrower: int, dice: tuple[int, ...]
     ) -> Deal:
         """The inverse of :meth:`deal_text`."""
-        cards = []
-        for word in text.split():
-            if word not in _DIGITS:
-                raise NotationError(f"'{word[:10]}' is not a card (1 to 9)")
-            cards.append(int(word))
+        self.check_deal_text(text)
+        cards = [int(word) for word in text.split()]
         counts = Counter(cards)
         if len(cards) != CARDS or any(counts[value] != 4 for value in range(1, 10)):
             raise RulesError("a High Pair deal holds each card 1 to 9 four times")
