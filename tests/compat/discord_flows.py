@@ -301,11 +301,12 @@ def _planned(game: _Game, flow: Flow) -> Iterator[dict[str, Any]]:
         if not table.running or table.current_seat is None:
             break
         actor = next(n for n, m in game.members.items() if m.id == table.current_seat.user_id)
-        if move == 1 and not table.fishing:  # once: the hand from the table message, a move from it
+        # once: the hand from the table message, a move from it
+        if move == 1 and table.game != "tsung-shap":
             yield _click(game, actor, "table", "My hand")
             where = "reply" if game.reply is not None and _ids(game.reply) else "table"
         else:
-            where = "table" if table.fishing else "dm"
+            where = "table" if table.game == "tsung-shap" else "dm"
         yield {"actor": actor, "where": where, **_choose(game.message(where, actor))}
     table = game.table
     if flow.resign and table.running and table.current_seat is not None:

@@ -72,7 +72,7 @@ async def start_game(world: World) -> Table:
     r = await alice.slash(ch, "table start")
     assert r.response.content.startswith("🎲 alice threw 1 + 1 + 2 + 2 = 6")
     table = table_of(world)
-    assert table.running and table.fishing
+    assert table.running and table.game == Game.TSUNG_SHAP
     return table
 
 

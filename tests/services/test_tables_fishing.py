@@ -44,7 +44,7 @@ async def test_a_whole_game_is_settled_by_the_scores(db: Database, seed: int) ->
     await open_two(service)
     outcome = await service.start(CHANNEL, ALICE)
     table = outcome.table
-    assert isinstance(table.state, FishingState) and table.fishing
+    assert isinstance(table.state, FishingState) and table.game == Game.TSUNG_SHAP
     assert table.max_seats == 2
     await play_out(service, random.Random(seed))
     result = table.state.result

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import limits
-from bot.engine import AnyAction, AnyEvent, AnyState, AnyView, Game, RuleSet
+from bot.engine import AnyAction, AnyEvent, AnyState, AnyView, RuleSet
 from bot.engine.family import engine_of
 from bot.locale import N_
 from bot.storage.games import GameStatus
@@ -169,18 +169,6 @@ class Table:
             if seat.user_id == user_id:
                 return i
         return None
-
-    @property
-    def fishing(self) -> bool:
-        """True for a Tsung Shap table (no hands: everything is public).
-
-        Only tests read it now (the cogs ask the game's render facet where its moves are
-        made); it goes with the old names in issue 19 step 14. False for a game outside the
-        domino families."""
-        try:
-            return Game(self.game).fishing
-        except ValueError:
-            return False
 
     def view_for(self, user_id: int | None) -> AnyView | None:
         """The engine view for a member (his seat's view, or a spectator's): a ``View`` for
