@@ -63,10 +63,8 @@ moves are equivalent, its reasons and action words) is its family's
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bot.ai.estimates import (
     Estimator,
@@ -113,7 +111,6 @@ from bot.ai.verdicts import (
 )
 from bot.engine import AnyAction, AnyState, AnyView, legal_actions, view
 from bot.engine.record import GameRecord, replay
-from bot.games import games
 
 __all__ = [
     "ACTION_PHRASES",
@@ -360,15 +357,3 @@ def sentence(decision: Decision) -> str:
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def __getattr__(name: str) -> Any:
-    """A name of a game's own review code that lived here before it moved into its family
-    (``kernel_estimator``, ``fishing_estimator``): found in the families' AI facets' modules,
-    for the imports of the old path (issue 19 step 14 rewrites them)."""
-    for info in games():
-        facet = ai_of(info.name)
-        module = sys.modules[type(facet).__module__]
-        if name in getattr(module, "REVIEW_NAMES", ()):
-            return getattr(module, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,8 +14,6 @@ from bot.ai.review import (
     Estimate,
     default_estimator,
     exact_values,
-    fishing_estimator,
-    kernel_estimator,
     python_estimator,
 )
 from bot.engine import (
@@ -32,6 +30,8 @@ from bot.engine import (
     view,
 )
 from bot.engine.hidden import unseen_pieces
+from bot.games.collecting.ai.review import kernel_estimator
+from bot.games.fishing.ai.review import fishing_estimator
 from tests.ai.test_review_estimator import uncertain_end_positions
 
 pytestmark = pytest.mark.skipif(not kernel.available(), reason="numba is not installed")

@@ -23,11 +23,7 @@ from bot.engine import Draw
 from bot.games.collecting.ai import absence, review
 from bot.games.collecting.ai.review import kernel_estimator
 
-__all__ = ["FACET", "REVIEW_NAMES", "CollectingAI"]
-
-REVIEW_NAMES = ("kernel_estimator",)
-"""The names of this family's review code that ``bot.ai.review`` still answers for (their old
-path, until issue 19 step 14 rewrites its importers)."""
+__all__ = ["FACET", "CollectingAI"]
 
 
 _CALIBRATED: Mapping[str, Mapping[str, tuple[float, float]]] = MappingProxyType(

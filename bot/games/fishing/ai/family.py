@@ -23,11 +23,7 @@ from bot.engine import Draw
 from bot.games.fishing.ai import absence, review
 from bot.games.fishing.ai.review import fishing_estimator
 
-__all__ = ["FACET", "REVIEW_NAMES", "FishingAI"]
-
-REVIEW_NAMES = ("fishing_estimator",)
-"""The names of this family's review code that ``bot.ai.review`` still answers for (their old
-path, until issue 19 step 14 rewrites its importers)."""
+__all__ = ["FACET", "FishingAI"]
 
 WORDS_CONTEXT = "tsung shap"
 """The catalogue context of Tsung Shap's own words (its draw turns a tile over: 翻牌)."""
