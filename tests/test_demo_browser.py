@@ -150,6 +150,7 @@ class Page:
     def __init__(self, driver: Any, shots: Path) -> None:
         from selenium.common.exceptions import (
             ElementClickInterceptedException,
+            ElementNotInteractableException,
             NoSuchElementException,
             StaleElementReferenceException,
         )
@@ -159,12 +160,14 @@ class Page:
         self.driver = driver
         self.by = By
         self.shots = shots
-        # The page redraws its messages on every publication: an element found a moment ago
-        # may be gone; looking again is the answer.
+        # The page redraws its messages on every publication, and reloads when the view
+        # changes: an element found a moment ago may be gone, or not take keys yet; looking
+        # again is the answer.
         self.ignored = (
             StaleElementReferenceException,
             NoSuchElementException,
             ElementClickInterceptedException,
+            ElementNotInteractableException,
         )
         self.wait = WebDriverWait(driver, WAIT, ignored_exceptions=self.ignored)
 
