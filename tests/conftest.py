@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+import uuid
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.storage.db import Database
+from tests.postgres import PostgresServer, start
 
 # The bot's background compile of the kernel (bot.ai.warm) stays off in the tests, which must
 # stay fast, and in the processes they start; a test that wants it turns it on.
@@ -23,3 +25,29 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
         yield database
     finally:
         await database.close()
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PostgresServer]:
+    """A real PostgreSQL server for the whole session (tests/postgres.py).
+
+    Without one the test skips saying why; under ``CI=true`` it fails instead, so the
+    PostgreSQL half of the suite can never be skipped silently in CI.
+    """
+    server = start()
+    if isinstance(server, str):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL tests cannot run under CI: {server}")
+        pytest.skip(f"no PostgreSQL server: {server}")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server: PostgresServer) -> str:
+    """The URL of a new, empty database on the session's PostgreSQL server."""
+    name = f"t_{uuid.uuid4().hex[:16]}"
+    pg_server.psql(f"CREATE DATABASE {name}")
+    return pg_server.url_of(name)
