@@ -1,0 +1,318 @@
+"""The whole bot at scale: SQLite with one process, PostgreSQL with one or several processes.
+
+    .venv/bin/python benchmarks/bench_scale.py --tables 300                     # SQLite
+    .venv/bin/python benchmarks/bench_scale.py --tables 300 --postgres           # PostgreSQL
+    .venv/bin/python benchmarks/bench_scale.py --tables 1000 --postgres --processes 2
+    .venv/bin/python benchmarks/bench_scale.py --tables 300 --database-url postgresql://…
+
+Each process is a whole bot (every cog, the scheduler, the pictures) on its own simcord, the
+in-memory Discord of the tests, playing the same loop as ``bench_discord.py``: its share of the
+``--tables`` Kap Shap tables is opened and started, then its share of ``--actions`` human actions
+is played round-robin across them, half with a DM button and half with a slash command, the
+virtual clock moving ``--step`` seconds after each. With ``--processes N`` the processes are
+separate OS processes on one PostgreSQL database, started together (each with its own
+connections, its own servers and channels), and the figures are pooled.
+
+``--postgres`` starts a throwaway PostgreSQL server for the run (``tests/postgres.py``: the
+binaries of Debian's ``postgresql`` package, as the ``postgres`` user under root) and removes it
+after.
+
+Reported: actions per second (all processes together, wall time of the play loops); p50 / p99
+from interaction to the first response and until idle; Discord API calls per action; processor
+milliseconds per action in the bot processes (``time.process_time``: the bot and its simcord,
+which runs in the same process) and, for PostgreSQL, in the database server (the user and system
+time of the server's processes, read from ``/proc`` before and after the play loops).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import discord
+import simcord
+from bench_discord import TimedLog, choose, kind_of, label_of, pct
+
+from bot.app import KapBot, create_bot
+from bot.config import Settings
+
+GUILD_BASE = 1_000_000_000_000_000_001
+
+
+def settings_for(directory: str, url: str | None, guild_id: int) -> Settings:
+    """The bot's settings for one process of the run."""
+    extra: dict[str, Any] = {"database_url": url} if url else {}
+    return Settings(
+        discord_token=None,
+        db_path=Path(directory) / "bench.sqlite3",
+        default_ante=10,
+        starting_chips=10**9,
+        daily_amount=100,
+        turn_seconds=600,
+        dev_guild_id=guild_id,
+        **extra,
+    )
+
+
+async def worker(
+    index: int, tables: int, actions: int, step: float, url: str | None, data_dir: Path | None
+) -> dict[str, Any]:
+    """One bot process: open its tables, play its actions, return its raw figures."""
+    rng = random.Random(2026 + index)
+    guild_id = GUILD_BASE + index
+    with tempfile.TemporaryDirectory() as directory:
+        bot = create_bot(settings_for(directory, url, guild_id), rng=random.Random(index))
+        env = simcord.Env(bot)
+        await env.start()
+        env._settle_internal = functools.partial(env._settle_internal, idle=0.001)  # type: ignore[method-assign]
+        try:
+            # Snowflakes come from the virtual clock: each process's ids start a day apart, so
+            # the processes' channels and messages never share an id in the shared database.
+            await env.advance_time(86_400 * index)
+            return await play(env, bot, guild_id, tables, actions, step, rng, data_dir)
+        finally:
+            await env.shutdown()
+            await bot.close()
+
+
+async def play(
+    env: simcord.Env,
+    bot: KapBot,
+    guild_id: int,
+    n_tables: int,
+    n_actions: int,
+    step: float,
+    rng: random.Random,
+    data_dir: Path | None,
+) -> dict[str, Any]:
+    """Open the tables, then the measured loop (as bench_discord.play)."""
+    guild = env.create_guild(f"Bench {guild_id}", id=guild_id)
+    channels = [guild.create_text_channel(f"table-{i}") for i in range(n_tables)]
+    members = [
+        guild.add_member(env.create_user(f"p{guild_id % 100}-{i}")) for i in range(2 * n_tables)
+    ]
+    await env.settle()
+    seats: dict[int, list[simcord.MemberActor]] = {}
+    for i, channel in enumerate(channels):
+        host, guest = members[2 * i], members[2 * i + 1]
+        await host.slash(channel, "table new")
+        await guest.slash(channel, "table join")
+        await host.slash(channel, "table start")
+        seats[channel.id] = [host, guest]
+    await env.advance_time(2)
+
+    log = TimedLog(list(env.backend.http_requests))
+    env.backend.http_requests = log
+    latencies: list[float] = []
+    totals: list[float] = []
+    calls: Counter[str] = Counter()
+    done = errors = 0
+    db0 = server_cpu_seconds(data_dir)
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    turn = 0
+    while done < n_actions:
+        channel = channels[turn % n_tables]
+        turn += 1
+        table = bot.services.tables.get(channel.id)
+        if table is None or not table.running:
+            host = seats[channel.id][0]
+            await host.click(channel.history()[-1], label="Rematch")
+            await host.slash(channel, "table start")
+            continue
+        state = table.state
+        assert state is not None
+        member = next(m for m in seats[channel.id] if m.id == table.seats[state.current].user_id)
+        notation = choose(table, rng)
+        before = len(log)
+        t0 = time.perf_counter()
+        if rng.random() < 0.5:
+            dm = member.user.dm_channel.history()[-1]
+            labels = {getattr(c, "label", None) for row in dm.components for c in row.children}
+            if label_of(notation) in labels:
+                await member.user.click(dm, label=label_of(notation))
+            else:
+                choice = f"kap:{table.id}:{table.version}:choose-take"
+                await member.user.select(dm, [notation.split()[1]], custom_id=choice)
+        else:
+            verb, _, tile = notation.partition(" ")
+            await (member.slash(channel, verb, tile=tile) if tile else member.slash(channel, verb))
+        t1 = time.perf_counter()
+        answered = next(
+            (log.times[i] for i in range(before, len(log)) if log[i].path.startswith("/inter")),
+            t1,
+        )
+        latencies.append((answered - t0) * 1000)
+        totals.append((t1 - t0) * 1000)
+        done += 1
+        await env.advance_time(step)
+        for entry in log[before:]:
+            calls[kind_of(entry.method, entry.path)] += 1
+    errors = len(env.errors)
+    return {
+        "actions": done,
+        "latencies": latencies,
+        "totals": totals,
+        "calls": dict(calls),
+        "wall": time.perf_counter() - wall0,
+        "cpu": time.process_time() - cpu0,
+        "errors": errors,
+        "started": wall0,
+        "db_cpu": (db0, server_cpu_seconds(data_dir)),
+    }
+
+
+def server_cpu_seconds(data_dir: Path | None) -> float:
+    """User + system seconds used so far by the PostgreSQL server's processes (0 without one)."""
+    if data_dir is None:
+        return 0.0
+    try:
+        postmaster = int((data_dir / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid, ppid = int(entry.name), int(fields[1])
+        if pid == postmaster or ppid == postmaster:
+            # utime, stime, cutime, cstime: fields 14-17 of stat (11-14 after the name).
+            total += sum(int(f) for f in fields[11:15])
+    return total / tick
+
+
+def run_processes(
+    args: argparse.Namespace, url: str | None, data_dir: Path | None
+) -> list[dict[str, Any]]:
+    """Start the worker processes together and collect their JSON figures."""
+    n = args.processes
+    if n == 1:
+        return [asyncio.run(worker(0, args.tables, args.actions, args.step, url, data_dir))]
+    procs = []
+    for i in range(n):
+        argv = [
+            sys.executable,
+            __file__,
+            "--worker",
+            str(i),
+            "--tables",
+            str(args.tables // n),
+            "--actions",
+            str(args.actions // n),
+            "--step",
+            str(args.step),
+        ]
+        if url:
+            argv += ["--database-url", url]
+        if data_dir is not None:
+            argv += ["--pg-data", str(data_dir)]
+        procs.append(subprocess.Popen(argv, stdout=subprocess.PIPE, text=True))
+    results = []
+    for proc in procs:
+        out, _ = proc.communicate()
+        if proc.returncode != 0:
+            raise SystemExit(f"a worker failed (exit {proc.returncode})")
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    return results
+
+
+def report(results: list[dict[str, Any]], args: argparse.Namespace, backend: str) -> None:
+    """Print the pooled figures as a Markdown table."""
+    actions = sum(r["actions"] for r in results)
+    latencies = [x for r in results for x in r["latencies"]]
+    totals = [x for r in results for x in r["totals"]]
+    calls: Counter[str] = Counter()
+    for r in results:
+        calls.update(r["calls"])
+    # The loops overlap: the wall time is from the first start to the last end.
+    wall = max(r["started"] + r["wall"] for r in results) - min(r["started"] for r in results)
+    if args.processes == 1:
+        wall = results[0]["wall"]
+    bot_cpu = sum(r["cpu"] for r in results)
+    # The server's time from the first play loop's start to the last one's end.
+    db_cpu = max(r["db_cpu"][1] for r in results) - min(r["db_cpu"][0] for r in results)
+    print()
+    print(
+        f"| {backend}, {args.processes} process(es), {args.tables} tables, "
+        f"{actions} actions | value |"
+    )
+    print("|---|---:|")
+    print(f"| errors raised in the bots | {sum(r['errors'] for r in results)} |")
+    print(f"| actions per second (wall, all processes) | {actions / max(wall, 1e-9):.0f} |")
+    print(
+        f"| interaction -> response, p50 / p99 | {pct(latencies, 50):.1f} / "
+        f"{pct(latencies, 99):.1f} ms |"
+    )
+    print(f"| until idle, p50 / p99 | {pct(totals, 50):.1f} / {pct(totals, 99):.1f} ms |")
+    print(f"| Discord API calls per action | {sum(calls.values()) / actions:.2f} |")
+    print(f"| CPU per action in the bot processes | {1000 * bot_cpu / actions:.2f} ms |")
+    if backend.startswith("PostgreSQL"):
+        print(f"| CPU per action in the database server | {1000 * db_cpu / actions:.2f} ms |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=300)
+    parser.add_argument("--actions", type=int, default=3000)
+    parser.add_argument("--step", type=float, default=0.05, help="virtual seconds per action")
+    parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--database-url", default=None, help="a PostgreSQL URL (default SQLite)")
+    parser.add_argument("--postgres", action="store_true", help="start a throwaway PostgreSQL")
+    parser.add_argument("--worker", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--pg-data", type=Path, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    discord.utils.setup_logging(level=40)
+    if args.worker is not None:
+        figures = asyncio.run(
+            worker(
+                args.worker, args.tables, args.actions, args.step, args.database_url, args.pg_data
+            )
+        )
+        print(json.dumps(figures))
+        return 0
+    server = None
+    url = args.database_url
+    data_dir: Path | None = None
+    if args.postgres:
+        from tests.postgres import start
+
+        started = start()
+        if isinstance(started, str):
+            raise SystemExit(f"bench_scale: {started}")
+        server = started
+        server.psql("CREATE DATABASE bench")
+        url = server.url_of("bench")
+        data_dir = server.root / "data"
+    if args.processes > 1 and not url:
+        raise SystemExit("bench_scale: several processes need PostgreSQL (--postgres or a URL)")
+    try:
+        results = run_processes(args, url, data_dir)
+    finally:
+        if server is not None:
+            server.stop()
+    backend = "PostgreSQL" if url else "SQLite"
+    report(results, args, backend)
+    return 1 if any(r["errors"] for r in results) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
