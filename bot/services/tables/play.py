@@ -199,7 +199,7 @@ class TablePlay(TableSettlement):
         try:
             new_state, events = _apply(state, action)
         except IllegalAction as exc:
-            raise _refusal(exc) from None
+            raise _refusal(exc, table.game) from None
         end = None
         if new_state.result is not None:
             winner = new_state.result.winner
@@ -321,7 +321,7 @@ def _parse_for(state: AnyState, text: str, game: str) -> AnyAction:
     try:
         action: AnyAction = engine_of(game).resolve(state, text)
     except EngineError as exc:
-        raise _refusal(exc) from None
+        raise _refusal(exc, game) from None
     return action
 
 

@@ -19,7 +19,7 @@ from bot.engine.errors import IllegalAction
 from bot.engine.family import GameEngine, Standing, Variant
 from bot.engine.rules import RULE_SET_NAMES, Game, Offer, RuleSet
 from bot.engine.tiles import AmbiguousTile
-from bot.games.collecting.engine import hidden, position, records
+from bot.games.collecting.engine import hidden, position, records, refusals
 from bot.games.collecting.engine import rules as rules_of
 from bot.games.dominoes.engine.adapter import DominoEngine
 
@@ -28,6 +28,12 @@ __all__ = ["FACET", "CollectingEngine"]
 
 class CollectingEngine(DominoEngine[GameState]):
     """Kap Shap and Kap Tai Shap for the engine layer."""
+
+    @property
+    def refusals(self) -> tuple[str, ...]:
+        """Every refusal of a play or of notation this engine raises, as templates
+        (:data:`bot.games.collecting.engine.refusals.REFUSALS`)."""
+        return refusals.REFUSALS
 
     def make_rules(
         self,

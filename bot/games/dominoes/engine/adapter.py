@@ -44,11 +44,6 @@ class DominoEngine(Generic[S]):
         (:func:`bot.engine.variants.chosen_variants`), as a restored table holds them."""
         return TableOptions(rules.rule_set_name, rules.sets, chosen_variants(rules))
 
-    @property
-    def refusals(self) -> tuple[str, ...]:
-        """Not here yet: bot/locale/refusals.py lists them for both families (step 7)."""
-        raise NotImplementedError("moves in step 7 (today bot/locale/refusals.py)")
-
     # -- what a rule set asks its family (bot.engine.rules.DominoRules) ------------------------
 
     def pile_size(self, rules: RuleSet) -> int:

@@ -18,7 +18,7 @@ from bot.engine.family import GameEngine, Standing, Variant
 from bot.engine.fishing import FishingEvent, FishingState, FishingView
 from bot.engine.rules import FISHING_RULE_SET, PILE_SIZE, RuleSet
 from bot.games.dominoes.engine.adapter import DominoEngine
-from bot.games.fishing.engine import hidden, position, records
+from bot.games.fishing.engine import hidden, position, records, refusals
 from bot.games.fishing.engine import rules as rules_of
 
 __all__ = ["FACET", "FishingEngine"]
@@ -26,6 +26,12 @@ __all__ = ["FACET", "FishingEngine"]
 
 class FishingEngine(DominoEngine[FishingState]):
     """Tsung Shap for the engine layer."""
+
+    @property
+    def refusals(self) -> tuple[str, ...]:
+        """Every refusal of a play or of notation this engine raises, as templates
+        (:data:`bot.games.fishing.engine.refusals.REFUSALS`)."""
+        return refusals.REFUSALS
 
     def make_rules(
         self,
