@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bot.locale import N_
 
-__all__ = ["NOTATION_WORDS", "RULES_ERRORS", "RULES_REFUSALS"]
+__all__ = ["NOTATION_WORDS", "RULES_REFUSALS"]
 
 #: The engine's refusals of a table's settings (bot.engine.rules) as it words them: for
 #: "Those settings don't work: …" (``TableService.check_options``) and for the options of a
@@ -56,6 +56,3 @@ NOTATION_WORDS = (
     N_("write 'capture pair left|right' or 'capture triplet left|right|ends'"),
     N_("write 'claim pair left|right' or 'claim triplet left|right|ends'"),
 )
-
-#: The name the terminal client and the simulator know them by.
-RULES_ERRORS = RULES_REFUSALS

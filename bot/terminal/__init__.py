@@ -19,7 +19,7 @@ its table's hooks, ``bot/games/<family>/terminal/``).
 
 from __future__ import annotations
 
-from bot.locale.refusals import RULES_ERRORS
+from bot.locale.refusals import RULES_REFUSALS
 from bot.terminal.cli import PROG, build_parser, main
 from bot.terminal.console import LEGAL_PREFIX, PROMPT
 from bot.terminal.table import run_game
@@ -28,7 +28,7 @@ __all__ = [
     "LEGAL_PREFIX",
     "PROG",
     "PROMPT",
-    "RULES_ERRORS",
+    "RULES_REFUSALS",
     "build_parser",
     "main",
     "run_game",

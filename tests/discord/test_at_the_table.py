@@ -20,6 +20,7 @@ from tests.discord.tables_kit import (
     add_ai,
     assert_hands_hidden,
     custom_ids,
+    deal_every_table,
     exact_deal,
     hand_of,
     last_dm,
@@ -55,7 +56,7 @@ def fishing_deal(monkeypatch: pytest.MonkeyPatch) -> Deal:
     def fixed(rules_: Any, rng: Any, thrower: int = 0) -> Deal:
         return exact
 
-    monkeypatch.setattr("bot.services.tables.play.make_deal", fixed)
+    deal_every_table(monkeypatch, fixed)
     return exact
 
 

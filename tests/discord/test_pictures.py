@@ -22,6 +22,7 @@ from bot.render.table_art import (
 )
 from tests.discord.conftest import World
 from tests.discord.tables_kit import (
+    deal_every_table,
     exact_deal,
     hand_of,
     last_dm,
@@ -97,7 +98,7 @@ def fishing_deal(monkeypatch: pytest.MonkeyPatch) -> Deal:
     def fixed(rules_: Any, rng: Any, thrower: int = 0) -> Deal:
         return exact
 
-    monkeypatch.setattr("bot.services.tables.play.make_deal", fixed)
+    deal_every_table(monkeypatch, fixed)
     return exact
 
 

@@ -20,6 +20,7 @@ from bot.services.tables import Table, TableStatus
 from tests.discord.conftest import GUILD_ID, World
 from tests.discord.tables_kit import (
     custom_ids,
+    deal_every_table,
     last_dm,
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
@@ -42,7 +43,7 @@ def deal(monkeypatch: pytest.MonkeyPatch) -> Deal:
     def fixed(rules_: Any, rng: Any, thrower: int = 0) -> Deal:
         return exact
 
-    monkeypatch.setattr("bot.services.tables.play.make_deal", fixed)
+    deal_every_table(monkeypatch, fixed)
     return exact
 
 

@@ -286,4 +286,4 @@ def test_the_terminals_refusals_are_the_bots() -> None:
     import bot.terminal
     from bot.services import tables
 
-    assert bot.terminal.RULES_ERRORS is bot.sim.cli.RULES_ERRORS is tables.RULES_REFUSALS
+    assert bot.terminal.RULES_REFUSALS is bot.sim.cli.RULES_REFUSALS is tables.RULES_REFUSALS

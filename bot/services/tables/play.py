@@ -7,7 +7,6 @@ import asyncio
 import json
 import logging
 import random
-from typing import Any
 
 from bot.ai.base import AnyPlayer
 from bot.ai.family import ai_of
@@ -15,7 +14,6 @@ from bot.engine import (
     AnyAction,
     AnyEvent,
     AnyState,
-    Deal,
     EngineError,
     IllegalAction,
 )
@@ -91,7 +89,7 @@ class TablePlay(TableSettlement):
                         refusal, ai_seats=ai_seats, stake=f"{stake:,}", house=f"{house:,}"
                     )
                 antes[HOUSE_ID] = stake
-            deal = make_deal(rules, self._rng, thrower=table.thrower)
+            deal = engine.deal(rules, self._rng, thrower=table.thrower)
             state = engine.new_game(rules, [s.name for s in table.seats], deal)
             deadline = self._deadline_for(table, state)
             carried = 0
@@ -280,12 +278,6 @@ class TablePlay(TableSettlement):
             else:
                 choice = _ai_choice(player, table.state, seat, self._ai_rng)
             await self._play(table, seat, choice, outcome)
-
-
-def make_deal(rules: Any, rng: random.Random, thrower: int = 0) -> Deal:
-    """A fresh deal of the rules' game, its first seat by the game's custom (its family deals);
-    tests deal chosen hands by replacing this function."""
-    return engine_of(rules.game).deal(rules, rng, thrower)
 
 
 def _ai_player(game: str, level: str) -> AnyPlayer:
