@@ -21,14 +21,14 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from bot.engine import PoolTile, Tile, Witness, sort_tiles
-from bot.engine.hands import ten_pair_values
-from bot.engine.rules import FourTwo
+from bot.engine import Tile, sort_tiles
+from bot.engine.rules import FourTwo, ten_pair_values
 from bot.games import UnknownGame, find, games
 from bot.limits import format_duration
 from bot.locale import N_, EventLine, Message, nt, t
 from bot.locale import tile_name as local_tile_name
 from bot.render.family import GameRender, SeatLabel, render_for, render_of
+from bot.render.shapes import Arrangement, FaceUp
 
 __all__ = [
     "GAME_TITLES",
@@ -170,7 +170,7 @@ def hand_text(hand: Sequence[Tile], locale: str = "en") -> str:
     )
 
 
-def pool_text(pool: Sequence[PoolTile], locale: str = "en") -> str:
+def pool_text(pool: Sequence[FaceUp], locale: str = "en") -> str:
     """The face-up discards grouped by kind; dead ones (never takeable) listed apart."""
     if not pool:
         return t(locale, "*(no discards yet)*")
@@ -225,7 +225,9 @@ def _pair_total(a: Tile, b: Tile, four_two: FourTwo) -> int:
     return sum(values) if values is not None else a.pips + b.pips
 
 
-def witness_text(witness: Witness, four_two: FourTwo = FourTwo.THREE, locale: str = "en") -> str:
+def witness_text(
+    witness: Arrangement, four_two: FourTwo = FourTwo.THREE, locale: str = "en"
+) -> str:
     """The winning arrangement in one line: the eye, then each ten-pair with its total."""
     parts = [t(locale, "eye {tiles}", tiles=f"`{witness.eye[0]}` `{witness.eye[1]}`")]
     parts += [f"`{a}`+`{b}` = {_pair_total(a, b, four_two)}" for a, b in witness.pairs]

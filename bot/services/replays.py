@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 
 from bot.ai.core import BOT_MEMO, set_memo_limits
 from bot.ai.review import Decision, Verdict, decisions_of, review_decision
-from bot.engine import AnyView, Deal, EngineError
+from bot.engine import Deal, EngineError
 from bot.engine.events import TurnStarted
-from bot.engine.family import engine_of
+from bot.engine.family import View, engine_of
 from bot.engine.record import GameRecord, RecordSeat, parse_record, replay, write_record
 from bot.locale import N_, EventLine, Message
 from bot.services.errors import UserError
@@ -144,8 +144,8 @@ class ReplayFrame:
     step: int
     total: int
     lines: tuple[str, ...]
-    views: tuple[AnyView, ...]
-    table: AnyView
+    views: tuple[View, ...]
+    table: View
 
 
 def frame(game: LoadedGame, step: int) -> ReplayFrame:

@@ -10,14 +10,11 @@ import random
 
 from bot.ai.base import AnyPlayer
 from bot.ai.family import ai_of
-from bot.engine import (
-    AnyAction,
-    AnyEvent,
-    AnyState,
-    EngineError,
-    IllegalAction,
-)
+from bot.engine import EngineError, IllegalAction
 from bot.engine.events import TurnStarted
+from bot.engine.family import Action as AnyAction
+from bot.engine.family import Event as AnyEvent
+from bot.engine.family import State as AnyState
 from bot.engine.family import engine_of
 from bot.locale import EventLine, Message
 from bot.services.absence import passive_action

@@ -12,8 +12,6 @@ from bot.ai.estimates import python_estimator
 from bot.ai.review_words import REASONS, Words, nt
 from bot.engine import (
     KINDS,
-    AnyAction,
-    AnyState,
     Declare,
     Discard,
     Draw,
@@ -27,8 +25,8 @@ from bot.engine import (
     view,
 )
 from bot.engine.collecting import Phase
-from bot.engine.hands import tile_values
-from bot.engine.rules import RuleSet
+from bot.engine.family import Action, State
+from bot.engine.rules import RuleSet, tile_values
 from bot.games import N_
 
 __all__ = ["ROLLOUTS", "compiled", "kernel_estimator", "position_words", "reason", "rollouts"]
@@ -56,9 +54,9 @@ def rollouts(rules: RuleSet) -> int:
 
 
 def kernel_estimator(
-    state: AnyState,
+    state: State,
     seat: int,
-    actions: Sequence[AnyAction],
+    actions: Sequence[Action],
     rollouts: int,
     rng: random.Random,
 ) -> list[list[float]]:
@@ -99,8 +97,8 @@ def kernel_estimator(
 def reason(
     state: GameState,
     seat: int,
-    played: AnyAction,
-    best: AnyAction,
+    played: Action,
+    best: Action,
     after: Sequence[tuple[int, str]],
 ) -> Words:
     """Why ``played`` was worse than ``best`` (:func:`bot.ai.review.reason_words`)."""
@@ -137,7 +135,7 @@ def reason(
             key=lambda s: (s[0], -s[1]),
         )
 
-    def outcome(action: AnyAction) -> tuple[int, int]:
+    def outcome(action: Action) -> tuple[int, int]:
         if isinstance(action, Discard) and action.tile is not None:
             return standing(hand - UNIT[action.tile.index])
         if isinstance(action, Take) and action.tile is not None:

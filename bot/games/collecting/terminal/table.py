@@ -32,12 +32,12 @@ from bot.engine import (
     View,
     WinBy,
     describe_event,
-    parse_action,
     parse_tile,
     sort_tiles,
     view,
 )
-from bot.engine.hands import ten_pair_values
+from bot.engine.actions import parse_action
+from bot.engine.rules import ten_pair_values
 from bot.games import find
 from bot.games.dominoes.terminal.table import DominoTable, tile_count
 from bot.locale import N_, nt

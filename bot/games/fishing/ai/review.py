@@ -13,8 +13,6 @@ from bot.ai.estimates import python_estimator
 from bot.ai.fishing_levels import fishing_player
 from bot.ai.review_words import ACTION_PHRASES, REASONS, Words, action_phrase
 from bot.engine import (
-    AnyAction,
-    AnyState,
     Capture,
     Claim,
     Draw,
@@ -28,6 +26,7 @@ from bot.engine import (
     legal_actions,
     view,
 )
+from bot.engine.family import Action, State
 from bot.engine.hidden import determinize
 from bot.games import N_
 
@@ -63,9 +62,9 @@ def phrase(notation: str) -> Words:
 
 
 def fishing_estimator(
-    state: AnyState,
+    state: State,
     seat: int,
-    actions: Sequence[AnyAction],
+    actions: Sequence[Action],
     rollouts: int,
     rng: random.Random,
 ) -> list[list[float]]:
@@ -116,7 +115,7 @@ def fishing_estimator(
 
 
 def _fishing_start(
-    state: FishingState, seat: int, action: AnyAction
+    state: FishingState, seat: int, action: Action
 ) -> float | tuple[tuple[int, ...], int, int, int, int, int]:
     """Where the kernel takes over after ``action``: ``(row, score 0, score 1, seat to turn
     over, turn, relay)`` for :func:`bot.ai.fishing_kernel.review_rollouts`, or the outcome (1.0
@@ -164,14 +163,14 @@ def _row_kinds(state: FishingState) -> tuple[int, ...]:
     return tuple(t.index for t in view(state, None).row)
 
 
-def choices(state: FishingState, seat: int, legal: Sequence[AnyAction]) -> list[list[AnyAction]]:
+def choices(state: FishingState, seat: int, legal: Sequence[Action]) -> list[list[Action]]:
     """The legal actions, equivalent ones together: two moves whose rows are mirror images of
     each other, everything else the same (the rules are the same both ways), as placing either
     side of a single tile."""
     if len(legal) < 2:
         return [[a] for a in legal]
     world = determinize(state, seat, random.Random(0))
-    groups: dict[object, list[AnyAction]] = {}
+    groups: dict[object, list[Action]] = {}
     for action in legal:
         if isinstance(action, Draw | Claim):
             key: object = action
@@ -193,7 +192,7 @@ def choices(state: FishingState, seat: int, legal: Sequence[AnyAction]) -> list[
     return list(groups.values())
 
 
-def reason(state: FishingState, seat: int, played: AnyAction, best: AnyAction) -> Words:
+def reason(state: FishingState, seat: int, played: Action, best: Action) -> Words:
     """Why ``played`` was worse than ``best`` (:func:`bot.ai.review.reason_words`)."""
     seen = view(state, seat)
     captures = {str(c.capture): c.score for c in seen.options}
