@@ -19,7 +19,7 @@ either value.
   :func:`estimate_actions` is the one made from a play-out. :func:`default_estimator` is what
   reviews and ``kapshap analyse`` use, the game's family's: the compiled expert play-outs where
   numba is installed (for Kap Shap and Kap Tai Shap the ``master`` level's kernel; for Tsung
-  Shap :mod:`bot.ai.fishing_kernel`), else the engine's (expert play-outs; greedy ones for
+  Shap :mod:`bot.games.fishing.ai.kernel`), else the engine's (expert play-outs; greedy ones for
   Tsung Shap, whose Python expert is too slow to play out).
 
 **Judging a decision** (:func:`assess`), within a budget of ``rollouts`` play-outs

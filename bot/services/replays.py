@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from bot.ai.core import BOT_MEMO, set_memo_limits
+from bot.ai.family import bound_memos
 from bot.ai.review import Decision, Verdict, decisions_of, review_decision
 from bot.engine import Deal, EngineError
 from bot.engine.events import TurnStarted
@@ -182,7 +182,7 @@ def init_worker() -> None:
     the simulator's, so that a worker stays small beside the bot; and deaf to Ctrl+C, which
     reaches the whole process group: the bot alone handles it (and stops the pool)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    set_memo_limits(BOT_MEMO)
+    bound_memos()
 
 
 @contextlib.contextmanager

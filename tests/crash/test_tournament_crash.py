@@ -24,8 +24,9 @@ from typing import Any
 import pytest
 
 import bot.services.tables.play as tables_module
-from bot.engine import Deal, Declare, deal_from_tiles, parse_tiles
+from bot.engine import Deal, deal_from_tiles, parse_tiles
 from bot.engine.tiles import KINDS, PIECE_KINDS, PIECES_PER_SET
+from bot.games.collecting.engine.actions import Declare
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import ManualClock
 from bot.services.tables import Outcome, Table, TableDefaults, TableService

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from bot.engine import Deal, Game, deal_from_piles, make_rules, parse_tiles
+from bot.engine import Deal, Game, make_rules, parse_tiles
+from bot.games.fishing.engine import deal_from_piles
 from tests.discord.conftest import World
 from tests.discord.tables_kit import (
     assert_hands_hidden,

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.engine import Deal, Game, Tile, deal_from_piles, make_rules, parse_tiles
+from bot.engine import Deal, Game, Tile, make_rules, parse_tiles
+from bot.games.fishing.engine import deal_from_piles
 from bot.render import render_hand
 from bot.render.table_art import (
     discard_groups,

@@ -15,7 +15,8 @@ import discord
 import pytest
 import simcord
 
-from bot.engine import Deal, Game, deal_from_piles, make_rules, parse_tiles
+from bot.engine import Deal, Game, make_rules, parse_tiles
+from bot.games.fishing.engine import deal_from_piles
 from bot.services.tables import Table, TableStatus
 from tests.discord.conftest import GUILD_ID, World
 from tests.discord.tables_kit import (

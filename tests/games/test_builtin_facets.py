@@ -1,8 +1,5 @@
 """The built-in families' facets (issue 19 step 5): every member of each layer's Protocol is
 there, and what the adapters already do is exactly what today's code does for the same game.
-
-The members whose code has not moved behind the facets yet raise NotImplementedError naming
-the step that moves it; nothing calls them before that step.
 """
 
 from __future__ import annotations
@@ -196,7 +193,7 @@ def test_the_fishing_facet_settles_by_difference() -> None:
     rules = _rules("tsung-shap", "difference")
     assert engine.settlements("tsung-shap") == ("pot", "difference")
     assert engine_of("kap-shap").settlements("kap-shap") == ("pot",)
-    from bot.engine import difference_payment
+    from bot.games.fishing.engine import difference_payment
 
     owed = []
     for steps in _games(rules, range(6)):

@@ -53,30 +53,15 @@ def _sample(node: ast.expr) -> str | None:
     return None
 
 
-#: The domino games, by family: a module of a family's own package (or, until it moves there,
-#: of its module under bot/engine/) is refused in its family's words.
+#: The domino games, by family: a module of a family's own package is refused in its family's
+#: words; the generic engine's and the kit's in every domino family's.
 FAMILY_GAMES = {"collecting": ("kap-shap", "kap-tai-shap"), "fishing": ("tsung-shap",)}
-LEGACY = {"collecting.py": "collecting", "fishing": "fishing"}
-#: bot/engine/actions.py reads both families' notation: its functions, by family.
-LEGACY_FUNCTIONS = {
-    "parse_action": "collecting",
-    "parse_fishing_action": "fishing",
-    "_check_combo": "fishing",
-    "_word": "fishing",
-    "__post_init__": "fishing",
-}
 
 
-def _games_of(path: Path, function: str) -> tuple[str, ...]:
-    """The games whose engine facet must know the refusals of ``function`` in the module at
-    ``path``."""
+def _games_of(path: Path) -> tuple[str, ...]:
+    """The games whose engine facet must know the refusals of the module at ``path``."""
     relative = path.relative_to(ENGINE.parent)
-    if relative.parts[0] == "games":
-        family: str | None = relative.parts[1]
-    elif relative.parts[1] == "actions.py":
-        family = LEGACY_FUNCTIONS.get(function)
-    else:
-        family = LEGACY.get(relative.parts[1])
+    family = relative.parts[1] if relative.parts[0] == "games" else None
     if family in FAMILY_GAMES:
         return FAMILY_GAMES[family]
     return tuple(game for games in FAMILY_GAMES.values() for game in games)
@@ -86,11 +71,11 @@ def _engine_texts() -> Iterator[tuple[str, str, str, tuple[str, ...]]]:
     """(kind, text, where, games) of every refusal text in the engine: ``play`` or ``rules``,
     and the games that must know it."""
     for path in [*sorted(ENGINE.rglob("*.py")), *sorted(GAMES.glob("*/engine/*.py"))]:
+        games = _games_of(path)
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for function in ast.walk(tree):
             if not isinstance(function, ast.FunctionDef):
                 continue
-            games = _games_of(path, function.name)
             for node in ast.walk(function):
                 where = f"{path.name}:{getattr(node, 'lineno', 0)}"
                 if function.name in ("_explain", "_why_no_take") and isinstance(node, ast.Return):

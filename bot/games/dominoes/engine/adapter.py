@@ -12,17 +12,15 @@ import random
 from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
-from bot.engine.collecting import GameState
 from bot.engine.deal import Deal, make_deal
-from bot.engine.family import TableOptions
-from bot.engine.fishing import FishingState
+from bot.engine.family import State, TableOptions
 from bot.engine.rules import Offer, RuleSet, with_flag
 from bot.engine.variants import chosen_variants
 from bot.games.dominoes.engine import records
 
 __all__ = ["DominoEngine"]
 
-S = TypeVar("S", GameState, FishingState)
+S = TypeVar("S", bound=State)
 
 
 class DominoEngine(Generic[S]):

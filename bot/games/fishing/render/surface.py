@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from bot.engine import Capture, Claim, Combination, Draw, FishingView, Place
+from bot.games.dominoes.engine.actions import Draw
 from bot.games.dominoes.render.surface import unknown_verb
+from bot.games.fishing.engine import Combination, FishingView
+from bot.games.fishing.engine.actions import Capture, Claim, Place
 from bot.limits import quote_input
 from bot.locale import N_, Message, t
 from bot.render.family import ButtonSpec, Choice, SelectSpec, VerbRefusal

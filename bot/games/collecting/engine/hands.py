@@ -114,7 +114,7 @@ def _residue_counts(counts: Sequence[int], four_two: FourTwo, split: tuple[int, 
 
 
 # 2**15 entries of about 400 bytes: at most ~13 MB (2**18 reached ~100 MB). A game checks a few
-# dozen count vectors; the simulator's fast path has its own memo (bot.ai.core).
+# dozen count vectors; the simulator's fast path has its own memo (bot.games.collecting.ai.core).
 @lru_cache(maxsize=1 << 15)
 def is_winning_counts(
     counts: tuple[int, ...], hand_size: int, four_two: FourTwo, military_eyes: bool
