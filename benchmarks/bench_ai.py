@@ -32,24 +32,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.ai import get_player
-from bot.ai.core import evaluator_for, forget_evaluators
-from bot.ai.greedy import best_discard
-from bot.ai.knowledge import read_view
-from bot.engine import (
-    KINDS,
-    Action,
-    Declare,
-    Discard,
-    RuleSet,
-    View,
-    apply,
-    legal_actions,
-    make_deal,
-    make_rules,
-    new_game,
-    view,
-)
+from bot.engine import KINDS, RuleSet, apply, legal_actions, make_deal, make_rules, new_game, view
+from bot.games.collecting.ai.core import evaluator_for, forget_evaluators
+from bot.games.collecting.ai.greedy import best_discard
+from bot.games.collecting.ai.knowledge import read_view
+from bot.games.collecting.ai.levels import get_player
+from bot.games.collecting.engine.actions import Action, Declare, Discard
+from bot.games.collecting.engine.machine import View
 from bot.games.collecting.sim.play import play_game
 
 

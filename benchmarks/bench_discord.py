@@ -46,7 +46,9 @@ import simcord
 
 from bot.app import KapBot, create_bot
 from bot.config import Settings
-from bot.engine import Declare, Discard, Draw, Take, legal_actions
+from bot.engine import legal_actions
+from bot.games.collecting.engine.actions import Declare, Discard, Take
+from bot.games.dominoes.engine.actions import Draw
 from bot.services.tables import Table
 
 GUILD_ID = 1_000_000_000_000_000_001

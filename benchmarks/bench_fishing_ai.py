@@ -20,7 +20,6 @@ import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from bot.ai.fishing_levels import fishing_player
 from bot.engine import (
     RuleSet,
     apply,
@@ -31,6 +30,7 @@ from bot.engine import (
     view,
     with_flag,
 )
+from bot.games.fishing.ai.levels import fishing_player
 
 
 def play(

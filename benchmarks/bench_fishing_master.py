@@ -29,9 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.ai import fishing_kernel
-from bot.ai.fishing import ExpertFishingPlayer
-from bot.ai.fishing_master import (
+from bot.engine import apply, legal_actions, make_deal, make_rules, new_game, view
+from bot.games.fishing.ai import kernel as fishing_kernel
+from bot.games.fishing.ai.master import (
     MARGIN,
     POINTS,
     MasterFishingPlayer,
@@ -39,21 +39,9 @@ from bot.ai.fishing_master import (
     kernel_play_outs,
     pick,
 )
-from bot.engine import (
-    Capture,
-    FishingAction,
-    FishingPhase,
-    FishingState,
-    FishingView,
-    Place,
-    apply,
-    legal_actions,
-    make_deal,
-    make_rules,
-    new_game,
-    view,
-)
-from bot.engine.fishing import pile_tiles
+from bot.games.fishing.ai.players import ExpertFishingPlayer
+from bot.games.fishing.engine import FishingPhase, FishingState, FishingView, pile_tiles
+from bot.games.fishing.engine.actions import Capture, FishingAction, Place
 
 
 class OracleMaster(MasterFishingPlayer):

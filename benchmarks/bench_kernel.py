@@ -45,8 +45,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.engine import RuleSet, make_deal, make_rules
+from bot.games.collecting.sim import kernel
 from bot.games.collecting.sim.play import play_game
-from bot.sim import kernel
 from bot.sim.runner import SimConfig, run
 from bot.sim.stats import summarize_tally
 
@@ -149,7 +149,7 @@ def workers_only(chosen: list[Config], args: argparse.Namespace) -> None:
 def compile_seconds(cache_dir: str) -> float:
     """Seconds a fresh process spends in its first kernel call, with this numba cache dir."""
     code = (
-        "import time; from bot.sim import kernel; t = time.perf_counter(); "
+        "import time; from bot.games.collecting.sim import kernel; t = time.perf_counter(); "
         "kernel.compile_kernel(); print(time.perf_counter() - t)"
     )
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)

@@ -35,18 +35,18 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bot.ai.fishing_levels as fishing_levels
 import bot.ai.levels as ai_levels
-import bot.ai.master as master
-from bot.ai.core import pack_tiles, unpack
-from bot.ai.fishing_master import MasterFishingPlayer
-from bot.ai.knowledge import Seen
-from bot.ai.master import INFER, MasterPlayer
-from bot.engine import View, make_deal, make_rules
-from bot.engine.collecting import GameState
+import bot.games.collecting.ai.master as master
+import bot.games.fishing.ai.levels as fishing_levels
+from bot.engine import make_deal, make_rules
 from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET
+from bot.games.collecting.ai.core import pack_tiles, unpack
+from bot.games.collecting.ai.knowledge import Seen
+from bot.games.collecting.ai.master import INFER, MasterPlayer
+from bot.games.collecting.engine.machine import GameState, View
 from bot.games.collecting.sim.play import play_reference
-from bot.sim.fishing import play_fishing
+from bot.games.fishing.ai.master import MasterFishingPlayer
+from bot.games.fishing.sim.play import play_fishing
 
 TIMES: list[float] = []
 CPU: list[float] = []

@@ -2,7 +2,8 @@
 
 * ``sweep``: a stronger policy to search over, by retuning the expert? The expert against
   itself with one of its six parameters changed (``POOL_OUTS``, ``DANGER`` and the four
-  completion chances of ``bot.ai.expert``), on the fast path: each deal is played twice with
+  completion chances of ``bot.games.collecting.ai.expert``), on the fast path: each deal is played
+  twice with
   the changed expert in each seat; a drawn game counts half.
 * ``peek``: what the one-step levers are worth with perfect knowledge (benchmark only: these
   players see the opponent's true hand, which no player at a table can). ``safe``: the
@@ -11,8 +12,9 @@
   complete the opponent's hand on his next turn.
 * ``risk``: how well the master's inferences from public moves predict which tiles complete
   the opponent's hand when a player must discard: ``infer`` 4's particles
-  (``bot.ai.kernel._particles``) and ``infer`` 5's forward filter
-  (``bot.ai.kernel._forward_filter``, at each ``--particles`` count), beside the expert's own
+  (``bot.games.collecting.ai.kernel._particles``) and ``infer`` 5's forward filter
+  (``bot.games.collecting.ai.kernel._forward_filter``, at each ``--particles`` count), beside the
+  expert's own
   estimate (``completion_risk``): the area under the ROC curve (0.5 is no better than chance)
   and, per band of estimated chance, how many kinds and how often they complete; then the
   expert playing with ``infer`` 4's chances as its completion risk (``--danger`` outs per unit
@@ -40,10 +42,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
-import bot.ai.expert as expert
-import bot.sim.fast as fast
-from bot.ai import get_player, kernel
-from bot.ai.core import (
+import bot.games.collecting.ai.expert as expert
+import bot.games.collecting.sim.fast as fast
+from bot.engine import KINDS, apply, legal_actions, make_deal, make_rules, new_game, view
+from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET
+from bot.games.collecting.ai import kernel
+from bot.games.collecting.ai.core import (
     FIELD_BITS,
     FIELD_MASK,
     KIND_COUNT,
@@ -52,24 +56,11 @@ from bot.ai.core import (
     pack_tiles,
     unpack,
 )
-from bot.ai.knowledge import Seen, read_view
-from bot.ai.master import FILTER_WEIGHTS, public_record
-from bot.engine import (
-    KINDS,
-    Action,
-    Declare,
-    Discard,
-    Take,
-    View,
-    apply,
-    legal_actions,
-    make_deal,
-    make_rules,
-    new_game,
-    view,
-)
-from bot.engine.collecting import GameState, Phase
-from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET
+from bot.games.collecting.ai.knowledge import Seen, read_view
+from bot.games.collecting.ai.levels import get_player
+from bot.games.collecting.ai.master import FILTER_WEIGHTS, public_record
+from bot.games.collecting.engine.actions import Action, Declare, Discard, Take
+from bot.games.collecting.engine.machine import GameState, Phase, View
 
 RULES = make_rules("kap-shap")
 GRID: dict[str, tuple[float, ...]] = {

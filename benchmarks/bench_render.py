@@ -14,9 +14,9 @@ import statistics
 import time
 from collections.abc import Callable
 
-from bot.engine.collecting import PoolTile
-from bot.engine.hands import Witness
 from bot.engine.tiles import KINDS, Tile, parse_tiles
+from bot.games.collecting.engine.hands import Witness
+from bot.games.collecting.engine.machine import PoolTile
 from bot.render import images, layout, table_art
 from bot.render.images import render_hand, render_witness
 from bot.render.table_art import (

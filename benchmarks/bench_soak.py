@@ -31,8 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.ai import core
-from bot.engine.hands import is_winning_counts
+from bot.games.collecting.ai import core
+from bot.games.collecting.engine.hands import is_winning_counts
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import ManualClock
 from bot.services.ratings import RatingService

@@ -5,12 +5,15 @@ dealt from the physical tiles of those sets, are generated first (not timed); th
 judges every hand twice, starting from empty memo tables: the first pass shows the cost of new
 hands, the second the cost once the memo holds them.
 
-* ``engine``: :func:`bot.engine.hands.is_winning_counts` without its memo (``__wrapped__``): the
+* ``engine``: :func:`bot.games.collecting.engine.hands.is_winning_counts` without its memo
+(``__wrapped__``): the
   residue test for every candidate eye;
 * ``engine memo``: the same through its ``lru_cache``, as the engine calls it;
-* ``signature``: the AI core's :class:`~bot.ai.core.HandEvaluator` computing a count vector's
+* ``signature``: the AI core's :class:`~bot.games.collecting.ai.core.HandEvaluator` computing a
+count vector's
   missing tiles (a win is 0 missing), memoised by signature (residue counts and eye kinds);
-* ``packed``: :meth:`~bot.ai.core.HandEvaluator.wins` on a packed hand (the same, from the int);
+* ``packed``: :meth:`~bot.games.collecting.ai.core.HandEvaluator.wins` on a packed hand (the same,
+from the int);
 * ``packed table``: ``table(hand)[0]``, the check the fast simulator makes: memoised per hand,
   it also prepares the whole discard decision, so a first sight of a hand costs more.
 
@@ -32,9 +35,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.ai.core import HandEvaluator, pack
 from bot.engine import KINDS, FourTwo
-from bot.engine.hands import is_winning_counts
+from bot.games.collecting.ai.core import HandEvaluator, pack
+from bot.games.collecting.engine.hands import is_winning_counts
 
 CASES = ((8, 1), (10, 1), (10, 4), (10, 8))  # (hand size, sets)
 CHECKERS = ("engine", "engine memo", "signature", "packed", "packed table")

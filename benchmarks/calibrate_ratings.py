@@ -28,8 +28,8 @@ from openskill.models import PlackettLuce
 from bot.ai.levels import levels_for
 from bot.engine import Game, make_deal, make_rules
 from bot.games.collecting.sim.play import play_game
+from bot.games.fishing.sim.play import play_fishing
 from bot.services.ratings import ModelParams, ranks_of
-from bot.sim.fishing import play_fishing
 
 
 def seatings(game: Game, levels: Sequence[str], rng: random.Random, games: int) -> list[list[str]]:

@@ -1,5 +1,5 @@
 """Fit the master's inference weights: how much more likely real expert hands are than uniform
-draws, feature by feature (``bot.ai.kernel._hand_features``).
+draws, feature by feature (``bot.games.collecting.ai.kernel._hand_features``).
 
 Experts play each other through the engine. At every decision of every seat, each other seat's
 true hidden tiles and ``--draws`` uniform draws of as many tiles from what the deciding seat has
@@ -24,12 +24,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
-from bot.ai import get_player, kernel
-from bot.ai.core import pack_tiles, unpack
-from bot.ai.knowledge import read_view
-from bot.engine import Declare, Offer, apply, legal_actions, make_deal, make_rules, new_game, view
-from bot.engine.collecting import Phase
+from bot.engine import Offer, apply, legal_actions, make_deal, make_rules, new_game, view
 from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET
+from bot.games.collecting.ai import kernel
+from bot.games.collecting.ai.core import pack_tiles, unpack
+from bot.games.collecting.ai.knowledge import read_view
+from bot.games.collecting.ai.levels import get_player
+from bot.games.collecting.engine.actions import Declare
+from bot.games.collecting.engine.machine import Phase
 
 
 def _groups(rules: Any, games: int, draws: int, seed: str, gaps: int = 0) -> list[np.ndarray]:

@@ -26,7 +26,7 @@ import discord
 from discord.ext import commands
 
 from bot.ai import warm
-from bot.ai.core import BOT_MEMO, set_memo_limits
+from bot.ai.family import bound_memos
 from bot.config import ConfigError, Settings, load_settings
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import Clock
@@ -205,7 +205,7 @@ class KapBot(commands.Bot):
         """Open the database (migrating it), build the services, load the cogs, sync commands."""
         settings = self.settings
         # The bot's memory budget (docs/benchmarks.md): small AI memos, not the simulator's.
-        set_memo_limits(BOT_MEMO)
+        bound_memos()
         # One process per database: a second bot on the same file refuses to start here.
         if self._lock is None or not self._lock.held:
             self._lock = ProcessLock.acquire(settings.db_path)

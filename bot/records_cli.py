@@ -42,8 +42,8 @@ from bot.ai.review import (
     review_decision,
     review_rng,
 )
-from bot.engine import AnyAction, AnyState, legal_actions, view
-from bot.engine.family import engine_of
+from bot.engine import legal_actions, view
+from bot.engine.family import Action, State, engine_of
 from bot.engine.position import PositionError, parse_position, write_position
 from bot.engine.record import GameRecord, RecordError, parse_record, replay, result_line
 from bot.limits import (
@@ -171,7 +171,7 @@ def _read(path: str, err: TextIO, text: str | None = None) -> GameRecord | None:
         return None
 
 
-def _position(state: AnyState) -> list[str]:
+def _position(state: State) -> list[str]:
     """Every seat's hand (or points) and the table, in the words of the game's family."""
     return engine_of(state.rules.game).position_lines(state, None)
 
@@ -294,10 +294,10 @@ class _Position:
     """A position to analyse: the state, the seat to play, and, from a record, the number of
     the action played there and that action (None for a typed position or the record's end)."""
 
-    state: AnyState
+    state: State
     seat: int
     number: int | None = None
-    played: AnyAction | None = None
+    played: Action | None = None
     typed: str | None = None
 
 
@@ -342,8 +342,8 @@ def _record_position(record: GameRecord, at: int | None) -> _Position:
     number = last if at is None else at
     from bot.engine import new_game
 
-    state: AnyState = new_game(record.rules, record.names, record.deal)
-    played: AnyAction | None = None
+    state: State = new_game(record.rules, record.names, record.deal)
+    played: Action | None = None
     for step in replay(record):
         if step.number == number:
             played = step.action

@@ -14,9 +14,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.ai import AI_LEVELS
 from bot.ai.base import LEVEL_WORDS
 from bot.ai.family import ai_of
+from bot.ai.levels import all_levels
 from bot.engine import EngineError
 from bot.engine.family import engine_of
 from bot.games import default_game, find
@@ -38,8 +38,8 @@ log = logging.getLogger("cogs.desk")
 
 
 def ai_levels() -> list[str]:
-    """The computer levels that exist now."""
-    return sorted(AI_LEVELS)
+    """The computer levels that exist now (every game's, by name)."""
+    return all_levels()
 
 
 def level_choices(levels: Sequence[str]) -> list[app_commands.Choice[str]]:

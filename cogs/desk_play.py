@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import AnyAction
+from bot.engine.family import Action
 from bot.locale import Message, t
 from bot.render.family import VerbRefusal, render_of
 from bot.render.text import legal_text, private_event_text, result_text, unbroken
@@ -72,7 +72,7 @@ class PlayDesk(DeskBase):
         self,
         interaction: discord.Interaction[Any],
         table: Table,
-        action: AnyAction | str,
+        action: Action | str,
         *,
         version: int | None = None,
     ) -> None:

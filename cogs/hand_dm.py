@@ -103,7 +103,6 @@ class HandMessages(PresenterBase):
             render.hand_key(seat_view, table.legal() if mine else []),
             mine,
             table.version if mine else None,
-            seat_view.phase if mine else None,
             over,
             table.status,
         )

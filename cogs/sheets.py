@@ -8,7 +8,8 @@ from typing import Any
 
 import discord
 
-from bot.engine import EngineError, RuleSet, make_rules
+from bot.engine import EngineError, make_rules
+from bot.engine.family import Rules
 from bot.locale import t
 from bot.render.family import Field, SeatLabel
 from bot.render.text import count_text, unbroken
@@ -70,7 +71,7 @@ def add_fields(embed: discord.Embed, fields: list[Field] | tuple[Field, ...]) ->
         embed.add_field(name=shown.name, value=field_text(shown.value), inline=shown.inline)
 
 
-def lobby_rules(table: Table) -> RuleSet | None:
+def lobby_rules(table: Table) -> Rules | None:
     """The rules the lobby would start with, given who sits now (None if it cannot start)."""
     if table.rules is not None:
         return table.rules

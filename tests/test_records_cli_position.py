@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import FishingState, GameState, Tile, legal_actions, view
+from bot.engine import Tile, legal_actions, view
 from bot.engine.hidden import determinize, unseen_pieces
 from bot.engine.position import PositionError, parse_position, write_position
 from bot.engine.record import replay
 from bot.games.collecting.engine.hidden import known_kinds
+from bot.games.collecting.engine.machine import GameState
+from bot.games.fishing.engine import FishingState
 from bot.records_cli import main_analyse
 from tests.engine.test_record import PRESETS, random_game
 

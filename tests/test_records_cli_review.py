@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.ai import kernel
 from bot.ai.review import review_decision
 from bot.engine import make_rules
 from bot.engine.deal import deal_from_tiles
 from bot.engine.record import GameRecord, RecordSeat, parse_record, write_record
 from bot.engine.tiles import parse_tiles
+from bot.games.collecting.ai import kernel
 from bot.records_cli import main_analyse, main_review
 from bot.services.review_text import position_lines
 from tests.engine.test_record import random_game

@@ -10,22 +10,12 @@ from collections.abc import Callable, Mapping, Sequence
 
 import pytest
 
-from bot.ai import Player
-from bot.engine import (
-    Action,
-    Deal,
-    Declare,
-    Discard,
-    Draw,
-    RuleSet,
-    Tile,
-    View,
-    deal_from_tiles,
-    is_winning,
-    make_rules,
-    parse_tile,
-    parse_tiles,
-)
+from bot.engine import Deal, RuleSet, Tile, deal_from_tiles, make_rules, parse_tile, parse_tiles
+from bot.games.collecting.ai.base import Player
+from bot.games.collecting.engine.actions import Action, Declare, Discard
+from bot.games.collecting.engine.hands import is_winning
+from bot.games.collecting.engine.machine import View
+from bot.games.dominoes.engine.actions import Draw
 from bot.terminal import LEGAL_PREFIX, PROMPT, main, run_game
 
 # ---------------------------------------------------------------------------------------------

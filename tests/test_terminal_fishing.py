@@ -10,16 +10,10 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from bot.ai.base import AnyPlayer
-from bot.engine import (
-    Draw,
-    FishingAction,
-    FishingView,
-    Place,
-    Tile,
-    deal_from_piles,
-    make_rules,
-)
-from bot.engine.actions import End
+from bot.engine import Tile, make_rules
+from bot.games.dominoes.engine.actions import Draw
+from bot.games.fishing.engine import FishingView, deal_from_piles
+from bot.games.fishing.engine.actions import End, FishingAction, Place
 from bot.terminal import LEGAL_PREFIX, PROMPT, main, run_game
 
 Strategy = Callable[[list[str], random.Random], str]
@@ -178,7 +172,7 @@ def test_capture_a_pair_and_see_the_score() -> None:
 
 def test_a_missed_capture_can_be_claimed() -> None:
     # You place the second 6-6 instead of pairing it; the bot (claiming first) takes it.
-    from bot.engine import Claim, ComboKind
+    from bot.games.fishing.engine.actions import Claim, ComboKind
 
     bot = Fixed([Claim(ComboKind.PAIR, End.LEFT), Draw(), Place(End.RIGHT)])
     out = known_game(["draw", "draw", "place right", "quit"], bot)

@@ -1,17 +1,7 @@
-"""Computer players. The levels of every game are the tables of :mod:`bot.ai.levels`."""
+"""Computer players. Each game's levels are its family's (``bot/games/<family>/ai/``), asked
+through :func:`bot.ai.family.ai_of`; :mod:`bot.ai.levels` gathers them."""
 
-from bot.ai.base import Player, RandomPlayer
-from bot.ai.expert import ExpertPlayer
-from bot.ai.greedy import GreedyPlayer
-from bot.ai.levels import AI_LEVELS, get_player
-from bot.ai.master import MasterPlayer
+from bot.ai.base import AnyPlayer
+from bot.ai.levels import all_levels, levels_for, player_for
 
-__all__ = [
-    "AI_LEVELS",
-    "ExpertPlayer",
-    "GreedyPlayer",
-    "MasterPlayer",
-    "Player",
-    "RandomPlayer",
-    "get_player",
-]
+__all__ = ["AnyPlayer", "all_levels", "levels_for", "player_for"]

@@ -1,7 +1,5 @@
-"""The computer-player protocol, the random player and the words of the levels.
-
-Which player a level name makes is :mod:`bot.ai.levels`'s (a table that imports the players; no
-player imports it)."""
+"""The computer-player protocol of any game and the words of the levels. Which player a level
+name makes is the game's family's (:mod:`bot.ai.levels` asks it)."""
 
 from __future__ import annotations
 
@@ -9,19 +7,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from bot.engine import Action, Declare, View
-
-__all__ = ["LEVEL_WORDS", "AnyPlayer", "Player", "RandomPlayer"]
-
-
-class Player(Protocol):
-    """A computer player: picks one of the legal actions from what its seat may see."""
-
-    level: str
-
-    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
-        """Return one element of ``legal``."""
-        ...
+__all__ = ["LEVEL_WORDS", "AnyPlayer"]
 
 
 LEVEL_WORDS: dict[str, str] = {
@@ -34,18 +20,6 @@ LEVEL_WORDS: dict[str, str] = {
 adds its line here; one without a line is shown by its name alone. Members read a level by its
 name (bot.locale.levels.LEVEL_NAMES: the AI layer may not import the catalogue), never by its
 code."""
-
-
-class RandomPlayer:
-    """Declares a win when it can, otherwise plays a uniformly random legal action."""
-
-    level = "random"
-
-    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
-        """Declare if possible, else a random legal action."""
-        if Declare() in legal:
-            return Declare()
-        return legal[rng.randrange(len(legal))]
 
 
 class AnyPlayer(Protocol):

@@ -1,7 +1,8 @@
 """The play-outs a master decision may spend, as the operator sets them.
 
-Both master levels (:class:`bot.ai.master.MasterPlayer` for the collecting games,
-:class:`bot.ai.fishing_master.MasterFishingPlayer` for Tsung Shap) read the same setting, so it
+Both master levels (:class:`bot.games.collecting.ai.master.MasterPlayer` for the collecting games,
+:class:`bot.games.fishing.ai.master.MasterFishingPlayer` for Tsung Shap) read the same setting, so
+it
 lives apart from either.
 """
 

@@ -19,9 +19,9 @@ from collections.abc import Sequence
 
 from bot.ai.family import Estimator, PlayOut, ai_of
 from bot.ai.levels import player_for
-from bot.engine import AnyAction, AnyState, apply, legal_actions, view
+from bot.engine import apply, legal_actions, view
+from bot.engine.family import Action, Rules, State
 from bot.engine.hidden import arrangements, determinize
-from bot.engine.rules import RuleSet
 
 __all__ = [
     "Estimator",
@@ -47,7 +47,7 @@ def compiled(game: str) -> bool:
     return ai_of(game).compiled(game)
 
 
-def default_rollouts(rules: RuleSet) -> int:
+def default_rollouts(rules: Rules) -> int:
     """The play-outs a review or an analysis may spend on one decision by default: about the
     same time per decision for every game (docs/benchmarks.md, "Reviews")."""
     budget = ai_of(rules.game).rollouts(rules)
@@ -61,7 +61,7 @@ def default_rollouts(rules: RuleSet) -> int:
 
 
 def _playout_with(level: str) -> PlayOut:
-    def playout(state: AnyState, seat: int, rng: random.Random) -> float:
+    def playout(state: State, seat: int, rng: random.Random) -> float:
         players = [player_for(state.rules.game, level) for _ in range(state.rules.players)]
         while state.result is None:
             current = state.current
@@ -99,9 +99,9 @@ def python_estimator(game: str) -> Estimator:
     playout = default_playout(game)
 
     def estimate(
-        state: AnyState,
+        state: State,
         seat: int,
-        actions: Sequence[AnyAction],
+        actions: Sequence[Action],
         rollouts: int,
         rng: random.Random,
     ) -> list[list[float]]:
@@ -111,9 +111,9 @@ def python_estimator(game: str) -> Estimator:
 
 
 def estimate_actions(
-    state: AnyState,
+    state: State,
     seat: int,
-    actions: Sequence[AnyAction],
+    actions: Sequence[Action],
     rollouts: int,
     rng: random.Random,
     playout: PlayOut = expert_playout,
@@ -136,7 +136,7 @@ def estimate_actions(
 
 
 def exact_values(
-    state: AnyState, seat: int, actions: Sequence[AnyAction], playout: PlayOut = expert_playout
+    state: State, seat: int, actions: Sequence[Action], playout: PlayOut = expert_playout
 ) -> list[float]:
     """Per action, the exact chance over every arrangement of the unseen tiles (each equally
     likely), for a play-out that uses no randomness. For small end positions only."""

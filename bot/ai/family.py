@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from bot.games import load
+from bot.games import games, load
 
 if TYPE_CHECKING:
     from bot.ai.base import AnyPlayer
@@ -70,6 +70,12 @@ class GameAI(Protocol):
         seats, fitted by benchmarks/calibrate_ratings.py)."""
         ...
 
+    def bound_memos(self) -> None:
+        """Keep this family's memo tables small from now on: the bot's budget
+        (docs/benchmarks.md), where a server hosts tables of many rule sets at once; the
+        simulator keeps the large defaults. A family without memos does nothing."""
+        ...
+
     def warm_player(self, game: str, budget: int) -> AnyPlayer | None:
         """A searching player with ``budget`` play-outs per decision whose decisions run all
         the compiled code the game's strongest level runs (:mod:`bot.ai.warm` plays a few to
@@ -122,6 +128,13 @@ class GameAI(Protocol):
         """What a seat saw when it decided (its view), in lines of words for a review
         (:func:`bot.ai.review_words.nt` for a counted line)."""
         ...
+
+
+def bound_memos() -> None:
+    """The bot's small memo budget for every registered family's AI
+    (:meth:`GameAI.bound_memos`)."""
+    for info in games():
+        ai_of(info.name).bound_memos()
 
 
 def ai_of(game: str) -> GameAI:

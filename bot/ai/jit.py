@@ -1,8 +1,10 @@
 """The switches of the compiled kernels: whether numba and numpy are here, the ``jit``
 decorator, and the random numbers both kernels draw (splitmix64).
 
-Both kernels (:mod:`bot.ai.kernel` for the collecting games, :mod:`bot.ai.fishing_kernel` for
-Tsung Shap) and the simulator's batches (:mod:`bot.sim.kernel`) compile through :func:`jit`,
+Both kernels (:mod:`bot.games.collecting.ai.kernel` for the collecting games,
+:mod:`bot.games.fishing.ai.kernel` for
+Tsung Shap) and the simulator's batches (:mod:`bot.games.collecting.sim.kernel`) compile through
+:func:`jit`,
 so one place decides whether anything compiles: without numba the functions stay plain Python
 (the master levels may still run them when numpy is here), and ``KAPSHAP_KERNEL=0`` in the
 environment switches the compiled path off (:func:`available`).
@@ -53,13 +55,14 @@ def numpy_here() -> bool:
     return _NUMPY
 
 
-# -- random numbers (bot.sim.seeding's generator) ----------------------------------------------
+# -- random numbers (bot.games.dominoes.sim.seeding's generator)
+# ----------------------------------------------
 
 
 @jit
 def splitmix_next(state: Any) -> Any:
     """The next number of the splitmix64 stream whose state is ``state[0]`` (a uint64 array)."""
-    # splitmix64 (bot.sim.seeding.SplitMix64 is the same generator in Python).
+    # splitmix64 (bot.games.dominoes.sim.seeding.SplitMix64 is the same generator in Python).
     state[0] += np.uint64(0x9E3779B97F4A7C15)
     z = state[0]
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)

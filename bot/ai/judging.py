@@ -41,13 +41,14 @@ from bot.ai.verdicts import (
     _upper,
     verdict_of,
 )
-from bot.engine import AnyAction, AnyState, apply, legal_actions
+from bot.engine import apply, legal_actions
+from bot.engine.family import Action, State
 from bot.engine.hidden import determinize
 
 __all__ = ["assess", "distinct_choices"]
 
 
-def _groups(state: AnyState, seat: int, legal: Sequence[AnyAction]) -> list[list[AnyAction]]:
+def _groups(state: State, seat: int, legal: Sequence[Action]) -> list[list[Action]]:
     """The legal actions, equivalent ones together (the game's family says which: in Tsung
     Shap two moves whose rows are mirror images of each other)."""
     if len(legal) < 2:
@@ -55,7 +56,7 @@ def _groups(state: AnyState, seat: int, legal: Sequence[AnyAction]) -> list[list
     return ai_of(state.rules.game).choices(state, seat, legal)
 
 
-def _outcome(state: AnyState, seat: int, action: AnyAction) -> float | None:
+def _outcome(state: State, seat: int, action: Action) -> float | None:
     """1.0 or 0.0 when ``action`` ends the game (a declaration, Tsung Shap's last tile), the
     same whatever the hidden tiles; None otherwise (a draw's depends on them)."""
     if ai_of(state.rules.game).draws_unseen(action):
@@ -66,19 +67,19 @@ def _outcome(state: AnyState, seat: int, action: AnyAction) -> float | None:
     return 1.0 if after.result.winner == seat else 0.0
 
 
-def distinct_choices(state: AnyState, seat: int) -> int:
+def distinct_choices(state: State, seat: int) -> int:
     """How many really different moves ``seat`` has (equivalent ones counted once)."""
     return len(_groups(state, seat, legal_actions(state)))
 
 
 def assess(
-    state: AnyState,
+    state: State,
     seat: int,
     *,
     rollouts: int,
     rng: random.Random,
-    played: AnyAction | None = None,
-    expert: AnyAction | None = None,
+    played: Action | None = None,
+    expert: Action | None = None,
     estimator: Estimator | None = None,
     adaptive: bool = True,
 ) -> Assessment:
@@ -91,12 +92,12 @@ def assess(
         estimator = default_estimator(state.rules.game)
     groups = _groups(state, seat, legal_actions(state))
 
-    def group_of(action: AnyAction | None) -> int | None:
+    def group_of(action: Action | None) -> int | None:
         return next((i for i, g in enumerate(groups) if action in g), None)
 
     mine, experts = group_of(played), group_of(expert)
     # Each choice is named by the move played (or the expert's) when it is one of its moves.
-    reps: list[AnyAction] = [
+    reps: list[Action] = [
         played if i == mine and played is not None else g[0] for i, g in enumerate(groups)
     ]
     if experts is not None and expert is not None and experts != mine:

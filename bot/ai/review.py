@@ -19,7 +19,7 @@ either value.
   :func:`estimate_actions` is the one made from a play-out. :func:`default_estimator` is what
   reviews and ``kapshap analyse`` use, the game's family's: the compiled expert play-outs where
   numba is installed (for Kap Shap and Kap Tai Shap the ``master`` level's kernel; for Tsung
-  Shap :mod:`bot.ai.fishing_kernel`), else the engine's (expert play-outs; greedy ones for
+  Shap :mod:`bot.games.fishing.ai.kernel`), else the engine's (expert play-outs; greedy ones for
   Tsung Shap, whose Python expert is too slow to play out).
 
 **Judging a decision** (:func:`assess`), within a budget of ``rollouts`` play-outs
@@ -109,7 +109,8 @@ from bot.ai.verdicts import (
     percent,
     verdict_of,
 )
-from bot.engine import AnyAction, AnyState, AnyView, legal_actions, view
+from bot.engine import legal_actions, view
+from bot.engine.family import Action, State, View
 from bot.engine.record import GameRecord, replay
 
 __all__ = [
@@ -188,8 +189,8 @@ class Decision:
     rollouts: int
     choices: tuple[Option, ...] = ()
     reason: Words | None = None
-    position: AnyView | None = None
-    legal: tuple[AnyAction, ...] = ()
+    position: View | None = None
+    legal: tuple[Action, ...] = ()
 
     @property
     def named(self) -> bool:
@@ -276,7 +277,7 @@ def review_decision(
     )
 
 
-def _action_of(legal: Sequence[AnyAction], notation: str) -> AnyAction:
+def _action_of(legal: Sequence[Action], notation: str) -> Action:
     return next(a for a in legal if str(a) == notation)
 
 
@@ -285,10 +286,10 @@ def _action_of(legal: Sequence[AnyAction], notation: str) -> AnyAction:
 
 
 def reason_words(
-    state: AnyState,
+    state: State,
     seat: int,
-    played: AnyAction,
-    best: AnyAction,
+    played: Action,
+    best: Action,
     after: Sequence[tuple[int, str]] = (),
 ) -> Words:
     """Why ``played`` was worse than ``best`` in one sentence of the game's own terms

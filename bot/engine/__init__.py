@@ -2,28 +2,12 @@
 
 Every driver (the Discord services, the terminal client, the simulator) plays through the same
 four functions: :func:`new_game`, :func:`legal_actions`, :func:`apply` and :func:`view`
-(:mod:`bot.engine.api`), which ask the game's family (:func:`bot.engine.family.engine_of`): the
-collecting games (Kap Shap, Kap Tai Shap) run in :mod:`bot.engine.collecting`, Tsung Shap in
-:mod:`bot.engine.fishing`. The games' own types are re-exported here for the code that has not
-moved into the families yet (issue 19 step 6).
+(:mod:`bot.engine.api`), which ask the game's family (:func:`bot.engine.family.engine_of`);
+each game's own state machine, actions and events live in its family's package
+(``bot/games/<family>/engine/``). Exported here: that generic API, the errors, the generic
+``TurnStarted`` event, and the domino tiles, rule sets and deals the built-in games share.
 """
 
-from bot.engine.actions import (
-    Action,
-    AnyAction,
-    Capture,
-    Claim,
-    ComboKind,
-    Declare,
-    Discard,
-    Draw,
-    End,
-    FishingAction,
-    Place,
-    Take,
-    parse_any_action,
-    parse_fishing_action,
-)
 from bot.engine.api import (
     apply,
     describe_event,
@@ -32,47 +16,9 @@ from bot.engine.api import (
     parse_action,
     view,
 )
-from bot.engine.collecting import (
-    Declared,
-    Discarded,
-    Drew,
-    EndReason,
-    Event,
-    GameDrawn,
-    GameState,
-    Move,
-    Phase,
-    PoolTile,
-    Result,
-    Took,
-    TurnStarted,
-    View,
-    WinBy,
-    hand_tiles,
-)
 from bot.engine.deal import Deal, deal_from_tiles, make_deal
 from bot.engine.errors import EngineError, IllegalAction, NotationError, RulesError
-from bot.engine.fishing import (
-    Captured,
-    Claimed,
-    Combination,
-    FishingEndReason,
-    FishingEvent,
-    FishingMove,
-    FishingPhase,
-    FishingResult,
-    FishingState,
-    FishingView,
-    GameOver,
-    MissedCapture,
-    Placed,
-    Swept,
-    TileTurned,
-    capture_options,
-    deal_from_piles,
-    difference_payment,
-)
-from bot.engine.hands import Witness, find_witness, is_winning
+from bot.engine.events import TurnStarted
 from bot.engine.rules import (
     FirstPlayer,
     FourTwo,
@@ -95,93 +41,31 @@ from bot.engine.tiles import (
     tiles_named,
 )
 
-AnyState = GameState | FishingState
-"""The state of a built-in game (generic code holds :class:`bot.engine.family.State`)."""
-
-AnyView = View | FishingView
-"""What a seat sees of a built-in game (generic code holds :class:`bot.engine.family.View`)."""
-
-AnyEvent = Event | FishingEvent
-"""An event of a built-in game (opaque to generic code: :data:`bot.engine.family.Event`)."""
-
 __all__ = [
     "KINDS",
-    "Action",
     "AmbiguousTile",
-    "AnyAction",
-    "AnyEvent",
-    "AnyState",
-    "AnyView",
-    "Capture",
-    "Captured",
-    "Claim",
-    "Claimed",
-    "Combination",
-    "ComboKind",
     "Deal",
-    "Declare",
-    "Declared",
-    "Discard",
-    "Discarded",
-    "Draw",
-    "Drew",
-    "End",
-    "EndReason",
     "EngineError",
-    "Event",
     "FirstPlayer",
-    "FishingAction",
-    "FishingEndReason",
-    "FishingEvent",
-    "FishingMove",
-    "FishingPhase",
-    "FishingResult",
-    "FishingState",
-    "FishingView",
     "FourTwo",
     "Game",
-    "GameDrawn",
-    "GameOver",
-    "GameState",
     "IllegalAction",
-    "MissedCapture",
-    "Move",
     "NotationError",
     "Offer",
-    "Phase",
-    "Place",
-    "Placed",
-    "PoolTile",
-    "Result",
     "RuleSet",
     "RulesError",
     "Settlement",
-    "Swept",
-    "Take",
     "Tile",
-    "TileTurned",
-    "Took",
     "TurnStarted",
-    "View",
-    "WinBy",
-    "Witness",
     "apply",
-    "capture_options",
-    "deal_from_piles",
     "deal_from_tiles",
     "describe_event",
-    "difference_payment",
-    "find_witness",
     "format_tiles",
-    "hand_tiles",
-    "is_winning",
     "legal_actions",
     "make_deal",
     "make_rules",
     "new_game",
     "parse_action",
-    "parse_any_action",
-    "parse_fishing_action",
     "parse_tile",
     "parse_tiles",
     "plain_notation",

@@ -2,9 +2,7 @@
 
 Each function finds the family of the game it is given (``rules.game``, ``state.rules.game``)
 with :func:`bot.engine.family.engine_of` and lets its engine facet do the work, so this module
-knows no game: the collecting games (Kap Shap, Kap Tai Shap) play in
-:mod:`bot.engine.collecting`, Tsung Shap in :mod:`bot.engine.fishing`, and a game registered
-later in its own family's code.
+knows no game: each plays in its own family's code (``bot/games/<family>/engine/``).
 
 States, views, actions and events are the family's own values: generic code holds them as
 the Protocols of :mod:`bot.engine.family` (or ``Any``). ``apply`` returns a state of the type it
@@ -14,9 +12,8 @@ was given, so a caller holding a precisely typed state keeps its type.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar
 
-from bot.engine.actions import Action, AnyAction, parse_any_action
 from bot.engine.deal import Deal
 from bot.engine.errors import RulesError
 from bot.engine.family import AnyEngine, Event, Rules, State, engine_of, engine_of_event
@@ -28,7 +25,6 @@ __all__ = [
     "legal_actions",
     "new_game",
     "parse_action",
-    "parse_any_action",
     "view",
 ]
 
@@ -73,16 +69,10 @@ def _engine(game: str) -> AnyEngine:
         raise RulesError(str(exc)) from None
 
 
-@overload
-def parse_action(text: str, game: None = None) -> Action: ...
-@overload
-def parse_action(text: str, game: str) -> AnyAction: ...
-def parse_action(text: str, game: str | None = None) -> AnyAction:
-    """Read an action in the notation of ``game``.
+def parse_action(text: str, game: str | None = None) -> Any:
+    """Read an action in the notation of ``game`` (its family's action).
 
     Without ``game`` this reads the notation of the first game registered (Kap Shap's:
-    ``take``, ``draw``, ``discard``, ``declare``), as it always has; use
-    :func:`parse_any_action` for every verb of every game.
+    ``take``, ``draw``, ``discard``, ``declare``), as it always has.
     """
-    action: AnyAction = _engine(default_game() if game is None else game).parse_action(text)
-    return action
+    return _engine(default_game() if game is None else game).parse_action(text)

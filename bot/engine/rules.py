@@ -24,7 +24,7 @@ from typing import Any, Protocol, cast
 from bot.engine.deal import FirstPlayer
 from bot.engine.errors import RulesError
 from bot.engine.family import engine_of
-from bot.engine.tiles import PIECES_PER_SET
+from bot.engine.tiles import PIECES_PER_SET, Tile
 from bot.games import UnknownGame, find
 
 __all__ = [
@@ -44,6 +44,8 @@ __all__ = [
     "default_first_turn_extra_draw",
     "default_sets",
     "make_rules",
+    "ten_pair_values",
+    "tile_values",
     "with_flag",
 ]
 
@@ -433,3 +435,34 @@ def _validate(rules: RuleSet) -> None:
     if rules.settle_rate < 1:
         raise RulesError(f"settle_rate must be at least 1 chip per point, not {rules.settle_rate}")
     _family(rules.game).validate(rules)
+
+
+# A tile's values under the 4-2 option: shared by the ten-pairs of the collecting games, the
+# tens of Tsung Shap's captures and the pictures' pair totals.
+_FOUR_TWO = Tile(4, 2).index
+_TWO_ONE = Tile(2, 1).index
+_WILD_KINDS = (_FOUR_TWO, _TWO_ONE)
+
+
+def tile_values(tile: Tile, four_two: FourTwo) -> tuple[int, ...]:
+    """The value(s) a tile may take in making tens.
+
+    Pips, except 4-2 counts 3 by default (Culin); under ``wild`` both 4-2 and 2-1 count 3 or 6.
+    """
+    if four_two is FourTwo.WILD and tile.index in _WILD_KINDS:
+        return (3, 6)
+    if tile.index == _FOUR_TWO and four_two is FourTwo.THREE:
+        return (3,)
+    return (tile.pips,)
+
+
+def ten_pair_values(a: Tile, b: Tile, four_two: FourTwo) -> tuple[int, int] | None:
+    """The values two tiles take to total 10 or 20, or None if they are not a ten-pair.
+
+    No pair can reach both 10 and 20, so the answer is unique.
+    """
+    for x in tile_values(a, four_two):
+        for y in tile_values(b, four_two):
+            if x + y in (10, 20):
+                return x, y
+    return None

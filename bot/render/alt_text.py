@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from bot.engine import PoolTile, Tile, Witness, sort_tiles
+from bot.engine import Tile, sort_tiles
 from bot.engine.rules import FourTwo
 from bot.locale import is_chinese, t
+from bot.render.shapes import Arrangement, FaceUp
 from bot.render.table_art import PoolGroup
 from bot.render.text import count_text, pool_text, short_tile, witness_text
 from bot.tournament.describe import display_name, standings_text
@@ -115,7 +116,7 @@ def _sentences(parts: Sequence[str], locale: str) -> str:
     return ("" if is_chinese(locale) else " ").join(parts)
 
 
-def discards_description(pool: Sequence[PoolTile], locale: str = "en") -> str:
+def discards_description(pool: Sequence[FaceUp], locale: str = "en") -> str:
     """The table message's discards picture: the face-up discards by kind, dead ones apart."""
     return fit_description(
         t(locale, "Discards: {tiles}", tiles=pool_text(pool, locale).replace("`", ""))
@@ -151,7 +152,7 @@ def row_description(
 
 
 def witness_description(
-    name: str, witness: Witness, four_two: FourTwo = FourTwo.THREE, locale: str = "en"
+    name: str, witness: Arrangement, four_two: FourTwo = FourTwo.THREE, locale: str = "en"
 ) -> str:
     """The winning hand's picture: the eye and each ten-pair with its total."""
     arrangement = witness_text(witness, four_two, locale).replace("`", "")

@@ -15,8 +15,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.engine.hands import Witness, ten_pair_values
-from bot.engine.rules import FourTwo
+from bot.engine.rules import FourTwo, ten_pair_values
 from bot.engine.tiles import Tile, sort_tiles
 from bot.locale import t
 from bot.render.layout import (
@@ -35,6 +34,7 @@ from bot.render.layout import (
     text_centered,
     tile_label,
 )
+from bot.render.shapes import Arrangement
 from bot.render.tile_art import tile_size
 from bot.render.typeface import SEMIBOLD
 
@@ -75,7 +75,7 @@ class _Group:
     eye: bool
 
 
-def render_witness(witness: Witness, *, title: str | None = None, locale: str = "en") -> bytes:
+def render_witness(witness: Arrangement, *, title: str | None = None, locale: str = "en") -> bytes:
     """PNG of a winning hand arranged as the eye and its ten-pairs.
 
     Each group is set apart by a gap and underlined by a bracket: the eye in gold, labelled
@@ -85,7 +85,7 @@ def render_witness(witness: Witness, *, title: str | None = None, locale: str = 
 
 
 @lru_cache(maxsize=128)
-def _render_witness(witness: Witness, title: str | None, locale: str = "en") -> bytes:
+def _render_witness(witness: Arrangement, title: str | None, locale: str = "en") -> bytes:
     groups = [_Group(t(locale, "eye"), witness.eye, True)]
     groups += [_Group(f"= {pair_total(a, b)}", (a, b), False) for a, b in witness.pairs]
     tw, th = tile_size()

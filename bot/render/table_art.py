@@ -26,7 +26,6 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.engine import PoolTile
 from bot.engine.tiles import Tile, sort_tiles
 from bot.locale import N_, t
 from bot.render.layout import (
@@ -53,6 +52,7 @@ from bot.render.layout import (
     tile_label,
     tiles_block_size,
 )
+from bot.render.shapes import FaceUp
 from bot.render.tile_art import tile_image, tile_size
 from bot.render.typeface import SEMIBOLD, draw_text, fit_text, text_width
 
@@ -95,7 +95,7 @@ class PoolGroup:
 
 
 def discard_groups(
-    pool: Sequence[PoolTile], takeable: Collection[Tile] | None = None
+    pool: Sequence[FaceUp], takeable: Collection[Tile] | None = None
 ) -> tuple[PoolGroup, ...]:
     """Group the face-up discards by kind, in rank order: a kind's takeable (or live) copies
     first, then its dead ones.
@@ -253,7 +253,7 @@ def _render_discards(
     return png(canvas)
 
 
-def pool_groups(pool: Iterable[PoolTile]) -> list[tuple[Tile, int, bool]]:
+def pool_groups(pool: Iterable[FaceUp]) -> list[tuple[Tile, int, bool]]:
     """Group face-up discards for :func:`render_pool`: ``(kind, count, dead)`` in rank order,
     the takeable copies of a kind before its dead ones."""
     counts: dict[tuple[int, bool], int] = {}

@@ -21,22 +21,20 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from bot.engine import Capture, Claim, Combination, PoolTile, Tile, Witness, sort_tiles
-from bot.engine.hands import ten_pair_values
-from bot.engine.rules import FourTwo
+from bot.engine import Tile, sort_tiles
+from bot.engine.rules import FourTwo, ten_pair_values
 from bot.games import UnknownGame, find, games
 from bot.limits import format_duration
 from bot.locale import N_, EventLine, Message, nt, t
 from bot.locale import tile_name as local_tile_name
 from bot.render.family import GameRender, SeatLabel, render_for, render_of
+from bot.render.shapes import Arrangement, FaceUp
 
 __all__ = [
     "GAME_TITLES",
     "SeatLabel",
     "action_label",
-    "combination_label",
     "deadline_text",
-    "fishing_fields",
     "game_title",
     "hand_text",
     "legal_text",
@@ -48,7 +46,6 @@ __all__ = [
     "result_text",
     "rules_summary",
     "rules_text",
-    "scores_text",
     "seats_text",
     "tile_name",
     "turn_text",
@@ -173,7 +170,7 @@ def hand_text(hand: Sequence[Tile], locale: str = "en") -> str:
     )
 
 
-def pool_text(pool: Sequence[PoolTile], locale: str = "en") -> str:
+def pool_text(pool: Sequence[FaceUp], locale: str = "en") -> str:
     """The face-up discards grouped by kind; dead ones (never takeable) listed apart."""
     if not pool:
         return t(locale, "*(no discards yet)*")
@@ -198,12 +195,6 @@ def seats_text(view: Any, seats: Sequence[SeatLabel], locale: str = "en") -> str
     """Seats in play order with what each holds (hand sizes; Tsung Shap: score and pile); the
     player to act is marked ▶ (the game's :meth:`~bot.render.family.Words.seats`)."""
     return render_of(view.rules.game).seats(view, seats, locale)
-
-
-def scores_text(view: Any, seats: Sequence[SeatLabel], locale: str = "en") -> str:
-    """Tsung Shap seats: score, tiles left in the pile; ▶ marks the player to act (what
-    :func:`seats_text` says of a Tsung Shap view)."""
-    return seats_text(view, seats, locale)
 
 
 def turn_text(
@@ -234,7 +225,9 @@ def _pair_total(a: Tile, b: Tile, four_two: FourTwo) -> int:
     return sum(values) if values is not None else a.pips + b.pips
 
 
-def witness_text(witness: Witness, four_two: FourTwo = FourTwo.THREE, locale: str = "en") -> str:
+def witness_text(
+    witness: Arrangement, four_two: FourTwo = FourTwo.THREE, locale: str = "en"
+) -> str:
     """The winning arrangement in one line: the eye, then each ten-pair with its total."""
     parts = [t(locale, "eye {tiles}", tiles=f"`{witness.eye[0]}` `{witness.eye[1]}`")]
     parts += [f"`{a}`+`{b}` = {_pair_total(a, b, four_two)}" for a, b in witness.pairs]
@@ -325,21 +318,6 @@ def action_label(action: object, locale: str = "en") -> str:
     return words.action_label(action, locale)
 
 
-def combination_label(action: Capture | Claim, combo: Combination, locale: str = "en") -> str:
-    """A capture or claim button's label with what it takes and scores, so the player sees
-    both before he chooses: ``Capture triplet left: 6-3 + 5-1 + 6-2 · 20 points``."""
-    points = count_text(locale, combo.score, "point")
-    if combo.sweep:
-        points = t(locale, "sweep, {points}", points=points)
-    return t(
-        locale,
-        "{action}: {tiles} · {points}",
-        action=action_label(action, locale),
-        tiles=" + ".join(map(str, combo.tiles)),
-        points=points,
-    )
-
-
 def legal_text(
     view: Any,
     legal: Sequence[Any],
@@ -358,15 +336,6 @@ def hand_prompt(view: Any, legal: Sequence[Any], locale: str = "en") -> str:
     """The one line of a hand DM saying what to do (the game's
     :meth:`~bot.render.family.Words.prompt`)."""
     return render_of(view.rules.game).prompt(view, legal, locale)
-
-
-def fishing_fields(
-    view: Any, seats: Sequence[SeatLabel], locale: str = "en"
-) -> list[tuple[str, str]]:
-    """The table message's fields of the game (name, value): for Tsung Shap, scores and
-    piles, the row, the tile in play and any missed capture that may be claimed."""
-    sheet = render_of(view.rules.game).table_sheet(view, seats, locale)
-    return [(field.name, field.value) for field in sheet.fields]
 
 
 def rules_summary(rules: Any, locale: str = "en") -> str:

@@ -12,12 +12,12 @@ from __future__ import annotations
 import random
 
 from bot.ai.family import ai_of
-from bot.engine import AnyAction, AnyState
+from bot.engine.family import Action, State
 
 __all__ = ["passive_action"]
 
 
-def passive_action(state: AnyState, seat: int, rng: random.Random) -> AnyAction:
+def passive_action(state: State, seat: int, rng: random.Random) -> Action:
     """The passive action for ``seat`` (the seat to act) in ``state``, as its game plays it."""
-    action: AnyAction = ai_of(state.rules.game).passive_action(state, seat, rng)
+    action: Action = ai_of(state.rules.game).passive_action(state, seat, rng)
     return action

@@ -27,11 +27,11 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from bot.ai.core import BOT_MEMO, set_memo_limits
+from bot.ai.family import bound_memos
 from bot.ai.review import Decision, Verdict, decisions_of, review_decision
-from bot.engine import AnyView, Deal, EngineError
+from bot.engine import Deal, EngineError
 from bot.engine.events import TurnStarted
-from bot.engine.family import engine_of
+from bot.engine.family import View, engine_of
 from bot.engine.record import GameRecord, RecordSeat, parse_record, replay, write_record
 from bot.locale import N_, EventLine, Message
 from bot.services.errors import UserError
@@ -144,8 +144,8 @@ class ReplayFrame:
     step: int
     total: int
     lines: tuple[str, ...]
-    views: tuple[AnyView, ...]
-    table: AnyView
+    views: tuple[View, ...]
+    table: View
 
 
 def frame(game: LoadedGame, step: int) -> ReplayFrame:
@@ -182,7 +182,7 @@ def init_worker() -> None:
     the simulator's, so that a worker stays small beside the bot; and deaf to Ctrl+C, which
     reaches the whole process group: the bot alone handles it (and stops the pool)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    set_memo_limits(BOT_MEMO)
+    bound_memos()
 
 
 @contextlib.contextmanager

@@ -26,7 +26,8 @@ from bot.ai.review import (
     expert_words,
     sentence_words,
 )
-from bot.engine import AnyView, NotationError, parse_tile
+from bot.engine import NotationError, parse_tile
+from bot.engine.family import View
 from bot.locale import nt, t, tile_name, translate
 
 __all__ = [
@@ -196,7 +197,7 @@ def method_text(budget: int | None, locale: str = "en") -> str:
     )
 
 
-def position_lines(position: AnyView, locale: str = "en") -> list[str]:
+def position_lines(position: View, locale: str = "en") -> list[str]:
     """What the seat saw when it decided, in lines of text, as its game's family words it
     (:meth:`bot.ai.family.GameAI.position_words`): its hand, the discards and the wall; in Tsung
     Shap the row, the tile turned over, the scores and the piles."""

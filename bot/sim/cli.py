@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.engine.errors import RulesError
 from bot.locale import N_, lang_of_args, recognize, t
-from bot.locale.refusals import RULES_ERRORS
+from bot.locale.refusals import RULES_REFUSALS
 from bot.sim.arguments import DEFAULT_GAMES, PROG, build_parser
 from bot.sim.options import (
     DEFAULT_AI,
@@ -41,7 +41,7 @@ __all__ = [
     "DEFAULT_GAMES",
     "PLOT_EXTRA_HELP",
     "PROG",
-    "RULES_ERRORS",
+    "RULES_REFUSALS",
     "UsageError",
     "build_parser",
     "main",
@@ -116,7 +116,7 @@ def _compiling(locale: str) -> None:
 def _fail(message: str, status: int = 2, locale: str = "en", facet: GameSim | None = None) -> int:
     if locale != "en":
         own = () if facet is None else facet.refusals
-        known = recognize(message, (*_ERRORS, *own, *RULES_ERRORS))
+        known = recognize(message, (*_ERRORS, *own, *RULES_REFUSALS))
         if known is not None:
             message = known.localized(locale)
     print(t(locale, "{prog}: error: {message}", prog=PROG, message=message), file=sys.stderr)

@@ -7,7 +7,8 @@ workers fork. The runner only cuts a run into chunks, hands them to the workers 
 comes back.
 
 Determinism. Game ``i`` of a run with seed ``s`` is dealt from the run's seed and ``i`` only
-(the domino families from the splitmix64 stream keyed by :func:`bot.sim.seeding.deal_key`
+(the domino families from the splitmix64 stream keyed by
+:func:`bot.games.dominoes.sim.seeding.deal_key`
 ``(s, i)``, which the compiled kernel reproduces exactly), and its AI players draw from
 :func:`ai_rng` ``(s, i)``, ``random.Random(f"{s}:{i}:ai")``. Nothing else feeds randomness into
 a game, so its outcome depends on (configuration, seed, i) only, not on which worker played it

@@ -19,17 +19,16 @@ its table's hooks, ``bot/games/<family>/terminal/``).
 
 from __future__ import annotations
 
-from bot.locale.refusals import ENGINE_REFUSALS, RULES_ERRORS
+from bot.locale.refusals import RULES_REFUSALS
 from bot.terminal.cli import PROG, build_parser, main
 from bot.terminal.console import LEGAL_PREFIX, PROMPT
 from bot.terminal.table import run_game
 
 __all__ = [
-    "ENGINE_REFUSALS",
     "LEGAL_PREFIX",
     "PROG",
     "PROMPT",
-    "RULES_ERRORS",
+    "RULES_REFUSALS",
     "build_parser",
     "main",
     "run_game",

@@ -16,7 +16,7 @@ from bot.engine.family import engine_of
 from bot.games import GameInfo, default_game, find, games
 from bot.locale import LOCALES, N_, lang_of_args, recognize
 from bot.locale import t as tr
-from bot.locale.refusals import RULES_ERRORS
+from bot.locale.refusals import RULES_REFUSALS
 from bot.terminal.console import isatty, one_line
 from bot.terminal.setup import Setup, default_level, playable
 from bot.terminal.table import play
@@ -248,7 +248,7 @@ def _main(args: list[str], inp: TextIO, out: TextIO, err: TextIO) -> int:
         # Argparse's own complaints (an unknown option, a bad choice) stay in its English.
         text = error.text(locale) if isinstance(error, _UsageError) else str(error)
         if isinstance(error, EngineError) and locale != "en":
-            known = recognize(one_line(text), RULES_ERRORS)
+            known = recognize(one_line(text), RULES_REFUSALS)
             text = text if known is None else known.localized(locale)
         prefix = tr(locale, "{prog}: error: {message}", prog=PROG, message=one_line(text))
         err.write(prefix + "\n")

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from bot.engine.deal import Deal
+from bot.engine.family import engine_of
 from bot.locale import recognize
 from bot.locale import t as tr
 from bot.locale.levels import level_name
-from bot.locale.refusals import ENGINE_REFUSALS
 
 __all__ = [
     "LEGAL_PREFIX",
@@ -92,7 +92,7 @@ class Console:
             return
         line = one_line(text)
         sentence = line[:1].upper() + line[1:] + ("" if line.endswith((".", "!", "?")) else ".")
-        known = recognize(sentence, ENGINE_REFUSALS)
+        known = recognize(sentence, engine_of(self.rules.game).refusals)
         if known is not None:
             reason = known.localized(self.locale)
         elif typed is not None:

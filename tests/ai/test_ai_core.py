@@ -13,9 +13,9 @@ from functools import cache
 
 import pytest
 
-from bot.ai.core import REVERSED_UNIT, UNIT, HandEvaluator, pack, weight
 from bot.engine import KINDS, FourTwo, parse_tiles
-from bot.engine.hands import counts_of, is_ten_pair, is_winning_counts
+from bot.games.collecting.ai.core import REVERSED_UNIT, UNIT, HandEvaluator, pack, weight
+from bot.games.collecting.engine.hands import counts_of, is_ten_pair, is_winning_counts
 
 # (hand size, sets, 4-2 value, military eyes): Kap Shap and small Kap Tai Shap signatures.
 SIGNATURES = [

@@ -6,14 +6,7 @@ import random
 
 import pytest
 
-from bot.ai import AI_LEVELS, get_player
 from bot.engine import (
-    Action,
-    Declare,
-    Discard,
-    Draw,
-    GameState,
-    Take,
     apply,
     deal_from_tiles,
     legal_actions,
@@ -24,7 +17,10 @@ from bot.engine import (
     parse_tiles,
     view,
 )
-from bot.engine.collecting import Phase
+from bot.games.collecting.ai.levels import AI_LEVELS, get_player
+from bot.games.collecting.engine.actions import Action, Declare, Discard, Take
+from bot.games.collecting.engine.machine import GameState, Phase
+from bot.games.dominoes.engine.actions import Draw
 
 PRESETS = [
     make_rules("kap-shap"),

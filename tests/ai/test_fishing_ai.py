@@ -9,7 +9,20 @@ from dataclasses import replace
 
 import pytest
 
-from bot.ai.fishing import (
+from bot.engine import (
+    RuleSet,
+    apply,
+    legal_actions,
+    make_deal,
+    make_rules,
+    new_game,
+    parse_tiles,
+    view,
+)
+from bot.engine.tiles import KINDS, kind_of_piece
+from bot.games.dominoes.engine.actions import Draw
+from bot.games.fishing.ai.levels import FISHING_LEVELS, fishing_player
+from bot.games.fishing.ai.players import (
     ExpertFishingPlayer,
     GreedyFishingPlayer,
     _drop,
@@ -18,29 +31,14 @@ from bot.ai.fishing import (
     _placed,
     _tables,
 )
-from bot.ai.fishing_levels import FISHING_LEVELS, fishing_player
-from bot.engine import (
-    Capture,
-    Claim,
-    Draw,
-    End,
-    FishingAction,
+from bot.games.fishing.engine import (
     FishingState,
     FishingView,
-    Place,
-    RuleSet,
-    apply,
     capture_options,
     deal_from_piles,
-    legal_actions,
-    make_deal,
-    make_rules,
-    new_game,
-    parse_tiles,
-    view,
+    row_captures,
 )
-from bot.engine.fishing import row_captures
-from bot.engine.tiles import KINDS, kind_of_piece
+from bot.games.fishing.engine.actions import Capture, Claim, End, FishingAction, Place
 
 VARIANTS = [
     make_rules("tsung-shap"),

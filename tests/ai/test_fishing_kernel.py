@@ -14,28 +14,17 @@ import random
 
 import pytest
 
-from bot.ai.fishing import ExpertFishingPlayer
-from bot.ai.fishing_master import action_number
-from bot.engine import (
-    Capture,
-    Draw,
-    FishingAction,
-    FishingPhase,
-    FishingState,
-    Place,
-    RuleSet,
-    apply,
-    legal_actions,
-    make_deal,
-    new_game,
-    view,
-)
-from bot.engine.fishing import pile_tiles
+from bot.engine import RuleSet, apply, legal_actions, make_deal, new_game, view
+from bot.games.dominoes.engine.actions import Draw
+from bot.games.fishing.ai.master import action_number
+from bot.games.fishing.ai.players import ExpertFishingPlayer
+from bot.games.fishing.engine import FishingPhase, FishingState, pile_tiles
+from bot.games.fishing.engine.actions import Capture, FishingAction, Place
 from tests.ai.test_fishing_ai import VARIANTS
 
 pytest.importorskip("numba")
 
-from bot.ai import fishing_kernel
+from bot.games.fishing.ai import kernel as fishing_kernel
 
 DEALS = 40
 """Deals per rule variant (both ways of playing them are checked in full)."""

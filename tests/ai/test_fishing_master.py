@@ -8,18 +8,10 @@ from dataclasses import replace
 
 import pytest
 
-from bot.ai.fishing import ExpertFishingPlayer
-from bot.ai.fishing_master import MasterFishingPlayer, pick
-from bot.engine import (
-    FishingPhase,
-    FishingState,
-    apply,
-    legal_actions,
-    make_deal,
-    make_rules,
-    new_game,
-    view,
-)
+from bot.engine import apply, legal_actions, make_deal, make_rules, new_game, view
+from bot.games.fishing.ai.master import MasterFishingPlayer, pick
+from bot.games.fishing.ai.players import ExpertFishingPlayer
+from bot.games.fishing.engine import FishingPhase, FishingState
 
 pytest.importorskip("numpy")
 
@@ -74,7 +66,7 @@ def test_pick_keeps_the_expert_move_unless_clearly_beaten() -> None:
 def test_without_the_kernel_the_master_plays_through_the_engine(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from bot.ai import fishing_kernel
+    from bot.games.fishing.ai import kernel as fishing_kernel
 
     monkeypatch.setenv("KAPSHAP_KERNEL", "0")
     assert not fishing_kernel.ready()

@@ -15,23 +15,16 @@ import pytest
 
 pytest.importorskip("numpy")
 
-from bot.ai import get_player, kernel
-from bot.ai.core import DRAW, pack_tiles, unpack
-from bot.ai.expert import expert_discard, expert_take
-from bot.ai.knowledge import read_view
-from bot.ai.master import MasterPlayer, _scalars
-from bot.engine import (
-    Declare,
-    RuleSet,
-    apply,
-    legal_actions,
-    make_deal,
-    make_rules,
-    new_game,
-    view,
-)
-from bot.engine.collecting import GameState, Phase
+from bot.engine import RuleSet, apply, legal_actions, make_deal, make_rules, new_game, view
 from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET
+from bot.games.collecting.ai import kernel
+from bot.games.collecting.ai.core import DRAW, pack_tiles, unpack
+from bot.games.collecting.ai.expert import expert_discard, expert_take
+from bot.games.collecting.ai.knowledge import read_view
+from bot.games.collecting.ai.levels import get_player
+from bot.games.collecting.ai.master import MasterPlayer, _scalars
+from bot.games.collecting.engine.actions import Declare
+from bot.games.collecting.engine.machine import GameState, Phase
 
 
 def kind_of(piece: int) -> int:
@@ -155,7 +148,7 @@ def test_the_budget_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_master_keeps_the_expert_move_unless_clearly_beaten() -> None:
-    from bot.ai.master import _pick
+    from bot.games.collecting.ai.master import _pick
 
     even = [[1.0, 0.0], [0.0, 1.0]] * 10
     assert _pick([5, 9], even, 9) == 9
@@ -165,15 +158,15 @@ def test_master_keeps_the_expert_move_unless_clearly_beaten() -> None:
 
 
 def test_the_tsung_shap_master_plays_legal_moves() -> None:
-    from bot.ai.fishing_master import MasterFishingPlayer
-    from bot.sim.fishing import play_fishing
+    from bot.games.fishing.ai.master import MasterFishingPlayer
+    from bot.games.fishing.sim.play import play_fishing
 
     rules = make_rules("tsung-shap")
     master = MasterFishingPlayer(budget=16)
     deal = make_deal(rules, random.Random(2))
     state = new_game(rules, ["a", "b"], deal)
     rng = random.Random(5)
-    from bot.ai.fishing_levels import fishing_player
+    from bot.games.fishing.ai.levels import fishing_player
 
     expert = fishing_player("expert")
     while state.result is None:

@@ -12,22 +12,15 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from bot.ai import get_player, kernel  # noqa: E402
-from bot.ai.core import pack_tiles, unpack  # noqa: E402
-from bot.ai.knowledge import read_view  # noqa: E402
-from bot.ai.master import FILTER_WEIGHTS  # noqa: E402
-from bot.engine import (  # noqa: E402
-    Declare,
-    Offer,
-    apply,
-    legal_actions,
-    make_deal,
-    make_rules,
-    new_game,
-    view,
-)
-from bot.engine.collecting import Phase  # noqa: E402
+from bot.engine import Offer, apply, legal_actions, make_deal, make_rules, new_game, view  # noqa: E402
 from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET  # noqa: E402
+from bot.games.collecting.ai import kernel  # noqa: E402
+from bot.games.collecting.ai.core import pack_tiles, unpack  # noqa: E402
+from bot.games.collecting.ai.knowledge import read_view  # noqa: E402
+from bot.games.collecting.ai.levels import get_player  # noqa: E402
+from bot.games.collecting.ai.master import FILTER_WEIGHTS  # noqa: E402
+from bot.games.collecting.engine.actions import Declare  # noqa: E402
+from bot.games.collecting.engine.machine import Phase  # noqa: E402
 
 _CODES = {"discard": 0, "draw": 1, "take": 2}
 

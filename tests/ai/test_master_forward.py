@@ -1,5 +1,5 @@
 """The master's ``infer`` 5: a forward filter of each opponent's hidden tiles over the public
-record (``bot.ai.kernel._forward_filter``).
+record (``bot.games.collecting.ai.kernel._forward_filter``).
 
 Its replay of the game must be the engine's: given the opponent's true dealt tiles and draws
 instead of random ones, and no tolerance for a decision the expert would not make, the one
@@ -20,22 +20,15 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from bot.ai import get_player, kernel  # noqa: E402
-from bot.ai.core import evaluator_for, pack_tiles, unpack  # noqa: E402
-from bot.ai.knowledge import Seen, read_view  # noqa: E402
-from bot.ai.master import public_record  # noqa: E402
-from bot.engine import (  # noqa: E402
-    Declare,
-    Draw,
-    RuleSet,
-    apply,
-    legal_actions,
-    make_deal,
-    make_rules,
-    new_game,
-    view,
-)
-from bot.engine.collecting import GameState, Phase, View  # noqa: E402
+from bot.engine import RuleSet, apply, legal_actions, make_deal, make_rules, new_game, view  # noqa: E402
+from bot.games.collecting.ai import kernel  # noqa: E402
+from bot.games.collecting.ai.core import evaluator_for, pack_tiles, unpack  # noqa: E402
+from bot.games.collecting.ai.knowledge import Seen, read_view  # noqa: E402
+from bot.games.collecting.ai.levels import get_player  # noqa: E402
+from bot.games.collecting.ai.master import public_record  # noqa: E402
+from bot.games.collecting.engine.actions import Declare  # noqa: E402
+from bot.games.collecting.engine.machine import GameState, Phase, View  # noqa: E402
+from bot.games.dominoes.engine.actions import Draw  # noqa: E402
 from tests.ai.test_master import REPLAY_RULES, kind_of  # noqa: E402
 
 

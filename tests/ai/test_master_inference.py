@@ -12,8 +12,8 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from bot.ai import kernel  # noqa: E402
 from bot.engine import make_deal, make_rules  # noqa: E402
+from bot.games.collecting.ai import kernel  # noqa: E402
 
 
 def _consistent_share(infer: int) -> float:
@@ -71,7 +71,7 @@ def _padded(weights: tuple[float, ...] | None) -> object:
 def _sir_share(weights: tuple[float, ...] | None) -> tuple[float, float]:
     """Share of drawn hands that explain the latest discard, and mean features' log weight,
     for importance resampling by ``weights`` (None: one uniform draw)."""
-    from bot.ai.master import INFER_WEIGHTS, SIR_TRIES
+    from bot.games.collecting.ai.master import INFER_WEIGHTS, SIR_TRIES
 
     rules = make_rules("kap-shap")
     ev = kernel.ev_array(rules)
@@ -109,7 +109,7 @@ def _sir_share(weights: tuple[float, ...] | None) -> tuple[float, float]:
 
 
 def test_importance_weights_explain_the_public_moves_better_than_uniform_draws() -> None:
-    from bot.ai.master import INFER_WEIGHTS, TABLE_INFER_WEIGHTS
+    from bot.games.collecting.ai.master import INFER_WEIGHTS, TABLE_INFER_WEIGHTS
 
     uniform, uniform_score = _sir_share(None)
     weighted, weighted_score = _sir_share(INFER_WEIGHTS)
@@ -174,7 +174,7 @@ def test_the_history_feature_counts_discards_the_expert_would_not_have_made() ->
 def test_a_master_weighing_the_whole_history_plays_a_game(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from bot.ai import master
+    from bot.games.collecting.ai import master
     from bot.games.collecting.sim.play import play_reference
 
     weights = (*master.INFER_WEIGHTS, -1.0)  # the history feature switched on

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.ai import core
 from bot.engine import Game, make_rules
-from bot.engine.hands import is_winning_counts
+from bot.games.collecting.ai import core
+from bot.games.collecting.engine.hands import is_winning_counts
 
 
 @pytest.fixture

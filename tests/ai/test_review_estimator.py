@@ -19,19 +19,12 @@ from bot.ai.review import (
     review_decision,
     sentence,
 )
-from bot.engine import (
-    FishingState,
-    GameState,
-    apply,
-    legal_actions,
-    make_deal,
-    make_rules,
-    new_game,
-    view,
-)
+from bot.engine import apply, legal_actions, make_deal, make_rules, new_game, view
 from bot.engine.hidden import arrangement_count, arrangements, determinize, unseen_pieces
 from bot.engine.record import GameRecord, RecordSeat
 from bot.engine.tiles import kind_of_piece
+from bot.games.collecting.engine.machine import GameState
+from bot.games.fishing.engine import FishingState
 
 
 def end_position(max_wall: int, seed0: int = 0) -> GameState:

@@ -8,30 +8,23 @@ import random
 
 import pytest
 
-from bot.ai import fishing_kernel, kernel
-from bot.ai.fishing import ExpertFishingPlayer
 from bot.ai.review import (
     Estimate,
     default_estimator,
     exact_values,
     python_estimator,
 )
-from bot.engine import (
-    AnyState,
-    Capture,
-    FishingState,
-    GameState,
-    Place,
-    apply,
-    legal_actions,
-    make_deal,
-    make_rules,
-    new_game,
-    view,
-)
+from bot.engine import apply, legal_actions, make_deal, make_rules, new_game, view
+from bot.engine.family import State
 from bot.engine.hidden import unseen_pieces
+from bot.games.collecting.ai import kernel
 from bot.games.collecting.ai.review import kernel_estimator
+from bot.games.collecting.engine.machine import GameState
+from bot.games.fishing.ai import kernel as fishing_kernel
+from bot.games.fishing.ai.players import ExpertFishingPlayer
 from bot.games.fishing.ai.review import fishing_estimator
+from bot.games.fishing.engine import FishingState
+from bot.games.fishing.engine.actions import Capture, Place
 from tests.ai.test_review_estimator import uncertain_end_positions
 
 pytestmark = pytest.mark.skipif(not kernel.available(), reason="numba is not installed")
@@ -79,7 +72,7 @@ def test_the_kernel_and_python_estimates_agree_early_in_a_game() -> None:
         assert abs(ea.mean - eb.mean) <= 4 * (ea.se**2 + eb.se**2) ** 0.5 + 0.03
 
 
-def _kernel_expert_playout(state: AnyState, seat: int, rng: random.Random) -> float:
+def _kernel_expert_playout(state: State, seat: int, rng: random.Random) -> float:
     """The expert in both seats through the engine, without its exact endgame (as the kernel
     plays): the kernel estimate's oracle."""
     expert = ExpertFishingPlayer()

@@ -12,7 +12,6 @@ import random
 
 import pytest
 
-from bot.ai import kernel
 from bot.ai.review import (
     REASONS,
     Verdict,
@@ -25,25 +24,14 @@ from bot.ai.review import (
     review_rng,
     verdict_of,
 )
-from bot.engine import (
-    Capture,
-    ComboKind,
-    Declare,
-    Discard,
-    Draw,
-    End,
-    FishingState,
-    Place,
-    Take,
-    Tile,
-    apply,
-    legal_actions,
-    make_deal,
-    make_rules,
-    new_game,
-)
+from bot.engine import Tile, apply, legal_actions, make_deal, make_rules, new_game
 from bot.engine.position import parse_position
 from bot.engine.record import GameRecord, RecordSeat
+from bot.games.collecting.ai import kernel
+from bot.games.collecting.engine.actions import Declare, Discard, Take
+from bot.games.dominoes.engine.actions import Draw
+from bot.games.fishing.engine import FishingState
+from bot.games.fishing.engine.actions import Capture, ComboKind, End, Place
 
 compiled = pytest.mark.skipif(not kernel.available(), reason="numba is not installed")
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from bot.ai import warm
-from bot.ai.master import MasterPlayer
 from bot.engine import apply, legal_actions, make_deal, make_rules, new_game, view
+from bot.games.collecting.ai.master import MasterPlayer
 
 numba = pytest.importorskip("numba")
 
@@ -153,7 +153,8 @@ def test_kapshap_play_says_nothing_when_the_cache_is_warm() -> None:
 def test_kapshap_sim_says_when_it_compiles_in_its_language(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from bot.sim import cli, kernel
+    from bot.games.collecting.sim import kernel
+    from bot.sim import cli
 
     quick = ["--games", "2", "--workers", "1", "--no-progress", "--json"]
     kernel.compile_kernel()  # loaded (or compiled) now: the run below compiles nothing

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.ai.levels import player_for
-from bot.engine import Declare
+from bot.games.collecting.engine.actions import Declare
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import ManualClock
 from bot.services.errors import UserError

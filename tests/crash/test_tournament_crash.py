@@ -23,9 +23,10 @@ from typing import Any
 
 import pytest
 
-import bot.services.tables.play as tables_module
-from bot.engine import Deal, Declare, deal_from_tiles, parse_tiles
+from bot.engine import Deal, deal_from_tiles, parse_tiles
+from bot.engine.family import engine_of
 from bot.engine.tiles import KINDS, PIECE_KINDS, PIECES_PER_SET
+from bot.games.collecting.engine.actions import Declare
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import ManualClock
 from bot.services.tables import Outcome, Table, TableDefaults, TableService
@@ -84,7 +85,9 @@ class Host:
 
 async def drive(path: Path) -> int:
     """Run (or carry on) the event to its end, as a fresh start of the bot would; commits."""
-    tables_module.make_deal = quick_deal  # type: ignore[assignment]
+    # Every game of the event deals a winning hand to its first seat (the facet the table
+    # service asks to deal).
+    engine_of("kap-shap").deal = quick_deal  # type: ignore[method-assign]
     db = await Database.open(path)
     try:
         clock = ManualClock()

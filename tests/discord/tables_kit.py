@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import discord
@@ -26,6 +26,8 @@ import pytest
 import simcord
 
 from bot.engine import Deal, Game, Tile, deal_from_tiles, format_tiles, make_rules, parse_tiles
+from bot.engine.family import engine_of
+from bot.games import games
 from bot.render import render_hand
 from bot.render.alt_text import hand_description
 from bot.render.text import WORD_JOINER, hand_text
@@ -47,6 +49,14 @@ def tiles(text: str) -> list[Tile]:
     return parse_tiles(text)
 
 
+def deal_every_table(monkeypatch: pytest.MonkeyPatch, deal: Callable[..., Deal]) -> None:
+    """Make every game the bot starts deal with ``deal(rules, rng, thrower=0)``: it replaces
+    the ``deal`` of every registered game's engine facet, which the table service asks."""
+    facets = {id(facet): facet for facet in (engine_of(info.name) for info in games())}
+    for facet in facets.values():
+        monkeypatch.setattr(facet, "deal", deal)
+
+
 def exact_deal(
     monkeypatch: pytest.MonkeyPatch,
     game: Game,
@@ -65,7 +75,7 @@ def exact_deal(
     def fixed(rules_: Any, rng: Any, thrower: int = 0) -> Deal:
         return deal
 
-    monkeypatch.setattr("bot.services.tables.play.make_deal", fixed)
+    deal_every_table(monkeypatch, fixed)
     return deal
 
 

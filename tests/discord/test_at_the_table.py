@@ -13,13 +13,15 @@ import discord
 import pytest
 import simcord
 
-from bot.engine import Deal, Game, Tile, deal_from_piles, make_rules, parse_tiles
+from bot.engine import Deal, Game, Tile, make_rules, parse_tiles
+from bot.games.fishing.engine import deal_from_piles
 from bot.services.tables import TableStatus
 from tests.discord.conftest import GUILD_ID, World
 from tests.discord.tables_kit import (
     add_ai,
     assert_hands_hidden,
     custom_ids,
+    deal_every_table,
     exact_deal,
     hand_of,
     last_dm,
@@ -55,7 +57,7 @@ def fishing_deal(monkeypatch: pytest.MonkeyPatch) -> Deal:
     def fixed(rules_: Any, rng: Any, thrower: int = 0) -> Deal:
         return exact
 
-    monkeypatch.setattr("bot.services.tables.play.make_deal", fixed)
+    deal_every_table(monkeypatch, fixed)
     return exact
 
 

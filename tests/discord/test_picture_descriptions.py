@@ -15,10 +15,12 @@ from typing import Any
 
 import pytest
 
-from bot.engine import Deal, Game, deal_from_piles, make_rules, parse_tiles
+from bot.engine import Deal, Game, make_rules, parse_tiles
+from bot.games.fishing.engine import deal_from_piles
 from tests.discord.conftest import World
 from tests.discord.tables_kit import (
     assert_hands_hidden,
+    deal_every_table,
     exact_deal,
     hand_of,
     last_dm,
@@ -145,7 +147,7 @@ def fishing_deal(monkeypatch: pytest.MonkeyPatch) -> Deal:
     def fixed(rules_: Any, rng: Any, thrower: int = 0) -> Deal:
         return exact
 
-    monkeypatch.setattr("bot.services.tables.play.make_deal", fixed)
+    deal_every_table(monkeypatch, fixed)
     return exact
 
 

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.engine import Deal, Game, Tile, deal_from_piles, make_rules, parse_tiles
+from bot.engine import Deal, Game, Tile, make_rules, parse_tiles
+from bot.games.fishing.engine import deal_from_piles
 from bot.render import render_hand
 from bot.render.table_art import (
     discard_groups,
@@ -22,6 +23,7 @@ from bot.render.table_art import (
 )
 from tests.discord.conftest import World
 from tests.discord.tables_kit import (
+    deal_every_table,
     exact_deal,
     hand_of,
     last_dm,
@@ -97,7 +99,7 @@ def fishing_deal(monkeypatch: pytest.MonkeyPatch) -> Deal:
     def fixed(rules_: Any, rng: Any, thrower: int = 0) -> Deal:
         return exact
 
-    monkeypatch.setattr("bot.services.tables.play.make_deal", fixed)
+    deal_every_table(monkeypatch, fixed)
     return exact
 
 

@@ -10,7 +10,8 @@ import discord
 import simcord
 
 from bot.app import KapBot
-from bot.engine import Declare, legal_actions
+from bot.engine import legal_actions
+from bot.games.collecting.engine.actions import Declare
 from bot.storage.ratings import MemberRating, RatingsRepo
 from cogs.stats import replay_custom_id
 from tests.discord.conftest import GUILD_ID, World

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ai import AI_LEVELS, RandomPlayer
+from bot.games.collecting.ai.base import RandomPlayer
+from bot.games.collecting.ai.levels import AI_LEVELS
 from bot.services.tables import TableStatus
 from tests.discord.conftest import GUILD_ID, World
 from tests.discord.tables_kit import (

@@ -24,6 +24,7 @@ from bot.services.tournaments import TournamentService
 from bot.storage.integrity import find_problems
 from tests.discord.conftest import GUILD_ID, World
 from tests.discord.tables_kit import (
+    deal_every_table,
     exact_deal,
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
@@ -200,7 +201,7 @@ def quick_deal_for(rules: Any, rng: Any, thrower: int = 0) -> Deal:
 
 @pytest.fixture
 def quick_any(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.services.tables.play.make_deal", quick_deal_for)
+    deal_every_table(monkeypatch, quick_deal_for)
 
 
 async def test_a_swiss_event_of_five_gives_byes_takes_a_drop_and_pauses(

@@ -15,11 +15,13 @@ import discord
 import pytest
 import simcord
 
-from bot.engine import Deal, Game, deal_from_piles, make_rules, parse_tiles
+from bot.engine import Deal, Game, make_rules, parse_tiles
+from bot.games.fishing.engine import deal_from_piles
 from bot.services.tables import Table, TableStatus
 from tests.discord.conftest import GUILD_ID, World
 from tests.discord.tables_kit import (
     custom_ids,
+    deal_every_table,
     last_dm,
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
@@ -42,7 +44,7 @@ def deal(monkeypatch: pytest.MonkeyPatch) -> Deal:
     def fixed(rules_: Any, rng: Any, thrower: int = 0) -> Deal:
         return exact
 
-    monkeypatch.setattr("bot.services.tables.play.make_deal", fixed)
+    deal_every_table(monkeypatch, fixed)
     return exact
 
 

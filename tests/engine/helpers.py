@@ -1,5 +1,6 @@
 """Helpers shared by the engine tests: exact deals in notation, scripted play, and an
-independent brute-force win check written from RULES.md §2.1 (not from bot.engine.hands)."""
+independent brute-force win check written from RULES.md §2.1 (not from
+bot.games.collecting.engine.hands)."""
 
 from __future__ import annotations
 
@@ -8,20 +9,11 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
 
-from bot.engine import (
-    Action,
-    Event,
-    GameState,
-    RuleSet,
-    Tile,
-    Witness,
-    apply,
-    deal_from_tiles,
-    new_game,
-    parse_action,
-    parse_tiles,
-)
+from bot.engine import RuleSet, Tile, apply, deal_from_tiles, new_game, parse_action, parse_tiles
 from bot.engine.rules import FourTwo
+from bot.games.collecting.engine.actions import Action
+from bot.games.collecting.engine.hands import Witness
+from bot.games.collecting.engine.machine import Event, GameState
 
 FOUR_TWO = Tile(4, 2)
 TWO_ONE = Tile(2, 1)

@@ -10,12 +10,9 @@ import pytest
 
 from bot.engine import (
     Deal,
-    Drew,
     FirstPlayer,
     RulesError,
-    TurnStarted,
     deal_from_tiles,
-    hand_tiles,
     legal_actions,
     make_deal,
     make_rules,
@@ -24,7 +21,9 @@ from bot.engine import (
     view,
 )
 from bot.engine.deal import first_seat_from_dice
+from bot.engine.events import TurnStarted
 from bot.engine.tiles import kind_of_piece
+from bot.games.collecting.engine.machine import Drew, hand_tiles
 from tests.engine.helpers import play, start
 
 

@@ -11,9 +11,14 @@ from math import comb, prod
 
 import pytest
 
-from bot.engine import KINDS, FourTwo, Tile, find_witness, is_winning, make_rules
-from bot.engine.hands import is_ten_pair, is_winning_counts
+from bot.engine import KINDS, FourTwo, Tile, make_rules
 from bot.engine.tiles import kind_of_piece
+from bot.games.collecting.engine.hands import (
+    find_witness,
+    is_ten_pair,
+    is_winning,
+    is_winning_counts,
+)
 from tests.engine.helpers import (
     brute_force_rules_wins,
     brute_force_wins,

@@ -8,18 +8,11 @@ from typing import Any
 
 import pytest
 
-from bot.engine import (
-    Drew,
-    GameState,
-    IllegalAction,
-    NotationError,
-    apply,
-    legal_actions,
-    make_rules,
-    parse_action,
-)
-from bot.engine.actions import Declare, Discard, Draw, Take
+from bot.engine import IllegalAction, NotationError, apply, legal_actions, make_rules, parse_action
 from bot.engine.tiles import Tile
+from bot.games.collecting.engine.actions import Declare, Discard, Take
+from bot.games.collecting.engine.machine import Drew, GameState
+from bot.games.dominoes.engine.actions import Draw
 from tests.engine.helpers import play, start
 
 P0 = "6-6 1-1 4-4 3-1 5-5 3-3 2-2 6-5"

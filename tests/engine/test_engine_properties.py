@@ -23,25 +23,9 @@ from hypothesis import strategies as st
 
 from bot.engine import (
     KINDS,
-    Action,
-    Declare,
-    Declared,
-    Discard,
-    Discarded,
-    Draw,
-    Drew,
-    EndReason,
-    Event,
-    GameDrawn,
-    GameState,
     IllegalAction,
     RuleSet,
-    Take,
-    Took,
-    TurnStarted,
-    WinBy,
     apply,
-    hand_tiles,
     legal_actions,
     make_deal,
     make_rules,
@@ -49,9 +33,24 @@ from bot.engine import (
     view,
     with_flag,
 )
-from bot.engine.collecting import Phase
+from bot.engine.events import TurnStarted
 from bot.engine.rules import MAX_SETS, Game, Offer
 from bot.engine.tiles import PIECES_PER_SET, Tile, kind_of_piece
+from bot.games.collecting.engine.actions import Action, Declare, Discard, Take
+from bot.games.collecting.engine.machine import (
+    Declared,
+    Discarded,
+    Drew,
+    EndReason,
+    Event,
+    GameDrawn,
+    GameState,
+    Phase,
+    Took,
+    WinBy,
+    hand_tiles,
+)
+from bot.games.dominoes.engine.actions import Draw
 from tests.engine.helpers import brute_force_rules_wins, witness_problems
 
 ALL_ACTIONS: list[Action] = [

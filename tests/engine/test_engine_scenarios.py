@@ -9,34 +9,34 @@ from typing import Any
 import pytest
 
 from bot.engine import (
-    Declare,
-    Declared,
-    Discard,
-    Discarded,
-    Draw,
-    Drew,
-    EndReason,
-    Event,
-    GameDrawn,
-    GameState,
     IllegalAction,
     RulesError,
     RuleSet,
-    Take,
-    Took,
-    TurnStarted,
-    WinBy,
     apply,
     deal_from_tiles,
     describe_event,
-    hand_tiles,
     legal_actions,
     make_rules,
     parse_action,
     parse_tiles,
     view,
 )
-from bot.engine.collecting import Phase
+from bot.engine.events import TurnStarted
+from bot.games.collecting.engine.actions import Declare, Discard, Take
+from bot.games.collecting.engine.machine import (
+    Declared,
+    Discarded,
+    Drew,
+    EndReason,
+    Event,
+    GameDrawn,
+    GameState,
+    Phase,
+    Took,
+    WinBy,
+    hand_tiles,
+)
+from bot.games.dominoes.engine.actions import Draw
 from tests.engine.helpers import play, start, tiles, witness_problems
 
 # A Kap Shap deal without any pair in either hand: nobody can win early by accident.

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot.engine import Game, GameState, Tile, make_rules, view
-from bot.engine.collecting import Phase
+from bot.engine import Game, Tile, make_rules, view
+from bot.games.collecting.engine.machine import GameState, Phase
 from tests.engine.helpers import play, start
 
 P0 = "6-6 1-1 4-4 3-1 5-5 3-3 2-2 6-5"

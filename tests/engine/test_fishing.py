@@ -11,30 +11,9 @@ from typing import Any
 import pytest
 
 from bot.engine import (
-    Capture,
-    Captured,
-    Claim,
-    Claimed,
-    ComboKind,
     Deal,
-    Draw,
-    End,
-    FishingAction,
-    FishingEndReason,
-    FishingEvent,
-    FishingPhase,
-    FishingState,
-    GameOver,
     IllegalAction,
-    MissedCapture,
-    Place,
-    Placed,
-    Swept,
-    Take,
-    TileTurned,
-    TurnStarted,
     apply,
-    deal_from_piles,
     legal_actions,
     make_rules,
     new_game,
@@ -42,9 +21,29 @@ from bot.engine import (
     parse_tiles,
     view,
 )
-from bot.engine.fishing import difference_payment, pile_tiles, row_tiles
+from bot.engine.events import TurnStarted
 from bot.engine.rules import Game, RuleSet
 from bot.engine.tiles import kind_of_piece
+from bot.games.collecting.engine.actions import Take
+from bot.games.dominoes.engine.actions import Draw
+from bot.games.fishing.engine import (
+    Captured,
+    Claimed,
+    FishingEndReason,
+    FishingEvent,
+    FishingPhase,
+    FishingState,
+    GameOver,
+    MissedCapture,
+    Placed,
+    Swept,
+    TileTurned,
+    deal_from_piles,
+    difference_payment,
+    pile_tiles,
+    row_tiles,
+)
+from bot.games.fishing.engine.actions import Capture, Claim, ComboKind, End, FishingAction, Place
 
 RULES = make_rules("tsung-shap")
 

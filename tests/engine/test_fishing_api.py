@@ -9,43 +9,45 @@ import pytest
 
 import bot.engine as engine
 from bot.engine import (
-    Capture,
-    Claim,
-    ComboKind,
-    Declare,
-    Discard,
-    Draw,
-    End,
-    FishingState,
-    FishingView,
     FourTwo,
     Game,
-    GameState,
     NotationError,
-    Place,
     RulesError,
     RuleSet,
     Settlement,
-    Take,
-    TurnStarted,
-    View,
     apply,
-    collecting,
-    deal_from_piles,
     describe_event,
-    fishing,
     legal_actions,
     make_deal,
     make_rules,
     new_game,
     parse_action,
-    parse_any_action,
-    parse_fishing_action,
     parse_tile,
     view,
     with_flag,
 )
-from bot.engine.fishing import Combination, capture_options, tile_values
+from bot.engine.events import TurnStarted
+from bot.games.collecting.engine import machine as collecting
+from bot.games.collecting.engine.actions import Declare, Discard, Take
+from bot.games.collecting.engine.machine import GameState, View
+from bot.games.dominoes.engine.actions import Draw
+from bot.games.fishing import engine as fishing
+from bot.games.fishing.engine import (
+    Combination,
+    FishingState,
+    FishingView,
+    capture_options,
+    deal_from_piles,
+    tile_values,
+)
+from bot.games.fishing.engine.actions import (
+    Capture,
+    Claim,
+    ComboKind,
+    End,
+    Place,
+    parse_fishing_action,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Rules
@@ -197,7 +199,6 @@ def test_fishing_notation_round_trips(action: object) -> None:
     assert parse_fishing_action(text) == action
     assert parse_action(text, Game.TSUNG_SHAP) == action
     assert parse_action(text, "tsung-shap") == action
-    assert parse_any_action(text) == action
     assert parse_fishing_action(text.upper()) == action
 
 
@@ -239,7 +240,7 @@ def test_parse_action_dispatches_on_the_game() -> None:
     assert parse_action("take", Game.KAP_SHAP) == Take()
     assert parse_action("declare", "kap-tai-shap") == Declare()
     assert parse_action("draw", Game.TSUNG_SHAP) == Draw()
-    assert parse_any_action("take 3-1") == Take(parse_tile("3-1"))
+    assert parse_action("take 3-1", "kap-tai-shap") == Take(parse_tile("3-1"))
     with pytest.raises(NotationError, match="Unknown action 'capture'"):
         parse_action("capture pair left")  # the collecting notation, as before
     with pytest.raises(NotationError, match="Unknown action 'take'"):

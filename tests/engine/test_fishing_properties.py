@@ -12,13 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.engine import (
-    Captured,
-    Claimed,
     Deal,
-    FishingAction,
-    FishingEvent,
-    FishingState,
-    GameOver,
     RuleSet,
     apply,
     legal_actions,
@@ -29,6 +23,8 @@ from bot.engine import (
     view,
 )
 from bot.engine.rules import Game
+from bot.games.fishing.engine import Captured, Claimed, FishingEvent, FishingState, GameOver
+from bot.games.fishing.engine.actions import FishingAction
 
 FLAGS = (
     "auto_capture",

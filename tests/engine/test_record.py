@@ -8,18 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.engine import (
-    AnyState,
-    FishingState,
-    GameState,
-    apply,
-    hand_tiles,
-    legal_actions,
-    make_deal,
-    make_rules,
-    new_game,
-    view,
-)
+from bot.engine import apply, legal_actions, make_deal, make_rules, new_game, view
+from bot.engine.family import State
 from bot.engine.record import (
     FORMAT_LINE,
     GameRecord,
@@ -32,6 +22,8 @@ from bot.engine.record import (
     write_record,
 )
 from bot.engine.tiles import kind_of_piece
+from bot.games.collecting.engine.machine import GameState, hand_tiles
+from bot.games.fishing.engine import FishingState
 
 PRESETS = [
     ("kap-shap", 2, None, {}),
@@ -56,7 +48,7 @@ def random_game(preset: int, seed: int, limit: int | None = None) -> GameRecord:
         else RecordSeat(f"Bot {i}", "ai", "expert")
         for i in range(players)
     )
-    state: AnyState = new_game(rules, [s.name for s in seats], deal)
+    state: State = new_game(rules, [s.name for s in seats], deal)
     actions: list[str] = []
     while state.result is None and (limit is None or len(actions) < limit):
         legal = legal_actions(state)  # type: ignore[arg-type]
@@ -66,7 +58,7 @@ def random_game(preset: int, seed: int, limit: int | None = None) -> GameRecord:
     return GameRecord(rules, seats, deal, tuple(actions), {"Id": f"g{seed}", "Server": "42"})
 
 
-def same_game(a: AnyState, b: AnyState) -> None:
+def same_game(a: State, b: State) -> None:
     """The two states are the same game: every seat sees the same, hands hold the same tiles,
     same result, same public record, same wall (as tiles)."""
     assert a.result == b.result

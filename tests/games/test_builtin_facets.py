@@ -1,8 +1,5 @@
 """The built-in families' facets (issue 19 step 5): every member of each layer's Protocol is
 there, and what the adapters already do is exactly what today's code does for the same game.
-
-The members whose code has not moved behind the facets yet raise NotImplementedError naming
-the step that moves it; nothing calls them before that step.
 """
 
 from __future__ import annotations
@@ -42,6 +39,7 @@ from bot.engine.record import result_line
 from bot.engine.rules import RuleSet
 from bot.engine.tiles import _NAMES, kind_of_piece
 from bot.games import games
+from bot.locale import t
 from bot.render import text
 from bot.render.family import GameRender, render_of
 from bot.render.text import SeatLabel
@@ -195,7 +193,7 @@ def test_the_fishing_facet_settles_by_difference() -> None:
     rules = _rules("tsung-shap", "difference")
     assert engine.settlements("tsung-shap") == ("pot", "difference")
     assert engine_of("kap-shap").settlements("kap-shap") == ("pot",)
-    from bot.engine import difference_payment
+    from bot.games.fishing.engine import difference_payment
 
     owed = []
     for steps in _games(rules, range(6)):
@@ -376,9 +374,18 @@ def test_the_sim_facet_counts_in_todays_tallies(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_what_has_not_moved_yet_says_when_it_will(game: str) -> None:
-    with pytest.raises(NotImplementedError, match=r"^moves in step \d+[ab]? \(today "):
-        _ = engine_of(game).refusals
+def test_a_family_answers_its_own_refusals(game: str) -> None:
+    """The engine facet lists its refusals of a play as sentences, every one in the
+    catalogues; a family lists its own, not another's (the services ask the table's game)."""
+    refusals = engine_of(game).refusals
+    assert refusals and all(r.strip() and r.endswith((".", "?", "!")) for r in refusals)
+    assert len(set(refusals)) == len(refusals)
+    for template in refusals:
+        assert t("zh-TW", template) != template, template
+    fishing = "Turn over your next tile first ('draw')."
+    collecting = "You do not hold {tile}."
+    own, other = (fishing, collecting) if game == "tsung-shap" else (collecting, fishing)
+    assert own in refusals and other not in refusals
 
 
 def test_the_rule_sets_games_are_the_registered_domino_games() -> None:

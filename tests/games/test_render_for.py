@@ -9,23 +9,12 @@ from typing import Any
 
 import pytest
 
-from bot.engine import (
-    Capture,
-    ComboKind,
-    Declare,
-    Drew,
-    End,
-    EndReason,
-    FishingEndReason,
-    FishingResult,
-    GameDrawn,
-    GameOver,
-    Place,
-    Take,
-    Tile,
-    TileTurned,
-)
+from bot.engine import Tile
 from bot.games import FamilyInfo, GameInfo, registered
+from bot.games.collecting.engine.actions import Declare, Take
+from bot.games.collecting.engine.machine import Drew, EndReason, GameDrawn
+from bot.games.fishing.engine import FishingEndReason, FishingResult, GameOver, TileTurned
+from bot.games.fishing.engine.actions import Capture, ComboKind, End, Place
 from bot.render import text
 from bot.render.family import render_for, render_of
 

@@ -24,9 +24,9 @@ from bot.engine import (
     view,
 )
 from bot.games import games
+from bot.games.fishing.render.surface import combination_label
 from bot.locale import t
 from bot.render.family import ButtonSpec, SelectSpec, VerbRefusal, render_of
-from bot.render.text import combination_label
 from cogs.ui import CustomId, moves_view, notation_of, parse_custom_id
 
 GAMES = [game.name for game in games()]

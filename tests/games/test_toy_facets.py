@@ -170,7 +170,7 @@ def test_every_refusal(before: tuple[str, ...], notation: str, refusal: str) -> 
 
 
 def test_other_games_actions_and_a_finished_game_are_refused() -> None:
-    from bot.engine.actions import Draw as DominoDraw
+    from bot.games.dominoes.engine.actions import Draw as DominoDraw
 
     engine = engine_of(GAME)
     state = _state([[7, 7, 2], [9, 3, 1]], stock=[5])

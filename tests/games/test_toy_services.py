@@ -149,8 +149,11 @@ async def test_refusals_change_nothing(db: Database) -> None:
     current = table.current_seat
     assert current is not None and current.user_id is not None
     version = table.version
-    with pytest.raises(UserError, match="Draw a card first"):
+    with pytest.raises(UserError, match="Draw a card first") as refused:
         await tables.act(CHANNEL, current.user_id, "discard 1")
+    # Recognized among the toy's own refusals (its engine facet's), so worded as a template.
+    assert refused.value.msgid == "{reason}"
+    assert refused.value.values["reason"].msgid == "Draw a card first."
     with pytest.raises(UserError, match="write draw, discard N or show"):
         await tables.act(CHANNEL, current.user_id, "take 6-6")
     assert table.version == version

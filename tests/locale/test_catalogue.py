@@ -209,9 +209,9 @@ def test_engine_refusals_are_recognized_and_translated() -> None:
     from bot.engine import IllegalAction
     from bot.services.tables import _refusal
 
-    error = _refusal(IllegalAction("you do not hold 6-6"))
+    error = _refusal(IllegalAction("you do not hold 6-6"), "kap-shap")
     assert error.message == "You do not hold 6-6."
     assert error.localized("zh-CN") == "你手上没有 6-6。"
     assert error.localized("zh-TW") == "你手上沒有 6-6。"
-    unknown = _refusal(IllegalAction("something new"))
+    unknown = _refusal(IllegalAction("something new"), "kap-shap")
     assert unknown.message == unknown.localized("zh-TW") == "Something new."

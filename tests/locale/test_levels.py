@@ -15,8 +15,8 @@ import pytest
 import simcord
 
 from bot import terminal
-from bot.ai import AI_LEVELS
-from bot.ai.fishing_levels import FISHING_LEVELS
+from bot.games.collecting.ai.levels import AI_LEVELS
+from bot.games.fishing.ai.levels import FISHING_LEVELS
 from bot.locale import catalogue, t
 from bot.locale.levels import LEVEL_NAMES, LevelName, level_name
 from cogs.desk import level_choices

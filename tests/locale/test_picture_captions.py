@@ -16,7 +16,7 @@ import bot.render.images as images
 import bot.render.layout as layout
 import bot.render.table_art as table_art
 from bot.engine import Tile
-from bot.engine.hands import Witness
+from bot.games.collecting.engine.hands import Witness
 from bot.render import render_witness
 from bot.render.images import render_hand
 from bot.render.table_art import (

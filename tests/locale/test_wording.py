@@ -16,7 +16,9 @@ import simcord
 
 from bot.app import KapBot
 from bot.config import Settings
-from bot.engine import Draw, Tile, Took, describe_event, make_rules
+from bot.engine import Tile, describe_event, make_rules
+from bot.games.collecting.engine.machine import Took
+from bot.games.dominoes.engine.actions import Draw
 from bot.locale import Moment, command_path, date_text, name_commands, t
 from bot.render.family import render_of
 from bot.render.text import private_event_text, public_event_text, rules_summary

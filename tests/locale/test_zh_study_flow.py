@@ -31,7 +31,8 @@ from bot.ai.review import (
     Verdict,
     Words,
 )
-from bot.engine import Game, TurnStarted, describe_event
+from bot.engine import Game, describe_event
+from bot.engine.events import TurnStarted
 from bot.engine.record import replay
 from bot.locale import EventLine, catalogue, placeholders
 from bot.render.charts import rating_chart

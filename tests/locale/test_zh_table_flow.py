@@ -23,11 +23,13 @@ import pytest
 import simcord
 import simcord.interactions
 
-from bot.engine import Deal, Game, deal_from_piles, make_rules, parse_tiles
+from bot.engine import Deal, Game, make_rules, parse_tiles
+from bot.games.fishing.engine import deal_from_piles
 from bot.services.tables import Table, TableStatus
 from tests.discord.conftest import GUILD_ID
 from tests.discord.tables_kit import (
     custom_ids,
+    deal_every_table,
     exact_deal,
     last_dm,
     no_incidents,  # noqa: F401  (autouse: no error logged)
@@ -291,7 +293,7 @@ async def test_tsung_shap_in_simplified_chinese(
     def fixed(rules_: Any, rng: Any, thrower: int = 0) -> Deal:
         return exact
 
-    monkeypatch.setattr("bot.services.tables.play.make_deal", fixed)
+    deal_every_table(monkeypatch, fixed)
     club = await make_club(env, locales, "zh-CN")
     ch, alice, bob = club.channel, club.alice, club.bob
     r = await alice.slash(ch, "table new", game="tsung-shap", seats=3)  # exactly two players

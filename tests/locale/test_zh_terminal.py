@@ -280,12 +280,10 @@ def test_a_terminal_with_only_a_language_asks_the_setup_questions() -> None:
 
 
 def test_the_terminals_refusals_are_the_bots() -> None:
-    """The terminal, the simulator and the bot recognize the engine's refusals from one list
-    (one wording everywhere)."""
+    """The terminal, the simulator and the bot recognize the engine's refusals of a table's
+    settings from one list (one wording everywhere); those of a play are the game's own."""
     import bot.sim.cli
     import bot.terminal
-    from bot.locale import refusals
     from bot.services import tables
 
-    assert bot.terminal.ENGINE_REFUSALS is refusals.ENGINE_REFUSALS is tables.ENGINE_REFUSALS
-    assert bot.terminal.RULES_ERRORS is bot.sim.cli.RULES_ERRORS is tables.RULES_REFUSALS
+    assert bot.terminal.RULES_REFUSALS is bot.sim.cli.RULES_REFUSALS is tables.RULES_REFUSALS

@@ -26,7 +26,10 @@ from tests.discord.conftest import (  # noqa: F401  (the bot on simcord, as in t
     settings,
     simcord_bot,
 )
-from tests.discord.tables_kit import no_incidents  # noqa: F401  (autouse: no error logged)
+from tests.discord.tables_kit import (
+    deal_every_table,
+    no_incidents,  # noqa: F401  (autouse: no error logged)
+)
 from tests.discord.test_tournaments import quick_deal_for
 from tests.locale.english import english_in
 
@@ -36,7 +39,7 @@ START = 1000  # the test settings' starting chips
 @pytest.fixture
 def quick_any(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every deal gives the first seat a winning hand (see tests/discord/test_tournaments.py)."""
-    monkeypatch.setattr("bot.services.tables.play.make_deal", quick_deal_for)
+    deal_every_table(monkeypatch, quick_deal_for)
 
 
 class Server:

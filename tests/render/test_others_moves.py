@@ -17,20 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import (
-    AnyEvent,
-    Discarded,
-    Drew,
-    Game,
-    Tile,
-    Took,
-    apply,
-    hand_tiles,
-    legal_actions,
-    make_deal,
-    make_rules,
-    new_game,
-)
+from bot.engine import Game, Tile, apply, legal_actions, make_deal, make_rules, new_game
+from bot.engine.family import Event
+from bot.games.collecting.engine.machine import Discarded, Drew, Took, hand_tiles
 from bot.render.text import others_moves_text
 
 NAMES = ("alice", "bob", "carol", "dave")
@@ -41,7 +30,7 @@ def _mentioned(text: str | None) -> set[Tile]:
     return {Tile(int(a), int(b)) for a, b in TILE.findall(text or "")}
 
 
-def _disguised(moves: list[tuple[int, AnyEvent]]) -> list[tuple[int, AnyEvent]]:
+def _disguised(moves: list[tuple[int, Event]]) -> list[tuple[int, Event]]:
     """The same moves with every tile drawn from the wall replaced by another one."""
     other = Tile(2, 1)
     return [
@@ -68,7 +57,7 @@ def test_what_the_others_did_tells_nothing_hidden(
     rules = make_rules(game, players, rule_set)
     names = NAMES[:players]
     state = new_game(rules, names, make_deal(rules, rng))
-    since: dict[int, list[tuple[int, AnyEvent]]] = {seat: [] for seat in range(players)}
+    since: dict[int, list[tuple[int, Event]]] = {seat: [] for seat in range(players)}
     face_up: set[Tile] = set()
     checked = 0
     movers: set[int] = set()
@@ -95,7 +84,7 @@ def test_what_the_others_did_tells_nothing_hidden(
 
 
 def test_one_line_per_stretch_in_play_order() -> None:
-    moves: list[tuple[int, AnyEvent]] = [
+    moves: list[tuple[int, Event]] = [
         (1, Took(1, Tile(6, 5), 0)),
         (1, Discarded(1, Tile(3, 1))),
         (2, Drew(2, Tile(6, 6), 10)),
@@ -120,7 +109,7 @@ def test_tsung_shap_moves_name_the_tiles_laid_and_captured(seed: int) -> None:
     rules = make_rules(Game.TSUNG_SHAP)
     state = new_game(rules, NAMES[:2], make_deal(rules, rng))
     first = state.current
-    since: list[tuple[int, AnyEvent]] = []
+    since: list[tuple[int, Event]] = []
     while state.result is None and state.current == first:
         state, events = apply(state, rng.choice(legal_actions(state)))
         since += [(first, e) for e in events]

@@ -7,8 +7,8 @@ import io
 
 from PIL import Image
 
-from bot.engine.collecting import PoolTile
 from bot.engine.tiles import Tile, parse_tiles
+from bot.games.collecting.engine.machine import PoolTile
 from bot.render.table_art import PoolGroup, discard_groups, render_discards
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.engine import Game, legal_actions, make_rules, view
-from bot.engine.collecting import Phase
+from bot.games.collecting.engine.machine import Phase
 from bot.render.text import hand_prompt
 from tests.engine.helpers import play, start
 

@@ -8,9 +8,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from PIL import Image
 
-from bot.engine.collecting import PoolTile
-from bot.engine.hands import Witness
 from bot.engine.tiles import KINDS, Tile, parse_tiles, sort_tiles
+from bot.games.collecting.engine.hands import Witness
+from bot.games.collecting.engine.machine import PoolTile
 from bot.render import images, layout, table_art
 from bot.render.images import pair_total, render_hand, render_witness
 from bot.render.layout import render_tiles

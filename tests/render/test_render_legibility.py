@@ -15,9 +15,9 @@ from collections.abc import Callable
 import pytest
 from PIL import Image
 
-from bot.engine.collecting import PoolTile
-from bot.engine.hands import Witness
 from bot.engine.tiles import KINDS, Tile, parse_tiles
+from bot.games.collecting.engine.hands import Witness
+from bot.games.collecting.engine.machine import PoolTile
 from bot.render.images import render_hand, render_witness
 from bot.render.layout import EMBED_WIDTH, FELT, LABEL_FONT, MAX_WIDTH, render_tiles
 from bot.render.table_art import (

@@ -16,9 +16,9 @@ import pytest
 from fontTools.ttLib import TTCollection, TTFont
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.engine.collecting import PoolTile
-from bot.engine.hands import Witness
 from bot.engine.tiles import KINDS, Tile, parse_tiles
+from bot.games.collecting.engine.hands import Witness
+from bot.games.collecting.engine.machine import PoolTile
 from bot.render import images, layout, table_art
 from bot.render.charts import rating_chart
 from bot.render.images import render_hand, render_witness

@@ -62,11 +62,11 @@ def test_one_tile_left_in_the_pile_is_singular() -> None:
     import random
 
     from bot.engine import make_deal, new_game, view
-    from bot.render.text import SeatLabel, scores_text
+    from bot.render.text import SeatLabel, seats_text
 
     rules = make_rules(Game.TSUNG_SHAP, 2)
     state = new_game(rules, ["A", "B"], make_deal(rules, random.Random(1)))
     seen = dataclasses.replace(view(state, None), pile_sizes=(1, 2))
-    text = scores_text(seen, [SeatLabel("A"), SeatLabel("B")])
+    text = seats_text(seen, [SeatLabel("A"), SeatLabel("B")])
     assert "1 tile left in the pile" in text and "2 tiles left in the pile" in text
     assert "1 tiles" not in text

@@ -8,13 +8,7 @@ import random
 import pytest
 
 from bot.engine import (
-    Capture,
-    Claim,
-    Declare,
-    Discard,
-    Draw,
     Game,
-    Take,
     apply,
     deal_from_tiles,
     legal_actions,
@@ -23,6 +17,9 @@ from bot.engine import (
     new_game,
     parse_tiles,
 )
+from bot.games.collecting.engine.actions import Declare, Discard, Take
+from bot.games.dominoes.engine.actions import Draw
+from bot.games.fishing.engine.actions import Capture, Claim
 from bot.services.absence import passive_action
 from bot.services.tables import _apply
 

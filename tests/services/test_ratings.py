@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from bot.engine import Declare, legal_actions
+from bot.engine import legal_actions
+from bot.games.collecting.engine.actions import Declare
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import ManualClock
 from bot.services.ratings import (

@@ -6,7 +6,9 @@ import random
 
 import pytest
 
-from bot.engine import Declare, Phase, legal_actions
+from bot.engine import legal_actions
+from bot.games.collecting.engine.actions import Declare
+from bot.games.collecting.engine.machine import Phase
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import ManualClock
 from bot.services.errors import InsufficientChips, UserError

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.engine import FishingState, Settlement, difference_payment
+from bot.engine import Settlement
+from bot.games.fishing.engine import FishingState, difference_payment
 from bot.services.clock import ManualClock
 from bot.services.errors import UserError
 from bot.services.tables import Table, TableService, _apply

@@ -7,7 +7,9 @@ import random
 
 import pytest
 
-from bot.engine import Declare, FishingState, Game
+from bot.engine import Game
+from bot.games.collecting.engine.actions import Declare
+from bot.games.fishing.engine import FishingState
 from bot.services.clock import ManualClock
 from bot.services.errors import UserError
 from bot.services.tables import TableService

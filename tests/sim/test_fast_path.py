@@ -12,11 +12,9 @@ from typing import Any
 
 import pytest
 
-from bot.ai import get_player
 from bot.engine import (
     Deal,
     RuleSet,
-    Take,
     apply,
     deal_from_tiles,
     legal_actions,
@@ -26,8 +24,10 @@ from bot.engine import (
     parse_tiles,
     view,
 )
+from bot.games.collecting.ai.levels import get_player
+from bot.games.collecting.engine.actions import Take
+from bot.games.collecting.sim.fast import FAST_LEVELS, play_fast
 from bot.games.collecting.sim.play import play_game, play_reference
-from bot.sim.fast import FAST_LEVELS, play_fast
 
 LEVELS = ("random", "greedy", "expert")
 
@@ -203,9 +203,9 @@ def test_the_fast_path_feeds_the_players_what_a_view_shows(
     # Stronger than equal records: the knowledge each expert decision starts from is the same.
     import dataclasses
 
-    import bot.ai.expert as expert_module
-    import bot.sim.fast as fast_module
-    from bot.ai.knowledge import Seen
+    import bot.games.collecting.ai.expert as expert_module
+    import bot.games.collecting.sim.fast as fast_module
+    from bot.games.collecting.ai.knowledge import Seen
 
     def snapshot(seen: Seen) -> Seen:
         lists = ("known", "discarded", "passed", "recent")

@@ -11,22 +11,12 @@ from typing import Any
 import pytest
 
 from bot.ai.levels import player_for
-from bot.engine import (
-    Captured,
-    Claimed,
-    Tile,
-    apply,
-    deal_from_piles,
-    legal_actions,
-    make_deal,
-    make_rules,
-    new_game,
-    view,
-)
+from bot.engine import Tile, apply, legal_actions, make_deal, make_rules, new_game, view
+from bot.games.fishing.engine import Captured, Claimed, deal_from_piles
 from bot.games.fishing.sim.family import run_fishing
+from bot.games.fishing.sim.play import FishingRecord, play_fishing
 from bot.games.fishing.sim.stats import summarize_fishing
 from bot.sim import cli
-from bot.sim.fishing import FishingRecord, play_fishing
 from bot.sim.runner import SimConfig, SimError
 
 FISHING_KEYS = {

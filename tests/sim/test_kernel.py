@@ -1,9 +1,11 @@
-"""The compiled kernel (bot.sim.kernel) plays exactly the games of the pure-Python fast path.
+"""The compiled kernel (bot.games.collecting.sim.kernel) plays exactly the games of the pure-Python
+fast path.
 
 The fast path is itself proven equal to the engine's public API (tests/sim/test_fast_path.py),
 so equal records here prove the kernel against the engine. Every preset and rule variant of
 that test's cases, every level the kernel plays (greedy, expert and mixes), thousands of deals.
-Then: the kernel deals as bot.sim.seeding does, and ``kapshap sim`` prints the same figures with
+Then: the kernel deals as bot.games.dominoes.sim.seeding does, and ``kapshap sim`` prints the same
+figures with
 and without it, for any number of workers.
 """
 
@@ -18,12 +20,12 @@ import pytest
 pytest.importorskip("numba")
 
 from bot.engine import RuleSet, deal_from_tiles, make_deal, make_rules, parse_tiles
+from bot.games.collecting.sim import kernel
+from bot.games.collecting.sim.fast import play_fast
 from bot.games.collecting.sim.play import kernel_plays, play_reference
-from bot.sim import kernel
+from bot.games.dominoes.sim.seeding import SplitMix64, deal_from_key, deal_key
 from bot.sim.cli import main as sim_main
-from bot.sim.fast import play_fast
 from bot.sim.runner import SimConfig, run
-from bot.sim.seeding import SplitMix64, deal_from_key, deal_key
 from bot.sim.stats import tally_games
 from tests.sim.test_fast_path import CASES
 
@@ -187,7 +189,7 @@ def test_without_numba_the_simulator_prints_the_same(capsys: pytest.CaptureFixtu
     argv = ["--ai", "0=expert", "--games", "60", "--seed", "4"]
     code = (
         "import sys; sys.modules['numba'] = None\n"
-        "from bot.ai import kernel\n"
+        "from bot.games.collecting.ai import kernel\n"
         "assert not kernel.available() and kernel.numpy_here()\n"
         "from bot.sim.cli import main\n"
         f"main({[*argv, '--json', '--no-progress']!r})\n"
@@ -211,7 +213,7 @@ def test_without_numba_the_simulator_prints_the_same(capsys: pytest.CaptureFixtu
 @pytest.mark.parametrize("seed", [0, -3, 2**70 + 5])
 def test_a_range_of_games_is_the_batch_of_their_keys(seed: int) -> None:
     # play_games computes the deal keys inside the kernel: the same games as play_batch of
-    # bot.sim.seeding.deal_key, and a tally equal to the records' one.
+    # bot.games.dominoes.sim.seeding.deal_key, and a tally equal to the records' one.
     for rules, levels in (
         (make_rules("kap-shap"), ("expert", "greedy")),
         (make_rules("kap-tai-shap", 6, "classic", first_player="lots"), ("greedy",) * 6),

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from bot.ai import AI_LEVELS, RandomPlayer
+from bot.games.collecting.ai.base import RandomPlayer
+from bot.games.collecting.ai.levels import AI_LEVELS
 from bot.games.collecting.sim.report import CSV_COLUMNS
 from bot.sim import cli, options
 

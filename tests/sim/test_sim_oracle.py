@@ -10,11 +10,11 @@ from fractions import Fraction
 import pytest
 
 from bot.engine import make_rules
-from bot.engine.hands import is_winning_counts
 from bot.engine.rules import FourTwo
 from bot.engine.tiles import KINDS, PIECE_KINDS
+from bot.games.collecting.engine.hands import is_winning_counts
+from bot.games.collecting.sim.oracle import check_dealt_wins, dealt_win_count, dealt_win_probability
 from bot.sim import cli
-from bot.sim.oracle import check_dealt_wins, dealt_win_count, dealt_win_probability
 
 
 def test_kap_shap_matches_rules_md() -> None:

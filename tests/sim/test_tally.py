@@ -15,6 +15,7 @@ import pytest
 
 from bot.engine import make_rules
 from bot.games.fishing.sim.family import run_fishing
+from bot.games.fishing.sim.play import FishingRecord
 from bot.games.fishing.sim.stats import (
     FishingTally,
     summarize_fishing,
@@ -22,7 +23,6 @@ from bot.games.fishing.sim.stats import (
     tally_fishing,
 )
 from bot.sim import cli
-from bot.sim.fishing import FishingRecord
 from bot.sim.record import GameRecord
 from bot.sim.runner import SimConfig, run
 from bot.sim.stats import GameTally, summarize, summarize_tally, tally_games

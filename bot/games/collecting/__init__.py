@@ -2,8 +2,7 @@
 
 Data only (standard library and :mod:`bot.games.registry`): :mod:`bot.games` registers
 :data:`FAMILY`. The family's part for each layer is the ``FACET`` of ``bot.games.collecting.<role>
-.family``; until the game's code moves here (issue 19 step 6) those modules adapt today's code
-in ``bot/engine``, ``bot/ai``, ``bot/render`` and ``bot/sim``.
+.family``, beside the rest of the game's code in the same role package.
 """
 
 from bot.games.registry import N_, ROLES, FamilyInfo, GameInfo

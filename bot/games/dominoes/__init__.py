@@ -2,6 +2,7 @@
 one ``RuleSet``, dice dealing, tile pictures). Not a family: it registers nothing, and any
 family may import it (docs/architecture.md, "Games: one place per game").
 
-Until the shared code moves here (issue 19 step 6) it holds only what the families' adapters
-share.
+It holds what the families' facets share (the ``draw`` action, the deal stream of the
+simulator, the facets' common halves); the tiles and the ``RuleSet`` are still in
+``bot/engine`` (``tiles.py``, ``rules.py``, ``deal.py``).
 """

@@ -14,7 +14,6 @@ hands out and :mod:`~bot.services.tables.words` for what it tells members); this
 re-exports the names its users import.
 """
 
-from bot.locale.refusals import ENGINE_REFUSALS as ENGINE_REFUSALS
 from bot.locale.refusals import RULES_REFUSALS as RULES_REFUSALS
 from bot.services.tables.model import (
     EXPIRY_CONCURRENCY,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import secrets
 
-from bot.engine import AnyState
+from bot.engine.family import State as AnyState
 from bot.services.chips import ChipsService
 from bot.services.clock import Clock
 from bot.services.errors import UserError

@@ -9,8 +9,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import limits
-from bot.engine import AnyAction, AnyEvent, AnyState, AnyView, RuleSet
-from bot.engine.family import engine_of
+from bot.engine.family import Action as AnyAction
+from bot.engine.family import Event as AnyEvent
+from bot.engine.family import Rules, engine_of
+from bot.engine.family import State as AnyState
+from bot.engine.family import View as AnyView
 from bot.locale import N_
 from bot.storage.games import GameStatus
 
@@ -154,7 +157,7 @@ class Table:
         return self.ante * len(self.seats) + self.carried
 
     @property
-    def rules(self) -> RuleSet | None:
+    def rules(self) -> Rules | None:
         """The rules in force once the game started."""
         return None if self.state is None else self.state.rules
 

@@ -7,19 +7,14 @@ import asyncio
 import json
 import logging
 import random
-from typing import Any
 
 from bot.ai.base import AnyPlayer
 from bot.ai.family import ai_of
-from bot.engine import (
-    AnyAction,
-    AnyEvent,
-    AnyState,
-    Deal,
-    EngineError,
-    IllegalAction,
-)
+from bot.engine import EngineError, IllegalAction
 from bot.engine.events import TurnStarted
+from bot.engine.family import Action as AnyAction
+from bot.engine.family import Event as AnyEvent
+from bot.engine.family import State as AnyState
 from bot.engine.family import engine_of
 from bot.locale import EventLine, Message
 from bot.services.absence import passive_action
@@ -91,7 +86,7 @@ class TablePlay(TableSettlement):
                         refusal, ai_seats=ai_seats, stake=f"{stake:,}", house=f"{house:,}"
                     )
                 antes[HOUSE_ID] = stake
-            deal = make_deal(rules, self._rng, thrower=table.thrower)
+            deal = engine.deal(rules, self._rng, thrower=table.thrower)
             state = engine.new_game(rules, [s.name for s in table.seats], deal)
             deadline = self._deadline_for(table, state)
             carried = 0
@@ -199,7 +194,7 @@ class TablePlay(TableSettlement):
         try:
             new_state, events = _apply(state, action)
         except IllegalAction as exc:
-            raise _refusal(exc) from None
+            raise _refusal(exc, table.game) from None
         end = None
         if new_state.result is not None:
             winner = new_state.result.winner
@@ -282,12 +277,6 @@ class TablePlay(TableSettlement):
             await self._play(table, seat, choice, outcome)
 
 
-def make_deal(rules: Any, rng: random.Random, thrower: int = 0) -> Deal:
-    """A fresh deal of the rules' game, its first seat by the game's custom (its family deals);
-    tests deal chosen hands by replacing this function."""
-    return engine_of(rules.game).deal(rules, rng, thrower)
-
-
 def _ai_player(game: str, level: str) -> AnyPlayer:
     """A computer player of ``game`` at ``level``; the random player if that level does not
     exist (yet)."""
@@ -321,7 +310,7 @@ def _parse_for(state: AnyState, text: str, game: str) -> AnyAction:
     try:
         action: AnyAction = engine_of(game).resolve(state, text)
     except EngineError as exc:
-        raise _refusal(exc) from None
+        raise _refusal(exc, game) from None
     return action
 
 

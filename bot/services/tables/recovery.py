@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import logging
 
-from bot.engine import AnyState, Deal, EngineError
+from bot.engine import Deal, EngineError
+from bot.engine.family import State as AnyState
 from bot.engine.family import engine_of
 from bot.locale import Message
 from bot.services.chips import HOUSE_ID

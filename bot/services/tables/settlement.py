@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bot.engine import AnyState
+from bot.engine.family import State as AnyState
 from bot.engine.family import engine_of
 from bot.limits import quote_input
 from bot.locale import Message

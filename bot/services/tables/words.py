@@ -4,8 +4,9 @@ of a game's opening and settlement (each a :class:`~bot.locale.Message`, worded 
 from __future__ import annotations
 
 from bot.engine import AmbiguousTile, Deal
+from bot.engine.family import engine_of
 from bot.locale import Message, recognize
-from bot.locale.refusals import ENGINE_REFUSALS, RULES_REFUSALS
+from bot.locale.refusals import RULES_REFUSALS
 from bot.services.chips import DifferenceSettlement, Settlement
 from bot.services.chips import Outcome as ChipsOutcome
 from bot.services.errors import UserError
@@ -19,10 +20,11 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
-def _refusal(exc: BaseException) -> UserError:
-    """A refusal of the engine as a :class:`UserError`, in the member's language when known."""
+def _refusal(exc: BaseException, game: str) -> UserError:
+    """A refusal of the engine of ``game`` as a :class:`UserError`, in the member's language
+    when its family knows the words (:attr:`bot.engine.family.RuleBook.refusals`)."""
     text = _sentence(str(exc))
-    known = recognize(text, ENGINE_REFUSALS)
+    known = recognize(text, engine_of(game).refusals)
     if known is not None and isinstance(exc, AmbiguousTile) and len(exc.options) == 2:
         # "6-3 or 5-4": the "or" is English; the tiles themselves are notation.
         first, second = exc.options
@@ -30,10 +32,10 @@ def _refusal(exc: BaseException) -> UserError:
     return UserError(text) if known is None else UserError("{reason}", reason=known)
 
 
-def engine_refusal(exc: BaseException) -> UserError:
-    """A refusal of the engine (a tile or an action it cannot read or allow) as a
-    :class:`UserError` told in a member's language when the services know its words."""
-    return _refusal(exc)
+def engine_refusal(exc: BaseException, game: str) -> UserError:
+    """A refusal of the engine of ``game`` (a tile or an action it cannot read or allow) as a
+    :class:`UserError` told in a member's language when its family knows the words."""
+    return _refusal(exc, game)
 
 
 def _rules_refusal(exc: BaseException) -> str:

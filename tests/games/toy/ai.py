@@ -128,6 +128,9 @@ class ToyAI:
         """No level was ever calibrated."""
         return {}
 
+    def bound_memos(self) -> None:
+        """No memo tables."""
+
     def warm_player(self, game: str, budget: int) -> AnyPlayer | None:
         """Nothing compiled to warm up."""
         return None

@@ -11,10 +11,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bot.ai.core import evaluator_for
-from bot.ai.greedy import best_discard
-from bot.ai.knowledge import read_view
-from bot.engine import KINDS, Action, Declare, Discard, Draw, GameState, Take, legal_actions, view
+from bot.engine import KINDS, legal_actions, view
+from bot.games.collecting.ai.core import evaluator_for
+from bot.games.collecting.ai.greedy import best_discard
+from bot.games.collecting.ai.knowledge import read_view
+from bot.games.collecting.engine.actions import Action, Declare, Discard, Take
+from bot.games.collecting.engine.machine import GameState
+from bot.games.dominoes.engine.actions import Draw
 
 __all__ = ["passive_action"]
 

@@ -1,9 +1,8 @@
-"""The AI facet of the collecting games: their players (:mod:`bot.ai.levels`), the passive move of
-an absent seat (:mod:`.absence`) and their part of reviews (:mod:`.review`) behind
-:class:`bot.ai.family.GameAI`.
-
-The players themselves are still in ``bot/ai`` until issue 19 step 6 moves them here; the
-levels' calibrated ratings are here (:data:`_CALIBRATED`).
+"""The AI facet of the collecting games: their players (:mod:`.levels`; :mod:`.greedy`,
+:mod:`.expert`, :mod:`.master` on :mod:`.core`, :mod:`.knowledge` and :mod:`.kernel`), the
+passive move of an absent seat (:mod:`.absence`) and their part of reviews (:mod:`.review`)
+behind :class:`bot.ai.family.GameAI`; the levels' calibrated ratings are here
+(:data:`_CALIBRATED`).
 """
 
 from __future__ import annotations
@@ -16,12 +15,13 @@ from typing import Any
 from bot.ai.base import AnyPlayer
 from bot.ai.estimates import Estimator, PlayOut, expert_playout, python_estimator
 from bot.ai.family import GameAI
-from bot.ai.levels import AI_LEVELS, get_player
-from bot.ai.master import MasterPlayer
 from bot.ai.review_words import Words, action_phrase
-from bot.engine import Draw
 from bot.games.collecting.ai import absence, review
+from bot.games.collecting.ai.core import BOT_MEMO, set_memo_limits
+from bot.games.collecting.ai.levels import AI_LEVELS, get_player
+from bot.games.collecting.ai.master import MasterPlayer
 from bot.games.collecting.ai.review import kernel_estimator
+from bot.games.dominoes.engine.actions import Draw
 
 __all__ = ["FACET", "CollectingAI"]
 
@@ -78,6 +78,11 @@ class CollectingAI:
         """``random``, ``greedy`` and ``expert`` of Kap Shap and of Kap Tai Shap (the master
         is not calibrated: the ratings let the strongest level stand in for it)."""
         return _CALIBRATED[game]
+
+    def bound_memos(self) -> None:
+        """The evaluators' memos at the bot's limits
+        (:data:`~bot.games.collecting.ai.core.BOT_MEMO`)."""
+        set_memo_limits(BOT_MEMO)
 
     def warm_player(self, game: str, budget: int) -> AnyPlayer | None:
         """The master with ``budget`` play-outs (Kap Tai Shap runs Kap Shap's kernel)."""

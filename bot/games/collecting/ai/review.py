@@ -10,26 +10,13 @@ from collections.abc import Sequence
 
 from bot.ai.estimates import python_estimator
 from bot.ai.review_words import REASONS, Words, nt
-from bot.engine import (
-    KINDS,
-    AnyAction,
-    AnyState,
-    Declare,
-    Discard,
-    Draw,
-    GameState,
-    Offer,
-    Take,
-    Tile,
-    View,
-    format_tiles,
-    legal_actions,
-    view,
-)
-from bot.engine.collecting import Phase
-from bot.engine.hands import tile_values
-from bot.engine.rules import RuleSet
+from bot.engine import KINDS, Offer, Tile, format_tiles, legal_actions, view
+from bot.engine.family import Action, State
+from bot.engine.rules import RuleSet, tile_values
 from bot.games import N_
+from bot.games.collecting.engine.actions import Declare, Discard, Take
+from bot.games.collecting.engine.machine import GameState, Phase, View
+from bot.games.dominoes.engine.actions import Draw
 
 __all__ = ["ROLLOUTS", "compiled", "kernel_estimator", "position_words", "reason", "rollouts"]
 
@@ -41,7 +28,7 @@ bigger tables get less, see :func:`rollouts`)."""
 def compiled() -> bool:
     """Whether the play-outs run compiled here (numba installed, the kernel on)."""
     try:
-        from bot.ai import kernel
+        from bot.games.collecting.ai import kernel
     except ImportError:  # pragma: no cover - the module imports without numpy
         return False
     return kernel.available() and kernel.numpy_here()
@@ -56,9 +43,9 @@ def rollouts(rules: RuleSet) -> int:
 
 
 def kernel_estimator(
-    state: AnyState,
+    state: State,
     seat: int,
-    actions: Sequence[AnyAction],
+    actions: Sequence[Action],
     rollouts: int,
     rng: random.Random,
 ) -> list[list[float]]:
@@ -68,8 +55,8 @@ def kernel_estimator(
     :data:`bot.ai.estimates.expert_playout`), in the kernel of the ``master`` level. Falls back
     to :func:`bot.ai.estimates.python_estimator` for anything it cannot map (another game's
     state, a compulsory draw)."""
-    from bot.ai.knowledge import read_view
-    from bot.ai.master import play_outs
+    from bot.games.collecting.ai.knowledge import read_view
+    from bot.games.collecting.ai.master import play_outs
 
     fallback = python_estimator(state.rules.game)
     if state.current != seat or state.result is not None:
@@ -99,14 +86,14 @@ def kernel_estimator(
 def reason(
     state: GameState,
     seat: int,
-    played: AnyAction,
-    best: AnyAction,
+    played: Action,
+    best: Action,
     after: Sequence[tuple[int, str]],
 ) -> Words:
     """Why ``played`` was worse than ``best`` (:func:`bot.ai.review.reason_words`)."""
-    from bot.ai.core import UNIT, count_of, evaluator_for, weight
-    from bot.ai.expert import completion_risk
-    from bot.ai.knowledge import read_view
+    from bot.games.collecting.ai.core import UNIT, count_of, evaluator_for, weight
+    from bot.games.collecting.ai.expert import completion_risk
+    from bot.games.collecting.ai.knowledge import read_view
 
     if isinstance(best, Declare):
         return Words(REASONS["declare"])
@@ -137,7 +124,7 @@ def reason(
             key=lambda s: (s[0], -s[1]),
         )
 
-    def outcome(action: AnyAction) -> tuple[int, int]:
+    def outcome(action: Action) -> tuple[int, int]:
         if isinstance(action, Discard) and action.tile is not None:
             return standing(hand - UNIT[action.tile.index])
         if isinstance(action, Take) and action.tile is not None:
@@ -184,7 +171,7 @@ def reason(
 
 
 def _holds(key: int, kind: int) -> bool:
-    from bot.ai.core import count_of
+    from bot.games.collecting.ai.core import count_of
 
     return count_of(key, kind) > 0
 

@@ -1,9 +1,6 @@
-"""The engine facet of the collecting games (Kap Shap, Kap Tai Shap): today's engine code
-(:mod:`bot.engine.collecting`, :mod:`bot.engine.actions`) behind
+"""The engine facet of the collecting games (Kap Shap, Kap Tai Shap): their state machine
+(:mod:`.machine`), hands (:mod:`.hands`) and notation (:mod:`.actions`) behind
 :class:`bot.engine.family.GameEngine`.
-
-An adapter until the game's code moves into this package (issue 19 step 6); the methods that
-raise NotImplementedError say in which step their code arrives. Nothing calls them before.
 """
 
 from __future__ import annotations
@@ -11,16 +8,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from bot.engine import collecting
-from bot.engine.actions import Action, Declare, Discard, Draw, Take, parse_action
-from bot.engine.collecting import Event, GameState, View
 from bot.engine.deal import Deal
 from bot.engine.errors import IllegalAction
 from bot.engine.family import GameEngine, Standing, Variant
 from bot.engine.rules import RULE_SET_NAMES, Game, Offer, RuleSet
 from bot.engine.tiles import AmbiguousTile
-from bot.games.collecting.engine import hidden, position, records
+from bot.games.collecting.engine import hidden, position, records, refusals
+from bot.games.collecting.engine import machine as collecting
 from bot.games.collecting.engine import rules as rules_of
+from bot.games.collecting.engine.actions import Action, Declare, Discard, Take, parse_action
+from bot.games.collecting.engine.machine import Event, GameState, View
+from bot.games.dominoes.engine.actions import Draw
 from bot.games.dominoes.engine.adapter import DominoEngine
 
 __all__ = ["FACET", "CollectingEngine"]
@@ -28,6 +26,12 @@ __all__ = ["FACET", "CollectingEngine"]
 
 class CollectingEngine(DominoEngine[GameState]):
     """Kap Shap and Kap Tai Shap for the engine layer."""
+
+    @property
+    def refusals(self) -> tuple[str, ...]:
+        """Every refusal of a play or of notation this engine raises, as templates
+        (:data:`bot.games.collecting.engine.refusals.REFUSALS`)."""
+        return refusals.REFUSALS
 
     def make_rules(
         self,
@@ -78,7 +82,7 @@ class CollectingEngine(DominoEngine[GameState]):
         return ("pot",)
 
     def new_game(self, rules: RuleSet, seats: Sequence[str], deal: Deal) -> GameState:
-        """The dealt game (:func:`bot.engine.collecting.new_game`)."""
+        """The dealt game (:func:`bot.games.collecting.engine.machine.new_game`)."""
         return collecting.new_game(rules, seats, deal)
 
     def legal_actions(self, state: GameState) -> list[Action]:
@@ -124,7 +128,7 @@ class CollectingEngine(DominoEngine[GameState]):
         return str(action)
 
     def describe_event(self, event: Event, viewer: int | None, names: Sequence[str]) -> str:
-        """One English line (:func:`bot.engine.collecting.describe_event`)."""
+        """One English line (:func:`bot.games.collecting.engine.machine.describe_event`)."""
         return collecting.describe_event(event, viewer, names)
 
     def owns_event(self, event: object) -> bool:

@@ -2,7 +2,8 @@
 
 The seat's own hand, the face-up discards and the public record stay. Every other seat keeps
 the tiles it is *known* to hold (taken from the discards and not discarded again since, read
-from the public record as :mod:`bot.ai.knowledge` does); the rest of its hand and the undrawn
+from the public record as :mod:`bot.games.collecting.ai.knowledge` does); the rest of its hand and
+the undrawn
 wall are dealt again from the unseen tiles, hand sizes and wall size unchanged.
 """
 
@@ -14,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from bot.engine.collecting import GameState
+from bot.games.collecting.engine.machine import GameState
 from bot.games.dominoes.engine.hidden import by_kind, kind
 
 __all__ = ["arrangement_count", "arrangements", "known_kinds", "rebuild", "unseen"]

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.engine.collecting import GameState, Move, Phase, PoolEntry, WinBy
 from bot.engine.deal import Deal
 from bot.engine.errors import RulesError
 from bot.engine.position import PositionError
 from bot.engine.rules import Offer, RuleSet, make_rules
 from bot.engine.tiles import KINDS, Tile, kind_of_piece
 from bot.games.collecting.engine.hidden import known_kinds
+from bot.games.collecting.engine.machine import GameState, Move, Phase, PoolEntry, WinBy
 from bot.games.dominoes.engine.position import (
     Fields,
     Pieces,

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from bot.engine.collecting import GameState, view
 from bot.engine.deal import Deal
 from bot.engine.rules import RuleSet
 from bot.engine.tiles import format_tiles
+from bot.games.collecting.engine.machine import GameState, view
 from bot.games.dominoes.engine.records import dealt_tiles
 
 __all__ = ["deal_comment", "position_lines", "result_line"]

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from bot.engine import Phase, Take, Tile, View
+from bot.engine import Tile
+from bot.games.collecting.engine.actions import Take
+from bot.games.collecting.engine.machine import Phase, View
 from bot.games.collecting.render.words import DISCARDS_FILE
 from bot.locale import t
 from bot.render.alt_text import discards_description, hand_description, witness_description

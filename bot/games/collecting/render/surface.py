@@ -8,7 +8,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from bot.engine import Declare, Discard, Draw, Take, View
+from bot.games.collecting.engine.actions import Declare, Discard, Take
+from bot.games.collecting.engine.machine import View
+from bot.games.dominoes.engine.actions import Draw
 from bot.games.dominoes.render.surface import tile_choice, unknown_verb
 from bot.locale import Message, t
 from bot.render.family import ButtonSpec, Choice, SelectSpec, VerbRefusal

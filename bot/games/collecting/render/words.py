@@ -6,27 +6,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.engine import (
-    Declare,
+from bot.engine.events import TurnStarted
+from bot.engine.rules import FourTwo
+from bot.games.collecting.engine.actions import Declare, Discard, Take
+from bot.games.collecting.engine.hands import Witness
+from bot.games.collecting.engine.machine import (
     Declared,
-    Discard,
     Discarded,
-    Draw,
     Drew,
     EndReason,
     GameDrawn,
     GameState,
     Phase,
     Result,
-    Take,
     Took,
-    TurnStarted,
     View,
     WinBy,
-    Witness,
 )
-from bot.engine.rules import FourTwo
 from bot.games.collecting.render import rules_text as rules_words
+from bot.games.dominoes.engine.actions import Draw
 from bot.games.dominoes.render.words import (
     closed_prompt,
     hands_fields,

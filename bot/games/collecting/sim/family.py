@@ -61,7 +61,7 @@ class CollectingSim:
         from bot.ai.warm import warm_master
 
         if any(play.kernel_plays(config) for config in configs):
-            from bot.sim import kernel
+            from bot.games.collecting.sim import kernel
 
             kernel.compile_kernel()
         for game in sorted({str(c.rules.game) for c in configs if "master" in c.levels}):

@@ -2,7 +2,8 @@
 reference path), the fastest path that plays exactly like it, and chunks of a run (in the
 compiled kernel when it plays every seat).
 
-When the compiled kernel (:mod:`bot.sim.kernel`, the ``.[sim]`` extra) is installed and every
+When the compiled kernel (:mod:`bot.games.collecting.sim.kernel`, the ``.[sim]`` extra) is
+installed and every
 seat plays a level it knows, a chunk of games is dealt and played there in one call (its rows
 tallied with numpy, no record built); otherwise game by game in Python (:func:`play_game`).
 Both give the same records (``tests/sim/test_kernel.py``).
@@ -13,14 +14,15 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bot.ai import get_player
-from bot.engine import Deal, RuleSet, Take, apply, legal_actions, new_game, view
-from bot.engine.collecting import Phase
+from bot.engine import Deal, RuleSet, apply, legal_actions, new_game, view
+from bot.games.collecting.ai.levels import get_player
+from bot.games.collecting.engine.actions import Take
+from bot.games.collecting.engine.machine import Phase
+from bot.games.collecting.sim.fast import FAST_LEVELS, play_fast
 from bot.games.dominoes.sim.adapter import deal_for
-from bot.sim.fast import FAST_LEVELS, play_fast
+from bot.games.dominoes.sim.seeding import deal_key
 from bot.sim.record import GameRecord
 from bot.sim.runner import SimConfig, ai_rng
-from bot.sim.seeding import deal_key
 from bot.sim.stats import GameTally, tally_games
 
 __all__ = [
@@ -67,7 +69,8 @@ def play_reference(
 def play_game(rules: RuleSet, deal: Deal, levels: Sequence[str], rng: random.Random) -> GameRecord:
     """Play one game for the simulator (the fastest path that plays exactly like the reference).
 
-    Levels the fast path knows (:data:`bot.sim.fast.FAST_LEVELS`) play there; a table with any
+    Levels the fast path knows (:data:`bot.games.collecting.sim.fast.FAST_LEVELS`) play there; a
+    table with any
     other level plays through the public engine API.
     """
     if all(level in FAST_LEVELS for level in levels):
@@ -79,7 +82,7 @@ def kernel_plays(config: SimConfig) -> bool:
     """Whether the compiled kernel is here and plays every seat of ``config``."""
     if not set(config.levels) <= {"greedy", "expert"}:
         return False
-    from bot.ai import kernel
+    from bot.games.collecting.ai import kernel
 
     return kernel.available()
 
@@ -93,7 +96,7 @@ def play_one(config: SimConfig, seed: int, index: int) -> GameRecord:
 def play_range(config: SimConfig, seed: int, start: int, stop: int) -> list[GameRecord]:
     """Play games ``start .. stop-1`` of a run, in order."""
     if kernel_plays(config):
-        from bot.sim import kernel
+        from bot.games.collecting.sim import kernel
 
         keys = [deal_key(seed, index) for index in range(start, stop)]
         return kernel.play_batch(config.rules, config.levels, keys)
@@ -105,7 +108,7 @@ def play_chunk(
 ) -> tuple[GameTally, Sequence[GameRecord] | None]:
     """The tally of games ``start .. stop-1`` of a run, and their records if ``keep``."""
     if kernel_plays(config):
-        from bot.sim import kernel
+        from bot.games.collecting.sim import kernel
 
         return kernel.play_games(config.rules, config.levels, seed, start, stop, keep)
     records = play_range(config, seed, start, stop)

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.engine import RuleSet
+from bot.games.collecting.sim.oracle import OracleCheck, check_dealt_wins
 from bot.locale import N_, nt, t
-from bot.sim.oracle import OracleCheck, check_dealt_wins
 from bot.sim.runner import ConfigResult
 from bot.sim.stats import Summary, relative_seat, summarize_tally
 from bot.sim.table import game_name, levels_text, num, pct, table

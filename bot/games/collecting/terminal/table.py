@@ -8,37 +8,35 @@ from collections import Counter
 from collections.abc import Sequence
 
 from bot.engine import (
-    Action,
-    Declare,
-    Declared,
-    Discard,
-    Discarded,
-    Draw,
-    Drew,
-    EndReason,
-    Event,
     FirstPlayer,
     FourTwo,
-    GameDrawn,
     NotationError,
     Offer,
-    Phase,
-    Result,
     RuleSet,
-    Take,
     Tile,
-    Took,
-    TurnStarted,
-    View,
-    WinBy,
     describe_event,
-    parse_action,
     parse_tile,
     sort_tiles,
     view,
 )
-from bot.engine.hands import ten_pair_values
+from bot.engine.events import TurnStarted
+from bot.engine.rules import ten_pair_values
 from bot.games import find
+from bot.games.collecting.engine.actions import Action, Declare, Discard, Take, parse_action
+from bot.games.collecting.engine.machine import (
+    Declared,
+    Discarded,
+    Drew,
+    EndReason,
+    Event,
+    GameDrawn,
+    Phase,
+    Result,
+    Took,
+    View,
+    WinBy,
+)
+from bot.games.dominoes.engine.actions import Draw
 from bot.games.dominoes.terminal.table import DominoTable, tile_count
 from bot.locale import N_, nt
 from bot.locale import t as tr

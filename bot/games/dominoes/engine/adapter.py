@@ -12,17 +12,15 @@ import random
 from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
-from bot.engine.collecting import GameState
 from bot.engine.deal import Deal, make_deal
-from bot.engine.family import TableOptions
-from bot.engine.fishing import FishingState
+from bot.engine.family import State, TableOptions
 from bot.engine.rules import Offer, RuleSet, with_flag
 from bot.engine.variants import chosen_variants
 from bot.games.dominoes.engine import records
 
 __all__ = ["DominoEngine"]
 
-S = TypeVar("S", GameState, FishingState)
+S = TypeVar("S", bound=State)
 
 
 class DominoEngine(Generic[S]):
@@ -43,11 +41,6 @@ class DominoEngine(Generic[S]):
         variant flags that differ from the defaults of the same game, seats, sets and rule set
         (:func:`bot.engine.variants.chosen_variants`), as a restored table holds them."""
         return TableOptions(rules.rule_set_name, rules.sets, chosen_variants(rules))
-
-    @property
-    def refusals(self) -> tuple[str, ...]:
-        """Not here yet: bot/locale/refusals.py lists them for both families (step 7)."""
-        raise NotImplementedError("moves in step 7 (today bot/locale/refusals.py)")
 
     # -- what a rule set asks its family (bot.engine.rules.DominoRules) ------------------------
 

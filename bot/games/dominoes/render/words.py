@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.engine import TurnStarted
+from bot.engine.events import TurnStarted
 from bot.engine.rules import FourTwo, RuleSet
 from bot.engine.variants import chosen_variants
 from bot.locale import N_, t

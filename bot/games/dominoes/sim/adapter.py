@@ -1,7 +1,8 @@
 """What the two domino families' sim facets share: the deal of game ``i`` of a run.
 
 A run's game ``i`` is dealt from the splitmix64 stream keyed by
-:func:`bot.sim.seeding.deal_key` ``(seed, i)`` (the compiled kernel reproduces it exactly): the
+:func:`bot.games.dominoes.sim.seeding.deal_key` ``(seed, i)`` (the compiled kernel reproduces it
+exactly): the
 deal depends on the rule set only through the player count, the number of sets and how the
 first player is chosen, so the rule sets (or variants) of a comparison play the same deals.
 """
@@ -9,7 +10,7 @@ first player is chosen, so the rule sets (or variants) of a comparison play the 
 from __future__ import annotations
 
 from bot.engine import Deal, RuleSet
-from bot.sim.seeding import deal_from_key, deal_key
+from bot.games.dominoes.sim.seeding import deal_from_key, deal_key
 
 __all__ = ["deal_for"]
 

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import random
 
-from bot.engine import Capture, Claim, Draw, FishingAction, FishingState, Place, legal_actions
+from bot.engine import legal_actions
+from bot.games.dominoes.engine.actions import Draw
+from bot.games.fishing.engine import FishingState
+from bot.games.fishing.engine.actions import Capture, Claim, FishingAction, Place
 
 __all__ = ["passive_action"]
 

@@ -1,9 +1,7 @@
-"""The AI facet of Tsung Shap: its players (:mod:`bot.ai.fishing_levels`), the passive move of an
-absent seat (:mod:`.absence`) and its part of reviews (:mod:`.review`) behind
-:class:`bot.ai.family.GameAI`.
-
-The players themselves are still in ``bot/ai`` until issue 19 step 6 moves them here; the
-levels' calibrated ratings are here (:data:`_CALIBRATED`).
+"""The AI facet of Tsung Shap: its players (:mod:`.levels`, :mod:`.players`, :mod:`.master`,
+:mod:`.kernel`), the passive move of an absent seat (:mod:`.absence`) and its part of reviews
+(:mod:`.review`) behind :class:`bot.ai.family.GameAI`; the levels' calibrated ratings are here
+(:data:`_CALIBRATED`).
 """
 
 from __future__ import annotations
@@ -16,11 +14,11 @@ from typing import Any
 from bot.ai.base import AnyPlayer
 from bot.ai.estimates import Estimator, PlayOut, greedy_playout, python_estimator
 from bot.ai.family import GameAI
-from bot.ai.fishing_levels import FISHING_LEVELS, fishing_player
-from bot.ai.fishing_master import MasterFishingPlayer
 from bot.ai.review_words import Words
-from bot.engine import Draw
+from bot.games.dominoes.engine.actions import Draw
 from bot.games.fishing.ai import absence, review
+from bot.games.fishing.ai.levels import FISHING_LEVELS, fishing_player
+from bot.games.fishing.ai.master import MasterFishingPlayer
 from bot.games.fishing.ai.review import fishing_estimator
 
 __all__ = ["FACET", "FishingAI"]
@@ -45,7 +43,7 @@ class FishingAI:
         return tuple(FISHING_LEVELS)
 
     def player(self, game: str, level: str) -> AnyPlayer:
-        """A fresh player of the level (:func:`bot.ai.fishing_levels.fishing_player`)."""
+        """A fresh player of the level (:func:`bot.games.fishing.ai.levels.fishing_player`)."""
         return fishing_player(level)
 
     def searching(self, level: str) -> bool:
@@ -77,8 +75,11 @@ class FishingAI:
         let the strongest level stand in for it)."""
         return _CALIBRATED
 
+    def bound_memos(self) -> None:
+        """Nothing to bound: Tsung Shap's players keep no memo tables."""
+
     def warm_player(self, game: str, budget: int) -> AnyPlayer | None:
-        """The master with ``budget`` play-outs (:mod:`bot.ai.fishing_kernel`)."""
+        """The master with ``budget`` play-outs (:mod:`bot.games.fishing.ai.kernel`)."""
         return MasterFishingPlayer(budget)
 
     def compiled(self, game: str) -> bool:

@@ -1,5 +1,5 @@
 """Tsung Shap's part of reviews (:mod:`bot.ai.review`): the compiled estimator on
-:mod:`bot.ai.fishing_kernel`, the budget per decision, which moves are the same choice (rows
+:mod:`bot.games.fishing.ai.kernel`, the budget per decision, which moves are the same choice (rows
 that are mirror images), its draw said as turning a tile over, and why a move was worse in the
 game's terms (captures missed or smaller, claims, what the row leaves the opponent).
 """
@@ -10,26 +10,15 @@ import random
 from collections.abc import Sequence
 
 from bot.ai.estimates import python_estimator
-from bot.ai.fishing_levels import fishing_player
 from bot.ai.review_words import ACTION_PHRASES, REASONS, Words, action_phrase
-from bot.engine import (
-    AnyAction,
-    AnyState,
-    Capture,
-    Claim,
-    Draw,
-    FishingPhase,
-    FishingState,
-    FishingView,
-    Place,
-    Swept,
-    apply,
-    format_tiles,
-    legal_actions,
-    view,
-)
+from bot.engine import apply, format_tiles, legal_actions, view
+from bot.engine.family import Action, State
 from bot.engine.hidden import determinize
 from bot.games import N_
+from bot.games.dominoes.engine.actions import Draw
+from bot.games.fishing.ai.levels import fishing_player
+from bot.games.fishing.engine import FishingPhase, FishingState, FishingView, Swept
+from bot.games.fishing.engine.actions import Capture, Claim, Place
 
 __all__ = [
     "ROLLOUTS",
@@ -48,7 +37,7 @@ ROLLOUTS = 4_000
 def compiled() -> bool:
     """Whether the play-outs run compiled here (numba installed, the kernel on)."""
     try:
-        from bot.ai import fishing_kernel
+        from bot.games.fishing.ai import kernel as fishing_kernel
     except ImportError:  # pragma: no cover - the module imports without numpy
         return False
     return fishing_kernel.ready()
@@ -63,9 +52,9 @@ def phrase(notation: str) -> Words:
 
 
 def fishing_estimator(
-    state: AnyState,
+    state: State,
     seat: int,
-    actions: Sequence[AnyAction],
+    actions: Sequence[Action],
     rollouts: int,
     rng: random.Random,
 ) -> list[list[float]]:
@@ -73,9 +62,10 @@ def fishing_estimator(
     is applied to the public position (a sweep's new row is laid from the pile in the
     play-out; a capture the move misses is claimed at once, as the expert claims, since claims
     are not in the kernel), then both seats play the expert from the next turn
-    (:func:`bot.ai.fishing_kernel.review_rollouts`) on random orders of the piles, every action
+    (:func:`bot.games.fishing.ai.kernel.review_rollouts`) on random orders of the piles, every
+    action
     on the same orders."""
-    from bot.ai import fishing_kernel
+    from bot.games.fishing.ai import kernel as fishing_kernel
 
     if state.current != seat or state.result is not None:
         raise ValueError("the estimate needs a state where the seat is to play")
@@ -116,10 +106,11 @@ def fishing_estimator(
 
 
 def _fishing_start(
-    state: FishingState, seat: int, action: AnyAction
+    state: FishingState, seat: int, action: Action
 ) -> float | tuple[tuple[int, ...], int, int, int, int, int]:
     """Where the kernel takes over after ``action``: ``(row, score 0, score 1, seat to turn
-    over, turn, relay)`` for :func:`bot.ai.fishing_kernel.review_rollouts`, or the outcome (1.0
+    over, turn, relay)`` for :func:`bot.games.fishing.ai.kernel.review_rollouts`, or the outcome
+    (1.0
     or 0.0) when the action ends the game. Only public facts are used: the action is applied
     to a determinized state, and a tile turned over from its pile (a sweep's new row) is left
     to the play-out."""
@@ -164,14 +155,14 @@ def _row_kinds(state: FishingState) -> tuple[int, ...]:
     return tuple(t.index for t in view(state, None).row)
 
 
-def choices(state: FishingState, seat: int, legal: Sequence[AnyAction]) -> list[list[AnyAction]]:
+def choices(state: FishingState, seat: int, legal: Sequence[Action]) -> list[list[Action]]:
     """The legal actions, equivalent ones together: two moves whose rows are mirror images of
     each other, everything else the same (the rules are the same both ways), as placing either
     side of a single tile."""
     if len(legal) < 2:
         return [[a] for a in legal]
     world = determinize(state, seat, random.Random(0))
-    groups: dict[object, list[AnyAction]] = {}
+    groups: dict[object, list[Action]] = {}
     for action in legal:
         if isinstance(action, Draw | Claim):
             key: object = action
@@ -193,7 +184,7 @@ def choices(state: FishingState, seat: int, legal: Sequence[AnyAction]) -> list[
     return list(groups.values())
 
 
-def reason(state: FishingState, seat: int, played: AnyAction, best: AnyAction) -> Words:
+def reason(state: FishingState, seat: int, played: Action, best: Action) -> Words:
     """Why ``played`` was worse than ``best`` (:func:`bot.ai.review.reason_words`)."""
     seen = view(state, seat)
     captures = {str(c.capture): c.score for c in seen.options}
@@ -226,7 +217,7 @@ def reason(state: FishingState, seat: int, played: AnyAction, best: AnyAction) -
 
 def _exposure(state: FishingState, seen: FishingView, place: Place) -> int:
     """How many of the unseen tiles could capture at the ends of the row ``place`` leaves."""
-    from bot.engine.fishing import row_captures
+    from bot.games.fishing.engine import row_captures
 
     assert seen.turned is not None
     row = [t.index for t in seen.row]

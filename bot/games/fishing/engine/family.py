@@ -1,8 +1,5 @@
-"""The engine facet of Tsung Shap: today's engine code (:mod:`bot.engine.fishing`,
-:mod:`bot.engine.actions`) behind :class:`bot.engine.family.GameEngine`.
-
-An adapter until the game's code moves into this package (issue 19 step 6); the methods that
-raise NotImplementedError say in which step their code arrives. Nothing calls them before.
+"""The engine facet of Tsung Shap: its state machine (:mod:`bot.games.fishing.engine`) and
+notation (:mod:`.actions`) behind :class:`bot.engine.family.GameEngine`.
 """
 
 from __future__ import annotations
@@ -10,22 +7,42 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from bot.engine import fishing
-from bot.engine.actions import Capture, Claim, Draw, FishingAction, Place, parse_fishing_action
 from bot.engine.deal import Deal
 from bot.engine.errors import IllegalAction
 from bot.engine.family import GameEngine, Standing, Variant
-from bot.engine.fishing import FishingEvent, FishingState, FishingView
 from bot.engine.rules import FISHING_RULE_SET, PILE_SIZE, RuleSet
+from bot.games.dominoes.engine.actions import Draw
 from bot.games.dominoes.engine.adapter import DominoEngine
-from bot.games.fishing.engine import hidden, position, records
+from bot.games.fishing import engine as fishing
+from bot.games.fishing.engine import (
+    FishingEvent,
+    FishingState,
+    FishingView,
+    hidden,
+    position,
+    records,
+    refusals,
+)
 from bot.games.fishing.engine import rules as rules_of
+from bot.games.fishing.engine.actions import (
+    Capture,
+    Claim,
+    FishingAction,
+    Place,
+    parse_fishing_action,
+)
 
 __all__ = ["FACET", "FishingEngine"]
 
 
 class FishingEngine(DominoEngine[FishingState]):
     """Tsung Shap for the engine layer."""
+
+    @property
+    def refusals(self) -> tuple[str, ...]:
+        """Every refusal of a play or of notation this engine raises, as templates
+        (:data:`bot.games.fishing.engine.refusals.REFUSALS`)."""
+        return refusals.REFUSALS
 
     def make_rules(
         self,
@@ -80,7 +97,7 @@ class FishingEngine(DominoEngine[FishingState]):
         return ("pot", "difference")
 
     def new_game(self, rules: RuleSet, seats: Sequence[str], deal: Deal) -> FishingState:
-        """The dealt game (:func:`bot.engine.fishing.new_game`)."""
+        """The dealt game (:func:`bot.games.fishing.engine.new_game`)."""
         return fishing.new_game(rules, seats, deal)
 
     def legal_actions(self, state: FishingState) -> list[FishingAction]:
@@ -113,7 +130,7 @@ class FishingEngine(DominoEngine[FishingState]):
         return str(action)
 
     def describe_event(self, event: FishingEvent, viewer: int | None, names: Sequence[str]) -> str:
-        """One English line (:func:`bot.engine.fishing.describe_event`)."""
+        """One English line (:func:`bot.games.fishing.engine.describe_event`)."""
         return fishing.describe_event(event, viewer, names)
 
     def owns_event(self, event: object) -> bool:
@@ -202,7 +219,7 @@ class FishingEngine(DominoEngine[FishingState]):
 
     def points_owed(self, final: FishingState) -> int:
         """``settle_rate`` × the point difference under ``difference`` settlement
-        (:func:`bot.engine.fishing.difference_payment`)."""
+        (:func:`bot.games.fishing.engine.difference_payment`)."""
         if final.result is None:
             raise ValueError("the game is not over")
         return fishing.difference_payment(final.rules, final.result)

@@ -9,8 +9,8 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from bot.engine.fishing import FishingState
 from bot.games.dominoes.engine.hidden import by_kind
+from bot.games.fishing.engine import FishingState
 
 __all__ = ["arrangement_count", "arrangements", "rebuild", "unseen"]
 

@@ -7,7 +7,6 @@ from collections.abc import Mapping, Sequence
 
 from bot.engine.deal import Deal
 from bot.engine.errors import RulesError
-from bot.engine.fishing import FishingPhase, FishingState
 from bot.engine.position import PositionError
 from bot.engine.rules import RuleSet, make_rules
 from bot.engine.tiles import kind_of_piece
@@ -22,6 +21,7 @@ from bot.games.dominoes.engine.position import (
     tiles_text,
     with_flags,
 )
+from bot.games.fishing.engine import FishingPhase, FishingState
 
 __all__ = ["parse_position", "write_position"]
 

@@ -4,10 +4,10 @@ tag with the scores, and the scores and row when ``kapshap replay`` steps throug
 from __future__ import annotations
 
 from bot.engine.deal import Deal
-from bot.engine.fishing import FishingState, view
 from bot.engine.rules import RuleSet
 from bot.engine.tiles import format_tiles
 from bot.games.dominoes.engine.records import dealt_tiles
+from bot.games.fishing.engine import FishingState, view
 
 __all__ = ["deal_comment", "position_lines", "result_line"]
 

@@ -9,14 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from bot.engine import Capture, Claim, Combination, Draw, FishingView, Place
+from bot.games.dominoes.engine.actions import Draw
 from bot.games.dominoes.render.surface import unknown_verb
+from bot.games.fishing.engine import Combination, FishingView
+from bot.games.fishing.engine.actions import Capture, Claim, Place
 from bot.limits import quote_input
 from bot.locale import N_, Message, t
 from bot.render.family import ButtonSpec, Choice, SelectSpec, VerbRefusal
-from bot.render.text import action_label, combination_label
+from bot.render.text import action_label, count_text
 
-__all__ = ["SIDES", "TSUNG_SHAP_CONTEXT", "FishingSurface", "play_arg"]
+__all__ = ["SIDES", "TSUNG_SHAP_CONTEXT", "FishingSurface", "combination_label", "play_arg"]
 
 #: The catalogue context of words that Tsung Shap says otherwise (its "Draw": 翻牌).
 TSUNG_SHAP_CONTEXT = "tsung shap"
@@ -28,6 +30,21 @@ SIDES = ((N_("left end of the row"), "left"), (N_("right end of the row"), "righ
 def play_arg(action: object) -> str:
     """The ``arg`` of a ``play`` button: the action's notation with ``-`` for spaces."""
     return str(action).replace(" ", "-")
+
+
+def combination_label(action: Capture | Claim, combo: Combination, locale: str = "en") -> str:
+    """A capture or claim button's label with what it takes and scores, so the player sees
+    both before he chooses: ``Capture triplet left: 6-3 + 5-1 + 6-2 · 20 points``."""
+    points = count_text(locale, combo.score, "point")
+    if combo.sweep:
+        points = t(locale, "sweep, {points}", points=points)
+    return t(
+        locale,
+        "{action}: {tiles} · {points}",
+        action=action_label(action, locale),
+        tiles=" + ".join(map(str, combo.tiles)),
+        points=points,
+    )
 
 
 def _combos(view: Any) -> dict[str, Combination]:

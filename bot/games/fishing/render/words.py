@@ -6,26 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.engine import (
-    Capture,
-    Captured,
-    Claim,
-    Claimed,
-    Draw,
-    End,
-    FishingPhase,
-    FishingResult,
-    FishingState,
-    FishingView,
-    GameOver,
-    MissedCapture,
-    Place,
-    Placed,
-    Swept,
-    TileTurned,
-    TurnStarted,
-)
+from bot.engine.events import TurnStarted
 from bot.engine.tiles import Tile
+from bot.games.dominoes.engine.actions import Draw
 from bot.games.dominoes.render.words import (
     closed_prompt,
     hands_fields,
@@ -33,6 +16,20 @@ from bot.games.dominoes.render.words import (
     turn_line,
     turn_started,
 )
+from bot.games.fishing.engine import (
+    Captured,
+    Claimed,
+    FishingPhase,
+    FishingResult,
+    FishingState,
+    FishingView,
+    GameOver,
+    MissedCapture,
+    Placed,
+    Swept,
+    TileTurned,
+)
+from bot.games.fishing.engine.actions import Capture, Claim, End, Place
 from bot.games.fishing.render import rules_text as rules_words
 from bot.locale import N_, t
 from bot.render.family import Field, SeatLabel, Sheet

@@ -1,5 +1,5 @@
 """The sim facet of Tsung Shap: variants (flag sets) compared on the same deals, games played
-through the engine by :func:`bot.sim.fishing.play_fishing`, and the report of scores
+through the engine by :func:`bot.games.fishing.sim.play.play_fishing`, and the report of scores
 (:mod:`bot.games.fishing.sim.report`)."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from typing import Any
 from bot.engine import make_rules, with_flag
 from bot.games.dominoes.sim.adapter import deal_for
 from bot.games.fishing.sim import report
+from bot.games.fishing.sim.play import FishingRecord, play_fishing
 from bot.games.fishing.sim.stats import FishingTally, tally_fishing
 from bot.locale import N_
 from bot.sim.family import GameSim, sim_of
-from bot.sim.fishing import FishingRecord, play_fishing
 from bot.sim.options import UsageError, flag_overrides, levels
 from bot.sim.runner import (
     MAX_CHUNK,

@@ -1,5 +1,5 @@
 """Statistics over simulated Tsung Shap games: pure functions of
-:class:`~bot.sim.fishing.FishingRecord` sequences, and their partial statistics.
+:class:`~bot.games.fishing.sim.play.FishingRecord` sequences, and their partial statistics.
 
 Tsung Shap (RULES.md §3) has scores instead of winning turns: score figures per seat (seat 0 =
 the first player), win shares and the draw rate over all games, and counts of captures, misses
@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.sim.fishing import FishingRecord
+from bot.games.fishing.sim.play import FishingRecord
 from bot.sim.stats import (
     Chi2Test,
     add_counts,

@@ -7,33 +7,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.engine import (
+from bot.engine import FourTwo, Settlement, Tile, describe_event
+from bot.engine.events import TurnStarted
+from bot.games import find
+from bot.games.dominoes.engine.actions import Draw
+from bot.games.dominoes.terminal.table import DominoTable, tile_count
+from bot.games.fishing.engine import (
     Captured,
     Claimed,
     Combination,
-    Draw,
-    FishingAction,
     FishingEvent,
     FishingPhase,
     FishingView,
-    FourTwo,
     GameOver,
     MissedCapture,
-    Place,
     Placed,
-    Settlement,
     Swept,
-    Tile,
     TileTurned,
-    TurnStarted,
-    describe_event,
     difference_payment,
+    tile_values,
+)
+from bot.games.fishing.engine.actions import (
+    Capture,
+    End,
+    FishingAction,
+    Place,
     parse_fishing_action,
 )
-from bot.engine.actions import Capture, End
-from bot.engine.fishing import tile_values
-from bot.games import find
-from bot.games.dominoes.terminal.table import DominoTable, tile_count
 from bot.locale import N_
 from bot.locale import t as tr
 from bot.terminal.console import level_names

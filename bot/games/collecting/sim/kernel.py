@@ -1,9 +1,12 @@
-"""The simulator's side of the compiled kernel (:mod:`bot.ai.kernel`): dealing and whole batches.
+"""The simulator's side of the compiled kernel (:mod:`bot.games.collecting.ai.kernel`): dealing and
+whole batches.
 
 A batch of games crosses the Python boundary once: each game is dealt inside the kernel from the
-splitmix64 stream of its key (exactly as :func:`bot.sim.seeding.deal_from_key` deals in Python)
-and played by :mod:`bot.ai.kernel`'s game loop, which plays the games of
-:func:`bot.sim.fast.play_fast` (``tests/sim/test_kernel.py``). Needs the ``.[sim]`` extra; check
+splitmix64 stream of its key (exactly as :func:`bot.games.dominoes.sim.seeding.deal_from_key` deals
+in Python)
+and played by :mod:`bot.games.collecting.ai.kernel`'s game loop, which plays the games of
+:func:`bot.games.collecting.sim.fast.play_fast` (``tests/sim/test_kernel.py``). Needs the
+``.[sim]`` extra; check
 :func:`available` first.
 """
 
@@ -12,13 +15,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np  # only imported once bot.ai.kernel.available() said numba (and numpy) exist
+# Only imported once bot.games.collecting.ai.kernel.available() said numba (and numpy) exist.
+import numpy as np
 
 from bot.ai.jit import available, below, jit
-from bot.ai.kernel import KERNEL_LEVELS, codes_for, ev_array, kind_tables, play_kinds, rule_flags
 from bot.engine import Deal, FirstPlayer, RuleSet
 from bot.engine.errors import RulesError
 from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET
+from bot.games.collecting.ai.kernel import (
+    KERNEL_LEVELS,
+    codes_for,
+    ev_array,
+    kind_tables,
+    play_kinds,
+    rule_flags,
+)
 from bot.sim.record import GameRecord
 from bot.sim.stats import GameTally
 
@@ -41,7 +52,8 @@ _RECORDS: dict[tuple[int, ...], GameRecord] = {}
 
 @jit
 def _deal(key: Any, players: int, four_dice: bool, piece_kinds: Any, kinds: Any) -> int:
-    """Shuffle into ``kinds`` (as kinds) and return the first seat; see bot.sim.seeding."""
+    """Shuffle into ``kinds`` (as kinds) and return the first seat; see
+    bot.games.dominoes.sim.seeding."""
     state = np.empty(1, np.uint64)
     state[0] = key
     if four_dice:
@@ -78,7 +90,8 @@ def _batch(
 
 @jit
 def _mix(z: Any) -> Any:
-    # bot.sim.seeding._mix on machine integers (uint64 arithmetic wraps as the Python masks do).
+    # bot.games.dominoes.sim.seeding._mix on machine integers (uint64 arithmetic wraps as the
+    # Python masks do).
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
@@ -96,7 +109,8 @@ def _batch_range(
     stop: int,
     four_dice: bool,
 ) -> Any:
-    # Games start .. stop-1 of a run: the key of each is bot.sim.seeding.deal_key(seed, index),
+    # Games start .. stop-1 of a run: the key of each is
+    # bot.games.dominoes.sim.seeding.deal_key(seed, index),
     # computed here rather than in Python (half a microsecond a game there).
     games = stop - start
     out = np.zeros((games, 7), np.int64)
@@ -135,7 +149,8 @@ def play_deal(rules: RuleSet, deal: Deal, levels: Sequence[str]) -> GameRecord:
 
 
 def play_batch(rules: RuleSet, levels: Sequence[str], keys: Sequence[int]) -> list[GameRecord]:
-    """Deal (:func:`bot.sim.seeding.deal_from_key`) and play one game per key, in order."""
+    """Deal (:func:`bot.games.dominoes.sim.seeding.deal_from_key`) and play one game per key, in
+    order."""
     codes = codes_for(rules, levels)
     total, piece_kinds = kind_tables(rules)
     key_array = np.array([k & _MASK64 for k in keys], dtype=np.uint64)
@@ -182,7 +197,8 @@ def play_games(
     rules: RuleSet, levels: Sequence[str], seed: int, start: int, stop: int, records: bool
 ) -> tuple[GameTally, list[GameRecord] | None]:
     """Deal and play games ``start .. stop-1`` of a run with ``seed`` (the deals of
-    :func:`bot.sim.seeding.deal_key` and ``deal_from_key``): their tally, and their records
+    :func:`bot.games.dominoes.sim.seeding.deal_key` and ``deal_from_key``): their tally, and their
+    records
     too if ``records`` (a list that pickles as its raw rows)."""
     codes = codes_for(rules, levels)
     total, piece_kinds = kind_tables(rules)

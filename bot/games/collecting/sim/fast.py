@@ -4,16 +4,20 @@
 rules, deal, levels and random stream (``tests/sim/test_fast_path.py`` checks it record for record
 over every preset). It can, because:
 
-* the rules are those of :mod:`bot.engine.collecting`, step for step (phases, the compulsory draw,
+* the rules are those of :mod:`bot.games.collecting.engine.machine`, step for step (phases, the
+compulsory draw,
   Classic's dead discards, the stall guard and the empty wall, both of which allow only a
   winning take, the turn cap, the wall running out);
 * every computer player decides through the same core functions as its ``choose`` method
-  (:mod:`bot.ai.greedy`, :mod:`bot.ai.expert`), fed the same packed knowledge
-  (:class:`bot.ai.knowledge.Seen`) that :func:`bot.ai.knowledge.read_view` derives from a view;
+  (:mod:`bot.games.collecting.ai.greedy`, :mod:`bot.games.collecting.ai.expert`), fed the same
+  packed knowledge
+  (:class:`bot.games.collecting.ai.knowledge.Seen`) that
+  :func:`bot.games.collecting.ai.knowledge.read_view` derives from a view;
 * the random player draws from ``rng`` exactly as :class:`bot.ai.base.RandomPlayer` does, over a
   list of legal actions of the same length and order as :func:`bot.engine.legal_actions`.
 
-A hand is one int (a 16-bit count per kind, :mod:`bot.ai.core`); under "take any discard" the pool
+A hand is one int (a 16-bit count per kind, :mod:`bot.games.collecting.ai.core`); under "take any
+discard" the pool
 is one list of discarding seats per kind, since only the latest takeable copy of a kind is ever
 taken.
 """
@@ -23,7 +27,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bot.ai.core import (
+from bot.engine import Deal, Offer, RuleSet
+from bot.engine.errors import RulesError
+from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET
+from bot.games.collecting.ai.core import (
     DECLARE,
     DRAW,
     FIELD_BITS,
@@ -35,12 +42,9 @@ from bot.ai.core import (
     evaluator_for,
     total_counts,
 )
-from bot.ai.expert import expert_discard, expert_take
-from bot.ai.greedy import greedy_discard, greedy_take
-from bot.ai.knowledge import Seen
-from bot.engine import Deal, Offer, RuleSet
-from bot.engine.errors import RulesError
-from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET
+from bot.games.collecting.ai.expert import expert_discard, expert_take
+from bot.games.collecting.ai.greedy import greedy_discard, greedy_take
+from bot.games.collecting.ai.knowledge import Seen
 from bot.sim.record import GameRecord
 
 __all__ = ["FAST_LEVELS", "play_fast"]
@@ -99,7 +103,7 @@ def play_fast(rules: RuleSet, deal: Deal, levels: Sequence[str], rng: random.Ran
     own = [0] * players  # exclude_own_discards: each seat's own live discards
     last_kind = -1  # LAST: the live discard, -1 if none
 
-    # What everybody has seen (see bot.ai.knowledge).
+    # What everybody has seen (see bot.games.collecting.ai.knowledge).
     faceup = 0
     public = 0
     known = [0] * players

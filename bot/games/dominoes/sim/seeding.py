@@ -4,7 +4,8 @@ Game ``index`` of a run with seed ``seed`` is dealt from a splitmix64 stream sta
 :func:`deal_key`: four dice (or the lots) choose the first seat as :func:`bot.engine.make_deal`
 does, then a Fisher-Yates shuffle orders the pieces. Bounded draws take the high 32 bits of a
 64-bit output and scale them (``(r * bound) >> 32``), so the compiled kernel
-(:mod:`bot.sim.kernel`) reproduces every deal exactly with machine integers. A key costs two
+(:mod:`bot.games.collecting.sim.kernel`) reproduces every deal exactly with machine integers. A key
+costs two
 64-bit mixes, where seeding ``random.Random`` from a string costs a SHA-512 (4 µs).
 """
 

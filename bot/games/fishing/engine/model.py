@@ -1,16 +1,16 @@
 """Tsung Shap's values: phases, results, combinations, the public record, the events and the
-state (RULES.md §3; the rules of play are in :mod:`bot.engine.fishing`'s docstring)."""
+state (RULES.md §3; the rules of play are in :mod:`bot.games.fishing.engine`'s docstring)."""
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
 
-from bot.engine.actions import Capture, Claim, ComboKind, End
-from bot.engine.collecting import TurnStarted
 from bot.engine.deal import Deal
+from bot.engine.events import TurnStarted
 from bot.engine.rules import RuleSet
 from bot.engine.tiles import KINDS, PIECE_KINDS, PIECES_PER_SET, Tile
+from bot.games.fishing.engine.actions import Capture, Claim, ComboKind, End
 
 SWEEP_SCORE = 40
 """What a sweep scores (plus the pip total under ``sweep_adds_pips``)."""

@@ -1,12 +1,7 @@
-"""Actions with notation both ways.
-
-The collecting games: ``take 6-5``, ``draw``, ``discard 3-1``, ``declare`` (:data:`Action`,
-read by :func:`parse_action`).
-
-Tsung Shap (:data:`FishingAction`, read by :func:`parse_fishing_action`): ``draw`` (turn over
-your next tile: the same :class:`Draw`), ``capture pair left|right``,
-``capture triplet left|right|ends``, ``place left|right``, ``claim pair left|right`` and
-``claim triplet left|right|ends``.
+"""Tsung Shap's actions with notation both ways (:data:`FishingAction`, read by
+:func:`parse_fishing_action`): ``draw`` (turn over your next tile: the kit's :class:`Draw`),
+``capture pair left|right``, ``capture triplet left|right|ends``, ``place left|right``,
+``claim pair left|right`` and ``claim triplet left|right|ends``.
 """
 
 from __future__ import annotations
@@ -15,91 +10,19 @@ import enum
 from dataclasses import dataclass
 
 from bot.engine.errors import NotationError
-from bot.engine.tiles import Tile, parse_tile
+from bot.games.dominoes.engine.actions import Draw
 from bot.limits import quote_input
 
 __all__ = [
-    "Action",
-    "AnyAction",
     "Capture",
     "Claim",
     "ComboKind",
-    "Declare",
-    "Discard",
     "Draw",
     "End",
     "FishingAction",
     "Place",
-    "Take",
-    "parse_action",
-    "parse_any_action",
     "parse_fishing_action",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Take:
-    """Take a face-up discard. ``tile=None`` means "the most recent discard"."""
-
-    tile: Tile | None = None
-
-    def __str__(self) -> str:
-        return "take" if self.tile is None else f"take {self.tile}"
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """Draw the next tile from the wall."""
-
-    def __str__(self) -> str:
-        return "draw"
-
-
-@dataclass(frozen=True, slots=True)
-class Discard:
-    """Lay a tile from the hand face up."""
-
-    tile: Tile
-
-    def __str__(self) -> str:
-        return f"discard {self.tile}"
-
-
-@dataclass(frozen=True, slots=True)
-class Declare:
-    """Declare a winning hand (the engine verifies it)."""
-
-    def __str__(self) -> str:
-        return "declare"
-
-
-Action = Take | Draw | Discard | Declare
-
-_VERBS = "take [tile], draw, discard <tile>, declare"
-
-
-def parse_action(text: str) -> Action:
-    """Read an action in notation; raises :class:`NotationError` with what was wrong."""
-    words = text.strip().split(maxsplit=1)
-    if not words:
-        raise NotationError(f"Empty action: write one of {_VERBS}")
-    verb = words[0].lower()
-    arg = words[1].strip() if len(words) > 1 else ""
-    if verb == "take":
-        return Take(parse_tile(arg) if arg else None)
-    if verb == "discard":
-        if not arg:
-            raise NotationError("Discard needs a tile, e.g. 'discard 3-1'")
-        return Discard(parse_tile(arg))
-    if verb in ("draw", "declare"):
-        if arg:
-            raise NotationError(f"{verb.capitalize()} takes no tile: write just '{verb}'")
-        return Draw() if verb == "draw" else Declare()
-    raise NotationError(f"Unknown action {quote_input(words[0])}: write one of {_VERBS}")
-
-
-# ---------------------------------------------------------------------------------------------
-# Tsung Shap
 
 
 class ComboKind(enum.StrEnum):
@@ -170,9 +93,6 @@ def _check_combo(kind: ComboKind, end: End, verb: str) -> None:
 FishingAction = Draw | Capture | Place | Claim
 """The actions of Tsung Shap."""
 
-AnyAction = Action | FishingAction
-"""An action of any game."""
-
 _FISHING_VERBS = (
     "draw, capture pair left|right, capture triplet left|right|ends, place left|right, "
     "claim pair left|right, claim triplet left|right|ends"
@@ -210,11 +130,3 @@ def parse_fishing_action(text: str) -> FishingAction:
         end = End(_word(End, args[1], "left, right or ends", usage))
         return Capture(kind, end) if verb == "capture" else Claim(kind, end)
     raise NotationError(f"Unknown action {quote_input(words[0])}: write one of {_FISHING_VERBS}")
-
-
-def parse_any_action(text: str) -> AnyAction:
-    """Read an action of any game (every verb of every game)."""
-    words = text.strip().split(maxsplit=1)
-    if words and words[0].lower() in ("capture", "place", "claim"):
-        return parse_fishing_action(text)
-    return parse_action(text)

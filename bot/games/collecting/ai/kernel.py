@@ -3,7 +3,8 @@ games in machine code (numba), for the simulator and for the master level's roll
 
 This module is optional. It needs ``numba`` (and so ``numpy``), which come with the simulator's
 extra (``pip install .[sim]``); the bot and the terminal client run without it. Without numba
-:func:`available` is False: the simulator uses its pure-Python fast path (:mod:`bot.sim.fast`),
+:func:`available` is False: the simulator uses its pure-Python fast path
+(:mod:`bot.games.collecting.sim.fast`),
 which stays the oracle (the kernel plays exactly its games for the same rules, deal and levels:
 ``tests/sim/test_kernel.py``), and the master level searches with the same functions
 uncompiled when numpy is there, or falls back to the expert's decision when it is not.
@@ -11,12 +12,13 @@ uncompiled when numpy is there, or falls back to the expert's decision when it i
 decorator and the random numbers (splitmix64) are :mod:`bot.ai.jit`'s, shared with the Tsung
 Shap kernel.
 
-Why it is fast, mirroring :mod:`bot.sim.fast` line by line:
+Why it is fast, mirroring :mod:`bot.games.collecting.sim.fast` line by line:
 
 * A hand is an array of 21 small counts, not a 336-bit int; the unseen, face-up and known
   tiles of every seat are arrays too, updated in place.
 * Hands are evaluated in closed form on every call instead of through memo tables: the pair
-  steps of :class:`bot.ai.core.HandEvaluator` (precomputed per rule signature, copied into one
+  steps of :class:`bot.games.collecting.ai.core.HandEvaluator` (precomputed per rule signature,
+  copied into one
   array) make one evaluation about a hundred nanoseconds, cheaper than one dictionary look-up
   in the interpreter.
 * No allocation in the hot functions, and one array for all the tables of a rule signature
@@ -29,7 +31,8 @@ by later processes, including the simulator's worker processes.
 Levels: ``greedy`` and ``expert`` (codes 1 and 2). ``random`` draws from Python's Mersenne
 Twister and stays in Python.
 
-Why one long file: it is read beside :mod:`bot.sim.fast`, whose functions it mirrors one for
+Why one long file: it is read beside :mod:`bot.games.collecting.sim.fast`, whose functions it
+mirrors one for
 one in the same order (a change to one is made to the other, and ``tests/sim/test_kernel.py``
 compares them game by game); the compiled functions call each other by name and numba caches
 them per module, so splitting the mirror would only scatter it.
@@ -42,12 +45,12 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from bot.ai.core import KIND_COUNT, evaluator_for
-from bot.ai.expert import DANGER, POOL_OUTS
 from bot.ai.jit import available, below, jit, numpy_here, splitmix_next
 from bot.engine import Offer, RuleSet
 from bot.engine.errors import RulesError
 from bot.engine.tiles import PIECE_KINDS, PIECES_PER_SET
+from bot.games.collecting.ai.core import KIND_COUNT, evaluator_for
+from bot.games.collecting.ai.expert import DANGER, POOL_OUTS
 
 with contextlib.suppress(ImportError):  # numpy comes with numba (the sim extra)
     import numpy as np
@@ -626,7 +629,8 @@ def _offered(
 
 @jit
 def _winning_takes(ev: Any, hand: Any, offered: Any) -> bool:
-    # Keep only the offered kinds that complete ``hand`` (bot.sim.fast._winning_takes); True if
+    # Keep only the offered kinds that complete ``hand``
+    # (bot.games.collecting.sim.fast._winning_takes); True if
     # any is left.
     if _info(ev, hand)[0] != 1:
         for k in range(21):
@@ -733,7 +737,8 @@ _NO_FORCE = -2
 def play_kinds(
     ev: Any, flags: Any, kinds: Any, first: int, codes: Any, total: Any, out: Any
 ) -> None:
-    """One game on the dealt kinds (bot.sim.fast.play_fast step for step); record into out."""
+    """One game on the dealt kinds (bot.games.collecting.sim.fast.play_fast step for step); record
+    into out."""
     players = flags[0]
     hand_size = flags[1]
     hands = np.zeros((players, 21), np.int64)

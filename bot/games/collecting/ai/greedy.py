@@ -2,7 +2,8 @@
 
 * It always declares a win.
 * **Discard:** the tile whose removal leaves the fewest tiles missing from a winning hand
-  (:class:`~bot.ai.core.HandEvaluator`); ties go to the discard that leaves the most *outs*:
+  (:class:`~bot.games.collecting.ai.core.HandEvaluator`); ties go to the discard that leaves the
+  most *outs*:
   unseen tiles (not in its hand, not face up, not known to be in another hand) of a kind that
   would bring the hand one tile closer — for a hand one tile short, exactly the tiles that
   complete it. Remaining ties: the highest kind (military tiles before civil ones).
@@ -23,7 +24,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bot.ai.core import (
+from bot.engine import KINDS
+from bot.games.collecting.ai.core import (
     DECLARE,
     DOT_SHIFT,
     DRAW,
@@ -33,9 +35,10 @@ from bot.ai.core import (
     HandEvaluator,
     evaluator_for,
 )
-from bot.ai.knowledge import read_view
-from bot.engine import KINDS, Action, Declare, Discard, Draw, Take, View
-from bot.engine.collecting import Phase
+from bot.games.collecting.ai.knowledge import read_view
+from bot.games.collecting.engine.actions import Action, Declare, Discard, Take
+from bot.games.collecting.engine.machine import Phase, View
+from bot.games.dominoes.engine.actions import Draw
 
 __all__ = ["GreedyPlayer", "best_discard", "greedy_discard", "greedy_take"]
 

@@ -15,21 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.ai.levels import player_for
-from bot.engine import (
-    Captured,
-    Claimed,
-    ComboKind,
-    Deal,
-    FishingState,
-    Game,
-    MissedCapture,
-    RulesError,
-    RuleSet,
-    apply,
-    legal_actions,
-    new_game,
-    view,
-)
+from bot.engine import Deal, Game, RulesError, RuleSet, apply, legal_actions, new_game, view
+from bot.games.fishing.engine import Captured, Claimed, FishingState, MissedCapture
+from bot.games.fishing.engine.actions import ComboKind
 
 __all__ = ["CAPTURE_TYPES", "FishingRecord", "play_fishing"]
 

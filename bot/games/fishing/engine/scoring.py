@@ -8,10 +8,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from bot.engine.actions import ComboKind, End
-from bot.engine.fishing.model import _FOUR_TWO, _TWO_ONE, SWEEP_SCORE, Combination, FishingResult
 from bot.engine.rules import FourTwo, RuleSet, Settlement
 from bot.engine.tiles import KINDS, Tile
+from bot.games.fishing.engine.actions import ComboKind, End
+from bot.games.fishing.engine.model import (
+    _FOUR_TWO,
+    _TWO_ONE,
+    SWEEP_SCORE,
+    Combination,
+    FishingResult,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Values and captures

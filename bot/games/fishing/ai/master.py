@@ -9,7 +9,7 @@ same orders (common random numbers), and a play-out scores 1 for a win, 1/2 for 
 :data:`POINTS` per point of final lead, with the kernel).
 
 * **With numba** (the simulator's extra) the play-outs run in the compiled kernel
-  (:mod:`bot.ai.fishing_kernel`), both seats playing the expert (without its exact endgame),
+  (:mod:`bot.games.fishing.ai.kernel`), both seats playing the expert (without its exact endgame),
   about ninety times faster than through the engine: :data:`KERNEL_BUDGET` per decision.
 * **Without numba** they run through the engine's ``apply`` with the ``greedy`` player in both
   seats (the state of a play-out is built from the view and the sampled piles; the real game's
@@ -33,22 +33,11 @@ import random
 from collections.abc import Sequence
 
 from bot.ai.budget import default_budget
-from bot.ai.fishing import ExpertFishingPlayer, GreedyFishingPlayer
-from bot.engine import (
-    Capture,
-    ComboKind,
-    Deal,
-    End,
-    FishingAction,
-    FishingPhase,
-    FishingState,
-    FishingView,
-    Place,
-    apply,
-    legal_actions,
-    view,
-)
+from bot.engine import Deal, apply, legal_actions, view
 from bot.engine.tiles import KINDS, PIECE_KINDS, PIECES_PER_SET
+from bot.games.fishing.ai.players import ExpertFishingPlayer, GreedyFishingPlayer
+from bot.games.fishing.engine import FishingPhase, FishingState, FishingView
+from bot.games.fishing.engine.actions import Capture, ComboKind, End, FishingAction, Place
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -81,7 +70,7 @@ _HOW = {
 
 
 def action_number(action: Capture | Place) -> int:
-    """The kernel's number of a capture or placement (:mod:`bot.ai.fishing_kernel`)."""
+    """The kernel's number of a capture or placement (:mod:`bot.games.fishing.ai.kernel`)."""
     if isinstance(action, Place):
         return 5 if action.end is End.LEFT else 6
     return _HOW[(action.kind, action.end)]
@@ -211,7 +200,7 @@ class MasterFishingPlayer:
         self, view: FishingView, candidates: Sequence[Capture | Place], seed: int
     ) -> list[list[float]]:
         """The play-out scores of ``candidates`` (a row per deal), by the kernel if it runs."""
-        from bot.ai import fishing_kernel
+        from bot.games.fishing.ai import kernel as fishing_kernel
 
         assert view.seat is not None
         if fishing_kernel.ready():
@@ -234,7 +223,7 @@ def kernel_play_outs(
 ) -> list[list[float]]:
     """The compiled kernel's play-out scores of ``candidates`` on ``deals`` deals of what the
     view hides (``known``: the piles' true orders instead, for a benchmark's ceiling only)."""
-    from bot.ai import fishing_kernel
+    from bot.games.fishing.ai import kernel as fishing_kernel
 
     assert view.turned is not None and view.seat is not None
     return fishing_kernel.rollouts(

@@ -10,7 +10,8 @@ every candidate out many times and keeps the one that wins most often:
   state of the table (the live discards and who threw them, the turn, the stall count, the
   compulsory draw to come) comes from the view and its public record.
 * **Inference from public moves** (``infer``, by default 5): a forward filter of each
-  opponent's hidden tiles (:func:`bot.ai.kernel._forward_filter`, :data:`FORWARD_PARTICLES`
+  opponent's hidden tiles (:func:`bot.games.collecting.ai.kernel._forward_filter`,
+  :data:`FORWARD_PARTICLES`
   particles built once per decision). Each particle deals that opponent a hand and draws at
   random from the tiles it could have held, and replays the whole public record of the game
   from the deal. At every decision the opponent made, a particle whose expert would have
@@ -19,7 +20,7 @@ every candidate out many times and keeps the one that wins most often:
   hidden tiles of a particle drawn by weight. The earlier inferences stay selectable:
   ``infer`` 3 picks one of :data:`SIR_TRIES` uniform draws in proportion to an importance
   weight, the exponential of a weighted sum of public features of the drawn hand
-  (:func:`bot.ai.kernel._hand_features`, weights fitted over games of experts by
+  (:func:`bot.games.collecting.ai.kernel._hand_features`, weights fitted over games of experts by
   ``benchmarks/fit_inference.py``: :data:`INFER_WEIGHTS`); ``infer`` 1 and 2 rank the draws
   and keep the best of :data:`INFER_TRIES`; ``infer`` 4 weighs :data:`FILTER_PARTICLES`
   uniform draws once per decision by those features and by earlier discards judged on
@@ -31,7 +32,8 @@ every candidate out many times and keeps the one that wins most often:
   difference is measured with much less noise than their values. With :data:`HALVING` the
   budget goes in rounds to fewer and fewer candidates (successive halving; off by default, as
   it measured no stronger).
-* **Played out by the compiled kernel** (:mod:`bot.ai.kernel`), every seat playing the expert,
+* **Played out by the compiled kernel** (:mod:`bot.games.collecting.ai.kernel`), every seat playing
+the expert,
   the player included after its candidate move. Without numba the same functions run
   uncompiled on numpy, with a fiftieth of the budget; without numpy the master plays the
   expert's move.
@@ -54,11 +56,13 @@ import random
 from collections.abc import Sequence
 
 from bot.ai.budget import default_budget
-from bot.ai.core import DRAW, unpack
-from bot.ai.expert import expert_discard, expert_take
-from bot.ai.knowledge import Seen, read_view
-from bot.engine import KINDS, Action, Declare, Discard, Draw, Offer, Take, View
-from bot.engine.collecting import Phase
+from bot.engine import KINDS, Offer
+from bot.games.collecting.ai.core import DRAW, unpack
+from bot.games.collecting.ai.expert import expert_discard, expert_take
+from bot.games.collecting.ai.knowledge import Seen, read_view
+from bot.games.collecting.engine.actions import Action, Declare, Discard, Take
+from bot.games.collecting.engine.machine import Phase, View
+from bot.games.dominoes.engine.actions import Draw
 
 __all__ = ["DEFAULT_BUDGET", "MasterPlayer"]
 
@@ -76,7 +80,8 @@ INFER_TRIES = 16
 SIR_TRIES = 32
 """Uniform draws per opponent hand among which ``infer`` 3 resamples by importance weight."""
 INFER_WEIGHTS = (3.085, -0.429, -1.162, -1.495, -10.963, -1.203, -0.254, -1.405, 0.382, -0.063)
-"""Weights of the features of :func:`bot.ai.kernel._hand_features` in the log importance
+"""Weights of the features of :func:`bot.games.collecting.ai.kernel._hand_features` in the log
+importance
 weight of a drawn opponent hand (``infer`` 3) at two players: the log ratio of real expert
 hands to uniform draws, fitted over 600 games of experts at Kap Shap Culin by
 ``benchmarks/fit_inference.py``."""
@@ -91,7 +96,8 @@ FILTER_WEIGHTS = (
     -0.612, -0.359,
 )  # fmt: skip
 """Weights of ``infer`` 4 at two players: those of :data:`INFER_WEIGHTS` (the whole-history
-count off) then the two gaps of :func:`bot.ai.kernel._history_gaps` (earlier discards judged on
+count off) then the two gaps of :func:`bot.games.collecting.ai.kernel._history_gaps` (earlier
+discards judged on
 trajectories consistent with the whole public history), fitted together over 300 games of
 experts at Kap Shap Culin (``benchmarks/fit_inference.py --gaps 4``)."""
 TABLE_FILTER_WEIGHTS = (
@@ -106,13 +112,14 @@ MARGIN = 2.0
 
 
 _EVENTS = {"discard": 0, "draw": 1, "take": 2}
-"""The codes of public moves for :func:`bot.ai.kernel._history_feature` and
-:func:`bot.ai.kernel._forward_filter`."""
+"""The codes of public moves for :func:`bot.games.collecting.ai.kernel._history_feature` and
+:func:`bot.games.collecting.ai.kernel._forward_filter`."""
 
 
 def public_record(view: View) -> list[tuple[int, int, int]]:
     """Every seat's public moves in the order played, as (seat, code, kind) with the codes of
-    :data:`_EVENTS` (kind -1 for a draw): what :func:`bot.ai.kernel._forward_filter` replays."""
+    :data:`_EVENTS` (kind -1 for a draw): what
+    :func:`bot.games.collecting.ai.kernel._forward_filter` replays."""
     return [
         (move.seat, _EVENTS[move.verb], move.tile.index if move.tile else -1)
         for move in view.history
@@ -170,7 +177,7 @@ def rollout_choice(
     """The candidate (a kind, or -1 for draw / declare) with the best play-out score; with
     ``infer``, the opponents' hands are drawn to explain their latest discards too. ``fixed``
     (benchmarks only, see :meth:`MasterPlayer.peek`) gives the other seats' true hidden tiles."""
-    from bot.ai import kernel  # numba and numpy load only when a master decides
+    from bot.games.collecting.ai import kernel  # numba and numpy load only when a master decides
 
     if len(candidates) < 2 or not kernel.numpy_here():
         return fallback
@@ -228,7 +235,7 @@ def play_outs(
     """The kernel's play-out scores of ``seat``'s candidates (kinds, or -1 for draw / declare),
     a row per key: one determinized deal of what the view hides each (``tries`` random draws
     per opponent hand, the closest to winning kept; 1 is a uniform deal)."""
-    from bot.ai import kernel
+    from bot.games.collecting.ai import kernel
 
     live = [(p.tile.index, p.seat) for p in view.pool if not p.dead]
     history = public_record(view) if infer >= 5 else []
@@ -302,10 +309,12 @@ class MasterPlayer:
         """How the play-outs' opponent hands are made to explain their public moves (0: not;
         1: the best of several draws by fewest missing after their latest discard; 2: and most
         improving kinds; 3: importance resampling by fitted weights, see :func:`rollout_choice`
-        and :func:`bot.ai.kernel._likely_hand`; 4: a weighted particle set per opponent built
+        and :func:`bot.games.collecting.ai.kernel._likely_hand`; 4: a weighted particle set per
+        opponent built
         once per decision, judged by its whole public history, see
-        :func:`bot.ai.kernel._particles`; 5: a forward filter over the game's public record,
-        see :func:`bot.ai.kernel._forward_filter`)."""
+        :func:`bot.games.collecting.ai.kernel._particles`; 5: a forward filter over the game's
+        public record,
+        see :func:`bot.games.collecting.ai.kernel._forward_filter`)."""
 
     def peek(self, view: View, seen: Seen) -> Sequence[Sequence[int]]:
         """The other seats' hidden tiles if this player may see them: never at a table (here

@@ -16,8 +16,8 @@ on a :class:`~bot.engine.FishingView`. The opponent's next tile is, for both pla
 likely to be any tile not yet seen (nobody knows the order of any pile), so the players weigh
 the unseen tiles by their counts.
 
-The level table of Tsung Shap, with the ``master`` of :mod:`bot.ai.fishing_master` that
-builds on these players, is :mod:`bot.ai.fishing_levels`.
+The level table of Tsung Shap, with the ``master`` of :mod:`bot.games.fishing.ai.master` that
+builds on these players, is :mod:`bot.games.fishing.ai.levels`.
 """
 
 from __future__ import annotations
@@ -27,20 +27,11 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
 
-from bot.engine import (
-    Capture,
-    Claim,
-    ComboKind,
-    Draw,
-    End,
-    FishingAction,
-    FishingPhase,
-    FishingView,
-    Place,
-    RuleSet,
-)
-from bot.engine.fishing import SWEEP_SCORE, tile_values
+from bot.engine import RuleSet
 from bot.engine.tiles import KINDS
+from bot.games.dominoes.engine.actions import Draw
+from bot.games.fishing.engine import SWEEP_SCORE, FishingPhase, FishingView, tile_values
+from bot.games.fishing.engine.actions import Capture, Claim, ComboKind, End, FishingAction, Place
 
 __all__ = [
     "ExpertFishingPlayer",
@@ -88,7 +79,7 @@ def _drop(row: Row, how: int) -> Row:
 
 class _Tables:
     """Fast capture arithmetic for one rule set (kind indices; the same results as
-    :func:`bot.engine.fishing.row_captures`, which a test checks).
+    :func:`bot.games.fishing.engine.row_captures`, which a test checks).
 
     Captures depend only on the two tiles at each end and on whether the row holds 1, 2 or
     more tiles.

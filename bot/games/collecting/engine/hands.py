@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
-from bot.engine.rules import FourTwo, RuleSet
+from bot.engine.rules import FourTwo, RuleSet, ten_pair_values
 from bot.engine.tiles import KINDS, Tile
+
+_FOUR_TWO = Tile(4, 2).index
+_TWO_ONE = Tile(2, 1).index
 
 __all__ = [
     "Witness",
@@ -24,37 +27,7 @@ __all__ = [
     "is_ten_pair",
     "is_winning",
     "is_winning_counts",
-    "ten_pair_values",
-    "tile_values",
 ]
-
-_FOUR_TWO = Tile(4, 2).index
-_TWO_ONE = Tile(2, 1).index
-_WILD_KINDS = (_FOUR_TWO, _TWO_ONE)
-
-
-def tile_values(tile: Tile, four_two: FourTwo) -> tuple[int, ...]:
-    """The value(s) a tile may take in making tens.
-
-    Pips, except 4-2 counts 3 by default (Culin); under ``wild`` both 4-2 and 2-1 count 3 or 6.
-    """
-    if four_two is FourTwo.WILD and tile.index in _WILD_KINDS:
-        return (3, 6)
-    if tile.index == _FOUR_TWO and four_two is FourTwo.THREE:
-        return (3,)
-    return (tile.pips,)
-
-
-def ten_pair_values(a: Tile, b: Tile, four_two: FourTwo) -> tuple[int, int] | None:
-    """The values two tiles take to total 10 or 20, or None if they are not a ten-pair.
-
-    No pair can reach both 10 and 20, so the answer is unique.
-    """
-    for x in tile_values(a, four_two):
-        for y in tile_values(b, four_two):
-            if x + y in (10, 20):
-                return x, y
-    return None
 
 
 def is_ten_pair(a: Tile, b: Tile, four_two: FourTwo) -> bool:
@@ -141,7 +114,7 @@ def _residue_counts(counts: Sequence[int], four_two: FourTwo, split: tuple[int, 
 
 
 # 2**15 entries of about 400 bytes: at most ~13 MB (2**18 reached ~100 MB). A game checks a few
-# dozen count vectors; the simulator's fast path has its own memo (bot.ai.core).
+# dozen count vectors; the simulator's fast path has its own memo (bot.games.collecting.ai.core).
 @lru_cache(maxsize=1 << 15)
 def is_winning_counts(
     counts: tuple[int, ...], hand_size: int, four_two: FourTwo, military_eyes: bool

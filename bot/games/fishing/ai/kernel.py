@@ -1,19 +1,21 @@
 """Compiled Tsung Shap play-outs for the ``master`` level: the game and the expert policy on
 small integer arrays, in machine code (numba).
 
-The :class:`~bot.ai.fishing_master.MasterFishingPlayer` plays each candidate move out many times
+The :class:`~bot.games.fishing.ai.master.MasterFishingPlayer` plays each candidate move out many
+times
 on random orders of the unseen tiles; through the engine and the Python expert one play-out
 costs milliseconds, here it costs tens of microseconds, so a decision can afford thousands.
 
 What is mirrored, line by line:
 
-* the game (RULES.md §3, :mod:`bot.engine.fishing`): turning over, the opening tiles laid out,
+* the game (RULES.md §3, :mod:`bot.games.fishing.engine`): turning over, the opening tiles laid out,
   captures (pairs, triplets, sweeps and the relay tile after a sweep), placements, the end of a
   turn and of the game, for every rule flag (``four_two_value``, ``triplet_both_ends_only``,
   ``sweep_adds_pips``, ``second_may_capture_opening``, ``play_until_both_piles_empty``,
   ``auto_capture``). Claims never happen: the expert never declines a capture, and the master's
   candidates are the expert's (captures when there are any, else the two placements);
-* :class:`bot.ai.fishing.ExpertFishingPlayer` without its exact endgame (``exact_endgame``
+* :class:`bot.games.fishing.ai.players.ExpertFishingPlayer` without its exact endgame
+(``exact_endgame``
   below 0): the same floating-point sums in the same order, so the same scores and the same
   set of best moves; ties are broken by the kernel's own random numbers (splitmix64).
 
@@ -40,13 +42,13 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from bot.ai.fishing import _tables
-
-# Random numbers: splitmix64, the generator of bot.sim.seeding and bot.ai.kernel.
+# Random numbers: splitmix64, the generator of bot.games.dominoes.sim.seeding and
+# bot.games.collecting.ai.kernel.
 from bot.ai.jit import available, below, jit, numpy_here, splitmix_next
 from bot.engine import RuleSet
-from bot.engine.fishing import SWEEP_SCORE
 from bot.engine.tiles import KINDS
+from bot.games.fishing.ai.players import _tables
+from bot.games.fishing.engine import SWEEP_SCORE
 
 with contextlib.suppress(ImportError):  # numpy comes with numba (the sim extra)
     import numpy as np
@@ -70,7 +72,8 @@ _M0 = _T0 + _N**3  # then, per two kinds, the bits of the kinds that make a trip
 # Rule flags, in the flags array.
 _F_BOTH_ENDS, _F_SWEEP_ADDS, _F_UNTIL_BOTH, _F_SECOND_CAPTURES, _F_AUTO = range(5)
 
-# Actions: a capture is named by how it leaves the row (bot.ai.fishing's _DROP_* codes: the
+# Actions: a capture is named by how it leaves the row (bot.games.fishing.ai.players's _DROP_*
+# codes: the
 # first tile, the last, the first two, the last two, the first and the last), then placements.
 _DROP_L, _DROP_R, _DROP_LL, _DROP_RR, _DROP_LR = range(5)
 PLACE_LEFT = 5
@@ -139,7 +142,7 @@ def _sweep_score(fl: Any, total: int) -> int:
 
 @jit
 def _best(tb: Any, fl: Any, buf: Any, lo: int, hi: int, k: int) -> int:
-    # bot.ai.fishing._Tables.best
+    # bot.games.fishing.ai.players._Tables.best
     size = hi - lo
     if size == 0:
         return 0
@@ -170,7 +173,8 @@ def _best(tb: Any, fl: Any, buf: Any, lo: int, hi: int, k: int) -> int:
 
 @jit
 def _moves(tb: Any, fl: Any, buf: Any, lo: int, hi: int, k: int, mv: Any, at: int) -> int:
-    # bot.ai.fishing._Tables.moves, in the same order; a move is score * 16 + how * 2 + sweep,
+    # bot.games.fishing.ai.players._Tables.moves, in the same order; a move is score * 16 + how * 2
+    # + sweep,
     # written from mv[at]. Returns how many.
     size = hi - lo
     if size == 0:
@@ -224,7 +228,8 @@ def _drop_hi(hi: int, how: int) -> int:
     return hi
 
 
-# -- the expert (bot.ai.fishing._Search) ---------------------------------------------------------
+# -- the expert (bot.games.fishing.ai.players._Search)
+# ---------------------------------------------------------
 
 
 @jit

@@ -1,11 +1,12 @@
 """What a seat knows, as packed counts: the one input format of the decision core.
 
 :func:`read_view` turns a :class:`~bot.engine.View` (plus the legal actions) into a
-:class:`Seen`; :mod:`bot.sim.fast` keeps the same numbers up to date move by move and builds the
+:class:`Seen`; :mod:`bot.games.collecting.sim.fast` keeps the same numbers up to date move by move
+and builds the
 same :class:`Seen`. Every computer player decides from a :class:`Seen` only, so both paths feed
 it identical values and get identical decisions.
 
-Vocabulary of the fields (all packed count vectors, see :mod:`bot.ai.core`):
+Vocabulary of the fields (all packed count vectors, see :mod:`bot.games.collecting.ai.core`):
 
 * ``faceup``: every face-up discard, live or dead.
 * ``known[s]``: tiles seat ``s`` is known to hold: taken from the discards and not discarded
@@ -23,8 +24,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.ai.core import FIELD_BITS, FIELD_MASK, UNIT, pack_tiles, total_counts
-from bot.engine import Action, Draw, Offer, RuleSet, View
+from bot.engine import Offer, RuleSet
+from bot.games.collecting.ai.core import FIELD_BITS, FIELD_MASK, UNIT, pack_tiles, total_counts
+from bot.games.collecting.engine.actions import Action
+from bot.games.collecting.engine.machine import View
+from bot.games.dominoes.engine.actions import Draw
 
 __all__ = ["Seen", "read_view"]
 

@@ -5,7 +5,8 @@ pure counting question, so the simulator can compare the share of games it sees 
 the first player with the exact value (RULES.md §2.1: 81 745 / 10 518 300 for Kap Shap).
 
 Method. Enumerating the C(32·sets, H) hands is out of the question, and even the ~870 000 kind-count
-vectors of Kap Shap are slow in Python. But :func:`bot.engine.hands.is_winning_counts` only looks
+vectors of Kap Shap are slow in Python. But
+:func:`bot.games.collecting.engine.hands.is_winning_counts` only looks
 at a hand through
 
 * the number of tiles of each residue (tile value mod 10), and
@@ -29,9 +30,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from bot.engine.hands import is_winning_counts
 from bot.engine.rules import FourTwo, RuleSet
 from bot.engine.tiles import KINDS, Tile
+from bot.games.collecting.engine.hands import is_winning_counts
 
 __all__ = ["OracleCheck", "check_dealt_wins", "dealt_win_count", "dealt_win_probability"]
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.engine.actions import End
-from bot.engine.collecting import TurnStarted
 from bot.engine.errors import RulesError
-from bot.engine.fishing.machine import _play_options, _row_kinds
-from bot.engine.fishing.model import (
+from bot.engine.events import TurnStarted
+from bot.engine.rules import RuleSet
+from bot.engine.tiles import KINDS, Tile, sort_tiles
+from bot.games.fishing.engine.actions import End
+from bot.games.fishing.engine.machine import _play_options, _row_kinds
+from bot.games.fishing.engine.model import (
     Captured,
     Claimed,
     Combination,
@@ -27,9 +29,7 @@ from bot.engine.fishing.model import (
     _kind,
     row_tiles,
 )
-from bot.engine.fishing.scoring import _combination
-from bot.engine.rules import RuleSet
-from bot.engine.tiles import KINDS, Tile, sort_tiles
+from bot.games.fishing.engine.scoring import _combination
 
 
 def describe_event(event: FishingEvent, viewer: int | None, names: Sequence[str]) -> str:

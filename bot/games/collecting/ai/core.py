@@ -13,8 +13,10 @@ hand's counts one ``int.to_bytes`` away.
 many tiles a hand is missing from a winning hand and which kinds would bring it one tile closer.
 Answers are memoised per hand, so a long simulation mostly does dictionary look-ups.
 
-The players (:mod:`bot.ai.greedy`, :mod:`bot.ai.expert`) adapt a :class:`~bot.engine.View` to
-these values; :mod:`bot.sim.fast` maintains the same values incrementally and calls the very same
+The players (:mod:`bot.games.collecting.ai.greedy`, :mod:`bot.games.collecting.ai.expert`) adapt a
+:class:`~bot.engine.View` to
+these values; :mod:`bot.games.collecting.sim.fast` maintains the same values incrementally and
+calls the very same
 decision functions, which is why both paths play identical games.
 """
 
@@ -645,7 +647,8 @@ class HandEvaluator:
 
         The same answer as the best row of ``table(hand + UNIT[k])`` with ``k`` banned, found
         without decoding each hand again: a take of an improving kind leaves exactly one tile
-        fewer missing after the best discard (see :func:`bot.ai.greedy.greedy_take`).
+        fewer missing after the best discard (see
+        :func:`bot.games.collecting.ai.greedy.greedy_take`).
         """
         counts, sig = self._decode(hand)
         target = self._solve(sig)[0] - 1

@@ -14,13 +14,14 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from bot.engine.actions import Action, Declare, Discard, Draw, Take
 from bot.engine.deal import Deal
 from bot.engine.errors import IllegalAction, RulesError
 from bot.engine.events import TurnStarted
-from bot.engine.hands import Witness, find_witness, is_winning_counts
 from bot.engine.rules import Offer, RuleSet
 from bot.engine.tiles import KINDS, PIECE_KINDS, PIECES_PER_SET, Tile, sort_tiles
+from bot.games.collecting.engine.actions import Action, Declare, Discard, Take
+from bot.games.collecting.engine.hands import Witness, find_witness, is_winning_counts
+from bot.games.dominoes.engine.actions import Draw
 
 __all__ = [
     "Declared",

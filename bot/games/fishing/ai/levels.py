@@ -1,6 +1,7 @@
 """The computer levels of Tsung Shap: which player each level name makes.
 
-Apart from :mod:`bot.ai.fishing` because the ``master`` (:mod:`bot.ai.fishing_master`) builds
+Apart from :mod:`bot.games.fishing.ai.players` because the ``master``
+(:mod:`bot.games.fishing.ai.master`) builds
 on that module's players: the table imports both, and neither imports the table.
 """
 
@@ -8,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.ai.fishing import (
+from bot.games.fishing.ai.master import MasterFishingPlayer
+from bot.games.fishing.ai.players import (
     ExpertFishingPlayer,
     FishingPlayer,
     GreedyFishingPlayer,
     RandomFishingPlayer,
 )
-from bot.ai.fishing_master import MasterFishingPlayer
 
 __all__ = ["FISHING_LEVELS", "fishing_player"]
 

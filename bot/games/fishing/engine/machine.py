@@ -1,16 +1,19 @@
 """Tsung Shap as a state machine: the deal, a new game, the legal actions and applying one
-(RULES.md §3; the rules of play are in :mod:`bot.engine.fishing`'s docstring)."""
+(RULES.md §3; the rules of play are in :mod:`bot.games.fishing.engine`'s docstring)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
 
-from bot.engine.actions import Capture, Claim, ComboKind, Draw, End, FishingAction, Place
-from bot.engine.collecting import TurnStarted
 from bot.engine.deal import Deal
 from bot.engine.errors import IllegalAction, RulesError
-from bot.engine.fishing.model import (
+from bot.engine.events import TurnStarted
+from bot.engine.rules import Game, RuleSet
+from bot.engine.tiles import KINDS, Tile
+from bot.games.dominoes.engine.actions import Draw
+from bot.games.fishing.engine.actions import Capture, Claim, ComboKind, End, FishingAction, Place
+from bot.games.fishing.engine.model import (
     Captured,
     Claimed,
     FishingEndReason,
@@ -28,15 +31,13 @@ from bot.engine.fishing.model import (
     _Pending,
     row_tiles,
 )
-from bot.engine.fishing.scoring import (
+from bot.games.fishing.engine.scoring import (
     RowCapture,
     _canonical,
     _combination,
     row_captures,
     tile_values,
 )
-from bot.engine.rules import Game, RuleSet
-from bot.engine.tiles import KINDS, Tile
 
 
 def _check_rules(rules: RuleSet) -> None:

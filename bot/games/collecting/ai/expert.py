@@ -1,6 +1,7 @@
 """The ``expert`` computer player: greedy's hand judgement, plus the pool and the opponents.
 
-What it adds to :mod:`bot.ai.greedy` (measured against it in ``docs/benchmarks.md``):
+What it adds to :mod:`bot.games.collecting.ai.greedy` (measured against it in
+``docs/benchmarks.md``):
 
 * **The pool counts as outs.** When any discard may be taken (Culin), a face-up tile that would
   bring the hand closer is as good as in hand next turn: the player takes it before drawing.
@@ -16,7 +17,8 @@ What it adds to :mod:`bot.ai.greedy` (measured against it in ``docs/benchmarks.m
   costs :data:`DANGER` outs. Under "take any discard" every other seat may take it; under Classic
   and Last+draw only the next one.
 
-Like greedy it uses no randomness, and decides from a :class:`~bot.ai.knowledge.Seen` only, so
+Like greedy it uses no randomness, and decides from a
+:class:`~bot.games.collecting.ai.knowledge.Seen` only, so
 the fast simulator plays it exactly as through a view.
 """
 
@@ -25,7 +27,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bot.ai.core import (
+from bot.engine import KINDS, Offer
+from bot.games.collecting.ai.core import (
     DECLARE,
     DOT_SHIFT,
     DRAW,
@@ -37,10 +40,11 @@ from bot.ai.core import (
     count_of,
     evaluator_for,
 )
-from bot.ai.greedy import greedy_take
-from bot.ai.knowledge import Seen, read_view
-from bot.engine import KINDS, Action, Declare, Discard, Draw, Offer, Take, View
-from bot.engine.collecting import Phase
+from bot.games.collecting.ai.greedy import greedy_take
+from bot.games.collecting.ai.knowledge import Seen, read_view
+from bot.games.collecting.engine.actions import Action, Declare, Discard, Take
+from bot.games.collecting.engine.machine import Phase, View
+from bot.games.dominoes.engine.actions import Draw
 
 __all__ = ["ExpertPlayer", "completion_risk", "expert_discard", "expert_take"]
 
@@ -128,7 +132,8 @@ def _best_discard(
 
 
 def expert_take(seen: Seen) -> int:
-    """The kind the expert takes from the discards, or :data:`~bot.ai.core.DRAW`."""
+    """The kind the expert takes from the discards, or
+    :data:`~bot.games.collecting.ai.core.DRAW`."""
     ev = evaluator_for(seen.rules)
     hand = seen.hand
     takeable = seen.takeable
@@ -160,7 +165,8 @@ def expert_take(seen: Seen) -> int:
 
 
 def expert_discard(seen: Seen) -> int:
-    """The kind the expert discards, or :data:`~bot.ai.core.DECLARE` when the hand wins."""
+    """The kind the expert discards, or :data:`~bot.games.collecting.ai.core.DECLARE` when the hand
+    wins."""
     ev = evaluator_for(seen.rules)
     if ev.table(seen.hand)[0]:
         return DECLARE
