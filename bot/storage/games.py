@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 import json
+import math
 import secrets
 import sqlite3
 from collections.abc import AsyncIterator
@@ -585,31 +586,46 @@ class GamesRepo:
         return changed == 1
 
     async def prune_interactions(self, before: float) -> int:
-        """Forget the interactions recorded before ``before`` (epoch seconds); how many."""
+        """Forget the interactions recorded, and the table edits made, before ``before`` (epoch
+        seconds); how many interactions."""
         async with self._db.transaction() as tx:
+            await tx.execute("DELETE FROM table_edits WHERE edited_at < ?", (before,))
             return await tx.execute(
                 "DELETE FROM processed_interactions WHERE created_at < ?", (before,)
             )
 
-    async def claim_edit(self, game_id: str, now: float, interval: float) -> bool:
-        """Take the right to edit a table's message now: True (and ``now`` recorded) unless
-        some process edited it less than ``interval`` seconds ago."""
+    async def claim_edit(
+        self, game_id: str, version: int, now: float, interval: float
+    ) -> float | None:
+        """Take the turn to draw a table's message at ``version``, for processes that share
+        the table: None when taken (``now`` and ``version`` recorded); infinity when some
+        process already drew this version or a later one (nothing to draw); else the moment
+        another process's edit less than ``interval`` seconds ago allows the next one."""
         async with self._db.transaction() as tx:
-            changed = await tx.execute(
-                "INSERT INTO table_edits (game_id, edited_at) VALUES (?, ?) "
-                "ON CONFLICT (game_id) DO UPDATE SET edited_at = excluded.edited_at "
-                "WHERE table_edits.edited_at <= ?",
-                (game_id, now, now - interval),
+            row = await tx.fetchone(
+                "SELECT edited_at, version FROM table_edits WHERE game_id = ?", (game_id,)
             )
-        return changed == 1
+            if row is not None:
+                if int(row[1]) >= version:
+                    return math.inf
+                if float(row[0]) > now - interval:
+                    return float(row[0]) + interval
+            await self._record_edit(tx, game_id, version, now)
+        return None
 
-    async def last_edit(self, game_id: str) -> float | None:
-        """When any process last edited the table's message (epoch seconds), if ever."""
-        async with self._db.read() as tx:
-            value = await tx.scalar(
-                "SELECT edited_at FROM table_edits WHERE game_id = ?", (game_id,)
-            )
-        return None if value is None else float(value)
+    async def record_edit(self, game_id: str, version: int, now: float) -> None:
+        """Record that a table's message was just drawn at ``version`` (an interaction's
+        answer edits it in place, whatever other processes did)."""
+        async with self._db.transaction() as tx:
+            await self._record_edit(tx, game_id, version, now)
+
+    async def _record_edit(self, tx: Tx, game_id: str, version: int, now: float) -> None:
+        await tx.execute(
+            "INSERT INTO table_edits (game_id, edited_at, version) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET edited_at = excluded.edited_at, "
+            "version = excluded.version",
+            (game_id, now, version),
+        )
 
     # --- inside a transaction ---------------------------------------------------------------
 

@@ -13,6 +13,7 @@ can run on every backend the storage layer offers (a PostgreSQL URL once it land
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -339,3 +340,28 @@ async def test_a_restart_while_another_process_is_alive_gives_back_no_time(
     restored = await restarted.restore()
     again = next(t for t in restored if t.id == table.id)
     assert again.deadline == deadline  # its timer ran all along: nothing to give back
+
+
+async def test_table_message_edits_stay_one_a_second_across_processes(pair: Pair) -> None:
+    """The edit coalescing of the table message holds across processes, and the last state
+    is always drawn by someone."""
+    table = await _running(pair, 190)
+    theirs = await pair.two.lookup(190)
+    assert theirs is not None
+    assert await pair.one.edit_turn(table, 1.0) is None  # the first draws now
+    assert await pair.two.edit_turn(theirs, 1.0) == math.inf  # that state is drawn already
+    await pair.two.act(190, _player_to_act(theirs), theirs.legal()[0])
+    # A newer state, but the message was edited less than a second ago: wait for it.
+    wait = await pair.two.edit_turn(theirs, 1.0)
+    assert wait == pytest.approx(pair.clock.now().timestamp() + 1.0)
+    pair.clock.advance(1.0)
+    assert await pair.two.edit_turn(theirs, 1.0) is None  # now it draws the newer state
+    # The first process's copy is rebuilt before it draws; that state is drawn already.
+    mine = await pair.one.by_id(table.id)
+    assert mine is table and mine.version == theirs.version
+    assert await pair.one.edit_turn(mine, 1.0) == math.inf
+    # An interaction's answer that drew the table in place counts as an edit too.
+    await pair.one.act(190, _player_to_act(mine), mine.legal()[0])
+    pair.clock.advance(2.0)
+    await pair.one.drew(mine)
+    assert await pair.two.edit_turn(mine, 1.0) == math.inf

@@ -274,6 +274,24 @@ class TableLobby(TablePlay):
         table.message_id = message_id
         await self._games.set_message_id(table.id, message_id)
 
+    async def edit_turn(self, table: Table, interval: float) -> float | None:
+        """Whether this process may draw a table's message now, when several processes share
+        the table (about one edit every ``interval`` seconds per table, across processes):
+        None: draw it now (the turn is recorded); infinity: another process already drew this
+        version or a later one; otherwise the moment to try again. A process alone
+        (:attr:`poll_seconds` None) always draws: its presenter coalesces by itself."""
+        if self.poll_seconds is None:
+            return None
+        now = self._clock.now().timestamp()
+        return await self._games.claim_edit(table.id, table.version, now, interval)
+
+    async def drew(self, table: Table) -> None:
+        """An interaction's answer just drew the table's message in place (shared tables:
+        the other processes wait their interval after it)."""
+        if self.poll_seconds is not None:
+            now = self._clock.now().timestamp()
+            await self._games.record_edit(table.id, table.version, now)
+
     async def rematch(self, channel_id: int, user_id: int, table_id: str | None = None) -> Table:
         """A new lobby with the same seats; the previous winner throws the dice.
 

@@ -108,7 +108,7 @@ class TableStore(TableCore):
         )
         return opened + minutes * 60
 
-    # ----------------------------------------------------------------------------- the cache
+    # ----------------------------------------------------------------------------- finding tables
 
     async def lookup(self, channel_id: int) -> Table | None:
         """The table in a channel as the database has it now (loaded if this process has not
@@ -118,6 +118,32 @@ class TableStore(TableCore):
                 return table
         except UserError:
             return None
+
+    async def by_id(self, table_id: str) -> Table | None:
+        """A table by its id (a button names it), as the database has it now: an open one
+        loaded or brought up to date, a finished one this process holds as it is; None when
+        there is no such open table here."""
+        cached = next((t for t in self._tables.values() if t.id == table_id), None)
+        if cached is not None:
+            async with cached.lock:
+                await self._revalidate(cached)
+            if self._tables.get(cached.channel_id) is cached:
+                return cached
+        record = await self._games.get(table_id)
+        if record is None or not record.status.is_open:
+            return None
+        return await self.lookup(record.channel_id)
+
+    async def of_player(self, user_id: int) -> list[Table]:
+        """The running tables a member plays at (from his DM), whichever process opened them."""
+        found: dict[str, Table] = {}
+        for record in await self._games.running_with_player(user_id):
+            seats = [SeatInfo.from_json(s) for s in json.loads(record.seats_json)]
+            if any(seat.user_id == user_id for seat in seats):
+                table = await self.lookup(record.channel_id)
+                if table is not None and table.running and table.seat_of(user_id) is not None:
+                    found[table.id] = table
+        return list(found.values())
 
     # ----------------------------------------------------------------------------- the cache
 
