@@ -366,7 +366,8 @@ class TableLobby(TablePlay):
         process opened it: the lobbies are read from the database, and the close is
         version-checked, so when two processes close the same lobby one of them does."""
         now = self._clock.now().timestamp()
-        for record in await self._games.lobbies():
+        shared = self.poll_seconds is not None  # alone, this process holds every lobby
+        for record in await self._games.lobbies() if shared else []:
             cached = self._tables.get(record.channel_id)
             if cached is None or cached.id != record.id:
                 opened = record.created_at.timestamp()

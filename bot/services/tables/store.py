@@ -181,7 +181,13 @@ class TableStore(TableCore):
 
     async def _revalidate(self, table: Table, *, force: bool = False) -> bool:
         """Bring a cached table (its lock held) up to its game row: True when it is still the
-        channel's table; False when it ended or vanished elsewhere (then it left the cache)."""
+        channel's table; False when it ended or vanished elsewhere (then it left the cache).
+
+        A process alone on its database (:attr:`poll_seconds` None: SQLite's file lock keeps any
+        other out) holds every open table and is the only one to move them, so its copy is the
+        row and the read is skipped; the commit's version check stays."""
+        if self.poll_seconds is None and not force:
+            return True
         found = await self._games.version_of(table.id)
         if found is not None and found[1] == table.version and not force:
             return True

@@ -63,7 +63,8 @@ class TableTimers(TableRecovery):
         self._polled_at = now
         await self._keep_alive(now)
         channels = {t.channel_id for t in list(self._tables.values()) if self._due_at(t) <= now}
-        channels.update(await self._games.due_channels(now))
+        if self.poll_seconds is not None:  # alone, this process holds every table
+            channels.update(await self._games.due_channels(now))
         if not channels:
             return []
         limit = asyncio.Semaphore(EXPIRY_CONCURRENCY)
