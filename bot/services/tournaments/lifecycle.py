@@ -86,7 +86,7 @@ class TournamentLifecycle(TournamentSignUp):
         """Abort the game a match is playing (its result is decided without it)."""
         if row.thread_id is None:
             return
-        table = self._tables.get(row.thread_id)
+        table = await self._tables.lookup(row.thread_id)  # any process may hold it
         if table is not None and table.status.is_open:
             try:
                 await self._tables.cancel(row.thread_id, record.organiser_id, admin=True)
@@ -142,7 +142,7 @@ class TournamentLifecycle(TournamentSignUp):
         return await self.view(tournament_id)
 
     async def _resign(self, thread_id: int, user_id: int) -> None:
-        table = self._tables.get(thread_id)
+        table = await self._tables.lookup(thread_id)  # any process may hold it
         if table is None or not table.running:
             return
         try:
