@@ -331,12 +331,12 @@ class HandMessages(PresenterBase):
 
     async def adopt_dms(self, table: Table) -> None:
         """Several processes serve the table: the DMs and mention lines another process sent
-        for it (their ids are in the database) are taken over before this one first updates a
-        player's DM, so it edits them instead of sending a second hand. A process alone knows
-        every DM it sent."""
+        for it (their ids are in the database) are taken over before this one updates a
+        player's DM it holds no id of, so it edits them instead of sending a second hand. A
+        process alone knows every DM it sent."""
         if self.bot.services.tables.poll_seconds is None:
             return
-        unknown = {u for u in table.human_ids() if (table.id, u) not in self._dms}
+        unknown = {u for u in table.human_ids() if self._dm(table, u).message_id is None}
         if not unknown:
             return
         for message in await self.bot.services.server.messages(table.id):
@@ -345,7 +345,7 @@ class HandMessages(PresenterBase):
             state = self._dm(table, message.user_id)
             if message.kind == "hand":
                 state.channel_id, state.message_id = message.channel_id, message.message_id
-            elif message.kind == "mention":
+            elif message.kind == "mention" and state.mention_id is None:
                 state.mention_id = message.message_id
                 state.mention_key = ("another process",)  # deleted or kept at this update
 

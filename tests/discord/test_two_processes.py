@@ -13,9 +13,11 @@ from bot.services.server import ServerService
 from bot.services.tables import TableService
 from bot.storage.db import Database
 from bot.storage.games import GamesRepo
+from cogs.desk import desk_for
 from tests.discord.conftest import World
 from tests.discord.tables_kit import (
     exact_deal,
+    last_dm,
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
     table_of,
@@ -74,3 +76,21 @@ async def test_a_move_made_by_another_process_is_served_here(
     shown = message_text(next(m for m in ch.history() if m.id == table.message_id))
     assert "5-2" in shown  # the other process's move, in the recent lines rebuilt from the log
     assert "drew" in shown
+
+
+async def test_a_process_takes_over_the_dms_another_process_sent(world: World, deal: None) -> None:
+    env, ch = world.env, world.channel
+    alice, bob = world.members[:2]
+    world.bot.services.tables.poll_seconds = 2.0  # several processes share the database
+    await alice.slash(ch, "table new")
+    await bob.slash(ch, "table join")
+    await alice.slash(ch, "table start")
+    hands = [m.id for m in bob.user.dm_channel.history()]
+    assert hands
+    # This process never sent those DMs (another one did): it knows them only from the database.
+    desk_for(world.bot).presenter._dms.clear()
+    await alice.slash(ch, "discard", tile="5-2")
+    await env.advance_time(2)
+    # Bob's hand DM shows alice's discard: edited in place, not sent a second time.
+    assert [m.id for m in bob.user.dm_channel.history()] == hands
+    assert "5-2" in message_text(last_dm(bob))
