@@ -548,14 +548,6 @@ class GamesRepo:
             )
         return [int(r[0]) for r in rows]
 
-    async def next_due(self) -> float | None:
-        """The earliest turn deadline of any running game (epoch seconds), if any."""
-        async with self._db.read() as tx:
-            value = await tx.scalar(
-                "SELECT MIN(deadline) FROM games WHERE status = 'running' AND deadline IS NOT NULL"
-            )
-        return None if value is None else float(value)
-
     async def lobbies(self) -> list[GameRecord]:
         """Every game still in its lobby, oldest first (their closing time is the server's)."""
         async with self._db.read() as tx:
