@@ -356,7 +356,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
             guild_of(interaction)
             channel_id = interaction.channel_id
             services = self.services
-            table = services.tables.get(channel_id) if channel_id is not None else None
+            table = await services.tables.lookup(channel_id) if channel_id is not None else None
             if table is None or channel_id is None:
                 raise UserError("There is no table in this channel.")
             # Read the antes before the refund settles the pot: the message lists them.

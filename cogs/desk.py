@@ -94,9 +94,9 @@ class Desk(LobbyDesk, PlayDesk):
                 await self.keep_playing(interaction)
                 return
             if cid.verb == "resign":
-                await self.resign(interaction, self.find(cid.table_id), cid.arg)
+                await self.resign(interaction, await self.find(cid.table_id), cid.arg)
                 return
-            table = self.find(cid.table_id)
+            table = await self.find(cid.table_id)
             message = interaction.message
             private = interaction.guild_id is None or (
                 message is not None and message.flags.ephemeral

@@ -65,22 +65,25 @@ class DeskBase:
         """The table service."""
         return self.bot.services.tables
 
-    def find(self, table_id: str) -> Table | None:
-        """A table this process holds, by id."""
-        return next((t for t in self.tables.tables() if t.id == table_id), None)
+    async def find(self, table_id: str) -> Table | None:
+        """A table by id (a button names it), whichever process opened or last moved it."""
+        return await self.tables.by_id(table_id)
 
-    def here(self, interaction: discord.Interaction[Any]) -> Table:
+    async def here(self, interaction: discord.Interaction[Any]) -> Table:
         """The table of the channel an interaction came from; in the bot's DM, the one running
-        table the member is seated at."""
+        table the member is seated at (whichever process holds it)."""
         if interaction.guild_id is None:
-            return self.table_of_player(interaction.user.id)
+            return await self.table_of_player(interaction.user.id)
         if interaction.channel_id is None:
             raise UserError("There is no table here.")
-        return self.tables.require(interaction.channel_id)
+        table = await self.tables.lookup(interaction.channel_id)
+        if table is None:
+            return self.tables.require(interaction.channel_id)  # its refusal, in words
+        return table
 
-    def table_of_player(self, user_id: int) -> Table:
+    async def table_of_player(self, user_id: int) -> Table:
         """The running table a member plays at (from his DM: where his hand is)."""
-        mine = [t for t in self.tables.tables() if t.running and t.seat_of(user_id) is not None]
+        mine = await self.tables.of_player(user_id)
         if not mine:
             raise UserError(
                 "You are not playing at any table. Open or join one in a server with `/table new`."
@@ -95,10 +98,10 @@ class DeskBase:
             )
         return mine[0]
 
-    def find_here(self, interaction: discord.Interaction[Any]) -> Table | None:
+    async def find_here(self, interaction: discord.Interaction[Any]) -> Table | None:
         """Like :meth:`here`, or None (for autocomplete, which cannot explain)."""
         try:
-            return self.here(interaction)
+            return await self.here(interaction)
         except UserError:
             return None
 
@@ -114,7 +117,7 @@ class DeskBase:
             await interaction.response.edit_message(
                 embed=self.presenter.table_embed(table), view=self.presenter.table_view(table)
             )
-            self.presenter.mark_edited(table)
+            await self.presenter.mark_edited(table)
         else:
             await interaction.response.send_message(
                 localize(text, locale_of(interaction)), ephemeral=True

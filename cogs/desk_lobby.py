@@ -91,7 +91,7 @@ class LobbyDesk(DeskBase):
         channel = interaction.channel
         if interaction.guild_id is None or channel is None or interaction.channel_id is None:
             raise UserError("Tables are opened in a server channel.")
-        existing = self.tables.get(interaction.channel_id)
+        existing = await self.tables.lookup(interaction.channel_id)
         if existing is not None and existing.status.is_open and not thread:
             raise UserError(
                 "There is already a table in this channel: {link}. "
@@ -131,7 +131,7 @@ class LobbyDesk(DeskBase):
             if message_id is None:  # pragma: no cover - Discord always returns it
                 message_id = (await interaction.original_response()).id
             await self.tables.set_message(table, message_id)
-            self.presenter.mark_edited(table)
+            await self.presenter.mark_edited(table)
             return
         if not isinstance(channel, discord.TextChannel):
             raise UserError("A table thread can only be opened from a text channel.")
@@ -169,7 +169,7 @@ class LobbyDesk(DeskBase):
             embed=self.presenter.lobby_embed(table), view=self.presenter.table_view(table)
         )
         await self.tables.set_message(table, message.id)
-        self.presenter.mark_edited(table)
+        await self.presenter.mark_edited(table)
         await interaction.followup.send(
             t(
                 self.presenter.public_locale(table),
@@ -182,12 +182,14 @@ class LobbyDesk(DeskBase):
     async def join(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """Join or the "Join" button."""
         user = interaction.user
-        await self.tables.join(table.channel_id, user.id, user.display_name)
+        await self.tables.join(
+            table.channel_id, user.id, user.display_name, interaction=interaction.id
+        )
         await self._table_changed(interaction, table, Message("You joined the table."))
 
     async def leave(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """Leave or the "Leave" button."""
-        await self.tables.leave(table.channel_id, interaction.user.id)
+        await self.tables.leave(table.channel_id, interaction.user.id, interaction=interaction.id)
         await self._table_changed(interaction, table, Message("You left the table."))
 
     async def ask_ai_level(self, interaction: discord.Interaction[Any], table: Table) -> None:
@@ -228,6 +230,7 @@ class LobbyDesk(DeskBase):
             level,
             name=t(public, AI_NAME),
             level_name=level_name(public, level),
+            interaction=interaction.id,
         )
         text = Message("Added a computer player ({level}).", level=LevelName(level))
         message = interaction.message
@@ -244,7 +247,7 @@ class LobbyDesk(DeskBase):
         """``/table start`` or "Start": antes into escrow, the deal, the table message, DMs."""
         outcome = await acknowledged_if_slow(
             interaction,
-            self.tables.start(table.channel_id, interaction.user.id),
+            self.tables.start(table.channel_id, interaction.user.id, interaction=interaction.id),
             ephemeral=False,
         )
         answered = interaction.response.is_done()
@@ -254,7 +257,7 @@ class LobbyDesk(DeskBase):
                 await interaction.edit_original_response(**edit)
             else:
                 await interaction.response.edit_message(**edit)
-            self.presenter.mark_edited(table)
+            await self.presenter.mark_edited(table)
         else:
             opening = localize(
                 outcome.lines[0] if outcome.lines else Message("The game has started."),
@@ -296,7 +299,7 @@ class LobbyDesk(DeskBase):
         before a restart: the button names its game)."""
         if interaction.channel_id is None:
             raise UserError("There is no table here.")
-        current = self.tables.get(interaction.channel_id)
+        current = await self.tables.lookup(interaction.channel_id)
         if current is not None and current.status.is_open:
             raise UserError("A table is already open here: {current}.", current=jump_url(current))
         table = await self.tables.rematch(
@@ -314,11 +317,11 @@ class LobbyDesk(DeskBase):
         )
         if response.message_id is not None:
             await self.tables.set_message(table, response.message_id)
-        self.presenter.mark_edited(table)
+        await self.presenter.mark_edited(table)
 
     async def show(self, interaction: discord.Interaction[Any]) -> None:
         """``/table show``: post the table message again, at the bottom of the channel."""
-        table = self.here(interaction)
+        table = await self.here(interaction)
         old = table.message_id
         response = await interaction.response.send_message(
             **await self.presenter.table_message(table, edit=False)
@@ -326,7 +329,7 @@ class LobbyDesk(DeskBase):
         if response.message_id is None:  # pragma: no cover - Discord always returns it
             return
         await self.tables.set_message(table, response.message_id)
-        self.presenter.mark_edited(table)
+        await self.presenter.mark_edited(table)
         if old is not None and old != response.message_id:
             # The old copy would go stale: point it at the new one instead.
             channel = self.bot.get_partial_messageable(table.channel_id)

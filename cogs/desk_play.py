@@ -81,7 +81,9 @@ class PlayDesk(DeskBase):
         user = interaction.user
         outcome = await acknowledged_if_slow(
             interaction,
-            self.tables.act(table.channel_id, user.id, action, version=version),
+            self.tables.act(
+                table.channel_id, user.id, action, version=version, interaction=interaction.id
+            ),
             ephemeral=True,
         )
         self.presenter.note_steps(table, outcome.steps)
@@ -104,7 +106,7 @@ class PlayDesk(DeskBase):
             if self._shows_table(interaction, table):
                 edit = await self.presenter.table_message(table, edit=True)
                 await interaction.edit_original_response(**edit)
-                self.presenter.mark_edited(table)
+                await self.presenter.mark_edited(table)
             else:
                 await self.presenter.touch(table, now=True)
             await self.present(

@@ -328,6 +328,26 @@ class HandMessages(PresenterBase):
             elif current is None or user_id != current.user_id:
                 self.assume_dm(table, user_id)
 
+    async def adopt_dms(self, table: Table) -> None:
+        """Several processes serve the table: the DMs and mention lines another process sent
+        for it (their ids are in the database) are taken over before this one updates a
+        player's DM it holds no id of, so it edits them instead of sending a second hand. A
+        process alone knows every DM it sent."""
+        if self.bot.services.tables.poll_seconds is None:
+            return
+        unknown = {u for u in table.human_ids() if self._dm(table, u).message_id is None}
+        if not unknown:
+            return
+        for message in await self.bot.services.server.messages(table.id):
+            if message.user_id not in unknown:
+                continue
+            state = self._dm(table, message.user_id)
+            if message.kind == "hand":
+                state.channel_id, state.message_id = message.channel_id, message.message_id
+            elif message.kind == "mention" and state.mention_id is None:
+                state.mention_id = message.message_id
+                state.mention_key = ("another process",)  # deleted or kept at this update
+
     async def _notices(self, table: Table, user_id: int) -> tuple[bool, bool]:
         """Whether this player's turns are told by DM and by a channel mention."""
         server = self.bot.services.server
@@ -392,6 +412,7 @@ class HandMessages(PresenterBase):
         acted (not notified of his own next turn)."""
         if not table.running:
             await self.close_hand_replies(table)
+        await self.adopt_dms(table)
         users = [u for u in table.human_ids() if u != skip]
         await asyncio.gather(*(self.update_dm(table, u, active=u == active) for u in users))
         if skip is not None:

@@ -201,14 +201,14 @@ class Play(commands.Cog):
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         """The hand view, ephemerally."""
         async with guarded(interaction, "/hand"):
-            await self.desk.show_hand(interaction, self.desk.here(interaction))
+            await self.desk.show_hand(interaction, await self.desk.here(interaction))
 
     async def _verb(
         self, interaction: discord.Interaction[Any], verb: str, **options: str | None
     ) -> None:
         """Play what a verb means at the table here (its game says: the render facet's
         :meth:`~bot.render.family.Surface.verb`)."""
-        table = self.desk.here(interaction)
+        table = await self.desk.here(interaction)
         await self.desk.act(
             interaction, table, self.desk.notation(interaction, table, verb, options)
         )
@@ -221,7 +221,7 @@ class Play(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """Tiles the caller may discard (on his turn), else the tiles in his hand (Tsung Shap:
         the two ends of the row)."""
-        return self._choices(interaction, "discard", "tile", current)
+        return await self._choices(interaction, "discard", "tile", current)
 
     @take.autocomplete("tile")
     async def take_tiles(
@@ -229,14 +229,14 @@ class Play(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """Discards the caller may take now (on his turn), else the live discards (Tsung Shap:
         the captures and claims he may make now)."""
-        return self._choices(interaction, "take", "tile", current)
+        return await self._choices(interaction, "take", "tile", current)
 
-    def _choices(
+    async def _choices(
         self, interaction: discord.Interaction[Any], verb: str, option: str, current: str
     ) -> list[app_commands.Choice[str]]:
         """A seated player's choices for a verb's option, as his game offers them, matching
         what he typed; none for anybody else (autocomplete cannot explain)."""
-        table = self.desk.find_here(interaction)
+        table = await self.desk.find_here(interaction)
         seat_view = None if table is None else table.view_for(interaction.user.id)
         if table is None or table.state is None or seat_view is None or seat_view.seat is None:
             return []

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -198,12 +199,13 @@ class TableMessages(PresenterBase):
             )[:4096]
         return unbroken_embed(embed)
 
-    def mark_edited(self, table: Table) -> None:
+    async def mark_edited(self, table: Table) -> None:
         """The table message was just edited by an interaction response."""
         state = self._messages.setdefault(table.id, MessageState())
         state.dirty = False
         state.last_edit = self._now()
         self.wake()  # the table changed: its turn timer may have too
+        await self.bot.services.tables.drew(table)
 
     def next_flush_at(self) -> float | None:
         """When the earliest coalesced edit falls due (epoch seconds), if any is pending."""
@@ -219,11 +221,25 @@ class TableMessages(PresenterBase):
         self.wake()  # the scheduler sleeps until the next due edit or deadline
 
     async def flush(self, table: Table) -> None:
-        """Edit the table message if it is dirty (the state is read at edit time)."""
+        """Edit the table message if it is dirty (the state is read at edit time).
+
+        When other processes serve the table too, its latest state is drawn, and only when no
+        process edited the message within :data:`EDIT_INTERVAL` (else it stays due until then)
+        and none already drew that state."""
         state = self._messages.setdefault(table.id, MessageState())
         async with state.lock:
             if not state.dirty:
                 return
+            tables = self.bot.services.tables
+            if tables.poll_seconds is not None:
+                table = await tables.by_id(table.id) or table
+                turn = await tables.edit_turn(table, EDIT_INTERVAL)
+                if turn == math.inf:
+                    state.dirty = False  # another process drew this state already
+                    return
+                if turn is not None:
+                    state.last_edit = turn - EDIT_INTERVAL  # due again when it allows
+                    return
             state.dirty = False
             state.last_edit = self._now()
             await self._edit_table_message(table)

@@ -124,13 +124,13 @@ class Tables(
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         """Join the lobby."""
         async with guarded(interaction, "/table join"):
-            await self.desk.join(interaction, self.desk.here(interaction))
+            await self.desk.join(interaction, await self.desk.here(interaction))
 
     @app_commands.command(name="leave", description="Leave the table in this channel")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Leave the lobby."""
         async with guarded(interaction, "/table leave"):
-            await self.desk.leave(interaction, self.desk.here(interaction))
+            await self.desk.leave(interaction, await self.desk.here(interaction))
 
     @app_commands.command(name="addbot", description="Add a computer player (host only)")
     @app_commands.describe(level="How well it plays (default: Normal)")
@@ -138,26 +138,26 @@ class Tables(
     async def addbot(self, interaction: discord.Interaction[Any], level: str | None = None) -> None:
         """Add an AI seat."""
         async with guarded(interaction, "/table addbot"):
-            await self.desk.add_ai(interaction, self.desk.here(interaction), level)
+            await self.desk.add_ai(interaction, await self.desk.here(interaction), level)
 
     @app_commands.command(name="start", description="Start the game (host only)")
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """Escrow the antes, deal, post the table."""
         async with guarded(interaction, "/table start"):
-            await self.desk.start(interaction, self.desk.here(interaction))
+            await self.desk.start(interaction, await self.desk.here(interaction))
 
     @app_commands.command(name="cancel", description="Close the lobby (host only)")
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         """Cancel the lobby."""
         async with guarded(interaction, "/table cancel"):
-            await self.desk.cancel(interaction, self.desk.here(interaction))
+            await self.desk.cancel(interaction, await self.desk.here(interaction))
 
     @app_commands.command(name="resign", description="Give up the game you are playing here")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
         """Resign, once confirmed: at two seats the opponent wins; at a larger table the seat
         folds."""
         async with guarded(interaction, "/table resign"):
-            await self.desk.ask_resign(interaction, self.desk.here(interaction))
+            await self.desk.ask_resign(interaction, await self.desk.here(interaction))
 
     @app_commands.command(name="show", description="Post the table message again")
     async def show(self, interaction: discord.Interaction[Any]) -> None:
@@ -172,7 +172,7 @@ class Tables(
         """Explain the rules."""
         async with guarded(interaction, "/table rules"):
             channel_id = interaction.channel_id
-            table = None if channel_id is None else self.desk.tables.get(channel_id)
+            table = None if channel_id is None else await self.desk.tables.lookup(channel_id)
             await self.desk.rules(interaction, table, game)
 
     async def cog_app_command_error(

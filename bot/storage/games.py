@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 import json
+import math
 import secrets
 import sqlite3
 from collections.abc import AsyncIterator
@@ -302,6 +303,7 @@ class GamesRepo:
         ante: int | _Unset = UNSET,
         turn_seconds: int | _Unset = UNSET,
         deadline: float | _Unset | None = UNSET,
+        tx: Tx | None = None,
     ) -> GameRecord:
         """Change settings or seats (e.g. in the lobby); bumps the version.
 
@@ -320,7 +322,7 @@ class GamesRepo:
             fields["turn_seconds"] = turn_seconds
         if not isinstance(deadline, _Unset):
             fields["deadline"] = deadline
-        async with self._db.transaction() as tx:
+        async with self._write(tx) as tx:
             return await self._update(tx, game_id, expected_version, fields)
 
     async def start(
@@ -348,7 +350,7 @@ class GamesRepo:
             _check_json("rules_json", rules_json)
             fields["rules_json"] = rules_json
         async with self._write(tx) as tx:
-            current = await self._require(tx, game_id)
+            current = await self._require_at(tx, game_id, expected_version)
             if current.status is not GameStatus.LOBBY:
                 raise ValueError(f"game {game_id} is {current.status}, not in the lobby")
             return await self._update(tx, game_id, expected_version, fields)
@@ -372,7 +374,7 @@ class GamesRepo:
         ``seq`` is one more than the last one (the first is 1).
         """
         async with self._write(tx) as tx:
-            current = await self._require(tx, game_id)
+            current = await self._require_at(tx, game_id, expected_version)
             if current.status is not GameStatus.RUNNING:
                 raise ValueError(f"game {game_id} is {current.status}, not running")
             seq = 1 + int(
@@ -410,7 +412,7 @@ class GamesRepo:
         game's chips are done with (an abort refunds in the same transaction).
         """
         async with self._write(tx) as tx:
-            current = await self._require(tx, game_id)
+            current = await self._require_at(tx, game_id, expected_version)
             if not current.status.is_open:
                 raise ValueError(f"game {game_id} is already {current.status}")
             version = current.version if expected_version is None else expected_version
@@ -527,6 +529,96 @@ class GamesRepo:
             )
         return [_action(r) for r in rows]
 
+    # --- several processes (issue 20) -------------------------------------------------------
+
+    async def version_of(self, game_id: str) -> tuple[GameStatus, int] | None:
+        """The game's status and version (one indexed read: how a process checks that its cached
+        copy of a table is still the latest before acting on it), or ``None``."""
+        async with self._db.read() as tx:
+            row = await tx.fetchone("SELECT status, version FROM games WHERE id = ?", (game_id,))
+        return None if row is None else (GameStatus(row[0]), int(row[1]))
+
+    async def due_channels(self, now: float) -> list[int]:
+        """The channels of running games whose turn deadline has passed, earliest first."""
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                "SELECT channel_id FROM games WHERE status = 'running' AND deadline IS NOT NULL "
+                "AND deadline <= ? ORDER BY deadline",
+                (now,),
+            )
+        return [int(r[0]) for r in rows]
+
+    async def lobbies(self) -> list[GameRecord]:
+        """Every game still in its lobby, oldest first (their closing time is the server's)."""
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'lobby' ORDER BY created_at, id"
+            )
+        return [_game(r) for r in rows]
+
+    async def running_with_player(self, user_id: int) -> list[GameRecord]:
+        """Running games where a seat's ``user_id`` may be ``user_id`` (the caller decodes the
+        seats to be sure: this only narrows by the text of the seats' JSON)."""
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running' "
+                "AND seats_json LIKE ? ORDER BY created_at, id",
+                (f'%"user_id": {int(user_id)},%',),
+            )
+        return [_game(r) for r in rows]
+
+    async def claim_interaction(self, tx: Tx, key: str, game_id: str, at: float) -> bool:
+        """Record, inside the step's transaction, that interaction ``key`` was applied to
+        ``game_id``; False when it already was (the step must then not be applied again)."""
+        changed = await tx.execute(
+            "INSERT INTO processed_interactions (key, game_id, created_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (key) DO NOTHING",
+            (key, game_id, at),
+        )
+        return changed == 1
+
+    async def prune_interactions(self, before: float) -> int:
+        """Forget the interactions recorded, and the table edits made, before ``before`` (epoch
+        seconds); how many interactions."""
+        async with self._db.transaction() as tx:
+            await tx.execute("DELETE FROM table_edits WHERE edited_at < ?", (before,))
+            return await tx.execute(
+                "DELETE FROM processed_interactions WHERE created_at < ?", (before,)
+            )
+
+    async def claim_edit(
+        self, game_id: str, version: int, now: float, interval: float
+    ) -> float | None:
+        """Take the turn to draw a table's message at ``version``, for processes that share
+        the table: None when taken (``now`` and ``version`` recorded); infinity when some
+        process already drew this version or a later one (nothing to draw); else the moment
+        another process's edit less than ``interval`` seconds ago allows the next one."""
+        async with self._db.transaction() as tx:
+            row = await tx.fetchone(
+                "SELECT edited_at, version FROM table_edits WHERE game_id = ?", (game_id,)
+            )
+            if row is not None:
+                if int(row[1]) >= version:
+                    return math.inf
+                if float(row[0]) > now - interval:
+                    return float(row[0]) + interval
+            await self._record_edit(tx, game_id, version, now)
+        return None
+
+    async def record_edit(self, game_id: str, version: int, now: float) -> None:
+        """Record that a table's message was just drawn at ``version`` (an interaction's
+        answer edits it in place, whatever other processes did)."""
+        async with self._db.transaction() as tx:
+            await self._record_edit(tx, game_id, version, now)
+
+    async def _record_edit(self, tx: Tx, game_id: str, version: int, now: float) -> None:
+        await tx.execute(
+            "INSERT INTO table_edits (game_id, edited_at, version) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET edited_at = excluded.edited_at, "
+            "version = excluded.version",
+            (game_id, now, version),
+        )
+
     # --- inside a transaction ---------------------------------------------------------------
 
     async def _get(self, tx: Tx, game_id: str) -> GameRecord | None:
@@ -537,6 +629,14 @@ class GamesRepo:
         record = await self._get(tx, game_id)
         if record is None:
             raise GameNotFoundError(game_id)
+        return record
+
+    async def _require_at(self, tx: Tx, game_id: str, expected_version: int | None) -> GameRecord:
+        # A step based on an older version is stale whatever became of the game since (another
+        # process may have ended it): say so before judging the status it was based on.
+        record = await self._require(tx, game_id)
+        if expected_version is not None and record.version != expected_version:
+            raise StaleVersionError(game_id, expected_version, record.version)
         return record
 
     async def _open_in_channel(self, tx: Tx, channel_id: int) -> GameRecord | None:

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.storage.db import Tx
+from bot.storage.errors import StaleVersionError
 from bot.storage.timestamps import from_db_time, to_db_time
 
 __all__ = ["EntryRecord", "MatchRow", "TournamentRecord", "TournamentsRepo"]
@@ -165,25 +166,33 @@ class TournamentsRepo:
         return [_record(r) for r in rows]
 
     async def update(self, tx: Tx, record: TournamentRecord) -> None:
-        """Write every mutable field of ``record``; its version goes up by one."""
-        record.version += 1
-        await tx.execute(
+        """Write every mutable field of ``record``; its version goes up by one.
+
+        Raises :class:`StaleVersionError` when the row is no longer at the version ``record``
+        was read at (another process changed the event meanwhile): nothing is written."""
+        read_at = record.version
+        changed = await tx.execute(
             "UPDATE tournaments SET message_id = ?, status = ?, state_json = ?, version = ?, "
             "closes_at = ?, round_deadline = ?, paused_left = ?, finished_at = ?, "
-            "results_json = ? WHERE id = ?",
+            "results_json = ? WHERE id = ? AND version = ?",
             (
                 record.message_id,
                 record.status,
                 None if record.state is None else json.dumps(record.state),
-                record.version,
+                read_at + 1,
                 None if record.closes_at is None else to_db_time(record.closes_at),
                 None if record.round_deadline is None else to_db_time(record.round_deadline),
                 record.paused_left,
                 None if record.finished_at is None else to_db_time(record.finished_at),
                 None if record.results is None else json.dumps(record.results),
                 record.id,
+                read_at,
             ),
         )
+        if not changed:
+            actual = await tx.scalar("SELECT version FROM tournaments WHERE id = ?", (record.id,))
+            raise StaleVersionError(f"tournament {record.id}", read_at, int(actual or 0))
+        record.version = read_at + 1
 
     # --- entries ---------------------------------------------------------------------------
 

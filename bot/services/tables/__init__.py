@@ -33,8 +33,8 @@ from bot.services.tables.model import (
     TableStatus,
 )
 from bot.services.tables.play import _ai_choice as _ai_choice
-from bot.services.tables.play import _apply as _apply
 from bot.services.tables.service import TableService
+from bot.services.tables.store import _apply as _apply
 from bot.services.tables.words import _refusal as _refusal
 from bot.services.tables.words import _rules_refusal as _rules_refusal
 from bot.services.tables.words import _sentence as _sentence

@@ -1,5 +1,9 @@
 """The table service's state and what every part of it uses: finding a table, the checks of
-where a table is (lobby, running, host), and turn deadlines."""
+where a table is (lobby, running, host), and turn deadlines.
+
+The tables held here are a cache of the database (issue 20: any process serves any table):
+the store layer (:meth:`~bot.services.tables.store.TableStore._locked`) checks a copy against
+its game row before every action."""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import random
 import secrets
 
 from bot.engine.family import State as AnyState
+from bot.locale import N_
 from bot.services.chips import ChipsService
 from bot.services.clock import Clock
 from bot.services.errors import UserError
@@ -21,7 +26,25 @@ from bot.services.tables.model import (
 )
 from bot.storage.games import GamesRepo, GameStatus
 
-__all__ = ["TableCore"]
+__all__ = ["NO_TABLE", "OUT_OF_DATE", "StaleTable", "TableCore"]
+
+OUT_OF_DATE = N_("That action is out of date: the table has moved on.")
+"""The refusal of an action drawn for a state the table has left (a doubled click, a retried
+interaction, or another process that moved the table first)."""
+
+LIVE_SECONDS = 15.0
+"""With several processes, a heartbeat (or any write) this recent means the fleet was alive."""
+
+NO_TABLE = N_("There is no table in this channel. Open one with `/table new`.")
+
+
+class StaleTable(UserError):
+    """A commit found the game row at a newer version than the cached table: another process
+    (or a doubled interaction) moved it first. The action is refused with the ordinary "out of
+    date" message; the table is rebuilt from the database before anything else acts on it."""
+
+    def __init__(self) -> None:
+        super().__init__(OUT_OF_DATE)
 
 
 def _reason(exc: BaseException) -> str:
@@ -45,10 +68,14 @@ class TableCore:
         rng: random.Random | None = None,
         server: ServerService | None = None,
         ratings: RatingService | None = None,
+        *,
+        poll_seconds: float | None = None,
     ) -> None:
         """``rng`` shuffles deals (tests pass a seeded one; production uses system entropy);
         ``server`` holds the per-server play settings and seat states (defaults without it);
-        ``ratings`` records and rates every finished game (none: games are not rated)."""
+        ``ratings`` records and rates every finished game (none: games are not rated);
+        ``poll_seconds``: set when other processes share the database (see
+        :attr:`poll_seconds`)."""
         self._ratings = ratings
         self._games = games
         self._chips = chips
@@ -68,18 +95,27 @@ class TableCore:
         self._ai_rng = random.Random(self._rng.getrandbits(64))
         self.end_listeners: list[Listener] = []
         """Called with the outcome of every game that ended (see :meth:`notify_ended`)."""
+        self.poll_seconds = poll_seconds
+        """None when this process is the database's only one (SQLite's file lock): every
+        deadline is one of its own tables'. Set (at most 2 s) when several processes share the
+        database: the scheduler looks for due rows at least that often, and a live process
+        records a heartbeat, so a restart of another gives back no time."""
+        self._polled_at = float("-inf")
+        self._alive_at = float("-inf")
+        self._pruned_at = float("-inf")
 
     # ----------------------------------------------------------------------------- lookups
 
     def get(self, channel_id: int) -> Table | None:
-        """The table in a channel, if any (lobby, running, or just finished)."""
+        """The table this process holds in a channel, if any (lobby, running, or just finished):
+        its cached copy, which another process may have moved on (see :meth:`lookup`)."""
         return self._tables.get(channel_id)
 
     def require(self, channel_id: int) -> Table:
-        """The table in a channel; a clear error when there is none."""
+        """The cached table in a channel; a clear error when there is none."""
         table = self._tables.get(channel_id)
         if table is None:
-            raise UserError("There is no table in this channel. Open one with `/table new`.")
+            raise UserError(NO_TABLE)
         return table
 
     def tables(self) -> list[Table]:
@@ -130,5 +166,8 @@ class TableCore:
         if table.deadline is None:
             return self._deadline_for(table, state)
         seen = now if last_seen is None else min(last_seen, now)
+        if self.poll_seconds is not None and now - seen <= LIVE_SECONDS:
+            # Another process was alive moments ago: its turn timers ran, no down time.
+            return table.deadline
         left = max(float(RESTORE_FLOOR_SECONDS), table.deadline - seen)
         return max(table.deadline, now + left)

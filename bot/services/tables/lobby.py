@@ -16,12 +16,13 @@ from bot.engine.rules import MAX_PLAYERS
 from bot.games import UnknownGame, default_game, find, games
 from bot.limits import format_duration, quote_input
 from bot.services.errors import UserError
+from bot.services.tables.core import StaleTable
 from bot.services.tables.model import DIFFERENCE, Outcome, SeatInfo, Table
 from bot.services.tables.play import TablePlay
 from bot.services.tables.settlement import _check_settlement, _settle_flags
 from bot.services.tables.store import _seats_json
 from bot.services.tables.words import _rules_refusal
-from bot.storage.errors import ChannelBusyError
+from bot.storage.errors import ChannelBusyError, StaleVersionError
 from bot.storage.games import GameEnd, GameStatus
 
 __all__ = ["TableLobby"]
@@ -61,7 +62,11 @@ class TableLobby(TablePlay):
         """
         existing = self._tables.get(channel_id)
         if existing is not None and existing.status.is_open:
-            raise UserError("There is already a table in this channel: finish or cancel it first.")
+            async with existing.lock:
+                if await self._revalidate(existing):  # it may have ended in another process
+                    raise UserError(
+                        "There is already a table in this channel: finish or cancel it first."
+                    )
         chosen = dict(variants or {})
         name, mode, rate, max_seats, ante, turn_seconds = self.check_options(
             game=game,
@@ -170,22 +175,26 @@ class TableLobby(TablePlay):
         # The name as the game's family holds it in its rules (the domino games' Game members).
         return rules.game, mode, rate, max_seats, ante, turn_seconds
 
-    async def join(self, channel_id: int, user_id: int, name: str) -> Table:
-        """Seat a member in the lobby."""
-        table = self.require(channel_id)
-        async with table.lock:
+    async def join(
+        self, channel_id: int, user_id: int, name: str, *, interaction: int | None = None
+    ) -> Table:
+        """Seat a member in the lobby (``interaction``: the asking interaction's id, applied
+        once)."""
+        async with self._locked(channel_id) as table:
             self._need_lobby(table)
             if table.seat_of(user_id) is not None:
                 raise UserError("You are already seated at this table.")
             if len(table.seats) >= table.max_seats:
                 raise UserError("The table is full ({max_seats} seats).", max_seats=table.max_seats)
-            await self._save_seats(table, [*table.seats, SeatInfo(name, user_id=user_id)])
+            seat = SeatInfo(name, user_id=user_id)
+            await self._save_seats(table, [*table.seats, seat], interaction=interaction)
         return table
 
-    async def leave(self, channel_id: int, user_id: int) -> Table:
+    async def leave(
+        self, channel_id: int, user_id: int, *, interaction: int | None = None
+    ) -> Table:
         """Leave the lobby (the host cancels instead)."""
-        table = self.require(channel_id)
-        async with table.lock:
+        async with self._locked(channel_id) as table:
             self._need_lobby(table)
             seat = table.seat_of(user_id)
             if seat is None:
@@ -193,7 +202,7 @@ class TableLobby(TablePlay):
             if user_id == table.host_id:
                 raise UserError("You are the host: use Cancel to close the table.")
             seats = [s for i, s in enumerate(table.seats) if i != seat]
-            await self._save_seats(table, seats)
+            await self._save_seats(table, seats, interaction=interaction)
         return table
 
     async def add_ai(
@@ -204,12 +213,13 @@ class TableLobby(TablePlay):
         *,
         name: str = "AI {number} ({level})",
         level_name: str | None = None,
+        interaction: int | None = None,
     ) -> Table:
         """The host adds a computer player, named after ``name`` (``{number}`` and ``{level}``
         filled in: ``level_name``, the level's name for members, else its code; the Discord
-        layer gives both in the server's language)."""
-        table = self.require(channel_id)
-        async with table.lock:
+        layer gives both in the server's language). ``interaction``: the asking interaction's
+        id (a doubled delivery adds one player, not two)."""
+        async with self._locked(channel_id) as table:
             self._need_lobby(table)
             self._need_host(table, user_id)
             levels = ai_of(table.game).levels(table.game)
@@ -223,13 +233,12 @@ class TableLobby(TablePlay):
                 raise UserError("The table is full ({max_seats} seats).", max_seats=table.max_seats)
             number = 1 + sum(1 for s in table.seats if s.is_ai)
             seat = SeatInfo(name.format(number=number, level=level_name or level), ai_level=level)
-            await self._save_seats(table, [*table.seats, seat])
+            await self._save_seats(table, [*table.seats, seat], interaction=interaction)
         return table
 
     async def cancel(self, channel_id: int, user_id: int, *, admin: bool = False) -> Table:
         """Close the lobby or abort the game; every ante held is refunded."""
-        table = self.require(channel_id)
-        async with table.lock:
+        async with self._locked(channel_id) as table:
             if not table.status.is_open:
                 raise UserError("This table has already ended.")
             if not admin:
@@ -242,15 +251,18 @@ class TableLobby(TablePlay):
             # The refund and the end commit together, so an interrupted `endtable` can never
             # bring back a game whose pot is already refunded. A lobby normally holds no antes
             # (they are taken with the start); any it holds are refunded all the same.
-            async with self._games.transaction() as tx:
-                await self._chips.refund(table.id, tx=tx)
-                await self._games.finish(
-                    table.id,
-                    GameEnd(GameStatus.ABORTED, self._clock.now()),
-                    expected_version=None,
-                    settled=True,
-                    tx=tx,
-                )
+            try:
+                async with self._games.transaction() as tx:
+                    await self._chips.refund(table.id, tx=tx)
+                    await self._games.finish(
+                        table.id,
+                        GameEnd(GameStatus.ABORTED, self._clock.now()),
+                        expected_version=table.version,
+                        settled=True,
+                        tx=tx,
+                    )
+            except StaleVersionError:
+                raise StaleTable from None
             table.status = GameStatus.ABORTED
             table.deadline = None
             self._tables.pop(channel_id, None)
@@ -262,6 +274,24 @@ class TableLobby(TablePlay):
         table.message_id = message_id
         await self._games.set_message_id(table.id, message_id)
 
+    async def edit_turn(self, table: Table, interval: float) -> float | None:
+        """Whether this process may draw a table's message now, when several processes share
+        the table (about one edit every ``interval`` seconds per table, across processes):
+        None: draw it now (the turn is recorded); infinity: another process already drew this
+        version or a later one; otherwise the moment to try again. A process alone
+        (:attr:`poll_seconds` None) always draws: its presenter coalesces by itself."""
+        if self.poll_seconds is None:
+            return None
+        now = self._clock.now().timestamp()
+        return await self._games.claim_edit(table.id, table.version, now, interval)
+
+    async def drew(self, table: Table) -> None:
+        """An interaction's answer just drew the table's message in place (shared tables:
+        the other processes wait their interval after it)."""
+        if self.poll_seconds is not None:
+            now = self._clock.now().timestamp()
+            await self._games.record_edit(table.id, table.version, now)
+
     async def rematch(self, channel_id: int, user_id: int, table_id: str | None = None) -> Table:
         """A new lobby with the same seats; the previous winner throws the dice.
 
@@ -269,6 +299,9 @@ class TableLobby(TablePlay):
         restart, which this process does not hold.
         """
         old = self._tables.get(channel_id)
+        if old is not None and old.status.is_open:
+            async with old.lock:
+                await self._revalidate(old)  # it may have ended in another process
         if table_id is not None and (old is None or old.id != table_id):
             old = await self._finished_table(table_id, channel_id)
         if old is None or old.status.is_open:
@@ -329,21 +362,39 @@ class TableLobby(TablePlay):
         return await self.start(channel_id, host_id)
 
     async def expire_lobbies(self) -> list[Table]:
-        """Close every lobby nobody started in time (refunding any ante held)."""
+        """Close every lobby nobody started in time (refunding any ante held), whichever
+        process opened it: the lobbies are read from the database, and the close is
+        version-checked, so when two processes close the same lobby one of them does."""
         now = self._clock.now().timestamp()
+        shared = self.poll_seconds is not None  # alone, this process holds every lobby
+        for record in await self._games.lobbies() if shared else []:
+            cached = self._tables.get(record.channel_id)
+            if cached is None or cached.id != record.id:
+                opened = record.created_at.timestamp()
+                if await self._lobby_close_time(record.guild_id, opened) <= now:
+                    await self._adopt(record)
         closed = []
         for table in list(self._tables.values()):
             due = table.lobby_closes_at
             if table.status is not GameStatus.LOBBY or due is None or due > now:
                 continue
             async with table.lock:
-                if table.status is not GameStatus.LOBBY:
+                if not await self._revalidate(table) or table.status is not GameStatus.LOBBY:
                     continue
-                if await self._chips.pot(table.id) is not None:
-                    await self._chips.refund(table.id)
-                await self._games.finish(
-                    table.id, GameEnd(GameStatus.ABORTED, self._clock.now()), expected_version=None
-                )
+                try:
+                    async with self._games.transaction() as tx:
+                        if await self._chips.pot(table.id, tx=tx) is not None:
+                            await self._chips.refund(table.id, tx=tx)
+                        await self._games.finish(
+                            table.id,
+                            GameEnd(GameStatus.ABORTED, self._clock.now()),
+                            expected_version=table.version,
+                            settled=True,
+                            tx=tx,
+                        )
+                except StaleVersionError:
+                    await self._revalidate(table, force=True)
+                    continue  # moved (started, joined, closed) by another process meanwhile
                 table.status = GameStatus.ABORTED
                 table.lobby_closes_at = None
                 self._tables.pop(table.channel_id, None)

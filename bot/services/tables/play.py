@@ -13,16 +13,16 @@ from bot.ai.family import ai_of
 from bot.engine import EngineError, IllegalAction
 from bot.engine.events import TurnStarted
 from bot.engine.family import Action as AnyAction
-from bot.engine.family import Event as AnyEvent
 from bot.engine.family import State as AnyState
 from bot.engine.family import engine_of
 from bot.locale import EventLine, Message
 from bot.services.absence import passive_action
 from bot.services.chips import HOUSE_ID
 from bot.services.errors import UserError
+from bot.services.tables.core import StaleTable
 from bot.services.tables.model import MAX_RECENT, Outcome, Step, Table
 from bot.services.tables.settlement import TableSettlement, _settle_flags
-from bot.services.tables.store import _seats_json
+from bot.services.tables.store import _apply, _seats_json
 from bot.services.tables.words import _opening_line, _record_settlement, _refusal, _rules_refusal
 from bot.storage.errors import StaleVersionError
 from bot.storage.games import GameEnd, GameStatus
@@ -35,10 +35,13 @@ log = logging.getLogger(__name__)
 class TablePlay(TableSettlement):
     """Starting games and playing their actions."""
 
-    async def start(self, channel_id: int, user_id: int) -> Outcome:
-        """The host starts the game: antes into escrow, the deal, AI turns until a human's."""
-        table = self.require(channel_id)
-        async with table.lock:
+    async def start(
+        self, channel_id: int, user_id: int, *, interaction: int | None = None
+    ) -> Outcome:
+        """The host starts the game: antes into escrow, the deal, AI turns until a human's.
+
+        ``interaction``: the id of the Discord interaction that asked (it applies once)."""
+        async with self._locked(channel_id) as table:
             self._need_lobby(table)
             self._need_host(table, user_id)
             players = len(table.seats)
@@ -94,6 +97,7 @@ class TablePlay(TableSettlement):
             # a lobby holding antes (nor a running game without them).
             try:
                 async with self._games.transaction() as tx:
+                    await self._claim(tx, table, interaction)
                     # Settled by difference: no antes and no pot; the loser pays at the end.
                     if table.ante > 0 and antes and not table.by_difference:
                         await self._chips.escrow_antes(
@@ -115,7 +119,7 @@ class TablePlay(TableSettlement):
                         tx=tx,
                     )
             except StaleVersionError:
-                raise UserError("That action is out of date: the table has moved on.") from None
+                raise StaleTable from None
             table.version = record.version
             table.state = state
             table.status = GameStatus.RUNNING
@@ -142,19 +146,21 @@ class TablePlay(TableSettlement):
         action: AnyAction | str,
         *,
         version: int | None = None,
+        interaction: int | None = None,
     ) -> Outcome:
         """Play an action for a member; then the computer seats play until a human's turn.
 
         ``version`` (from a button) must match the table's, or the click is out of date.
+        ``interaction``: the id of the Discord interaction that carried the action: a second
+        delivery of it (to this process or another) is refused, so it applies once.
         """
-        table = self.require(channel_id)
-        async with table.lock:
+        async with self._locked(channel_id) as table:
             state = self._need_running(table)
             seat = table.seat_of(user_id)
             if seat is None:
                 raise UserError("You are not playing at this table.")
             if version is not None and version != table.version:
-                raise UserError("That action is out of date: the table has moved on.")
+                raise StaleTable
             if state.current != seat:
                 raise UserError(
                     "It is {player}'s turn, not yours.", player=table.seats[state.current].name
@@ -162,7 +168,7 @@ class TablePlay(TableSettlement):
             if isinstance(action, str):
                 action = _parse_for(state, action, table.game)
             outcome = Outcome(table)
-            await self._play(table, seat, action, outcome)
+            await self._play(table, seat, action, outcome, interaction=interaction)
             if table.timeouts.get(seat):
                 # He is back: only timeouts in a row count toward being out.
                 table.timeouts[seat] = 0
@@ -174,7 +180,7 @@ class TablePlay(TableSettlement):
         """After a restore: let computer seats play if it is their turn."""
         async with table.lock:
             outcome = Outcome(table)
-            if table.running:
+            if await self._revalidate(table) and table.running:
                 await self._advance(table, outcome)
         return outcome
 
@@ -186,8 +192,10 @@ class TablePlay(TableSettlement):
         outcome: Outcome,
         *,
         by_timeout: bool = False,
+        interaction: int | None = None,
     ) -> None:
-        """Apply one action and commit it (with the result, if it ends the game)."""
+        """Apply one action and commit it (with the result, if it ends the game), together
+        with the interaction that carried it (see :meth:`_claim`)."""
         state = table.state
         assert state is not None
         engine = engine_of(table.game)
@@ -206,18 +214,22 @@ class TablePlay(TableSettlement):
         settled_line: str | None = None
         try:
             if end is None:
-                record, _ = await self._games.append_action(
-                    table.id,
-                    expected_version=table.version,
-                    seat=seat,
-                    notation=logged,
-                    created_at=self._clock.now(),
-                    deadline=deadline,
-                )
+                async with self._games.transaction() as tx:
+                    await self._claim(tx, table, interaction)
+                    record, _ = await self._games.append_action(
+                        table.id,
+                        expected_version=table.version,
+                        seat=seat,
+                        notation=logged,
+                        created_at=self._clock.now(),
+                        deadline=deadline,
+                        tx=tx,
+                    )
             else:
                 # The final action and its settlement commit together: a crash or a busy
                 # database leaves both or neither (the move is then simply played again).
                 async with self._games.transaction() as tx:
+                    await self._claim(tx, table, interaction)
                     record, _ = await self._games.append_action(
                         table.id,
                         expected_version=table.version,
@@ -232,7 +244,7 @@ class TablePlay(TableSettlement):
                     await self._games.mark_settled(table.id, tx=tx)
                     await self._rate(table, tx)
         except StaleVersionError:
-            raise UserError("That action is out of date: the table has moved on.") from None
+            raise StaleTable from None
         table.version = record.version
         table.state = new_state
         table.deadline = deadline
@@ -252,7 +264,16 @@ class TablePlay(TableSettlement):
             _record_settlement(table, outcome, settled_line)
 
     async def _advance(self, table: Table, outcome: Outcome) -> None:
-        """Computer seats play until a human must act or the game ends."""
+        """Computer seats play until a human must act or the game ends.
+
+        Another process that found the computer's turn waiting may play it at the same moment:
+        whichever commits first plays it, and the other stops here with its copy rebuilt."""
+        try:
+            await self._advance_seats(table, outcome)
+        except StaleTable:
+            await self._revalidate(table, force=True)
+
+    async def _advance_seats(self, table: Table, outcome: Outcome) -> None:
         while table.state is not None and table.state.result is None:
             seat = table.state.current
             info = table.seats[seat]
@@ -295,12 +316,6 @@ def _ai_choice(player: AnyPlayer, state: AnyState, seat: int, rng: random.Random
     engine = engine_of(state.rules.game)
     picked: AnyAction = player.choose(engine.view(state, seat), engine.legal_actions(state), rng)
     return picked
-
-
-def _apply(state: AnyState, action: AnyAction) -> tuple[AnyState, list[AnyEvent]]:
-    """The game's ``apply`` (its family's engine), its events as one list."""
-    new_state, events = engine_of(state.rules.game).apply(state, action)
-    return new_state, list[AnyEvent](events)
 
 
 def _parse_for(state: AnyState, text: str, game: str) -> AnyAction:

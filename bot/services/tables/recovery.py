@@ -6,15 +6,11 @@ from __future__ import annotations
 import json
 import logging
 
-from bot.engine import Deal, EngineError
-from bot.engine.family import State as AnyState
 from bot.engine.family import engine_of
-from bot.locale import Message
 from bot.services.chips import HOUSE_ID
 from bot.services.tables.core import _reason
 from bot.services.tables.lobby import TableLobby
-from bot.services.tables.model import POT, Outcome, Quarantined, SeatInfo, Table
-from bot.services.tables.play import _apply
+from bot.services.tables.model import Outcome, Quarantined, SeatInfo, Table
 from bot.storage.games import GameEnd, GameRecord, GameStatus, new_game_id
 
 __all__ = ["TableRecovery"]
@@ -196,64 +192,6 @@ class TableRecovery(TableLobby):
             if not record.status.is_open:
                 return Quarantined(table.id, table.guild_id, table.channel_id, reason)
             return await self.quarantine_record(record, reason)
-
-    async def _replay(self, record: GameRecord) -> Table:
-        """The table of a stored game, its state rebuilt by replaying its log (no writes)."""
-        settings = json.loads(record.rules_json)
-        seats = [SeatInfo.from_json(s) for s in json.loads(record.seats_json)]
-        table = Table(
-            id=record.id,
-            guild_id=record.guild_id,
-            channel_id=record.channel_id,
-            host_id=record.host_id,
-            game=record.game,
-            rule_set=None,
-            sets=None,
-            ante=record.ante,
-            max_seats=len(seats),
-            turn_seconds=record.turn_seconds,
-            seats=seats,
-            status=record.status,
-            version=record.version,
-            deadline=record.deadline,
-            message_id=record.message_id,
-        )
-        if record.status is GameStatus.LOBBY:
-            table.lobby_closes_at = await self._lobby_close_time(
-                record.guild_id, record.created_at.timestamp()
-            )
-            table.rule_set = settings.get("rule_set")
-            table.sets = settings.get("sets")
-            table.max_seats = int(settings.get("max_seats", len(seats)))
-            table.thrower = int(settings.get("thrower", 0))
-            table.settlement = str(settings.get("settlement", POT))
-            table.settle_rate = int(settings.get("settle_rate", 1))
-            table.variants = {str(k): str(v) for k, v in settings.get("variants", {}).items()}
-            return table
-        engine = engine_of(record.game)
-        rules = engine.rules_from_flags(settings["flags"])
-        chosen = engine.table_options(rules)
-        table.game = rules.game  # the name as the game's family holds it
-        table.rule_set = chosen.rule_set
-        table.sets = chosen.sets
-        table.settlement = str(rules.settlement)
-        table.settle_rate = rules.settle_rate
-        table.variants = dict(chosen.variants)
-        table.thrower = int(settings.get("thrower", 0))
-        assert record.deal_json is not None
-        state: AnyState = engine.new_game(
-            rules, [s.name for s in seats], Deal.from_json(json.loads(record.deal_json))
-        )
-        for entry in await self._games.actions(record.id):
-            if entry.seat != state.current:
-                raise EngineError(f"action {entry.seq} was logged for seat {entry.seat}")
-            state, _ = _apply(state, engine.parse_action(entry.notation))
-        table.state = state
-        pot = await self._chips.pot(record.id)
-        table.carried = 0 if pot is None else pot.carried_in
-        await self._load_seats(table)
-        table.recent = [Message("♻️ Restored after a restart.")]
-        return table
 
     async def _rebuild(self, record: GameRecord, last_seen: float | None) -> Table:
         """Replay a stored unfinished table and re-arm its timer (down time does not count)."""

@@ -6,11 +6,13 @@ calls only what is defined below it (no module imports a later one):
 * :mod:`~bot.services.tables.core`: the state, lookups (``get``, ``require``, ``tables``), the
   checks of where a table is, and turn deadlines;
 * :mod:`~bot.services.tables.store`: seats and lobby settings saved, seat states, the server's
-  play settings;
+  play settings; the tables as a cache of their rows (``lookup``, ``by_id``, ``of_player``,
+  the version check before every action, a table rebuilt by replaying its log);
 * :mod:`~bot.services.tables.settlement`: settling a game's chips, forfeits, rating;
 * :mod:`~bot.services.tables.play`: ``start``, ``act``, ``resume_ai`` and applying actions;
 * :mod:`~bot.services.tables.lobby`: ``open_table``, ``check_options``, ``join``, ``leave``,
-  ``add_ai``, ``cancel``, ``set_message``, ``rematch``, ``open_seated``, ``expire_lobbies``;
+  ``add_ai``, ``cancel``, ``set_message``, ``edit_turn``, ``drew``, ``rematch``,
+  ``open_seated``, ``expire_lobbies``;
 * :mod:`~bot.services.tables.recovery`: ``restore``, ``repair``, ``unreplayable``,
   ``quarantine``, ``quarantine_record``, ``stopping``;
 * :mod:`~bot.services.tables.timers`: ``expire_due``, ``next_deadline``, ``resign``, timeouts;

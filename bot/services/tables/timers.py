@@ -10,7 +10,7 @@ import math
 from bot.locale import Message
 from bot.services.absence import passive_action
 from bot.services.errors import UserError
-from bot.services.tables.core import _reason
+from bot.services.tables.core import StaleTable, _reason
 from bot.services.tables.model import (
     EXPIRY_CONCURRENCY,
     FAILURE_LIMIT,
@@ -23,7 +23,17 @@ from bot.services.tables.model import (
 from bot.services.tables.recovery import TableRecovery
 from bot.storage.games import GameStatus
 
-__all__ = ["TableTimers"]
+__all__ = ["HEARTBEAT_SECONDS", "INTERACTION_DAYS", "PRUNE_SECONDS", "TableTimers"]
+
+HEARTBEAT_SECONDS = 5.0
+"""With several processes, how often a live one records that it is alive (a restart of another
+then gives back no time: the turn timers never stopped)."""
+
+PRUNE_SECONDS = 600.0
+"""How often the processed interactions older than :data:`INTERACTION_DAYS` are forgotten."""
+
+INTERACTION_DAYS = 1
+"""How long an applied interaction's id is kept (Discord never redelivers one that old)."""
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +47,12 @@ class TableTimers(TableRecovery):
         """Play, with the AI, every human turn whose deadline has passed (and any computer turn
         left waiting by a failure).
 
+        The due turns are read from the database (``games.deadline``), not only from the tables
+        this process holds: whichever process is alive fires them, loading a table it has not
+        seen. Firing is an ordinary game step with the version check, so when two processes
+        fire the same deadline exactly one commits; the other finds the table moved and leaves
+        it (:class:`StaleTable` is not a failure).
+
         Each due table runs in its own task, at most :data:`EXPIRY_CONCURRENCY` at once, so a
         burst of expiries does not run one after another and one slow or failing table never
         delays another. A failure is logged with the table's id and retried
@@ -44,27 +60,62 @@ class TableTimers(TableRecovery):
         quarantined (its outcome has ``quarantined`` set, for the cogs to say so).
         """
         now = self._clock.now().timestamp()
-        due = [t for t in list(self._tables.values()) if self._due_at(t) <= now]
-        if not due:
+        self._polled_at = now
+        await self._keep_alive(now)
+        channels = {t.channel_id for t in list(self._tables.values()) if self._due_at(t) <= now}
+        if self.poll_seconds is not None:  # alone, this process holds every table
+            channels.update(await self._games.due_channels(now))
+        if not channels:
             return []
         limit = asyncio.Semaphore(EXPIRY_CONCURRENCY)
 
-        async def one(table: Table) -> Outcome | None:
+        async def one(channel_id: int) -> Outcome | None:
             async with limit:
                 try:
-                    outcome = await self._expire(table, now)
+                    outcome = await self._expire_in(channel_id, now)
+                except StaleTable:
+                    return None  # another process fired it (or moved the table) first
                 except Exception as exc:
+                    table = self._tables.get(channel_id)
+                    if table is None:
+                        log.exception("channel %s: a turn timer failed", channel_id)
+                        return None
                     return await self._timer_failed(table, exc)
-                self._failures.pop(table.id, None)
-                self._retry_at.pop(table.id, None)
+                if outcome is not None:
+                    self._failures.pop(outcome.table.id, None)
+                    self._retry_at.pop(outcome.table.id, None)
                 return outcome
 
-        results = await asyncio.gather(*(one(t) for t in due))
+        results = await asyncio.gather(*(one(c) for c in sorted(channels)))
         return [o for o in results if o is not None]
+
+    async def _expire_in(self, channel_id: int, now: float) -> Outcome | None:
+        """The due table of a channel, brought up to date (or loaded) first."""
+        table = self._tables.get(channel_id)
+        if table is None or not table.status.is_open:
+            record = await self._games.open_in_channel(channel_id)
+            if record is None:
+                return None
+            table = await self._adopt(record)
+        return await self._expire(table, now)
+
+    async def _keep_alive(self, now: float) -> None:
+        """With several processes: note that one is alive (its turn timers run, so there is
+        no down time to give back at a restart) and forget interactions older than a day."""
+        if self.poll_seconds is None:
+            return
+        if now - self._alive_at >= HEARTBEAT_SECONDS:
+            self._alive_at = now
+            await self._games.heartbeat(self._clock.now())
+        if now - self._pruned_at >= PRUNE_SECONDS:
+            self._pruned_at = now
+            await self._games.prune_interactions(now - INTERACTION_DAYS * 86400)
 
     async def _expire(self, table: Table, now: float) -> Outcome | None:
         """One due table: the computer plays the expired human turn, then any computer seats."""
         async with table.lock:
+            if not await self._revalidate(table):
+                return None
             state = table.state
             if state is None or state.result is not None or not table.running:
                 return None
@@ -76,7 +127,12 @@ class TableTimers(TableRecovery):
             if table.deadline is None or table.deadline > now:
                 return None
             outcome = Outcome(table)
-            await self._timed_out(table, state.current, outcome)
+            try:
+                await self._timed_out(table, state.current, outcome)
+            except StaleTable:
+                await self._revalidate(table, force=True)
+                if not outcome.steps:
+                    raise
             return outcome
 
     async def _timer_failed(self, table: Table, exc: Exception) -> Outcome | None:
@@ -119,8 +175,12 @@ class TableTimers(TableRecovery):
 
     def next_deadline(self) -> float | None:
         """The earliest moment (epoch seconds) the scheduler must run :meth:`expire_due` or
-        close a lobby nobody started."""
+        close a lobby nobody started: the tables this process holds, and, with several
+        processes (:attr:`poll_seconds` set), at most that long after the last look at the
+        database, for the deadlines of tables other processes hold."""
         due = min((self._due_at(t) for t in self._tables.values()), default=math.inf)
+        if self.poll_seconds is not None:
+            due = min(due, self._polled_at + self.poll_seconds)
         lobbies = [
             t.lobby_closes_at
             for t in self._tables.values()
@@ -134,8 +194,7 @@ class TableTimers(TableRecovery):
     async def resign(self, channel_id: int, user_id: int) -> Outcome:
         """A player gives up: at two seats his opponent wins; at a larger table his seat folds
         (his ante stays in the pot and his turns pass passively)."""
-        table = self.require(channel_id)
-        async with table.lock:
+        async with self._locked(channel_id) as table:
             self._need_running(table)
             seat = table.seat_of(user_id)
             if seat is None:

@@ -11,6 +11,7 @@ from bot.services.errors import UserError
 from bot.services.tournaments.host import OPEN_STATUSES, TournamentView, pot_id
 from bot.services.tournaments.signup import TournamentSignUp
 from bot.services.tournaments.words import REFUSALS, TEXT, Worded, refusal
+from bot.storage.errors import StaleVersionError
 from bot.storage.tournaments import MatchRow, TournamentRecord
 from bot.tournament import Event, EventSettings, TournamentError
 
@@ -35,6 +36,8 @@ class TournamentLifecycle(TournamentSignUp):
                     try:
                         await self.start(record.id, None)
                     except UserError as exc:
+                        if not await self._still_signing_up(record.id):
+                            continue  # another process started (or cancelled) it first
                         reason = Worded(exc.localized)
                         await self._post(
                             record,
@@ -43,8 +46,16 @@ class TournamentLifecycle(TournamentSignUp):
                         await self.cancel(record.id, record.organiser_id, manager=True)
                 elif record.status == "running" and _due(record.round_deadline, now):
                     await self._time_up(record.id)
+            except StaleVersionError:
+                # Another process fired the same timer and committed first: it carries on.
+                log.info("tournament %s: its timer was fired by another process", record.id)
             except Exception:
                 log.exception("tournament %s: its timer failed", record.id)
+
+    async def _still_signing_up(self, tournament_id: int) -> bool:
+        async with self._db.read() as tx:
+            record = await self._repo.get(tx, tournament_id)
+        return record is not None and record.status in ("registration", "check-in")
 
     async def _time_up(self, tournament_id: int) -> None:
         """Decide every unfinished match of the round by the event's time-limit rule."""
@@ -75,7 +86,7 @@ class TournamentLifecycle(TournamentSignUp):
         """Abort the game a match is playing (its result is decided without it)."""
         if row.thread_id is None:
             return
-        table = self._tables.get(row.thread_id)
+        table = await self._tables.lookup(row.thread_id)  # any process may hold it
         if table is not None and table.status.is_open:
             try:
                 await self._tables.cancel(row.thread_id, record.organiser_id, admin=True)
@@ -131,7 +142,7 @@ class TournamentLifecycle(TournamentSignUp):
         return await self.view(tournament_id)
 
     async def _resign(self, thread_id: int, user_id: int) -> None:
-        table = self._tables.get(thread_id)
+        table = await self._tables.lookup(thread_id)  # any process may hold it
         if table is None or not table.running:
             return
         try:

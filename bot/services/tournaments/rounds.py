@@ -216,7 +216,7 @@ class TournamentRounds(TournamentCore):
                 seats.append(SeatInfo(name, ai_level=level))
             else:
                 seats.append(SeatInfo(name, user_id=pid))
-        existing = self._tables.get(thread)
+        existing = await self._tables.lookup(thread)  # any process may hold it
         if existing is not None and existing.status is GameStatus.LOBBY:
             # A rematch someone opened from the last game's message: the event seats the
             # next game itself.

@@ -202,6 +202,8 @@ class TournamentSignUp(TournamentRounds):
                 raise refusal(exc) from None
             async with self._db.transaction() as tx:
                 record = await self._require(tx, tournament_id)
+                if record.status not in ("registration", "check-in"):
+                    raise UserError(TEXT["not_registration"])  # started by another process
                 record.status = "running"
                 record.state = event.to_dict()
                 record.closes_at = None

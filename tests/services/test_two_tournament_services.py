@@ -1,0 +1,148 @@
+"""A tournament's clock fired by two processes at once (issue 20): sign-up closing and a
+round's time limit are decided once, by whichever process commits first."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.services.chips import ChipsDefaults, ChipsService
+from bot.services.clock import ManualClock
+from bot.services.tables import Outcome, Table, TableDefaults, TableService
+from bot.services.tournaments import TournamentRecord, TournamentService, settings_from_options
+from bot.storage.games import GamesRepo
+from bot.storage.integrity import find_problems
+from tests.services.test_two_services import open_database
+
+GUILD = 1
+ORGANISER = 99
+USERS = (11, 12, 13, 14)
+
+
+class Host:
+    """The Discord side, reduced to what the service needs: fresh thread ids, posts counted."""
+
+    def __init__(self, service: TournamentService, posts: list[str]) -> None:
+        self.service = service
+        self.posts = posts
+        self._ids = random.Random(id(self))
+
+    async def open_thread(self, record: TournamentRecord, match_id: str, title: str) -> int:
+        return self._ids.getrandbits(48) + 1
+
+    async def show_table(self, outcome: Outcome) -> None:
+        if outcome.finished:
+            await self.service.game_ended(outcome)
+
+    async def post(self, record: TournamentRecord, text: str, *, pictures: bool = False) -> None:
+        self.posts.append(str(text))
+
+    async def say(self, channel_id: int, guild_id: int, text: str, mentions: Sequence[int]) -> None:
+        return None
+
+    async def table_stopped(self, table: Table) -> None:
+        return None
+
+    async def refresh(self, record: TournamentRecord) -> None:
+        return None
+
+
+@dataclass
+class Process:
+    """One process's tournament and table services."""
+
+    events: TournamentService
+    tables: TableService
+
+
+@pytest.fixture
+async def two(tmp_path: Path) -> AsyncIterator[tuple[Process, Process, ManualClock, list[str]]]:
+    """Two processes' services on one database, one clock, one list of the posts they made."""
+    target = tmp_path / "shared.db"
+    dbs = [await open_database(target), await open_database(target)]
+    clock = ManualClock()
+    posts: list[str] = []
+    made = []
+    for seed, db in enumerate(dbs):
+        chips = ChipsService(db, clock, ChipsDefaults(starting_chips=1000, daily_amount=100))
+        tables = TableService(
+            GamesRepo(db),
+            chips,
+            clock,
+            TableDefaults(ante=0, turn_seconds=60),
+            random.Random(seed),
+            poll_seconds=2.0,
+        )
+        events = TournamentService(db, chips, tables, clock, rng=random.Random(7 + seed))
+        events.host = Host(events, posts)
+        tables.end_listeners.append(events.game_ended)
+        made.append(Process(events, tables))
+    try:
+        yield made[0], made[1], clock, posts
+    finally:
+        for db in dbs:
+            await db.close()
+
+
+async def test_sign_up_closing_and_the_round_limit_fire_once(
+    two: tuple[Process, Process, ManualClock, list[str]],
+) -> None:
+    one, other, clock, posts = two
+    settings = settings_from_options(
+        game="kap-shap",
+        format=None,
+        best_of=1,
+        rounds=2,
+        buy_in=25,
+        prize_split="70/30",
+        seats_limit=8,
+    )
+    view = await one.events.create(
+        guild_id=GUILD,
+        channel_id=5,
+        organiser_id=ORGANISER,
+        name="Cup",
+        settings=settings,
+        closes_in_minutes=10,
+        round_minutes=5,
+    )
+    for user in USERS:
+        await other.events.join(view.id, user, f"member{user}")
+    clock.advance(10 * 60 + 1)
+    # Both processes' clocks find the sign-up closed at the same moment: one starts the event.
+    await asyncio.gather(one.events.expire_due(), other.events.expire_due())
+    started = await one.events.view(view.id)
+    assert started.record.status == "running"
+    tables = {
+        t.id for p in (one, other) for t in p.tables.tables() if t.running or t.status.is_open
+    }
+    assert len(tables) == 2  # the first round's two matches, opened once
+    async with one.events._db.read() as tx:
+        games = await tx.scalar("SELECT COUNT(*) FROM games")
+    assert games == 2
+    # The round's time limit passes: decided once, its notice posted once, its tables stopped
+    # whichever process holds them (the one that did not open them fires first).
+    holder, elsewhere = (one, other) if one.tables.tables() else (other, one)
+    posted = len(posts)
+    clock.advance(timedelta(minutes=5, seconds=1).total_seconds())
+    await elsewhere.events.expire_due()
+    await asyncio.gather(elsewhere.events.expire_due(), holder.events.expire_due())
+    after = await other.events.view(view.id)
+    rounds_decided = [p for p in posts[posted:] if "time" in p.lower()]
+    assert len(rounds_decided) == 1, posts[posted:]
+    assert after.record.version == started.record.version + 2  # one decision, one next round
+    async with one.events._db.read() as tx:
+        open_games = await tx.scalar(
+            "SELECT COUNT(*) FROM games WHERE status IN ('lobby', 'running')"
+        )
+        games = await tx.scalar("SELECT COUNT(*) FROM games")
+    assert (open_games, games) == (2, 4)  # round 1's tables stopped, round 2's two opened
+    async with one.events._db.read() as tx:
+        problems, _ = await find_problems(tx)
+    assert [str(p) for p in problems] == []
