@@ -7,13 +7,12 @@ credit, write the ledger rows). Nothing here decides policy; it reads and writes
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from bot.storage.db import Tx
+from bot.storage.db import Row, Tx
 from bot.storage.timestamps import from_db_time, to_db_time
 
 __all__ = [
@@ -169,7 +168,7 @@ RANK_SQL = (
 )
 
 
-def _account(row: sqlite3.Row) -> Account:
+def _account(row: Row) -> Account:
     return Account(
         guild_id=int(row["guild_id"]),
         user_id=int(row["user_id"]),
@@ -178,7 +177,7 @@ def _account(row: sqlite3.Row) -> Account:
     )
 
 
-def _ledger(row: sqlite3.Row) -> LedgerEntry:
+def _ledger(row: Row) -> LedgerEntry:
     return LedgerEntry(
         id=int(row["id"]),
         guild_id=int(row["guild_id"]),
@@ -194,7 +193,7 @@ def _ledger(row: sqlite3.Row) -> LedgerEntry:
     )
 
 
-def _pot(row: sqlite3.Row) -> PotRecord:
+def _pot(row: Row) -> PotRecord:
     settled_at = row["settled_at"]
     return PotRecord(
         game_id=str(row["game_id"]),

@@ -15,15 +15,19 @@ from __future__ import annotations
 import enum
 import json
 import secrets
-import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from bot.storage.db import Database, Tx
-from bot.storage.errors import ChannelBusyError, GameNotFoundError, StaleVersionError
+from bot.storage.db import Database, Row, Tx
+from bot.storage.errors import (
+    ChannelBusyError,
+    GameNotFoundError,
+    IntegrityError,
+    StaleVersionError,
+)
 from bot.storage.timestamps import from_db_time, to_db_time
 
 __all__ = [
@@ -118,7 +122,7 @@ _GAME_COLUMNS = f"{_INSERT_COLUMNS}, settled, broken_reason"
 _OPEN = "status IN ('lobby', 'running')"
 
 
-def _game(row: sqlite3.Row) -> GameRecord:
+def _game(row: Row) -> GameRecord:
     finished_at = row["finished_at"]
     return GameRecord(
         id=str(row["id"]),
@@ -143,7 +147,7 @@ def _game(row: sqlite3.Row) -> GameRecord:
     )
 
 
-def _action(row: sqlite3.Row) -> GameAction:
+def _action(row: Row) -> GameAction:
     return GameAction(
         game_id=str(row["game_id"]),
         seq=int(row["seq"]),
@@ -259,10 +263,10 @@ class GamesRepo:
                         None,
                     ),
                 )
-            except sqlite3.IntegrityError as exc:
+            except IntegrityError as exc:
                 # The pre-check above covers this process; the unique index is the last word if
-                # another process (e.g. an admin CLI) wrote in between.
-                if "games.channel_id" in str(exc):
+                # another process wrote in between (SQLite names the column, PostgreSQL the index).
+                if exc.constraint in ("games.channel_id", "games_one_open_per_channel"):
                     raise ChannelBusyError(channel_id, None) from exc
                 raise
         return record

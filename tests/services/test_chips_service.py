@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -32,7 +31,7 @@ from bot.services.errors import (
 )
 from bot.storage.chips import LedgerKind, PotStatus
 from bot.storage.db import Database
-from bot.storage.errors import IdempotencyConflict
+from bot.storage.errors import IdempotencyConflict, IntegrityError
 from bot.storage.guild_config import GuildConfigRecord, GuildConfigRepo
 
 G = 1  # guild
@@ -471,7 +470,7 @@ async def test_the_ledger_refuses_a_reused_key_even_without_the_service(db: Data
     now = datetime.now(UTC)
     async with db.transaction() as tx:
         await repo.create_account(tx, G, ANN, 0, now)
-    with pytest.raises(sqlite3.IntegrityError, match=r"UNIQUE constraint failed: ledger\.idem_key"):
+    with pytest.raises(IntegrityError, match=r"ledger.idem_key"):
         async with db.transaction() as tx:
             for _ in range(2):
                 await repo.add_ledger(
