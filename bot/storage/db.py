@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from bot.storage.errors import MigrationError
@@ -186,6 +186,9 @@ class Tx(ABC):
     """
 
     __slots__ = ()
+
+    #: ``"sqlite"`` or ``"postgresql"``, for the rare statement that differs (see the callers).
+    backend: ClassVar[str] = ""
 
     @abstractmethod
     async def execute(self, sql: str, params: Params = ()) -> int:

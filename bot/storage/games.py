@@ -497,7 +497,7 @@ class GamesRepo:
                 "SELECT MAX(t) FROM (SELECT MAX(created_at) AS t FROM game_actions "
                 "UNION ALL SELECT (SELECT created_at FROM ledger ORDER BY id DESC LIMIT 1) "
                 "UNION ALL SELECT MAX(created_at) FROM games "
-                "UNION ALL SELECT MAX(seen_at) FROM heartbeat)"
+                "UNION ALL SELECT MAX(seen_at) FROM heartbeat) AS latest"
             )
         return None if value is None else from_db_time(str(value))
 

@@ -143,13 +143,15 @@ def _rowcount(status: str) -> int:
     return int(last) if last.isdigit() else -1
 
 
-def _translate(exc: BaseException, where: str) -> BaseException:
+def _translate(exc: BaseException, where: str, conn: _Conn | None = None) -> BaseException:
     """The storage error for a driver error (or ``exc`` itself when it is a bug to show)."""
     if isinstance(exc, asyncpg.exceptions.IntegrityConstraintViolationError):
         return IntegrityError(
             f"{exc.__class__.__name__}: {exc}", getattr(exc, "constraint_name", None)
         )
-    if isinstance(exc, _GONE):
+    # A connection the server closed under a running statement can fail with a client-side
+    # error first; the closed connection says what really happened.
+    if isinstance(exc, _GONE) or (conn is not None and conn.is_closed()):
         return DatabaseUnavailable(f"the database {where} is unavailable: {_why(exc)}")
     return exc
 
@@ -177,6 +179,7 @@ def _why(exc: BaseException) -> str:
 class PostgresTx(Tx):
     """A pooled connection, lent to one block (see :class:`bot.storage.db.Tx`)."""
 
+    backend = "postgresql"
     __slots__ = ("_conn", "_open", "_where")
 
     def __init__(self, conn: _Conn, where: str) -> None:
@@ -199,7 +202,7 @@ class PostgresTx(Tx):
         try:
             status: str = await conn.execute(text, *args)
         except Exception as exc:
-            raise _translate(exc, self._where) from exc
+            raise _translate(exc, self._where, conn) from exc
         return _rowcount(status)
 
     async def insert(self, sql: str, params: Params = (), *, key: str = "id") -> int:
@@ -209,7 +212,7 @@ class PostgresTx(Tx):
         try:
             value = await conn.fetchval(text, *args)
         except Exception as exc:
-            raise _translate(exc, self._where) from exc
+            raise _translate(exc, self._where, conn) from exc
         if value is None:
             raise StorageError("INSERT returned no id")
         return int(value)
@@ -228,7 +231,7 @@ class PostgresTx(Tx):
         try:
             row: Row | None = await conn.fetchrow(text, *args)
         except Exception as exc:
-            raise _translate(exc, self._where) from exc
+            raise _translate(exc, self._where, conn) from exc
         return row
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
@@ -238,7 +241,7 @@ class PostgresTx(Tx):
         try:
             rows = await conn.fetch(text, *args)
         except Exception as exc:
-            raise _translate(exc, self._where) from exc
+            raise _translate(exc, self._where, conn) from exc
         return list(rows)
 
 
@@ -355,7 +358,7 @@ class PostgresDatabase(Database):
         except BaseException as exc:
             await conn.close()
             if isinstance(exc, Exception):
-                raise _translate(exc, self._where) from exc
+                raise _translate(exc, self._where, conn) from exc
             raise
         if not granted:
             await conn.close()
@@ -411,9 +414,11 @@ class PostgresDatabase(Database):
             tx = PostgresTx(conn, self._where)
             try:
                 yield tx
-            except BaseException:
+            except BaseException as exc:
                 tx._close()
                 await _rollback_quietly(transaction)
+                if isinstance(exc, DatabaseUnavailable):
+                    self._note_down(exc)
                 raise
             tx._close()
             try:
@@ -437,10 +442,15 @@ class PostgresDatabase(Database):
 
     def _unavailable(self, exc: BaseException) -> BaseException:
         translated = _translate(exc, self._where)
-        if isinstance(translated, DatabaseUnavailable) and not self._down:
-            self._down = True
-            log.warning("%s; reconnecting", translated)
+        if isinstance(translated, DatabaseUnavailable):
+            self._note_down(translated)
         return translated
+
+    def _note_down(self, exc: DatabaseUnavailable) -> None:
+        """Log the server's going away once, until it is back."""
+        if not self._down:
+            self._down = True
+            log.warning("%s; the pool reconnects by itself", exc)
 
 
 async def _rollback_quietly(transaction: Any) -> None:

@@ -39,6 +39,7 @@ BUSY_TIMEOUT_MS = 5000
 class SqliteTx(Tx):
     """The connection, lent to one block (see :class:`bot.storage.db.Tx`)."""
 
+    backend = "sqlite"
     __slots__ = ("_conn", "_open")
 
     def __init__(self, conn: aiosqlite.Connection) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -301,9 +302,11 @@ async def test_leaderboard_and_rank_agree_with_ties(chips: ChipsService) -> None
         await chips.leaderboard(G, limit=101)
 
 
-async def test_leaderboard_queries_use_the_index(db: Database) -> None:
+async def test_leaderboard_queries_use_the_index(tmp_path: Path) -> None:
+    # SQLite's plans (PostgreSQL's planner picks by statistics, its plans are not fixed).
     from bot.storage.chips import LEADERBOARD_SQL, RANK_SQL
 
+    db = await Database.open(tmp_path / "plan.db")
     board = await db.explain_query_plan(LEADERBOARD_SQL, {"guild": 1, "limit": 10, "offset": 0})
     assert any("USING COVERING INDEX accounts_by_balance" in line for line in board), board
     assert not any("TEMP B-TREE" in line for line in board), board  # no sort step
@@ -311,6 +314,7 @@ async def test_leaderboard_queries_use_the_index(db: Database) -> None:
     covering = [line for line in rank if "COVERING INDEX accounts_by_balance" in line]
     assert len(covering) == 2, rank
     assert not any(line.startswith("SCAN accounts") for line in rank), rank
+    await db.close()
 
 
 # --- antes, payout, refund ---------------------------------------------------------------------
