@@ -18,9 +18,9 @@ from typing import Any
 
 from bot.storage.backup import BackupError, backup_database, dump_database
 from bot.storage.chips import SupplyTotals
-from bot.storage.copy import CopyError, copy_database
+from bot.storage.copy import copy_database
 from bot.storage.db import Database, is_database_url, mask_url
-from bot.storage.errors import StorageError
+from bot.storage.errors import IntegrityError, StorageError
 from bot.storage.games import GamesRepo
 from bot.storage.integrity import find_problems
 
@@ -182,6 +182,8 @@ async def _copy(source: Target, target: Target) -> int:
         print("the copy's totals and invariant check are the source's")
         return 0
     print("THE COPY DIFFERS FROM THE SOURCE: do not use it (check both with `kapshap db check`)")
+    for problem in result.target_problems:
+        print(f"  - target: {problem}")
     return 1
 
 
@@ -215,7 +217,15 @@ def copy_command(operands: list[str]) -> int:
         return 2
     try:
         return asyncio.run(_copy(source, target))
-    except (CopyError, StorageError) as exc:
+    except IntegrityError as exc:
+        # A row the target's constraints refuse (a damaged source): the transaction rolled back.
+        first = str(exc).strip().splitlines()[0]
+        print(
+            f"kapshap db copy: nothing was copied: the target refused a row: {first}",
+            file=sys.stderr,
+        )
+        return 1
+    except StorageError as exc:
         print(f"kapshap db copy: {exc}", file=sys.stderr)
         return 2
 

@@ -25,10 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from bot.storage.chips import SupplyTotals
-from bot.storage.db import Database, Row, Tx, is_database_url, mask_url
+from bot.storage.db import Database, Row, Tx
 from bot.storage.errors import StorageError
 from bot.storage.integrity import Problem, find_problems
 
@@ -38,6 +37,7 @@ __all__ = [
     "CopyResult",
     "Table",
     "copy_database",
+    "copy_order",
     "list_tables",
 ]
 
@@ -47,8 +47,10 @@ DERIVED_TABLES = ("account_counts", "member_rating_counts")
 #: Bookkeeping that each backend keeps its own way (PostgreSQL's schema version), never copied.
 _NOT_COPIED = frozenset({"schema_version"})
 
-#: The most parameters one INSERT takes: under SQLite's limit (32766) and PostgreSQL's (32767).
-_MAX_PARAMS = 30_000
+#: The most parameters one INSERT takes: SQLite's oldest limit (999; 32766 since 3.32), far
+#: under PostgreSQL's (32767). Rows go in multi-row INSERTs, one statement (one round trip on
+#: PostgreSQL) per batch rather than one per row.
+_MAX_PARAMS = 999
 #: The most rows one INSERT takes.
 _MAX_ROWS = 500
 
@@ -87,9 +89,9 @@ class CopyResult:
     @property
     def same(self) -> bool:
         """Whether the target's totals and problems are exactly the source's."""
-        return self.source_totals == self.target_totals and [
+        return self.source_totals == self.target_totals and sorted(
             str(p) for p in self.source_problems
-        ] == [str(p) for p in self.target_problems]
+        ) == sorted(str(p) for p in self.target_problems)
 
 
 def _kind(declared: str) -> str:
@@ -304,8 +306,3 @@ async def _move_sequences(tx: Tx, tables: Iterable[Table]) -> None:
                 f"SELECT setval(pg_get_serial_sequence('{table.name}', '{column}'), "
                 f'COALESCE(MAX("{column}"), 0) + 1, false) FROM "{table.name}"'
             )
-
-
-def describe(target: str | Path) -> str:
-    """A source or target fit to print: a URL without its password, a path as given."""
-    return mask_url(target) if is_database_url(target) else str(target)

@@ -223,6 +223,21 @@ async def test_a_failing_copy_leaves_the_target_empty(history: Path, pg_url: str
     assert not any(rows for rows in (await dump(pg_url)).values())
 
 
+def test_the_command_says_in_one_line_that_nothing_was_copied(
+    history: Path, pg_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with sqlite3.connect(history) as conn:
+        conn.execute(
+            "INSERT INTO game_actions (game_id, seq, seat, notation, created_at) "
+            "VALUES ('no-such-game', 1, 0, 'x', '2026-01-01T00:00:00+00:00')"
+        )
+    assert kapshap(["db", "copy", str(history), pg_url]) == 1
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "nothing was copied" in err
+    assert kapshap(["db", "info", "--url", pg_url]) == 0
+    assert "accounts: 0" in capsys.readouterr().out
+
+
 def test_the_command_copies_and_prints_the_same_totals_as_db_check(
     history: Path, pg_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
