@@ -23,6 +23,7 @@ from bot.storage.db import Database, is_database_url, mask_url
 from bot.storage.errors import IntegrityError, StorageError
 from bot.storage.games import GamesRepo
 from bot.storage.integrity import find_problems
+from bot.storage.lock import ProcessLock
 
 __all__ = ["Target", "check", "main", "resolve_target", "totals_line"]
 
@@ -158,16 +159,27 @@ def _backup(path: Target, operands: list[str]) -> int:
 
 
 async def _copy(source: Target, target: Target) -> int:
-    """Copy ``source`` into the empty ``target``; print both totals; 0 when they agree."""
-    src = await Database.open(source)
+    """Copy ``source`` into the empty ``target``; print both totals; 0 when they agree.
+
+    A SQLite file is locked as the bot locks it, so a bot still running on the source (whose
+    later moves the copy would miss) or on the target is refused, naming it."""
+    locks: list[ProcessLock] = []
     try:
-        dst = await Database.open(target)
+        for given in (source, target):
+            if isinstance(given, Path):
+                locks.append(ProcessLock.acquire(given))
+        src = await Database.open(source)
         try:
-            result = await copy_database(src, dst)
+            dst = await Database.open(target)
+            try:
+                result = await copy_database(src, dst)
+            finally:
+                await dst.close()
         finally:
-            await dst.close()
+            await src.close()
     finally:
-        await src.close()
+        for lock in locks:
+            lock.release()
     rows = sum(result.rows.values())
     print(
         f"copied {rows} row(s) of {len(result.rows)} table(s) "

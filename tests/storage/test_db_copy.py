@@ -16,6 +16,7 @@ from bot.services.ratings import RatingService
 from bot.storage.copy import DERIVED_TABLES, CopyError, copy_database, list_tables
 from bot.storage.db import Database
 from bot.storage.errors import IntegrityError
+from bot.storage.lock import ProcessLock
 from bot.storage.tournaments import MatchRow, TournamentsRepo
 from tests.crash import scenario
 
@@ -290,3 +291,17 @@ async def test_both_backends_list_the_same_tables_and_columns(tmp_path: Path, pg
     assert found[0] == found[1]
     assert set(DERIVED_TABLES) <= set(found[0])
     assert "games" in found[0]["game_actions"][2]
+
+
+def test_a_bot_still_running_on_the_file_is_named_and_nothing_copied(
+    history: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lock = ProcessLock.acquire(history)  # as a running bot holds it
+    try:
+        target = tmp_path / "target.sqlite3"
+        assert kapshap(["db", "copy", str(history), str(target)]) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and "in use by another bot process" in err
+        assert not target.exists()
+    finally:
+        lock.release()
