@@ -40,7 +40,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("play", "bot.terminal", "play in the terminal against computer players"),
     Command("sim", "bot.sim.cli", "simulate many games and print statistics"),
     Command(
-        "db", "bot.services.dbtool", "manage the database (check, repair, backups, migrations)"
+        "db",
+        "bot.services.dbtool",
+        "manage the database (check, repair, backups, migrations, copies)",
     ),
     Command(
         "sync",

@@ -17,10 +17,21 @@ from tests.postgres import PostgresServer, start
 os.environ["KAPSHAP_WARM_KERNEL"] = "0"
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """Where a test's database lives, once per backend: a SQLite file in a temporary directory,
+    or a fresh database on the session's PostgreSQL server (``pg_url``, asked for only by the
+    PostgreSQL half, so a machine without PostgreSQL still runs the SQLite half)."""
+    if request.param == "postgresql":
+        url: str = request.getfixturevalue("pg_url")
+        return url
+    return tmp_path / "data" / "kapshap.db"
+
+
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    """A real SQLite database file in a temporary directory, fully migrated."""
-    database = await Database.open(tmp_path / "data" / "kapshap.db")
+async def db(db_target: str | Path) -> AsyncIterator[Database]:
+    """A real database, fully migrated: every test using it runs on SQLite and on PostgreSQL."""
+    database = await Database.open(db_target)
     try:
         yield database
     finally:

@@ -5,18 +5,28 @@ keep writing (WAL mode: readers never block the writer); the copy is the databas
 moment, committed transactions only. It is written to a temporary file next to the target,
 checked (``PRAGMA integrity_check``) and only then renamed into place, so an interrupted backup
 never leaves a half-written file under the target's name.
+
+On PostgreSQL (:func:`dump_database`) the backup is ``pg_dump`` in its custom format (one
+snapshot of the whole database, taken without blocking the bots; restore it with
+``pg_restore``). ``pg_dump`` comes with PostgreSQL's client programs (Debian:
+``postgresql-client``) and must be on ``PATH``, of the server's major version or newer. It is
+given the URL without its password (the password goes through ``PGPASSWORD``, so it never shows
+in the process list) and writes to a temporary file renamed into place when it succeeded.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sqlite3
+import subprocess
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import unquote, urlsplit, urlunsplit
 
-__all__ = ["BackupError", "BackupResult", "backup_database"]
+__all__ = ["BackupError", "BackupResult", "backup_database", "dump_database"]
 
 
 class BackupError(Exception):
@@ -29,13 +39,21 @@ class BackupResult:
 
     target: Path
     size: int
-    schema_version: int
+    #: The schema version copied (``None`` for a ``pg_dump``, which does not say).
+    schema_version: int | None
 
 
-def _target_file(target: Path, now: datetime) -> Path:
+def _target_file(target: Path, now: datetime, suffix: str = ".sqlite3") -> Path:
     if target.is_dir():
-        return target / f"kapshap-{now:%Y%m%d-%H%M%S}.sqlite3"
+        return target / f"kapshap-{now:%Y%m%d-%H%M%S}{suffix}"
     return target
+
+
+def _writable(final: Path) -> None:
+    if final.exists():
+        raise BackupError(f"{final} already exists: choose a new name")
+    if not final.parent.is_dir():
+        raise BackupError(f"{final.parent} is not a directory")
 
 
 def backup_database(source: Path, target: Path, *, now: datetime | None = None) -> BackupResult:
@@ -46,10 +64,7 @@ def backup_database(source: Path, target: Path, *, now: datetime | None = None) 
     if not source.is_file():
         raise BackupError(f"{source} is not a database file")
     final = _target_file(target, now or datetime.now(UTC))
-    if final.exists():
-        raise BackupError(f"{final} already exists: choose a new name")
-    if not final.parent.is_dir():
-        raise BackupError(f"{final.parent} is not a directory")
+    _writable(final)
     if final.resolve() == source.resolve():
         raise BackupError("the backup cannot replace the database itself")
     partial = final.with_name(final.name + ".partial")
@@ -77,3 +92,67 @@ def backup_database(source: Path, target: Path, *, now: datetime | None = None) 
         with contextlib.suppress(OSError):
             partial.unlink()
     return BackupResult(final, final.stat().st_size, version)
+
+
+#: How long a ``pg_dump`` may take before it is given up (a day: far beyond any real history).
+DUMP_TIMEOUT = 24 * 3600.0
+
+
+def _without_password(url: str) -> tuple[str, str | None]:
+    """``url`` without its password, and the password (``None`` when it has none)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url, None
+    credentials, _, host = parts.netloc.rpartition("@")
+    user = credentials.partition(":")[0]
+    netloc = f"{user}@{host}" if user else host
+    return urlunsplit(parts._replace(netloc=netloc)), unquote(parts.password)
+
+
+def dump_database(
+    url: str, target: Path, *, now: datetime | None = None, where: str | None = None
+) -> BackupResult:
+    """Back up the PostgreSQL database ``url`` with ``pg_dump --format=custom`` into ``target``
+    (a file, or a directory to put a dated ``.dump`` file in). ``where`` names the database in
+    messages (the URL with its password masked). Raises :class:`BackupError` with one line."""
+    name = where or "the database"
+    final = _target_file(target, now or datetime.now(UTC), ".dump")
+    _writable(final)
+    program = shutil.which("pg_dump")
+    if program is None:
+        raise BackupError(
+            "pg_dump is not installed (or not on PATH): a PostgreSQL backup needs PostgreSQL's "
+            "client programs (Debian: apt install postgresql-client)"
+        )
+    try:
+        bare, password = _without_password(url)
+    except ValueError:
+        raise BackupError(f"{name} is not a valid database URL") from None
+    env = dict(os.environ)
+    if password is not None:
+        env["PGPASSWORD"] = password
+    partial = final.with_name(final.name + ".partial")
+    try:
+        done = subprocess.run(
+            [program, "--format=custom", "--no-password", f"--file={partial}", f"--dbname={bare}"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=DUMP_TIMEOUT,
+            check=False,
+        )
+        if done.returncode != 0:
+            lines = [line.strip() for line in done.stderr.splitlines() if line.strip()]
+            why = lines[-1] if lines else f"exit status {done.returncode}"
+            if password:
+                why = why.replace(password, "***")
+            raise BackupError(f"pg_dump could not back up {name}: {why}")
+        os.replace(partial, final)
+    except subprocess.TimeoutExpired:
+        raise BackupError(f"pg_dump did not finish within {DUMP_TIMEOUT:.0f} s") from None
+    except OSError as exc:
+        raise BackupError(f"cannot write {final}: {exc.strerror or exc}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            partial.unlink()
+    return BackupResult(final, final.stat().st_size, None)

@@ -7,13 +7,12 @@ credit, write the ledger rows). Nothing here decides policy; it reads and writes
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from bot.storage.db import Tx
+from bot.storage.db import Row, Tx
 from bot.storage.timestamps import from_db_time, to_db_time
 
 __all__ = [
@@ -169,7 +168,7 @@ RANK_SQL = (
 )
 
 
-def _account(row: sqlite3.Row) -> Account:
+def _account(row: Row) -> Account:
     return Account(
         guild_id=int(row["guild_id"]),
         user_id=int(row["user_id"]),
@@ -178,7 +177,7 @@ def _account(row: sqlite3.Row) -> Account:
     )
 
 
-def _ledger(row: sqlite3.Row) -> LedgerEntry:
+def _ledger(row: Row) -> LedgerEntry:
     return LedgerEntry(
         id=int(row["id"]),
         guild_id=int(row["guild_id"]),
@@ -194,7 +193,7 @@ def _ledger(row: sqlite3.Row) -> LedgerEntry:
     )
 
 
-def _pot(row: sqlite3.Row) -> PotRecord:
+def _pot(row: Row) -> PotRecord:
     settled_at = row["settled_at"]
     return PotRecord(
         game_id=str(row["game_id"]),
@@ -251,7 +250,7 @@ class ChipsRepo:
         self, tx: Tx, guild_id: int, user_id: int, amount: int, *, max_balance: int | None = None
     ) -> int | None:
         """Add ``amount``; return the new balance, or ``None`` if above ``max_balance``."""
-        limit = "" if max_balance is None else " AND balance <= :max - :amount"
+        limit = "" if max_balance is None else " AND balance <= CAST(:max AS BIGINT) - :amount"
         row = await tx.fetchone(
             "UPDATE accounts SET balance = balance + :amount "
             f"WHERE guild_id = :guild AND user_id = :user{limit} RETURNING balance",
@@ -549,7 +548,7 @@ class ChipsRepo:
         await tx.execute(
             "INSERT INTO carried_pots (guild_id, channel_id, amount, updated_at) "
             "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, channel_id) DO UPDATE SET "
-            "amount = amount + excluded.amount, updated_at = excluded.updated_at",
+            "amount = carried_pots.amount + excluded.amount, updated_at = excluded.updated_at",
             (guild_id, channel_id, amount, to_db_time(updated_at)),
         )
 
@@ -568,7 +567,7 @@ class ChipsRepo:
         # "guild_id = :guild OR :guild IS NULL" keeps one statement for both scopes; these are
         # audit queries (tests, an admin command), so a full scan is fine.
         scope: Mapping[str, object] = {"guild": guild_id}
-        in_scope = "(:guild IS NULL OR guild_id = :guild)"
+        in_scope = "(CAST(:guild AS BIGINT) IS NULL OR guild_id = :guild)"
         balances = await tx.scalar(
             f"SELECT COALESCE(SUM(balance), 0) FROM accounts WHERE {in_scope}", scope
         )

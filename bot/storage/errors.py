@@ -64,10 +64,25 @@ class StaleVersionError(StorageError):
 
 
 class DatabaseUnavailable(StorageError):
-    """The database path cannot be used: a directory, unreadable, or not a SQLite database.
+    """The database cannot be used: a path that is a directory, unreadable or not a SQLite
+    database; a URL that is malformed, unreachable or refused; a server gone while running.
 
-    The message is one line naming the path, for the operator (no traceback).
+    The message is one line naming the path or the URL (its password masked), for the operator
+    (no traceback); a user sees a short "try again".
     """
+
+
+class IntegrityError(StorageError):
+    """The database refused a row: a UNIQUE, CHECK, NOT NULL or foreign key constraint.
+
+    Raised by both backends in place of the driver's own error. ``constraint`` names what was
+    violated as the backend names it: ``table.column`` on SQLite (``ledger.idem_key``), the
+    constraint's or index's name on PostgreSQL (``ledger_idem_key_key``), or ``None``.
+    """
+
+    def __init__(self, message: str, constraint: str | None = None) -> None:
+        self.constraint = constraint
+        super().__init__(message)
 
 
 class DatabaseLocked(StorageError):

@@ -16,15 +16,19 @@ import enum
 import json
 import math
 import secrets
-import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from bot.storage.db import Database, Tx
-from bot.storage.errors import ChannelBusyError, GameNotFoundError, StaleVersionError
+from bot.storage.db import Database, Row, Tx
+from bot.storage.errors import (
+    ChannelBusyError,
+    GameNotFoundError,
+    IntegrityError,
+    StaleVersionError,
+)
 from bot.storage.timestamps import from_db_time, to_db_time
 
 __all__ = [
@@ -119,7 +123,7 @@ _GAME_COLUMNS = f"{_INSERT_COLUMNS}, settled, broken_reason"
 _OPEN = "status IN ('lobby', 'running')"
 
 
-def _game(row: sqlite3.Row) -> GameRecord:
+def _game(row: Row) -> GameRecord:
     finished_at = row["finished_at"]
     return GameRecord(
         id=str(row["id"]),
@@ -144,7 +148,7 @@ def _game(row: sqlite3.Row) -> GameRecord:
     )
 
 
-def _action(row: sqlite3.Row) -> GameAction:
+def _action(row: Row) -> GameAction:
     return GameAction(
         game_id=str(row["game_id"]),
         seq=int(row["seq"]),
@@ -260,10 +264,10 @@ class GamesRepo:
                         None,
                     ),
                 )
-            except sqlite3.IntegrityError as exc:
+            except IntegrityError as exc:
                 # The pre-check above covers this process; the unique index is the last word if
-                # another process (e.g. an admin CLI) wrote in between.
-                if "games.channel_id" in str(exc):
+                # another process wrote in between (SQLite names the column, PostgreSQL the index).
+                if exc.constraint in ("games.channel_id", "games_one_open_per_channel"):
                     raise ChannelBusyError(channel_id, None) from exc
                 raise
         return record
@@ -495,7 +499,7 @@ class GamesRepo:
                 "SELECT MAX(t) FROM (SELECT MAX(created_at) AS t FROM game_actions "
                 "UNION ALL SELECT (SELECT created_at FROM ledger ORDER BY id DESC LIMIT 1) "
                 "UNION ALL SELECT MAX(created_at) FROM games "
-                "UNION ALL SELECT MAX(seen_at) FROM heartbeat)"
+                "UNION ALL SELECT MAX(seen_at) FROM heartbeat) AS latest"
             )
         return None if value is None else from_db_time(str(value))
 

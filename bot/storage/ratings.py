@@ -7,11 +7,10 @@ Storage knows nothing of the rating model: it stores the numbers the service com
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.storage.db import Tx
+from bot.storage.db import Row, Tx
 from bot.storage.timestamps import from_db_time, to_db_time
 
 __all__ = [
@@ -145,7 +144,7 @@ _RESULT_COLUMNS = (
 _MEMBER_COLUMNS = "guild_id, game, user_id, games, wins, draws, rated_games, mu, sigma, rating"
 
 
-def _member(row: sqlite3.Row) -> MemberRating:
+def _member(row: Row) -> MemberRating:
     return MemberRating(
         guild_id=int(row["guild_id"]),
         game=str(row["game"]),
@@ -160,7 +159,7 @@ def _member(row: sqlite3.Row) -> MemberRating:
     )
 
 
-def _result(row: sqlite3.Row) -> ResultRow:
+def _result(row: Row) -> ResultRow:
     # Positional: _RESULT_COLUMNS lists the columns in the order of ResultRow's fields (a
     # keyword dict per row costs 3x more on a member's thousands of games).
     return ResultRow(*row)
@@ -255,11 +254,12 @@ class RatingsRepo:
         finished_at: datetime,
     ) -> int:
         """Insert the idempotency row of a game; return its ``seq``. A second insert of the
-        same game raises ``sqlite3.IntegrityError``."""
+        same game raises :class:`~bot.storage.errors.IntegrityError`."""
         return await tx.insert(
             "INSERT INTO recorded_games (game_id, guild_id, game, outcome, rated, finished_at) "
             "VALUES (?, ?, ?, ?, ?, ?)",
             (game_id, guild_id, game, outcome, int(rated), to_db_time(finished_at)),
+            key="seq",
         )
 
     async def add_results(self, tx: Tx, rows: list[ResultRow]) -> None:

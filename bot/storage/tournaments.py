@@ -7,12 +7,11 @@ the service writes an event's state, its match rows and any chip movement in one
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bot.storage.db import Tx
+from bot.storage.db import Row, Tx
 from bot.storage.errors import StaleVersionError
 from bot.storage.timestamps import from_db_time, to_db_time
 
@@ -74,7 +73,7 @@ def _time(value: str | None) -> datetime | None:
     return None if value is None else from_db_time(value)
 
 
-def _record(row: sqlite3.Row) -> TournamentRecord:
+def _record(row: Row) -> TournamentRecord:
     return TournamentRecord(
         id=int(row["id"]),
         guild_id=int(row["guild_id"]),

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import json
-import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from bot.services.chips import HOUSE_ID, ChipsDefaults, Ledger
 from bot.services.clock import ManualClock
 from bot.storage.chips import ChipsRepo, LedgerKind
 from bot.storage.db import Database, Tx
+from bot.storage.errors import IntegrityError
 from bot.storage.guild_config import GuildConfigRecord, GuildConfigRepo
 from tests.services.chips_sequence import GOLDEN, TABLES, current_service, run_sequence
 
@@ -269,7 +269,7 @@ async def test_a_key_used_twice_undoes_the_whole_transaction(db: Database) -> No
     ledger = _ledger()
     async with db.transaction() as tx:
         await ledger.ensure_account(tx, G, ANN)
-    with pytest.raises(sqlite3.IntegrityError, match=r"ledger\.idem_key"):
+    with pytest.raises(IntegrityError, match=r"ledger.idem_key"):
         async with db.transaction() as tx:
             for _ in range(2):
                 await ledger.credit(

@@ -3,7 +3,6 @@ allows its ledger kinds."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from bot.services.clock import ManualClock
 from bot.services.errors import InvalidAmount
 from bot.storage.chips import LedgerKind
 from bot.storage.db import Database, load_migrations
+from bot.storage.errors import IntegrityError
 
 G = 1
 ANN, BOB = 11, 12
@@ -95,7 +95,7 @@ async def test_a_version_1_database_upgrades_with_its_ledger_intact(tmp_path: Pa
     await chips.payout("g0", ANN)
     async with old.read() as tx:
         before = [tuple(r) for r in await tx.fetchall("SELECT * FROM ledger ORDER BY id")]
-    with pytest.raises(sqlite3.IntegrityError):  # version 1 refuses the new kinds
+    with pytest.raises(IntegrityError):  # version 1 refuses the new kinds
         await chips.settle_difference("g1", G, ANN, BOB, 5)
     await old.close()
 
@@ -139,7 +139,7 @@ async def test_the_new_ledger_still_checks_signs_and_members(db: Database) -> No
         ("nonsense", 2, 5, 0),
     ]
     for kind, user, delta, after in bad_rows:
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(IntegrityError):
             async with db.transaction() as tx:
                 await tx.execute(
                     "INSERT INTO ledger (guild_id, user_id, delta, balance_after, kind, idem_key,"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage.db import Database, Migration, load_migrations
-from bot.storage.errors import MigrationError, NestedTransactionError, StorageError
+from bot.storage.errors import IntegrityError, MigrationError, NestedTransactionError, StorageError
 
 CREATE_T = Migration(1, "t", "CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER NOT NULL);")
 ADD_U = Migration(2, "u", "CREATE TABLE u (id INTEGER PRIMARY KEY);\nINSERT INTO u VALUES (7);")
@@ -155,7 +155,7 @@ async def test_a_transaction_commits_or_rolls_back_whole(db: Database) -> None:
         async with db.transaction() as tx:
             await tx.execute(insert, (2,))
             raise RuntimeError("boom")
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with db.transaction() as tx:
             await tx.execute(insert, (3,))
             await tx.execute(insert, (1,))  # duplicate primary key

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.storage.db import Database
-from bot.storage.errors import ChannelBusyError, GameNotFoundError, StaleVersionError
+from bot.storage.errors import (
+    ChannelBusyError,
+    GameNotFoundError,
+    IntegrityError,
+    StaleVersionError,
+)
 from bot.storage.games import GameEnd, GameRecord, GamesRepo, GameStatus
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
@@ -73,7 +77,7 @@ async def test_only_one_unfinished_game_per_channel(db: Database) -> None:
 async def test_the_unique_index_itself_rejects_a_second_open_game(db: Database) -> None:
     # Bypass the repository's pre-check: the partial unique index is the real guarantee.
     await _lobby(GamesRepo(db), channel=10)
-    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
+    with pytest.raises(IntegrityError, match=r"(?i)unique"):
         async with db.transaction() as tx:
             await tx.execute(
                 "INSERT INTO games (id, guild_id, channel_id, status, game, rules_json, "

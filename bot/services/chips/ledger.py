@@ -16,8 +16,8 @@ pots) is made of these few steps, each inside the caller's transaction:
   and writes its ``start`` row (the house opens with :data:`HOUSE_START_FACTOR` times that).
 
 Each row carries its idempotency key; the ``ledger`` table keeps the keys unique, so a row
-written twice raises :class:`sqlite3.IntegrityError` and the whole transaction, the balance
-change with it, rolls back. An operation that may be retried looks its key up first and
+written twice raises :class:`~bot.storage.errors.IntegrityError` and the whole transaction, the
+balance change with it, rolls back. An operation that may be retried looks its key up first and
 replays its first result (see the package's docstring for the keys of each operation).
 
 A test (tests/services/test_chips_ledger.py) checks the source: the repository's methods that

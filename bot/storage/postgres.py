@@ -1,0 +1,505 @@
+"""The PostgreSQL backend: an asyncpg pool, serialised write transactions and the migrations.
+
+Opened by :meth:`bot.storage.db.Database.open` with a ``postgresql://`` URL, for a bot that runs
+as several processes on one database.
+
+Concurrency (docs/architecture.md, "Storage"): every write transaction, of every process, runs at
+READ COMMITTED and first takes one transaction-scoped advisory lock (:data:`WRITE_LOCK_KEY`), so
+write transactions run one at a time, exactly as SQLite's ``BEGIN IMMEDIATE`` made them: a
+repository's read-then-write can never race another one. Inside one process an
+:class:`asyncio.Lock` queues them first, so one pooled connection at most waits on the lock. Reads
+run concurrently, each on one REPEATABLE READ READ ONLY snapshot.
+
+The server going away raises :class:`~bot.storage.errors.DatabaseUnavailable` (the callers show
+"try again"); the pool opens new connections by itself. Both are logged once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager, suppress
+from typing import Any, Literal
+
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+
+from bot.storage import db as _db
+from bot.storage.db import (
+    Database,
+    HeldLock,
+    Migration,
+    Params,
+    Row,
+    Tx,
+    check_numbering,
+    load_migrations,
+    mask_url,
+    read_migration_files,
+)
+from bot.storage.dialect import bind, to_postgresql_ddl
+from bot.storage.errors import (
+    DatabaseUnavailable,
+    IntegrityError,
+    MigrationError,
+    NestedTransactionError,
+    StorageError,
+)
+
+__all__ = [
+    "BASELINE_VERSION",
+    "MIGRATE_LOCK_KEY",
+    "WRITE_LOCK_KEY",
+    "PostgresDatabase",
+    "PostgresTx",
+    "load_postgresql_migrations",
+]
+
+log = logging.getLogger(__name__)
+
+_Isolation = Literal["read_committed", "repeatable_read"]
+#: A pooled connection (the pool lends a proxy of it).
+_Conn = asyncpg.Connection | PoolConnectionProxy
+
+#: The advisory lock every write transaction takes first ("KapShap!" in ASCII). Outside the
+#: 32-bit range of ``hashtext``, so no named lock of :meth:`PostgresDatabase.hold` can collide.
+WRITE_LOCK_KEY = 0x4B61705368617021
+#: The advisory lock held while migrating, so two processes starting at once migrate once.
+MIGRATE_LOCK_KEY = WRITE_LOCK_KEY + 1
+
+#: The SQLite version the PostgreSQL history starts at (migrations/postgresql/0008_baseline.sql).
+BASELINE_VERSION = 8
+
+POOL_MIN = 1
+POOL_MAX = 10
+CONNECT_TIMEOUT = 10.0
+
+# What the server going away looks like to asyncpg: the socket (OSError), a closed connection
+# (InterfaceError's ConnectionDoesNotExistError), class 08 "connection exception" and class 57P
+# "operator intervention" (shut down, cannot connect now).
+_GONE: tuple[type[BaseException], ...] = (
+    OSError,
+    asyncio.TimeoutError,
+    asyncpg.exceptions.ConnectionDoesNotExistError,
+    asyncpg.exceptions.PostgresConnectionError,
+    asyncpg.exceptions.OperatorInterventionError,
+)
+
+# The server answered but said no: a bad login, an unknown database.
+_REFUSED: tuple[type[BaseException], ...] = (
+    asyncpg.exceptions.InvalidAuthorizationSpecificationError,
+    asyncpg.exceptions.InvalidCatalogNameError,
+)
+# Whatever asyncpg raises for a URL it cannot use at all.
+_CANNOT_CONNECT: tuple[type[BaseException], ...] = (
+    ValueError,
+    asyncpg.exceptions.PostgresError,
+    asyncpg.exceptions.InterfaceError,
+    *_GONE,
+)
+
+
+def load_postgresql_migrations() -> tuple[Migration, ...]:
+    """The PostgreSQL history: the baseline (version 8), then every shared migration from 0009
+    on, translated (:func:`~bot.storage.dialect.to_postgresql_ddl`) unless
+    ``migrations/postgresql/`` has its own file of that number."""
+    own = {m.version: m for m in read_migration_files("bot.storage", "migrations/postgresql")}
+    shared = [m for m in load_migrations() if m.version > BASELINE_VERSION]
+    if BASELINE_VERSION not in own:
+        raise MigrationError("migrations/postgresql/0008_baseline.sql is missing")
+    history = [own.pop(BASELINE_VERSION)]
+    for migration in shared:
+        override = own.pop(migration.version, None)
+        history.append(
+            override
+            or Migration(migration.version, migration.name, to_postgresql_ddl(migration.sql))
+        )
+    if own:
+        extra = ", ".join(f"{m.version:04d}_{m.name}" for m in own.values())
+        raise MigrationError(f"PostgreSQL migrations without a shared one of that number: {extra}")
+    check_numbering(history, first=BASELINE_VERSION)
+    return tuple(history)
+
+
+def _numeric(text: str) -> int | float:
+    """``numeric`` values as SQLite gives them: SUM of integers is an int, AVG a float."""
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+async def _setup_connection(conn: asyncpg.Connection) -> None:
+    # SUM()/AVG() of a BIGINT column is numeric: decode it as SQLite's int (or float), not Decimal.
+    await conn.set_type_codec(
+        "numeric", encoder=str, decoder=_numeric, schema="pg_catalog", format="text"
+    )
+
+
+def _rowcount(status: str) -> int:
+    """The row count at the end of a command status ("UPDATE 3", "INSERT 0 1")."""
+    last = status.rpartition(" ")[2]
+    return int(last) if last.isdigit() else -1
+
+
+def _translate(exc: BaseException, where: str, conn: _Conn | None = None) -> BaseException:
+    """The storage error for a driver error (or ``exc`` itself when it is a bug to show)."""
+    if isinstance(exc, asyncpg.exceptions.IntegrityConstraintViolationError):
+        return IntegrityError(
+            f"{exc.__class__.__name__}: {exc}", getattr(exc, "constraint_name", None)
+        )
+    # A connection the server closed under a running statement can fail with a client-side
+    # error first; the closed connection says what really happened.
+    if isinstance(exc, _GONE) or (conn is not None and conn.is_closed()):
+        return DatabaseUnavailable(f"the database {where} is unavailable: {_why(exc)}")
+    return exc
+
+
+def _why(exc: BaseException) -> str:
+    """One line saying why a connection failed (never the URL: the caller names it masked)."""
+    if isinstance(
+        exc,
+        asyncpg.exceptions.InvalidPasswordError
+        | asyncpg.exceptions.InvalidAuthorizationSpecificationError,
+    ):
+        return f"refused: {exc}"
+    if isinstance(exc, asyncpg.exceptions.InvalidCatalogNameError):
+        return f"refused: {exc}"
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused (is the server running, and on this host and port?)"
+    if isinstance(exc, asyncio.TimeoutError):
+        return "no answer (timed out)"
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc) or exc.__class__.__name__
+    text = str(exc).strip().splitlines()
+    return text[0] if text else exc.__class__.__name__
+
+
+class PostgresTx(Tx):
+    """A pooled connection, lent to one block (see :class:`bot.storage.db.Tx`)."""
+
+    backend = "postgresql"
+    __slots__ = ("_conn", "_open", "_where")
+
+    def __init__(self, conn: _Conn, where: str) -> None:
+        self._conn = conn
+        self._open = True
+        self._where = where
+
+    def _check(self) -> _Conn:
+        if not self._open:
+            raise StorageError("this transaction has already ended")
+        return self._conn
+
+    def _close(self) -> None:
+        self._open = False
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement and return the number of rows it changed."""
+        conn = self._check()
+        text, args = bind(sql, params)
+        try:
+            status: str = await conn.execute(text, *args)
+        except Exception as exc:
+            raise _translate(exc, self._where, conn) from exc
+        return _rowcount(status)
+
+    async def insert(self, sql: str, params: Params = (), *, key: str = "id") -> int:
+        """Run one ``INSERT`` and return the new row's ``key`` column (through RETURNING)."""
+        conn = self._check()
+        text, args = bind(f"{sql} RETURNING {key}", params)
+        try:
+            value = await conn.fetchval(text, *args)
+        except Exception as exc:
+            raise _translate(exc, self._where, conn) from exc
+        if value is None:
+            raise StorageError("INSERT returned no id")
+        return int(value)
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> int:
+        """Run one statement for each parameter row; return the total rows changed."""
+        total = 0
+        for params in rows:
+            total += max(await self.execute(sql, params), 0)
+        return total
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        """Return the first row of a query, or ``None``."""
+        conn = self._check()
+        text, args = bind(sql, params)
+        try:
+            row: Row | None = await conn.fetchrow(text, *args)
+        except Exception as exc:
+            raise _translate(exc, self._where, conn) from exc
+        return row
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        """Return every row of a query."""
+        conn = self._check()
+        text, args = bind(sql, params)
+        try:
+            rows = await conn.fetch(text, *args)
+        except Exception as exc:
+            raise _translate(exc, self._where, conn) from exc
+        return list(rows)
+
+
+class _PostgresHeld(HeldLock):
+    def __init__(self, owner: PostgresDatabase, name: str, conn: asyncpg.Connection) -> None:
+        self._owner = owner
+        self._name = name
+        self._conn: asyncpg.Connection | None = conn
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    async def release(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is None:
+            return
+        self._owner._held.pop(self._name, None)
+        try:
+            await conn.execute("SELECT pg_advisory_unlock(hashtext($1))", self._name)
+        except Exception:  # the connection is gone: the server has freed the lock with it
+            pass
+        finally:
+            await conn.close()
+
+
+class PostgresDatabase(Database):
+    """A pool of connections to one PostgreSQL database (see the module's docstring)."""
+
+    def __init__(self, pool: asyncpg.Pool, dsn: str, schema_version: int) -> None:
+        """Wrap an open pool on a migrated database. Use :meth:`connect` rather than this."""
+        self._pool = pool
+        self._dsn = dsn
+        self._where = mask_url(dsn)
+        self._schema_version = schema_version
+        self._write_lock = asyncio.Lock()
+        self._owners: set[asyncio.Task[Any]] = set()
+        self._closed = False
+        self._down = False
+        self._held: dict[str, _PostgresHeld] = {}
+
+    @classmethod
+    async def connect(
+        cls, dsn: str, *, migrations: Sequence[Migration] | None = None
+    ) -> PostgresDatabase:
+        """Connect, migrate and return the database; one-line :class:`DatabaseUnavailable` if the
+        URL is malformed, the server unreachable, or the login or database refused."""
+        where = mask_url(dsn)
+        try:
+            pool = await asyncpg.create_pool(
+                dsn,
+                min_size=POOL_MIN,
+                max_size=POOL_MAX,
+                timeout=CONNECT_TIMEOUT,
+                init=_setup_connection,
+            )
+        except _CANNOT_CONNECT as exc:
+            raise DatabaseUnavailable(f"cannot use the database {where}: {_why(exc)}") from None
+        try:
+            to_apply = load_postgresql_migrations() if migrations is None else tuple(migrations)
+            version = await _migrate(pool, to_apply, where)
+        except BaseException:
+            pool.terminate()
+            raise
+        return cls(pool, dsn, version)
+
+    @property
+    def backend(self) -> str:
+        """``"postgresql"``."""
+        return "postgresql"
+
+    @property
+    def path(self) -> str:
+        """The URL, its password masked."""
+        return self._where
+
+    @property
+    def schema_version(self) -> int:
+        """The ``schema_version`` reached after migrating."""
+        return self._schema_version
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        """A write transaction: READ COMMITTED, the write lock first, COMMIT or ROLLBACK.
+
+        The lock makes every write transaction of every process run one at a time.
+        """
+        async with self._owned(), self._write_lock, self._begun("read_committed", False) as tx:
+            yield tx
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Tx]:
+        """A read-only block on one snapshot (REPEATABLE READ READ ONLY), concurrent with others."""
+        async with self._owned(), self._begun("repeatable_read", True) as tx:
+            yield tx
+
+    async def explain_query_plan(self, sql: str, params: Params = ()) -> list[str]:
+        """The ``EXPLAIN`` lines of a statement."""
+        async with self.read() as tx:
+            rows = await tx.fetchall(f"EXPLAIN {sql}", params)
+        return [str(row[0]) for row in rows]
+
+    async def hold(self, name: str) -> HeldLock | None:
+        """``pg_try_advisory_lock(hashtext(name))`` on a connection of its own, kept until the
+        lock is released; ``None`` when another session (or this process) holds it."""
+        if name in self._held:
+            return None
+        try:
+            conn = await asyncpg.connect(self._dsn, timeout=CONNECT_TIMEOUT)
+        except Exception as exc:
+            raise _translate(exc, self._where) from exc
+        try:
+            granted = await conn.fetchval("SELECT pg_try_advisory_lock(hashtext($1))", name)
+        except BaseException as exc:
+            await conn.close()
+            if isinstance(exc, Exception):
+                raise _translate(exc, self._where, conn) from exc
+            raise
+        if not granted:
+            await conn.close()
+            return None
+        held = _PostgresHeld(self, name, conn)
+        self._held[name] = held
+        return held
+
+    async def close(self) -> None:
+        """Release the held locks, wait for running blocks, close the pool. Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        for held in list(self._held.values()):
+            await held.release()
+        async with self._write_lock:
+            await self._pool.close()
+
+    @asynccontextmanager
+    async def _owned(self) -> AsyncIterator[None]:
+        """Refuse a block opened inside another block of the same task (it could deadlock)."""
+        task = asyncio.current_task()
+        if task is not None and task in self._owners:
+            raise NestedTransactionError(
+                "already inside a transaction on this database; pass its Tx down instead"
+            )
+        if self._closed:
+            raise StorageError("the database is closed")
+        if task is not None:
+            self._owners.add(task)
+        try:
+            yield
+        finally:
+            if task is not None:
+                self._owners.discard(task)
+
+    @asynccontextmanager
+    async def _begun(self, isolation: _Isolation, readonly: bool) -> AsyncIterator[Tx]:
+        if self._closed:
+            raise StorageError("the database is closed")
+        try:
+            conn = await self._pool.acquire()
+        except Exception as exc:
+            raise self._unavailable(exc) from exc
+        try:
+            transaction = conn.transaction(isolation=isolation, readonly=readonly)
+            try:
+                await transaction.start()
+                if not readonly:
+                    await conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK_KEY)
+            except Exception as exc:
+                raise self._unavailable(exc) from exc
+            tx = PostgresTx(conn, self._where)
+            try:
+                yield tx
+            except BaseException as exc:
+                tx._close()
+                await _rollback_quietly(transaction)
+                if isinstance(exc, DatabaseUnavailable):
+                    self._note_down(exc)
+                raise
+            tx._close()
+            try:
+                await transaction.commit()
+            except Exception as exc:
+                await _rollback_quietly(transaction)
+                raise self._unavailable(exc) from exc
+        finally:
+            await self._release(conn)
+        if self._down:
+            self._down = False
+            log.warning("the database %s is reachable again", self._where)
+        if not readonly:
+            _db._after_commit()
+
+    async def _release(self, conn: PoolConnectionProxy) -> None:
+        try:
+            await self._pool.release(conn)
+        except Exception:  # a broken connection: the pool replaces it on the next acquire
+            conn.terminate()
+
+    def _unavailable(self, exc: BaseException) -> BaseException:
+        translated = _translate(exc, self._where)
+        if isinstance(translated, DatabaseUnavailable):
+            self._note_down(translated)
+        return translated
+
+    def _note_down(self, exc: DatabaseUnavailable) -> None:
+        """Log the server's going away once, until it is back."""
+        if not self._down:
+            self._down = True
+            log.warning("%s; the pool reconnects by itself", exc)
+
+
+async def _rollback_quietly(transaction: Any) -> None:
+    """Roll back, ignoring a connection that is gone (the server rolled it back already)."""
+    with suppress(Exception):
+        await transaction.rollback()
+
+
+async def _migrate(pool: asyncpg.Pool, migrations: Sequence[Migration], where: str) -> int:
+    """Apply the migrations newer than ``schema_version``, each in its own transaction; return
+    the version reached. A migration that fails leaves the schema as it was before it."""
+    try:
+        conn = await pool.acquire()
+    except Exception as exc:
+        raise DatabaseUnavailable(f"cannot use the database {where}: {_why(exc)}") from None
+    try:
+        # Two processes starting at once: the second waits here, then finds nothing to do.
+        await conn.execute("SELECT pg_advisory_lock($1)", MIGRATE_LOCK_KEY)
+        try:
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version ("
+                " id BIGINT PRIMARY KEY CHECK (id = 1), version BIGINT NOT NULL)"
+            )
+            current = int(await conn.fetchval("SELECT version FROM schema_version") or 0)
+            latest = migrations[-1].version if migrations else 0
+            if current > latest:
+                raise MigrationError(
+                    f"the database is at schema version {current}, newer than this code "
+                    f"({latest}); refusing to run an older version of the bot against it"
+                )
+            for migration in (m for m in migrations if m.version > current):
+                try:
+                    async with conn.transaction():
+                        await conn.execute(migration.sql)
+                        await conn.execute(
+                            "INSERT INTO schema_version (id, version) VALUES (1, $1) "
+                            "ON CONFLICT (id) DO UPDATE SET version = excluded.version",
+                            migration.version,
+                        )
+                except asyncpg.exceptions.PostgresError as exc:
+                    raise MigrationError(
+                        f"migration {migration.version:04d}_{migration.name} failed and was "
+                        f"rolled back: {exc}"
+                    ) from exc
+                current = migration.version
+            return current
+        finally:
+            await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATE_LOCK_KEY)
+    except _GONE as exc:
+        raise DatabaseUnavailable(f"cannot use the database {where}: {_why(exc)}") from None
+    finally:
+        await pool.release(conn)
