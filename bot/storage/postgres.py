@@ -20,7 +20,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
-from typing import Any, Literal
+from typing import Any
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
@@ -58,7 +58,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-_Isolation = Literal["read_committed", "repeatable_read"]
 #: A pooled connection (the pool lends a proxy of it).
 _Conn = asyncpg.Connection | PoolConnectionProxy
 
@@ -67,6 +66,11 @@ _Conn = asyncpg.Connection | PoolConnectionProxy
 WRITE_LOCK_KEY = 0x4B61705368617021
 #: The advisory lock held while migrating, so two processes starting at once migrate once.
 MIGRATE_LOCK_KEY = WRITE_LOCK_KEY + 1
+
+_BEGIN_WRITE = (
+    f"BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY})"
+)
+_BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 
 #: The SQLite version the PostgreSQL history starts at (migrations/postgresql/0008_baseline.sql).
 BASELINE_VERSION = 8
@@ -297,6 +301,7 @@ class PostgresDatabase(Database):
                 max_size=POOL_MAX,
                 timeout=CONNECT_TIMEOUT,
                 init=_setup_connection,
+                reset=_keep_session,
             )
         except _CANNOT_CONNECT as exc:
             raise DatabaseUnavailable(f"cannot use the database {where}: {_why(exc)}") from None
@@ -329,13 +334,13 @@ class PostgresDatabase(Database):
 
         The lock makes every write transaction of every process run one at a time.
         """
-        async with self._owned(), self._write_lock, self._begun("read_committed", False) as tx:
+        async with self._owned(), self._write_lock, self._begun(_BEGIN_WRITE, False) as tx:
             yield tx
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Tx]:
         """A read-only block on one snapshot (REPEATABLE READ READ ONLY), concurrent with others."""
-        async with self._owned(), self._begun("repeatable_read", True) as tx:
+        async with self._owned(), self._begun(_BEGIN_READ, True) as tx:
             yield tx
 
     async def explain_query_plan(self, sql: str, params: Params = ()) -> list[str]:
@@ -396,7 +401,7 @@ class PostgresDatabase(Database):
                 self._owners.discard(task)
 
     @asynccontextmanager
-    async def _begun(self, isolation: _Isolation, readonly: bool) -> AsyncIterator[Tx]:
+    async def _begun(self, begin: str, readonly: bool) -> AsyncIterator[Tx]:
         if self._closed:
             raise StorageError("the database is closed")
         try:
@@ -404,27 +409,26 @@ class PostgresDatabase(Database):
         except Exception as exc:
             raise self._unavailable(exc) from exc
         try:
-            transaction = conn.transaction(isolation=isolation, readonly=readonly)
             try:
-                await transaction.start()
-                if not readonly:
-                    await conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK_KEY)
+                # One round trip: BEGIN and, for a write, the write lock (simple query protocol).
+                await conn.execute(begin)
             except Exception as exc:
+                await _rollback_quietly(conn)
                 raise self._unavailable(exc) from exc
             tx = PostgresTx(conn, self._where)
             try:
                 yield tx
             except BaseException as exc:
                 tx._close()
-                await _rollback_quietly(transaction)
+                await _rollback_quietly(conn)
                 if isinstance(exc, DatabaseUnavailable):
                     self._note_down(exc)
                 raise
             tx._close()
             try:
-                await transaction.commit()
+                await conn.execute("COMMIT")
             except Exception as exc:
-                await _rollback_quietly(transaction)
+                await _rollback_quietly(conn)
                 raise self._unavailable(exc) from exc
         finally:
             await self._release(conn)
@@ -453,10 +457,16 @@ class PostgresDatabase(Database):
             log.warning("%s; the pool reconnects by itself", exc)
 
 
-async def _rollback_quietly(transaction: Any) -> None:
+async def _rollback_quietly(conn: _Conn) -> None:
     """Roll back, ignoring a connection that is gone (the server rolled it back already)."""
     with suppress(Exception):
-        await transaction.rollback()
+        await conn.execute("ROLLBACK")
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """The pool's reset of a returned connection: nothing beyond asyncpg's own ROLLBACK of an
+    open transaction. Pooled connections never change session state (no SET, LISTEN or session
+    lock), so the default reset query would be one more round trip per transaction for nothing."""
 
 
 async def _migrate(pool: asyncpg.Pool, migrations: Sequence[Migration], where: str) -> int:
