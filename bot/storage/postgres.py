@@ -25,9 +25,9 @@ from typing import Any
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.storage import db as _db
-from bot.storage.db import (
-    Database,
+from bot.storage import base as _base
+from bot.storage.base import (
+    Backend,
     HeldLock,
     Migration,
     Params,
@@ -272,7 +272,7 @@ class _PostgresHeld(HeldLock):
             await conn.close()
 
 
-class PostgresDatabase(Database):
+class PostgresDatabase(Backend):
     """A pool of connections to one PostgreSQL database (see the module's docstring)."""
 
     def __init__(self, pool: asyncpg.Pool, dsn: str, schema_version: int) -> None:
@@ -436,7 +436,7 @@ class PostgresDatabase(Database):
             self._down = False
             log.warning("the database %s is reachable again", self._where)
         if not readonly:
-            _db._after_commit()
+            _base._after_commit()
 
     async def _release(self, conn: PoolConnectionProxy) -> None:
         try:
