@@ -21,7 +21,7 @@ from bot.app import KapBot, Services
 from bot.limits import fit_message, quote_input
 from bot.locale import normalize, t
 from bot.render.text import unbroken
-from bot.services.errors import UserError
+from bot.services.errors import DatabaseUnavailable, UserError
 
 __all__ = [
     "INCIDENT_LOGGER",
@@ -151,6 +151,17 @@ async def guarded(interaction: discord.Interaction[Any], what: str) -> AsyncIter
         yield
     except UserError as exc:
         await reply_ephemeral(interaction, unbroken(exc.localized(locale_of(interaction))))
+    except DatabaseUnavailable as exc:
+        # Not a bug: the database server is away (the transaction was rolled back, the pool
+        # reconnects by itself and says so in the log). The member retries.
+        log.warning("%s: %s", what, exc)
+        await reply_ephemeral(
+            interaction,
+            t(
+                locale_of(interaction),
+                "The game is not available right now; try again in a moment.",
+            ),
+        )
     except discord.HTTPException as exc:
         if exc.code == ALREADY_ACKNOWLEDGED:
             log.info("%s: interaction %s was already answered", what, interaction.id)
