@@ -17,22 +17,17 @@ import subprocess
 import sys
 import time
 import traceback
-import uuid
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.storage.db import CRASH_AFTER_COMMIT_ENV, CRASH_EXIT_CODE, Database
+from bot.storage.db import CRASH_AFTER_COMMIT_ENV, CRASH_EXIT_CODE
+from tests.crash.backends import Backend, Target
 from tests.crash.scenario import OP_VERBS, Op, read_journal, run, run_ops, verify
-from tests.postgres import PostgresServer
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
-
-
-#: Where one run keeps its database: a SQLite file path or a PostgreSQL URL.
-Target = Path | str
 
 
 def _fork(db: Target, journal: Path, crash_after: int | None, seed: int) -> int:
@@ -59,61 +54,6 @@ def _child(db: Target, journal: Path, crash_after: int | None, seed: int) -> int
     """Run the scenario in a forked process; its exit status (CRASH_EXIT_CODE when killed)."""
     _, status = os.waitpid(_fork(db, journal, crash_after, seed), 0)
     return os.waitstatus_to_exitcode(status)
-
-
-class Backend:
-    """Fresh databases for the runs of one test: SQLite files, or PostgreSQL databases."""
-
-    def __init__(self, tmp: Path, server: PostgresServer | None) -> None:
-        self.tmp = tmp
-        self.server = server
-        self.targets: dict[str, Target] = {}
-        self.template: str | None = None
-
-    def fresh(self, name: str) -> tuple[Target, Path]:
-        """A new empty database and a journal next to it."""
-        folder = self.tmp / name
-        folder.mkdir()
-        target: Target = folder / "kap.db"
-        if self.server is not None:
-            if self.template is None:
-                # Migrated once, then copied: a kill point's start need not migrate again.
-                self.template = f"c_{uuid.uuid4().hex[:16]}"
-                self.server.psql(f"CREATE DATABASE {self.template}")
-                url = self.server.url_of(self.template)
-                asyncio.run(_migrated(url))
-            database = f"c_{uuid.uuid4().hex[:16]}"
-            self.server.psql(f"CREATE DATABASE {database} TEMPLATE {self.template}")
-            target = self.server.url_of(database)
-        self.targets[name] = target
-        return target, folder / "journal"
-
-    def of(self, name: str) -> tuple[Target, Path]:
-        """The database and journal made by :meth:`fresh` under ``name``."""
-        return self.targets[name], self.tmp / name / "journal"
-
-    def drop(self, name: str) -> None:
-        """Remove a run's database and folder (a few hundred would fill the disk)."""
-        target = self.targets.pop(name)
-        if self.server is not None:
-            self.server.psql(f"DROP DATABASE {str(target).rsplit('/', 1)[1]} WITH (FORCE)")
-        folder = self.tmp / name
-        for leftover in folder.iterdir():
-            leftover.unlink()
-        folder.rmdir()
-
-
-async def _migrated(url: str) -> None:
-    await (await Database.open(url)).close()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
-    """The crash tests run on both backends (PostgreSQL only where a server can be had)."""
-    if request.param == "postgresql":
-        server: PostgresServer = request.getfixturevalue("pg_server")
-        return Backend(tmp_path, server)
-    return Backend(tmp_path, None)
 
 
 def _count_commits(backend: Backend, seed: int) -> int:
