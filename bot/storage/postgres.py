@@ -104,12 +104,12 @@ _CANNOT_CONNECT: tuple[type[BaseException], ...] = (
 )
 
 
-def load_postgresql_migrations() -> tuple[Migration, ...]:
+def load_postgresql_migrations(package: str = "bot.storage") -> tuple[Migration, ...]:
     """The PostgreSQL history: the baseline (version 8), then every shared migration from 0009
     on, translated (:func:`~bot.storage.dialect.to_postgresql_ddl`) unless
-    ``migrations/postgresql/`` has its own file of that number."""
-    own = {m.version: m for m in read_migration_files("bot.storage", "migrations/postgresql")}
-    shared = [m for m in load_migrations() if m.version > BASELINE_VERSION]
+    ``migrations/postgresql/`` has its own file of that number. ``package`` is for tests."""
+    own = {m.version: m for m in read_migration_files(package, "migrations/postgresql")}
+    shared = [m for m in load_migrations(package) if m.version > BASELINE_VERSION]
     if BASELINE_VERSION not in own:
         raise MigrationError("migrations/postgresql/0008_baseline.sql is missing")
     history = [own.pop(BASELINE_VERSION)]
