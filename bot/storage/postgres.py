@@ -78,6 +78,9 @@ BASELINE_VERSION = 8
 POOL_MIN = 1
 POOL_MAX = 10
 CONNECT_TIMEOUT = 10.0
+#: Prepared statements kept per connection: more than the repositories' distinct statements
+#: (asyncpg's default of 100 is fewer), so each is parsed and planned once per connection.
+STATEMENT_CACHE = 1000
 
 # What the server going away looks like to asyncpg: the socket (OSError), a closed connection
 # (InterfaceError's ConnectionDoesNotExistError), class 08 "connection exception" and class 57P
@@ -302,6 +305,7 @@ class PostgresDatabase(Backend):
                 timeout=CONNECT_TIMEOUT,
                 init=_setup_connection,
                 reset=_keep_session,
+                statement_cache_size=STATEMENT_CACHE,
             )
         except _CANNOT_CONNECT as exc:
             raise DatabaseUnavailable(f"cannot use the database {where}: {_why(exc)}") from None
