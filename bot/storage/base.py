@@ -33,6 +33,7 @@ __all__ = [
     "is_database_url",
     "load_migrations",
     "mask_url",
+    "reset_commit_count",
 ]
 
 #: Parameters of one statement: positional (``?``) or named (``:name``).
@@ -63,6 +64,13 @@ _commits = 0
 def commit_count() -> int:
     """How many transactions this process has committed (for the crash tests)."""
     return _commits
+
+
+def reset_commit_count() -> None:
+    """Count commits from zero again: a crash test's forked child inherits its parent's count,
+    and its kill point must count its own commits only."""
+    global _commits
+    _commits = 0
 
 
 def _after_commit() -> None:

@@ -40,6 +40,7 @@ from bot.storage.base import (
     is_database_url,
     load_migrations,
     mask_url,
+    reset_commit_count,
 )
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "is_database_url",
     "load_migrations",
     "mask_url",
+    "reset_commit_count",
 ]
 
 

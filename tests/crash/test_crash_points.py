@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.storage.db import CRASH_AFTER_COMMIT_ENV, CRASH_EXIT_CODE
+from bot.storage.db import CRASH_AFTER_COMMIT_ENV, CRASH_EXIT_CODE, reset_commit_count
 from tests.crash.backends import Backend, Target
 from tests.crash.scenario import OP_VERBS, Op, read_journal, run, run_ops, verify
 
@@ -36,6 +36,7 @@ def _fork(db: Target, journal: Path, crash_after: int | None, seed: int) -> int:
     if pid == 0:  # the child: never returns into pytest
         code = 0
         try:
+            reset_commit_count()  # count this child's commits, not the parent's too
             if crash_after is None:
                 os.environ.pop(CRASH_AFTER_COMMIT_ENV, None)
             else:
@@ -134,6 +135,7 @@ def _ops_child(db: Path, journal: Path, ops: list[Op], crash_after: int) -> int:
     if pid == 0:
         code = 0
         try:
+            reset_commit_count()  # count this child's commits, not the parent's too
             os.environ[CRASH_AFTER_COMMIT_ENV] = str(crash_after)
             asyncio.run(run_ops(db, journal, ops))
         except BaseException:

@@ -30,7 +30,13 @@ from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import ManualClock
 from bot.services.tables import Outcome, Table, TableDefaults, TableService
 from bot.services.tournaments import TournamentRecord, TournamentService, settings_from_options
-from bot.storage.db import CRASH_AFTER_COMMIT_ENV, CRASH_EXIT_CODE, Database, commit_count
+from bot.storage.db import (
+    CRASH_AFTER_COMMIT_ENV,
+    CRASH_EXIT_CODE,
+    Database,
+    commit_count,
+    reset_commit_count,
+)
 from bot.storage.games import GamesRepo
 from bot.storage.integrity import find_problems
 from tests.crash.backends import Backend, Target
@@ -149,6 +155,7 @@ def _fork(path: Target, folder: Path, crash_after: int | None) -> int:
     if pid == 0:
         code = 0
         try:
+            reset_commit_count()  # count this child's commits, not the parent's too
             if crash_after is None:
                 os.environ.pop(CRASH_AFTER_COMMIT_ENV, None)
             else:
