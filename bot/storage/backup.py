@@ -5,6 +5,9 @@ keep writing (WAL mode: readers never block the writer); the copy is the databas
 moment, committed transactions only. It is written to a temporary file next to the target,
 checked (``PRAGMA integrity_check``) and only then renamed into place, so an interrupted backup
 never leaves a half-written file under the target's name.
+
+SQLite only: a PostgreSQL database (``DATABASE_URL``) is backed up with the server's own tools
+(``pg_dump``, or the server's continuous archiving).
 """
 
 from __future__ import annotations
