@@ -206,14 +206,15 @@ class KapBot(commands.Bot):
         settings = self.settings
         # The bot's memory budget (docs/benchmarks.md): small AI memos, not the simulator's.
         bound_memos()
-        # One process per database: a second bot on the same file refuses to start here.
-        if self._lock is None or not self._lock.held:
+        # One process per SQLite file: a second bot on the same file refuses to start here.
+        # (PostgreSQL serves several processes; their shards are claimed with Database.hold.)
+        if settings.database_url is None and (self._lock is None or not self._lock.held):
             self._lock = ProcessLock.acquire(settings.db_path)
         # Command names and descriptions in each member's language (bot/locale's catalogues).
         from cogs.translator import CatalogueTranslator
 
         await self.tree.set_translator(CatalogueTranslator())
-        db = await Database.open(Path(settings.db_path))
+        db = await Database.open(settings.database_target)
         chips = ChipsService(
             db,
             self.clock,
@@ -401,9 +402,9 @@ def sync_main(argv: list[str] | None = None) -> int:
     return 0
 
 
-async def _check_database(path: str | Path) -> None:
-    """Open (and migrate) the database once, so a bad path fails before the bot starts."""
-    db = await Database.open(Path(path))
+async def _check_database(target: str | Path) -> None:
+    """Open (and migrate) the database once, so a bad path or URL fails before the bot starts."""
+    db = await Database.open(target)
     await db.close()
 
 
@@ -427,19 +428,21 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     try:
-        # Before connecting to Discord: a database path that cannot be used, or a database
-        # another bot process holds, is one line here rather than a traceback later.
-        lock = ProcessLock.acquire(settings.db_path)
+        # Before connecting to Discord: a database path or URL that cannot be used, or a SQLite
+        # file another bot process holds, is one line here rather than a traceback later.
+        lock = None if settings.database_url is not None else ProcessLock.acquire(settings.db_path)
         try:
-            asyncio.run(_check_database(settings.db_path))
+            asyncio.run(_check_database(settings.database_target))
         except BaseException:
-            lock.release()
+            if lock is not None:
+                lock.release()
             raise
     except StorageError as exc:
         print(f"kapshap run: {exc}", file=sys.stderr)
         return 2
     bot = create_bot(settings)
-    bot.hold_lock(lock)
+    if lock is not None:
+        bot.hold_lock(lock)
     try:
         asyncio.run(_serve(bot, settings.discord_token))
     except discord.LoginFailure:

@@ -44,6 +44,7 @@ LOG_LEVELS: tuple[str, ...] = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 DEFAULTS: dict[str, str] = {
     "DISCORD_TOKEN": "",
     "KAPSHAP_DB_PATH": "data/kapshap.sqlite3",
+    "DATABASE_URL": "",
     "KAPSHAP_LOG_LEVEL": "INFO",
     "KAPSHAP_DEFAULT_ANTE": "10",
     "KAPSHAP_STARTING_CHIPS": "1000",
@@ -69,6 +70,8 @@ class Settings:
     # repr=False: the token must never end up in a log line or a traceback.
     discord_token: str | None = field(default=None, repr=False)
     db_path: Path = Path(DEFAULTS["KAPSHAP_DB_PATH"])
+    # repr=False: a URL may carry the database password.
+    database_url: str | None = field(default=None, repr=False)
     log_level: str = DEFAULTS["KAPSHAP_LOG_LEVEL"]
     default_ante: int = int(DEFAULTS["KAPSHAP_DEFAULT_ANTE"])
     starting_chips: int = int(DEFAULTS["KAPSHAP_STARTING_CHIPS"])
@@ -85,6 +88,12 @@ class Settings:
     def log_level_number(self) -> int:
         """The log level as a :mod:`logging` number (``logging.INFO`` …)."""
         return logging.getLevelNamesMapping()[self.log_level]
+
+    @property
+    def database_target(self) -> str | Path:
+        """What the bot opens: the PostgreSQL URL when ``DATABASE_URL`` is set, otherwise the
+        SQLite file ``KAPSHAP_DB_PATH``."""
+        return self.database_url if self.database_url is not None else self.db_path
 
     def require_token(self) -> str:
         """The Discord token, or a :class:`ConfigError` saying how to provide one."""
@@ -220,6 +229,17 @@ _turn_seconds = _bounded(limits.MIN_TURN_SECONDS, limits.MAX_TURN_SECONDS, "seco
 _provisional_games = _bounded(0, 1000, "rated games")
 
 
+def _database_url(name: str, value: str) -> str:
+    if not value.startswith(("postgresql://", "postgres://")):
+        # Never the value itself: it may hold a password. Its scheme is enough to see the slip.
+        scheme = value.split("://", 1)[0] + "://" if "://" in value else "no scheme"
+        raise ConfigError(
+            f"{name} must be a postgresql:// URL (postgresql://user:password@host:port/database),"
+            f" not {scheme}; leave it unset to use the SQLite file KAPSHAP_DB_PATH"
+        )
+    return value
+
+
 def _snowflake(name: str, value: str) -> int:
     return _int(
         name,
@@ -302,6 +322,7 @@ def load_settings(
     return Settings(
         discord_token=get_optional("DISCORD_TOKEN", _token),
         db_path=get("KAPSHAP_DB_PATH", lambda _name, value: Path(value)),
+        database_url=get_optional("DATABASE_URL", _database_url),
         log_level=get("KAPSHAP_LOG_LEVEL", _log_level),
         default_ante=get("KAPSHAP_DEFAULT_ANTE", _ante),
         starting_chips=get("KAPSHAP_STARTING_CHIPS", _amount),

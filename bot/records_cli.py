@@ -442,7 +442,11 @@ def main_record(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.std
     sub = parser.add_subparsers(dest="verb", required=True, parser_class=_Parser)
     export = sub.add_parser("export", help="write a stored game as a record", stream=err)
     export.add_argument("game_id")
-    export.add_argument("--db", default=None, help="database file (default: the settings')")
+    export.add_argument(
+        "--db",
+        default=None,
+        help="database file or postgresql:// URL (default: the settings', DATABASE_URL first)",
+    )
     export.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
     export.add_argument(
         "--force",
@@ -455,18 +459,23 @@ def main_record(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.std
     from bot.config import ConfigError, load_settings
     from bot.services.errors import UserError
     from bot.services.replays import ReplayService
-    from bot.storage.db import Database
+    from bot.storage.db import Database, is_database_url, mask_url
     from bot.storage.errors import StorageError
     from bot.storage.games import GamesRepo
 
+    db_path: str | Path
     try:
-        db_path = Path(args.db) if args.db else Path(load_settings().db_path)
+        if args.db:
+            db_path = args.db if is_database_url(args.db) else Path(args.db)
+        else:
+            db_path = load_settings().database_target
     except ConfigError as exc:
         print(f"Settings: {exc}", file=err)
         return 1
-    if not db_path.exists():
+    if isinstance(db_path, Path) and not db_path.exists():
         print(f"No database at {_shown(str(db_path))}.", file=err)
         return 1
+    shown = mask_url(db_path)
 
     class Refused(Exception):
         """A one-line refusal of the export."""
@@ -477,7 +486,7 @@ def main_record(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.std
             games = GamesRepo(db)
             stored = await games.get(args.game_id)
             if stored is None:
-                raise Refused(f"There is no game {quote_input(args.game_id)} in {db_path}.")
+                raise Refused(f"There is no game {quote_input(args.game_id)} in {shown}.")
             running = stored.status.is_open and stored.deal_json is not None
             if running and not args.force:
                 raise Refused(

@@ -21,7 +21,7 @@ from bot.app import KapBot, Services
 from bot.limits import fit_message, quote_input
 from bot.locale import normalize, t
 from bot.render.text import unbroken
-from bot.services.errors import UserError
+from bot.services.errors import DatabaseUnavailable, UserError
 
 __all__ = [
     "INCIDENT_LOGGER",
@@ -121,7 +121,23 @@ async def reply_ephemeral(interaction: discord.Interaction[Any], text: str) -> N
 async def report_incident(
     interaction: discord.Interaction[Any] | None, error: BaseException, what: str
 ) -> str:
-    """Log an unexpected error with a fresh incident id; apologise to the user (if any)."""
+    """Log an unexpected error with a fresh incident id; apologise to the user (if any).
+
+    A database that cannot be reached right now is no bug: one warning line, no incident, and
+    the member is told to try again (the transaction was rolled back; the pool reconnects by
+    itself). The returned id is then empty.
+    """
+    if isinstance(error, DatabaseUnavailable):
+        log.warning("%s failed: %s", what, error)
+        if interaction is not None:
+            await reply_ephemeral(
+                interaction,
+                t(
+                    locale_of(interaction),
+                    "The game is not available right now; try again in a moment.",
+                ),
+            )
+        return ""
     incident = secrets.token_hex(4)
     log.error(
         "incident %s: %s failed (user %s, channel %s)",

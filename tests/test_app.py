@@ -27,3 +27,39 @@ def test_run_with_a_bad_setting_names_it(
     monkeypatch.setenv("KAPSHAP_DEFAULT_ANTE", "lots")
     assert main(["--env-file", str(tmp_path / "missing.env")]) == 2
     assert "KAPSHAP_DEFAULT_ANTE" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("postgresql://bot:s3cret@127.0.0.1:1/kap", "connection refused"),
+        ("postgresql://bot:s3cret@127.0.0.1:notaport/kap", "port"),
+        ("mysql://bot:s3cret@127.0.0.1/kap", "must be a postgresql:// URL"),
+    ],
+)
+def test_run_with_an_unusable_database_url_is_one_line_without_the_password(
+    url: str,
+    why: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setenv("DATABASE_URL", url)
+    assert main(["--env-file", str(tmp_path / "none.env")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kapshap run: ") and why in err, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert "s3cret" not in err
+
+
+def test_run_with_a_database_the_server_refuses_is_one_line(
+    pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setenv("DATABASE_URL", pg_url.rsplit("/", 1)[0] + "/no_such_database")
+    assert main(["--env-file", str(tmp_path / "none.env")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kapshap run: cannot use the database postgresql://"), err
+    assert "refused" in err and "no_such_database" in err
+    assert len(err.strip().splitlines()) == 1

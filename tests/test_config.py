@@ -236,3 +236,14 @@ def test_env_example_states_the_bounds_the_commands_use() -> None:
     assert "from 0 to 1000000000000" in text  # starting chips and the daily amount
     assert "from 10\n# to 86400" in text  # the turn timer
     assert "≥ 1" not in text
+
+
+def test_database_url_chooses_postgresql_and_is_never_shown() -> None:
+    from bot.config import load_settings
+
+    url = "postgresql://bot:s3cret@db.example:5432/kap"
+    settings = load_settings({"DATABASE_URL": url}, dotenv_path=None)
+    assert settings.database_url == url and settings.database_target == url
+    assert "s3cret" not in repr(settings)
+    unset = load_settings({}, dotenv_path=None)
+    assert unset.database_url is None and unset.database_target == unset.db_path

@@ -85,7 +85,7 @@ GAME_PACKAGES = frozenset(
     path.parent.name for path in (ROOT / "bot" / "games").glob("*/__init__.py")
 ) | {KIT}
 FACET_ACCESSORS = {f"bot.{role}.family": role for role in ROLES}
-NO_ASYNC_NO_DB = frozenset({"asyncio", "sqlite3", "aiosqlite"})
+NO_ASYNC_NO_DB = frozenset({"asyncio", "sqlite3", "aiosqlite", "asyncpg"})
 
 RULES: dict[str, Rule] = {
     GAMES: Rule(
@@ -129,9 +129,9 @@ RULES: dict[str, Rule] = {
         engine_randomness=True,
     ),
     "bot.storage": Rule(
-        "bot.storage -> standard library + aiosqlite only (no engine, no discord)",
+        "bot.storage -> standard library + aiosqlite + asyncpg only (no engine, no discord)",
         internal=frozenset({"bot.storage"}),
-        third_party=frozenset({"aiosqlite"}),
+        third_party=frozenset({"aiosqlite", "asyncpg"}),
     ),
     "bot.services": Rule(
         "bot.services -> standard library + bot.engine + bot.ai + bot.games + bot.storage + "

@@ -17,10 +17,15 @@ from typing import Any
 
 from bot.locale import N_, Message, Moment, t
 
+# Re-exported for the Discord layer, which never imports bot.storage: the database cannot be
+# reached right now (a PostgreSQL server gone); the member is told to try again, nothing applied.
+from bot.storage.errors import DatabaseUnavailable
+
 __all__ = [
     "AlreadyClaimed",
     "BalanceLimit",
     "DailyDisabled",
+    "DatabaseUnavailable",
     "InsufficientChips",
     "InvalidAmount",
     "InvalidTarget",

@@ -20,14 +20,14 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
-from typing import Any, Literal
+from typing import Any
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.storage import db as _db
-from bot.storage.db import (
-    Database,
+from bot.storage import base as _base
+from bot.storage.base import (
+    Backend,
     HeldLock,
     Migration,
     Params,
@@ -58,7 +58,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-_Isolation = Literal["read_committed", "repeatable_read"]
 #: A pooled connection (the pool lends a proxy of it).
 _Conn = asyncpg.Connection | PoolConnectionProxy
 
@@ -68,12 +67,20 @@ WRITE_LOCK_KEY = 0x4B61705368617021
 #: The advisory lock held while migrating, so two processes starting at once migrate once.
 MIGRATE_LOCK_KEY = WRITE_LOCK_KEY + 1
 
+_BEGIN_WRITE = (
+    f"BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY})"
+)
+_BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+
 #: The SQLite version the PostgreSQL history starts at (migrations/postgresql/0008_baseline.sql).
 BASELINE_VERSION = 8
 
 POOL_MIN = 1
 POOL_MAX = 10
 CONNECT_TIMEOUT = 10.0
+#: Prepared statements kept per connection: more than the repositories' distinct statements
+#: (asyncpg's default of 100 is fewer), so each is parsed and planned once per connection.
+STATEMENT_CACHE = 1000
 
 # What the server going away looks like to asyncpg: the socket (OSError), a closed connection
 # (InterfaceError's ConnectionDoesNotExistError), class 08 "connection exception" and class 57P
@@ -100,12 +107,12 @@ _CANNOT_CONNECT: tuple[type[BaseException], ...] = (
 )
 
 
-def load_postgresql_migrations() -> tuple[Migration, ...]:
+def load_postgresql_migrations(package: str = "bot.storage") -> tuple[Migration, ...]:
     """The PostgreSQL history: the baseline (version 8), then every shared migration from 0009
     on, translated (:func:`~bot.storage.dialect.to_postgresql_ddl`) unless
-    ``migrations/postgresql/`` has its own file of that number."""
-    own = {m.version: m for m in read_migration_files("bot.storage", "migrations/postgresql")}
-    shared = [m for m in load_migrations() if m.version > BASELINE_VERSION]
+    ``migrations/postgresql/`` has its own file of that number. ``package`` is for tests."""
+    own = {m.version: m for m in read_migration_files(package, "migrations/postgresql")}
+    shared = [m for m in load_migrations(package) if m.version > BASELINE_VERSION]
     if BASELINE_VERSION not in own:
         raise MigrationError("migrations/postgresql/0008_baseline.sql is missing")
     history = [own.pop(BASELINE_VERSION)]
@@ -268,7 +275,7 @@ class _PostgresHeld(HeldLock):
             await conn.close()
 
 
-class PostgresDatabase(Database):
+class PostgresDatabase(Backend):
     """A pool of connections to one PostgreSQL database (see the module's docstring)."""
 
     def __init__(self, pool: asyncpg.Pool, dsn: str, schema_version: int) -> None:
@@ -297,6 +304,8 @@ class PostgresDatabase(Database):
                 max_size=POOL_MAX,
                 timeout=CONNECT_TIMEOUT,
                 init=_setup_connection,
+                reset=_keep_session,
+                statement_cache_size=STATEMENT_CACHE,
             )
         except _CANNOT_CONNECT as exc:
             raise DatabaseUnavailable(f"cannot use the database {where}: {_why(exc)}") from None
@@ -329,13 +338,13 @@ class PostgresDatabase(Database):
 
         The lock makes every write transaction of every process run one at a time.
         """
-        async with self._owned(), self._write_lock, self._begun("read_committed", False) as tx:
+        async with self._owned(), self._write_lock, self._begun(_BEGIN_WRITE, False) as tx:
             yield tx
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Tx]:
         """A read-only block on one snapshot (REPEATABLE READ READ ONLY), concurrent with others."""
-        async with self._owned(), self._begun("repeatable_read", True) as tx:
+        async with self._owned(), self._begun(_BEGIN_READ, True) as tx:
             yield tx
 
     async def explain_query_plan(self, sql: str, params: Params = ()) -> list[str]:
@@ -396,7 +405,7 @@ class PostgresDatabase(Database):
                 self._owners.discard(task)
 
     @asynccontextmanager
-    async def _begun(self, isolation: _Isolation, readonly: bool) -> AsyncIterator[Tx]:
+    async def _begun(self, begin: str, readonly: bool) -> AsyncIterator[Tx]:
         if self._closed:
             raise StorageError("the database is closed")
         try:
@@ -404,27 +413,26 @@ class PostgresDatabase(Database):
         except Exception as exc:
             raise self._unavailable(exc) from exc
         try:
-            transaction = conn.transaction(isolation=isolation, readonly=readonly)
             try:
-                await transaction.start()
-                if not readonly:
-                    await conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK_KEY)
+                # One round trip: BEGIN and, for a write, the write lock (simple query protocol).
+                await conn.execute(begin)
             except Exception as exc:
+                await _rollback_quietly(conn)
                 raise self._unavailable(exc) from exc
             tx = PostgresTx(conn, self._where)
             try:
                 yield tx
             except BaseException as exc:
                 tx._close()
-                await _rollback_quietly(transaction)
+                await _rollback_quietly(conn)
                 if isinstance(exc, DatabaseUnavailable):
                     self._note_down(exc)
                 raise
             tx._close()
             try:
-                await transaction.commit()
+                await conn.execute("COMMIT")
             except Exception as exc:
-                await _rollback_quietly(transaction)
+                await _rollback_quietly(conn)
                 raise self._unavailable(exc) from exc
         finally:
             await self._release(conn)
@@ -432,7 +440,7 @@ class PostgresDatabase(Database):
             self._down = False
             log.warning("the database %s is reachable again", self._where)
         if not readonly:
-            _db._after_commit()
+            _base._after_commit()
 
     async def _release(self, conn: PoolConnectionProxy) -> None:
         try:
@@ -453,10 +461,16 @@ class PostgresDatabase(Database):
             log.warning("%s; the pool reconnects by itself", exc)
 
 
-async def _rollback_quietly(transaction: Any) -> None:
+async def _rollback_quietly(conn: _Conn) -> None:
     """Roll back, ignoring a connection that is gone (the server rolled it back already)."""
     with suppress(Exception):
-        await transaction.rollback()
+        await conn.execute("ROLLBACK")
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """The pool's reset of a returned connection: nothing beyond asyncpg's own ROLLBACK of an
+    open transaction. Pooled connections never change session state (no SET, LISTEN or session
+    lock), so the default reset query would be one more round trip per transaction for nothing."""
 
 
 async def _migrate(pool: asyncpg.Pool, migrations: Sequence[Migration], where: str) -> int:

@@ -21,8 +21,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage import db as _db
-from bot.storage.db import Database, HeldLock, Migration, Params, Row, Tx, load_migrations
+from bot.storage import base as _base
+from bot.storage.base import Backend, HeldLock, Migration, Params, Row, Tx, load_migrations
 from bot.storage.errors import (
     DatabaseUnavailable,
     IntegrityError,
@@ -119,10 +119,10 @@ class _SqliteHeld(HeldLock):
         self._owner._held.discard(self._name)
 
 
-class SqliteDatabase(Database):
+class SqliteDatabase(Backend):
     """The process's single SQLite connection: pragmas, migrations and serialised transactions.
 
-    Create it with :meth:`bot.storage.db.Database.open`; close it with :meth:`close`.
+    Opened by :meth:`bot.storage.db.Database.open`; close it with :meth:`close`.
     """
 
     def __init__(self, conn: aiosqlite.Connection, path: str, schema_version: int) -> None:
@@ -250,7 +250,7 @@ class SqliteDatabase(Database):
             await _rollback_quietly(self._conn)
             raise
         if begin != "BEGIN":  # a write transaction: a commit point
-            _db._after_commit()
+            _base._after_commit()
 
 
 async def _connect(location: str) -> aiosqlite.Connection:

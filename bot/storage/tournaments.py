@@ -236,8 +236,8 @@ class TournamentsRepo:
         await tx.execute(
             "INSERT INTO tournament_entries (tournament_id, user_id, name, ai_level, joined_at) "
             "VALUES (?, ?, ?, ?, ?) ON CONFLICT (tournament_id, user_id) DO UPDATE SET "
-            "joins = joins + 1, active = 1, checked_in = 0, name = excluded.name, "
-            "joined_at = excluded.joined_at",
+            "joins = tournament_entries.joins + 1, active = 1, checked_in = 0, "
+            "name = excluded.name, joined_at = excluded.joined_at",
             (tournament_id, user_id, name, ai_level, to_db_time(joined_at)),
         )
         return int(

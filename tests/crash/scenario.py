@@ -146,7 +146,7 @@ async def _game(
     return table
 
 
-async def run(db_path: Path, journal_path: Path, seed: int = 1) -> int:
+async def run(db_path: Path | str, journal_path: Path, seed: int = 1) -> int:
     """The whole scripted sequence; returns the number of commits it made."""
     rng = random.Random(seed)
     clock = ManualClock()
@@ -262,7 +262,7 @@ OP_VERBS = (
 )
 
 
-async def run_ops(db_path: Path, journal_path: Path, ops: list[Op], seed: int = 1) -> None:
+async def run_ops(db_path: Path | str, journal_path: Path, ops: list[Op], seed: int = 1) -> None:
     """Random operations (the property test's); a refused one (a user mistake) is skipped."""
     rng = random.Random(seed)
     clock = ManualClock()
@@ -351,7 +351,7 @@ async def run_ops(db_path: Path, journal_path: Path, ops: list[Op], seed: int = 
         await db.close()
 
 
-async def verify(db_path: Path, journal_path: Path) -> list[str]:
+async def verify(db_path: Path | str, journal_path: Path) -> list[str]:
     """Start afresh on the file (restore, with its repairs); what is wrong, in words."""
     db = await Database.open(db_path)
     wrong: list[str] = []
@@ -403,4 +403,5 @@ async def _check_ack(tx: Any, entry: dict[str, Any]) -> list[str]:
 
 if __name__ == "__main__":
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
-    asyncio.run(run(Path(sys.argv[1]), Path(sys.argv[2]), seed))
+    target = sys.argv[1]
+    asyncio.run(run(target if "://" in target else Path(target), Path(sys.argv[2]), seed))

@@ -31,9 +31,16 @@ from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import ManualClock
 from bot.services.tables import Outcome, Table, TableDefaults, TableService
 from bot.services.tournaments import TournamentRecord, TournamentService, settings_from_options
-from bot.storage.db import CRASH_AFTER_COMMIT_ENV, CRASH_EXIT_CODE, Database, commit_count
+from bot.storage.db import (
+    CRASH_AFTER_COMMIT_ENV,
+    CRASH_EXIT_CODE,
+    Database,
+    commit_count,
+    reset_commit_count,
+)
 from bot.storage.games import GamesRepo
 from bot.storage.integrity import find_problems
+from tests.crash.backends import Backend, Target
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
@@ -83,7 +90,7 @@ class Host:
         return None
 
 
-async def drive(path: Path) -> int:
+async def drive(path: Target) -> int:
     """Run (or carry on) the event to its end, as a fresh start of the bot would; commits."""
     # Every game of the event deals a winning hand to its first seat (the facet the table
     # service asks to deal).
@@ -145,18 +152,19 @@ async def drive(path: Path) -> int:
         await db.close()
 
 
-def _fork(path: Path, crash_after: int | None) -> int:
+def _fork(path: Target, folder: Path, crash_after: int | None) -> int:
     """Run :func:`drive` in a forked child (killed after commit ``crash_after``); its pid."""
     pid = os.fork()
     if pid == 0:
         code = 0
         try:
+            reset_commit_count()  # count this child's commits, not the parent's too
             if crash_after is None:
                 os.environ.pop(CRASH_AFTER_COMMIT_ENV, None)
             else:
                 os.environ[CRASH_AFTER_COMMIT_ENV] = str(crash_after)
             commits = asyncio.run(drive(path))
-            (path.parent / "commits").write_text(str(commits))
+            (folder / "commits").write_text(str(commits))
         except BaseException:
             traceback.print_exc()
             code = 1
@@ -165,13 +173,13 @@ def _fork(path: Path, crash_after: int | None) -> int:
     return pid
 
 
-def _child(path: Path, crash_after: int | None) -> int:
+def _child(path: Target, folder: Path, crash_after: int | None) -> int:
     """Run :func:`drive` in a forked child; its exit status."""
-    _, status = os.waitpid(_fork(path, crash_after), 0)
+    _, status = os.waitpid(_fork(path, folder, crash_after), 0)
     return os.waitstatus_to_exitcode(status)
 
 
-async def outcome_of(path: Path) -> dict[str, Any]:
+async def outcome_of(path: Target) -> dict[str, Any]:
     """The balances, the invariant's problems and the event's status."""
     db = await Database.open(path)
     try:
@@ -193,12 +201,11 @@ async def outcome_of(path: Path) -> dict[str, Any]:
         await db.close()
 
 
-def test_every_commit_point_of_a_tournament_is_survived(tmp_path: Path) -> None:
-    whole = tmp_path / "whole"
-    whole.mkdir()
-    assert _child(whole / "kap.db", None) == 0
-    total = int((whole / "commits").read_text())
-    expected = asyncio.run(outcome_of(whole / "kap.db"))
+def test_every_commit_point_of_a_tournament_is_survived(backend: Backend) -> None:
+    whole, _ = backend.fresh("whole")
+    assert _child(whole, backend.tmp / "whole", None) == 0
+    total = int((backend.tmp / "whole" / "commits").read_text())
+    expected = asyncio.run(outcome_of(whole))
     assert expected["problems"] == [] and expected["status"] == "finished"
     pool = 25 * len(USERS)
     assert sum(expected["balances"].values()) == START * len(USERS)
@@ -214,9 +221,8 @@ def test_every_commit_point_of_a_tournament_is_survived(tmp_path: Path) -> None:
     def launch() -> None:
         point = next(points, None)
         if point is not None:
-            folder = tmp_path / f"kill{point}"
-            folder.mkdir()
-            running[_fork(folder / "kap.db", point)] = (point, False)
+            target, _ = backend.fresh(f"kill{point}")
+            running[_fork(target, backend.tmp / f"kill{point}", point)] = (point, False)
 
     for _ in range(max(1, min(4, os.cpu_count() or 1))):
         launch()
@@ -225,20 +231,23 @@ def test_every_commit_point_of_a_tournament_is_survived(tmp_path: Path) -> None:
         if pid not in running:
             continue
         point, restarted = running.pop(pid)
-        folder = tmp_path / f"kill{point}"
+        target, _ = backend.of(f"kill{point}")
         code = os.waitstatus_to_exitcode(status)
         if not restarted:
             if code != CRASH_EXIT_CODE:
                 failures.append(f"kill point {point}: the child exited with {code}")
+                backend.drop(f"kill{point}")
                 launch()
             else:
-                running[_fork(folder / "kap.db", None)] = (point, True)
+                running[_fork(target, backend.tmp / f"kill{point}", None)] = (point, True)
             continue
         launch()
         if code != 0:
             failures.append(f"kill point {point}: the restart did not finish the event")
+            backend.drop(f"kill{point}")
             continue
-        got = asyncio.run(outcome_of(folder / "kap.db"))
+        got = asyncio.run(outcome_of(target))
         if got != expected:
             failures.append(f"kill point {point}: {got} != {expected}")
+        backend.drop(f"kill{point}")
     assert failures == []

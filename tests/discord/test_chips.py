@@ -255,6 +255,24 @@ async def test_history_shows_at_most_fifteen_entries(world: World) -> None:
 # --- errors ----------------------------------------------------------------------------------
 
 
+async def test_an_unreachable_database_is_a_short_try_again_not_an_incident(
+    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from bot.storage.errors import DatabaseUnavailable
+
+    async def away(*_args: object) -> int:
+        raise DatabaseUnavailable("the database postgresql://bot:***@db/kap is unavailable")
+
+    monkeypatch.setattr(chips_of(world), "balance", away)
+    with caplog.at_level(logging.WARNING):
+        r = await world.members[0].slash(world.channel, "chips balance")
+
+    assert r.ephemeral and r.response is not None
+    assert r.response.content == "The game is not available right now; try again in a moment."
+    assert not any(record.levelno >= logging.ERROR for record in caplog.records)
+    assert any("unavailable" in record.getMessage() for record in caplog.records)
+
+
 async def test_an_unexpected_error_is_logged_with_an_incident_id(
     world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

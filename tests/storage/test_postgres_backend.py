@@ -76,6 +76,57 @@ def test_a_url_is_printed_without_its_password() -> None:
     assert "s3cret" not in mask_url("postgresql://bot:s3cret@[::1/kap")
 
 
+def _package(root: Path, files: dict[str, str]) -> str:
+    """A throwaway package holding migration files (``migrations/…``)."""
+    name = f"migrations_{abs(hash(root)) % 10**8}"
+    for relative, text in {"__init__.py": "", **files}.items():
+        path = root / name / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return name
+
+
+def test_a_shared_migration_is_translated_or_overridden_for_postgresql(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sqlite_only = {f"migrations/{n:04d}_old.sql": "SELECT 1;" for n in range(1, 9)}
+    package = _package(
+        tmp_path,
+        {
+            **sqlite_only,
+            "migrations/0009_shared.sql": "CREATE TABLE s (a INTEGER, b REAL) STRICT;",
+            "migrations/0010_special.sql": "CREATE TABLE x (a INTEGER) WITHOUT ROWID;",
+            "migrations/postgresql/0008_baseline.sql": "CREATE TABLE base (a BIGINT);",
+            "migrations/postgresql/0010_special.sql": "CREATE TABLE x (a BIGSERIAL);",
+        },
+    )
+    history = load_postgresql_migrations(package)
+    assert [(m.version, m.name) for m in history] == [
+        (8, "baseline"),
+        (9, "shared"),
+        (10, "special"),
+    ]
+    assert history[1].sql == "CREATE TABLE s (a BIGINT, b DOUBLE PRECISION);"
+    assert history[2].sql == "CREATE TABLE x (a BIGSERIAL);"  # the override, as written
+
+
+def test_a_postgresql_migration_without_a_shared_one_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(tmp_path))
+    package = _package(
+        tmp_path,
+        {
+            **{f"migrations/{n:04d}_old.sql": "SELECT 1;" for n in range(1, 9)},
+            "migrations/postgresql/0008_baseline.sql": "SELECT 1;",
+            "migrations/postgresql/0009_stray.sql": "SELECT 1;",
+        },
+    )
+    with pytest.raises(MigrationError, match="0009_stray"):
+        load_postgresql_migrations(package)
+
+
 # ---- migrations ----------------------------------------------------------------------------
 
 
