@@ -3,6 +3,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import signal
+import subprocess
+import sys
+
 import asyncpg
 import pytest
 
@@ -41,23 +46,43 @@ async def test_a_second_connection_is_refused_until_the_first_lets_go(pg_url: st
         await second.close()
 
 
-async def test_a_dead_process_leaves_no_claim_behind(pg_url: str) -> None:
-    holder = await asyncpg.connect(pg_url)
+HOLDER = """
+import asyncio, sys, asyncpg
+from bot.storage.advisory import TRY_LOCK_SQL, advisory_key
+
+async def main() -> None:
+    connection = await asyncpg.connect(sys.argv[1])
+    held = await connection.fetchval(TRY_LOCK_SQL, advisory_key(sys.argv[2]))
+    print("held" if held else "refused", flush=True)
+    await asyncio.sleep(120)
+
+asyncio.run(main())
+"""
+
+
+async def test_a_killed_process_leaves_no_claim_behind(pg_url: str) -> None:
+    """Two OS processes: the first claims shard 1 and is killed (SIGKILL, no clean-up); the
+    server frees its claim with its connection, and the second process gets the shard."""
+    holder = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", HOLDER, pg_url, shard_lock_name(1), stdout=subprocess.PIPE
+    )
     other = await asyncpg.connect(pg_url)
     try:
-        key = advisory_key(REPAIR_LOCK)
-        assert await holder.fetchval(TRY_LOCK_SQL, key) is True
-        assert await other.fetchval(TRY_LOCK_SQL, key) is False
-        # As kill -9 of the process: its connection goes, without unlocking anything.
-        holder.terminate()
-        with pytest.raises(asyncpg.InterfaceError):
-            await holder.fetchval("SELECT 1")
-        # The server notices at once that the connection closed; ask until it has.
+        assert holder.stdout is not None
+        assert (await holder.stdout.readline()).strip() == b"held"
+        key = advisory_key(shard_lock_name(1))
+        assert await other.fetchval(TRY_LOCK_SQL, key) is False  # refused while it lives
+        holder.send_signal(signal.SIGKILL)
+        await holder.wait()
+        # The server notices the closed connection at once; ask until it has.
         for _attempt in range(200):
             if await other.fetchval(TRY_LOCK_SQL, key):
                 break
-            await other.fetchval("SELECT pg_sleep(0.05)")
+            await other.execute("SELECT pg_sleep(0.05)")
         else:
-            pytest.fail("the dead connection's lock was never released")
+            pytest.fail("the killed process's claim was never released")
     finally:
+        if holder.returncode is None:
+            holder.kill()
+            await holder.wait()
         await other.close()
