@@ -126,6 +126,7 @@ async def run(tables: int, actions: int, step: float, seed: int) -> Figures:
             daily_amount=100,
             turn_seconds=600,
             dev_guild_id=GUILD_ID,
+            shard_count=1,  # simcord needs the count discord.py would ask Discord for
         )
         bot = create_bot(settings, rng=random.Random(seed))
         env = simcord.Env(bot)

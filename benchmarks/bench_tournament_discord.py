@@ -83,6 +83,7 @@ async def run(players: int, rounds: int, best_of: int) -> None:
             daily_amount=100,
             turn_seconds=600,
             dev_guild_id=GUILD_ID,
+            shard_count=1,  # simcord needs the count discord.py would ask Discord for
         )
         bot = create_bot(settings, rng=random.Random(1))
         env = simcord.Env(bot)

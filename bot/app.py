@@ -20,7 +20,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord.ext import commands
@@ -30,6 +30,15 @@ from bot.ai.family import bound_memos
 from bot.config import ConfigError, Settings, load_settings
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import Clock
+from bot.services.cluster import (
+    HeldLock,
+    LocalLocks,
+    NamedLocks,
+    ShardClaimed,
+    claim_shards,
+    repair_once,
+    shard_ranges,
+)
 from bot.services.guild_settings import GuildDefaults, GuildSettingsService
 from bot.services.ratings import RatingService
 from bot.services.server import ServerService
@@ -124,7 +133,7 @@ class SeenInteractions:
         return True
 
 
-def drop_duplicate_interactions(bot: commands.Bot, seen: SeenInteractions) -> None:
+def drop_duplicate_interactions(bot: discord.Client, seen: SeenInteractions) -> None:
     """Wrap discord.py's INTERACTION_CREATE parser so a repeated delivery is logged (INFO) and
     ignored before any handler runs: it is answered once, by the first delivery."""
     # discord.py looks the parser up by event name on every event (the gateway and simcord alike).
@@ -156,8 +165,9 @@ class Services:
     ratings: RatingService
 
 
-class KapBot(commands.Bot):
-    """The Kap Shap bot: slash commands only, default (non-privileged) intents."""
+class KapBot(commands.AutoShardedBot):
+    """The Kap Shap bot: slash commands only, default (non-privileged) intents, the shards of
+    the settings (all of them by default, as many as Discord asks for)."""
 
     def __init__(
         self,
@@ -167,9 +177,13 @@ class KapBot(commands.Bot):
         rng: random.Random | None = None,
         extensions: tuple[str, ...] = EXTENSIONS,
         auto_sync: bool = True,
+        locks: NamedLocks | None = None,
     ) -> None:
         """``clock`` and ``rng`` are injected by tests; production uses the defaults.
-        ``auto_sync=False`` leaves publishing the commands to the caller (``kapshap sync``)."""
+        ``auto_sync=False`` makes a tool that never connects to Discord's gateway (``kapshap
+        sync``, the catalogue's extraction): it leaves publishing the commands to its caller and
+        claims no shard. ``locks``: the named locks shared with the other processes (default:
+        the database's, :func:`named_locks`)."""
         # Slash commands only: no text help (discord.py's default would answer "@bot help").
         # Nobody is pinged unless a message says whom (cogs.common.pinging): names of events,
         # tables and members are text chosen by members, and may read "@everyone" or "<@&id>".
@@ -178,6 +192,11 @@ class KapBot(commands.Bot):
             intents=discord.Intents.default(),
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=settings.shard_count,
+            # None is discord.py's own default (every shard), though its annotation says list.
+            shard_ids=cast(
+                "list[int]", None if settings.shard_ids is None else list(settings.shard_ids)
+            ),
         )
         self.settings = settings
         self.clock: Clock = clock or DiscordClock()
@@ -187,6 +206,8 @@ class KapBot(commands.Bot):
         self._services: Services | None = None
         drop_duplicate_interactions(self, SeenInteractions())
         self._lock: ProcessLock | None = None
+        self._locks = locks
+        self._claims: list[HeldLock] = []
         self._warming: asyncio.Task[None] | None = None
         self._compiler: subprocess.Popen[bytes] | None = None
 
@@ -215,6 +236,13 @@ class KapBot(commands.Bot):
 
         await self.tree.set_translator(CatalogueTranslator())
         db = await Database.open(settings.database_target)
+        locks = self._locks or named_locks(settings, db)
+        if self._auto_sync:
+            try:
+                await self._claim_shards(locks)
+            except BaseException:
+                await db.close()  # close() closes the database only once the services exist
+                raise
         chips = ChipsService(
             db,
             self.clock,
@@ -233,6 +261,9 @@ class KapBot(commands.Bot):
             self._rng,
             server,
             ratings,
+            # Other processes share a PostgreSQL database: check each table's version before
+            # acting, and look for due deadlines of tables this process does not hold.
+            poll_seconds=SHARED_POLL_SECONDS if settings.database_url is not None else None,
         )
         # Per-server overrides of the same settings; ChipsService reads the chip ones itself.
         guild_settings = GuildSettingsService(
@@ -248,12 +279,19 @@ class KapBot(commands.Bot):
         self._services = Services(
             settings, self.clock, db, chips, games, tables, guild_settings, server, ratings
         )
+        # Once for every process on the database, before the cogs rebuild the tables from it.
+        if await repair_once(locks, tables.repair_at_start, self.clock.sleep):
+            log.info("start-up repair: done by this process")
+        else:
+            log.info("start-up repair: another process was running it; waited and skipped it")
         for extension in self._extensions:
             await self.load_extension(extension)
         if warm.background_wanted():
             self._warming = asyncio.create_task(self._warm_kernel(), name="kapshap-warm-kernel")
         if not self._auto_sync:
             return
+        if not self.runs_shard_zero:
+            return  # the process of shard 0 publishes them (the shards line of the log says so)
         if settings.dev_guild_id is not None:
             guild = discord.Object(settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -261,6 +299,32 @@ class KapBot(commands.Bot):
             log.info("slash commands synced to the development guild %s", settings.dev_guild_id)
         else:
             await self.sync_if_changed()
+
+    @property
+    def runs_shard_zero(self) -> bool:
+        """Whether this process runs shard 0 (as the only process does): the one that publishes
+        the slash commands, and the one Discord sends the DMs to."""
+        return self.shard_ids is None or 0 in self.shard_ids
+
+    async def _claim_shards(self, locks: NamedLocks) -> None:
+        """Claim the shards this process runs (:class:`ShardClaimed` when another process runs
+        one of them); held until :meth:`close`."""
+        if self.shard_count is None:
+            # discord.py asks Discord in launch_shards (after this hook), but the claims must
+            # precede the repair and the commands: ask now, with the same request.
+            self.shard_count, _gateway, _limits = await self.http.get_bot_gateway()
+            automatic = " (the count Discord recommends)"
+        else:
+            automatic = ""
+        shards = self.shard_ids if self.shard_ids is not None else range(self.shard_count)
+        self._claims = await claim_shards(locks, shards)
+        log.info(
+            "shards: this process runs %s of %d%s; it %s the slash commands",
+            f"shard {shards[0]}" if len(shards) == 1 else f"shards {shard_ranges(shards)}",
+            self.shard_count,
+            automatic,
+            "publishes" if self.runs_shard_zero else "does not publish",
+        )
 
     async def sync_if_changed(self) -> bool:
         """Publish the commands globally when they differ from the last global sync (a hash kept
@@ -326,10 +390,30 @@ class KapBot(commands.Bot):
             self._compiler.kill()
             self._compiler.wait()
         await super().close()
+        # Before the database closes: on PostgreSQL a claim lives on one of its connections.
+        claims, self._claims = self._claims, []
+        for claim in claims:
+            await claim.release()
         if self._services is not None:
             await self._services.db.close()
         if self._lock is not None:
             self._lock.release()
+
+
+SHARED_POLL_SECONDS = 2.0
+"""How often a process sharing its database looks for due deadlines it does not hold."""
+
+
+def named_locks(settings: Settings, db: Database) -> NamedLocks:
+    """The locks the bot's processes share (shard claims, the start-up repair).
+
+    On PostgreSQL the database's own session locks (``Database.hold``: advisory locks, freed by
+    the server when a process dies), shared by every process on it. On SQLite the file lock
+    already makes the process the only one, so the locks of this process are enough.
+    """
+    if settings.database_url is not None:
+        return db
+    return LocalLocks(str(settings.db_path))
 
 
 def command_tree_hash(tree: discord.app_commands.CommandTree[Any]) -> str:
@@ -345,9 +429,10 @@ def create_bot(
     clock: Clock | None = None,
     rng: random.Random | None = None,
     auto_sync: bool = True,
+    locks: NamedLocks | None = None,
 ) -> KapBot:
     """An unstarted bot with every cog; ``setup_hook`` builds the services when it logs in."""
-    return KapBot(settings, clock=clock, rng=rng, auto_sync=auto_sync)
+    return KapBot(settings, clock=clock, rng=rng, auto_sync=auto_sync, locks=locks)
 
 
 NO_TOKEN_SYNC = """kapshap sync: no bot token (DISCORD_TOKEN is not set).
@@ -445,6 +530,9 @@ def main(argv: list[str] | None = None) -> int:
         bot.hold_lock(lock)
     try:
         asyncio.run(_serve(bot, settings.discord_token))
+    except ShardClaimed as exc:
+        print(f"kapshap run: {exc}", file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print("kapshap run: Discord refused the token (check DISCORD_TOKEN).", file=sys.stderr)
         return 1

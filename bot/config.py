@@ -31,6 +31,7 @@ from bot.limits import quote_input
 __all__ = [
     "DEFAULTS",
     "LOG_LEVELS",
+    "MAX_SHARDS",
     "ConfigError",
     "Settings",
     "load_settings",
@@ -56,7 +57,13 @@ DEFAULTS: dict[str, str] = {
     "KAPSHAP_REVIEW_PUBLIC": "false",
     "KAPSHAP_REVIEW_ROLLOUTS": "",
     "KAPSHAP_MAX_REVIEWS": "2",
+    "KAPSHAP_SHARD_COUNT": "",
+    "KAPSHAP_SHARD_IDS": "",
 }
+
+#: The largest ``KAPSHAP_SHARD_COUNT``: far above any bot's need (Discord asks for one shard per
+#: 1,000 to 2,500 servers), low enough that a typo cannot make a process claim millions of shards.
+MAX_SHARDS = 100_000
 
 
 class ConfigError(ValueError):
@@ -83,6 +90,11 @@ class Settings:
     review_public: bool = False
     review_rollouts: int | None = None
     max_reviews: int = int(DEFAULTS["KAPSHAP_MAX_REVIEWS"])
+    shard_count: int | None = None
+    """Shards of the whole bot, every process together; None: discord.py asks Discord (one
+    process then runs them all)."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process runs, in increasing order; None: all of them."""
 
     @property
     def log_level_number(self) -> int:
@@ -288,6 +300,56 @@ _rollouts = _bounded(limits.MIN_ROLLOUTS, limits.MAX_ROLLOUTS, "play-outs per de
 _max_reviews = _bounded(1, 16, "reviews at once")
 
 
+_shard_count = _bounded(1, MAX_SHARDS, "shards of the whole bot")
+
+_SHARD_IDS_EXPECTED = "shard ids and ranges separated by commas, like 0-3,6"
+
+
+def _shard_ids(name: str, value: str) -> tuple[int, ...]:
+    """``0-3,6`` -> ``(0, 1, 2, 3, 6)``; blank parts are skipped. The bounds (below the count,
+    each once) are checked by :func:`_check_shards`, which knows the count."""
+    ids: list[int] = []
+    for part in value.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        first_text, dash, last_text = part.partition("-")
+        first = _whole_number(first_text.strip())
+        last = _whole_number(last_text.strip()) if dash else first
+        if first is None or last is None or last < first:
+            raise ConfigError(f"{name} must be {_SHARD_IDS_EXPECTED}, got {quote_input(part)}")
+        if last >= MAX_SHARDS:  # before the range is built: '0-99999999999' is not a list
+            raise ConfigError(
+                f"{name} names shard {last:,}, above the largest shard count ({MAX_SHARDS:,})"
+            )
+        ids.extend(range(first, last + 1))
+    if not ids:
+        raise ConfigError(f"{name} must be {_SHARD_IDS_EXPECTED}, got {quote_input(value)}")
+    return tuple(ids)
+
+
+def _check_shards(count: int | None, ids: tuple[int, ...] | None) -> tuple[int, ...] | None:
+    """The shard ids, sorted, once they are known to fit the count."""
+    if ids is None:
+        return None
+    if count is None:
+        raise ConfigError(
+            "KAPSHAP_SHARD_IDS needs KAPSHAP_SHARD_COUNT (the number of shards of all the "
+            "processes together)"
+        )
+    seen: set[int] = set()
+    for shard in ids:
+        if shard >= count:
+            raise ConfigError(
+                f"KAPSHAP_SHARD_IDS names shard {shard}, but KAPSHAP_SHARD_COUNT is {count} "
+                f"(shards 0 to {count - 1})"
+            )
+        if shard in seen:
+            raise ConfigError(f"KAPSHAP_SHARD_IDS names shard {shard} twice")
+        seen.add(shard)
+    return tuple(sorted(ids))
+
+
 def _token(name: str, value: str) -> str:
     if any(char.isspace() for char in value):
         raise ConfigError(f"{name} must be a bot token without spaces")
@@ -319,6 +381,8 @@ def load_settings(
         raw = merged.get(name, "").strip()
         return parse(name, raw) if raw else None
 
+    shard_count = get_optional("KAPSHAP_SHARD_COUNT", _shard_count)
+    shard_ids = _check_shards(shard_count, get_optional("KAPSHAP_SHARD_IDS", _shard_ids))
     return Settings(
         discord_token=get_optional("DISCORD_TOKEN", _token),
         db_path=get("KAPSHAP_DB_PATH", lambda _name, value: Path(value)),
@@ -334,4 +398,6 @@ def load_settings(
         review_public=get("KAPSHAP_REVIEW_PUBLIC", _bool),
         review_rollouts=get_optional("KAPSHAP_REVIEW_ROLLOUTS", _rollouts),
         max_reviews=get("KAPSHAP_MAX_REVIEWS", _max_reviews),
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )

@@ -41,12 +41,11 @@ async def _command_texts() -> list[tuple[str, str | None]]:
     with tempfile.TemporaryDirectory() as folder:
         settings = Settings(discord_token=None, db_path=Path(folder) / "db.sqlite3")
         bot = KapBot(settings, auto_sync=False)
-        await bot.setup_hook()
-        try:
+        # "async with": discord.py's start-up of the client, which its close() needs
+        async with bot:
+            await bot.setup_hook()
             for command in bot.tree.get_commands():
                 await command.get_translated_payload(bot.tree, _Collect())
-        finally:
-            await bot.close()
     return list(dict.fromkeys(collected))
 
 

@@ -81,7 +81,9 @@ class Play(commands.Cog):
 
     async def cog_load(self) -> None:
         """Rebuild unfinished tables from the database, then start the scheduler."""
-        self.desk.restored = await self.desk.tables.restore()
+        # Without the start-up repair: the bot ran it before loading the cogs, once for all
+        # its processes (bot.app, KapBot.setup_hook).
+        self.desk.restored = await self.desk.tables.restore(repair=False)
         self.desk.presenter.wake = self.replan
         self.scheduler.start()
 

@@ -247,3 +247,50 @@ def test_database_url_chooses_postgresql_and_is_never_shown() -> None:
     assert "s3cret" not in repr(settings)
     unset = load_settings({}, dotenv_path=None)
     assert unset.database_url is None and unset.database_target == unset.db_path
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "expected"),
+    [
+        ("", "", (None, None)),
+        ("1", "", (1, None)),  # one process, one shard
+        ("4", "", (4, None)),  # one process, all four
+        ("4", "0,2", (4, (0, 2))),  # process 0 of 2
+        ("4", " 3 , 1 ", (4, (1, 3))),  # process 1 of 2, in any order and with spaces
+        ("8", "0-3,6", (8, (0, 1, 2, 3, 6))),
+        ("8", "5-5,", (8, (5,))),  # a one-id range; a trailing comma is nothing
+        ("100000", "99999", (100_000, (99_999,))),
+    ],
+)
+def test_shard_settings(count: str, ids: str, expected: tuple[object, object]) -> None:
+    settings = load({"KAPSHAP_SHARD_COUNT": count, "KAPSHAP_SHARD_IDS": ids})
+    assert (settings.shard_count, settings.shard_ids) == expected
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "message"),
+    [
+        ("0", "", "KAPSHAP_SHARD_COUNT must be a whole number from 1 to 100,000 (shards of the "),
+        ("two", "", "KAPSHAP_SHARD_COUNT must be a whole number from 1 to 100,000"),
+        ("100001", "", "KAPSHAP_SHARD_COUNT must be a whole number from 1 to 100,000"),
+        ("", "0,1", "KAPSHAP_SHARD_IDS needs KAPSHAP_SHARD_COUNT (the number of shards of all"),
+        ("4", "4", "KAPSHAP_SHARD_IDS names shard 4, but KAPSHAP_SHARD_COUNT is 4 (shards 0 to 3)"),
+        ("4", "0-9", "KAPSHAP_SHARD_IDS names shard 4, but KAPSHAP_SHARD_COUNT is 4"),
+        ("4", "0,2,0", "KAPSHAP_SHARD_IDS names shard 0 twice"),
+        ("8", "0-3,2-5", "KAPSHAP_SHARD_IDS names shard 2 twice"),
+        ("4", "3-1", "KAPSHAP_SHARD_IDS must be shard ids and ranges separated by commas, like "),
+        ("4", "a-b", "like 0-3,6, got 'a-b'"),
+        ("4", "1-", "got '1-'"),
+        ("4", "-1", "got '-1'"),
+        ("4", "1-2-3", "got '1-2-3'"),
+        ("4", "1 2", "got '1 2'"),
+        ("4", "١", "got '١'"),
+        ("4", ",", "got ','"),
+        ("4", "0-99999999999", "names shard 99,999,999,999, above the largest shard count"),
+    ],
+)
+def test_bad_shard_settings_are_one_line(count: str, ids: str, message: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        load({"KAPSHAP_SHARD_COUNT": count, "KAPSHAP_SHARD_IDS": ids})
+    assert message in str(info.value)
+    assert "\n" not in str(info.value)

@@ -73,4 +73,8 @@ def demo_settings(base: Settings, data_dir: Path) -> Settings:
         # No development server: the demo publishes the commands globally (build_scene), so
         # they show in the server and, for those that work there, in DMs, each listed once.
         dev_guild_id=None,
+        # One process with one shard on the built-in Discord, whatever .env says for a fleet
+        # (simcord needs the count that discord.py would otherwise ask Discord for).
+        shard_count=1,
+        shard_ids=None,
     )

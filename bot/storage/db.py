@@ -130,9 +130,10 @@ class Database:
         """Take the session-wide lock ``name`` without waiting; ``None`` if it is held already.
 
         For claims that must be unique across processes (a shard, "the start-up repair runs
-        once"). On PostgreSQL it is ``pg_try_advisory_lock(hashtext(name))`` on a connection of
-        its own, held until :meth:`HeldLock.release`, :meth:`close`, or the process's death (the
-        server frees it with the connection). On SQLite the file lock already makes this process
+        once"). On PostgreSQL it is ``pg_try_advisory_lock`` of the name's key
+        (:mod:`bot.storage.advisory`) on a connection of its own, held until
+        :meth:`HeldLock.release`, :meth:`close`, or the process's death (the server frees it
+        with the connection). On SQLite the file lock already makes this process
         the only one, so it is granted unless this process holds ``name`` already.
         """
         return await self._backend.hold(name)

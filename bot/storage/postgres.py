@@ -26,6 +26,7 @@ import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from bot.storage import base as _base
+from bot.storage.advisory import TRY_LOCK_SQL, UNLOCK_SQL, advisory_key
 from bot.storage.base import (
     Backend,
     HeldLock,
@@ -61,8 +62,9 @@ log = logging.getLogger(__name__)
 #: A pooled connection (the pool lends a proxy of it).
 _Conn = asyncpg.Connection | PoolConnectionProxy
 
-#: The advisory lock every write transaction takes first ("KapShap!" in ASCII). Outside the
-#: 32-bit range of ``hashtext``, so no named lock of :meth:`PostgresDatabase.hold` can collide.
+#: The advisory lock every write transaction takes first ("KapShap!" in ASCII). A named lock of
+#: :meth:`PostgresDatabase.hold` has a SHA-256-derived key (bot.storage.advisory): a collision
+#: with this one is a 1 in 2**64 chance.
 WRITE_LOCK_KEY = 0x4B61705368617021
 #: The advisory lock held while migrating, so two processes starting at once migrate once.
 MIGRATE_LOCK_KEY = WRITE_LOCK_KEY + 1
@@ -268,7 +270,7 @@ class _PostgresHeld(HeldLock):
             return
         self._owner._held.pop(self._name, None)
         try:
-            await conn.execute("SELECT pg_advisory_unlock(hashtext($1))", self._name)
+            await conn.execute(UNLOCK_SQL, advisory_key(self._name))
         except Exception:  # the connection is gone: the server has freed the lock with it
             pass
         finally:
@@ -354,8 +356,9 @@ class PostgresDatabase(Backend):
         return [str(row[0]) for row in rows]
 
     async def hold(self, name: str) -> HeldLock | None:
-        """``pg_try_advisory_lock(hashtext(name))`` on a connection of its own, kept until the
-        lock is released; ``None`` when another session (or this process) holds it."""
+        """``pg_try_advisory_lock`` of the name's key (:func:`bot.storage.advisory.advisory_key`)
+        on a connection of its own, kept until the lock is released; ``None`` when another
+        session (or this process) holds it."""
         if name in self._held:
             return None
         try:
@@ -363,7 +366,7 @@ class PostgresDatabase(Backend):
         except Exception as exc:
             raise _translate(exc, self._where) from exc
         try:
-            granted = await conn.fetchval("SELECT pg_try_advisory_lock(hashtext($1))", name)
+            granted = await conn.fetchval(TRY_LOCK_SQL, advisory_key(name))
         except BaseException as exc:
             await conn.close()
             if isinstance(exc, Exception):

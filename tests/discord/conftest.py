@@ -44,6 +44,8 @@ def settings(tmp_path: Path) -> Settings:
         daily_amount=100,
         turn_seconds=120,
         dev_guild_id=GUILD_ID,
+        # One shard: simcord needs the count that discord.py would otherwise ask Discord for.
+        shard_count=1,
     )
 
 

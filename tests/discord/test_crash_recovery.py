@@ -104,10 +104,10 @@ async def test_a_second_bot_on_the_same_database_refuses_to_start(
     world: World, settings: Settings
 ) -> None:
     second = create_bot(settings)
-    with pytest.raises(DatabaseLocked, match=f"pid {os.getpid()}") as caught:
-        await second.setup_hook()
+    async with second:  # discord.py's start-up of the client, which its close() needs
+        with pytest.raises(DatabaseLocked, match=f"pid {os.getpid()}") as caught:
+            await second.setup_hook()
     assert "in use by another bot process" in str(caught.value)
-    await second.close()
 
 
 async def test_a_table_whose_timer_keeps_failing_is_quarantined_and_the_others_play_on(

@@ -25,6 +25,7 @@ def settings(tmp_path: Path) -> Settings:
             "KAPSHAP_DAILY_AMOUNT": "0",
             "KAPSHAP_TURN_SECONDS": str(MIN_TURN_SECONDS),
             "KAPSHAP_DEV_GUILD_ID": str(GUILD_ID),
+            "KAPSHAP_SHARD_COUNT": "1",  # simcord needs the count discord.py would ask for
         },
         dotenv_path=None,
     )

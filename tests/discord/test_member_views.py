@@ -38,6 +38,7 @@ def settings(tmp_path: Path) -> Settings:
         daily_amount=100,
         turn_seconds=120,
         dev_guild_id=None,
+        shard_count=1,  # simcord needs the count discord.py would ask Discord for
     )
 
 

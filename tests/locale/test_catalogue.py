@@ -146,15 +146,14 @@ async def test_command_metadata_in_every_locale(tmp_path: Path) -> None:
         rng=random.Random(1),
         auto_sync=False,
     )
-    await bot.setup_hook()
-    try:
+    # "async with": discord.py's start-up of the client, which its close() needs
+    async with bot:
+        await bot.setup_hook()
         translator = bot.tree.translator
         assert isinstance(translator, CatalogueTranslator)
         payloads = [
             await c.get_translated_payload(bot.tree, translator) for c in bot.tree.get_commands()
         ]
-    finally:
-        await bot.close()
     locales = {locale.value for locale in DISCORD_LOCALES}
     problems: list[str] = []
 

@@ -27,16 +27,15 @@ async def payloads(tmp_path: Path) -> list[dict[str, Any]]:
         rng=random.Random(1),
         auto_sync=False,
     )
-    await bot.setup_hook()
-    try:
+    # "async with": discord.py's start-up of the client, which its close() needs
+    async with bot:
+        await bot.setup_hook()
         translator = bot.tree.translator
         assert isinstance(translator, CatalogueTranslator)
         return [
             dict(await c.get_translated_payload(bot.tree, translator))
             for c in bot.tree.get_commands()
         ]
-    finally:
-        await bot.close()
 
 
 def _names(item: dict[str, Any], locale: str) -> str:

@@ -62,15 +62,14 @@ async def test_texts_and_discord_name_every_command_alike(tmp_path: Path) -> Non
         rng=random.Random(1),
         auto_sync=False,
     )
-    await bot.setup_hook()
-    try:
+    # "async with": discord.py's start-up of the client, which its close() needs
+    async with bot:
+        await bot.setup_hook()
         translator = bot.tree.translator
         assert isinstance(translator, CatalogueTranslator)
         payloads = [
             await c.get_translated_payload(bot.tree, translator) for c in bot.tree.get_commands()
         ]
-    finally:
-        await bot.close()
     checked = 0
     for locale in ("zh-TW", "zh-CN"):
         for payload in payloads:

@@ -21,21 +21,18 @@ log = logging.getLogger(__name__)
 class TableRecovery(TableLobby):
     """Restore, repair and quarantine."""
 
-    async def restore(self) -> list[Table]:
+    async def restore(self, *, repair: bool = True) -> list[Table]:
         """Rebuild every unfinished table from the database (after a start or a crash).
 
-        First :meth:`repair` finishes whatever a crash left half-done, so the database holds the
-        invariant (docs/architecture.md, "Crash points"); then every lobby and running game is
-        rebuilt by replaying its log. A game that cannot be rebuilt is quarantined
-        (:meth:`quarantine_record`) instead of blocking its channel; :attr:`quarantined` lists
-        them for the cogs to announce.
+        First (unless ``repair=False``: the bot runs it once for all its processes,
+        :func:`bot.services.cluster.repair_once`) :meth:`repair_at_start` finishes whatever a
+        crash left half-done, so the database holds the invariant (docs/architecture.md, "Crash
+        points"); then every lobby and running game is rebuilt by replaying its log. A game
+        that cannot be rebuilt is quarantined (:meth:`quarantine_record`) instead of blocking
+        its channel; :attr:`quarantined` lists them for the cogs to announce.
         """
-        await self._settle_forfeits()
-        self.repairs = await self.repair()
-        for line in self.repairs:
-            log.warning("start-up repair: %s", line)
-        for line in self.unrepaired:
-            log.error("start-up repair cannot fix this (see `kapshap db check`): %s", line)
+        if repair:
+            await self.repair_at_start()
         last = await self._games.last_activity()
         last_seen = None if last is None else last.timestamp()
         restored = []
@@ -49,6 +46,16 @@ class TableRecovery(TableLobby):
             self._tables[table.channel_id] = table
             restored.append(table)
         return restored
+
+    async def repair_at_start(self) -> None:
+        """The start-up repair: pay the pots of games ended by a forfeit, then :meth:`repair`;
+        each repair logged (WARNING), each problem it cannot fix too (ERROR)."""
+        await self._settle_forfeits()
+        self.repairs = await self.repair()
+        for line in self.repairs:
+            log.warning("start-up repair: %s", line)
+        for line in self.unrepaired:
+            log.error("start-up repair cannot fix this (see `kapshap db check`): %s", line)
 
     async def _settle_forfeits(self) -> None:
         """Pay the pot of a game that ended with a winner but whose pot is still open.
