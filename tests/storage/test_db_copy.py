@@ -74,6 +74,17 @@ async def _fill(path: Path) -> None:
                 "INSERT INTO heartbeat (id, seen_at) VALUES (1, ?)", (WHEN.isoformat(),)
             )
             await tx.execute("INSERT INTO bot_state (key, value) VALUES ('commands', 'abc')")
+            # What the processes sharing a database keep (migration 0009).
+            await tx.execute(
+                "INSERT INTO processed_interactions (key, game_id, created_at) "
+                "VALUES ('1234567890', ?, 1764201600.25)",
+                (game,),
+            )
+            await tx.execute(
+                "INSERT INTO table_edits (game_id, edited_at, version) "
+                "VALUES (?, 1764201601.5, 3)",
+                (game,),
+            )
             await tx.execute(
                 "INSERT INTO rating_model (id, params_json, updated_at) VALUES (1, '{}', ?)",
                 (WHEN.isoformat(),),
