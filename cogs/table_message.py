@@ -217,15 +217,16 @@ class TableMessages(PresenterBase):
         state = self._messages.setdefault(table.id, MessageState())
         state.dirty = True
         if now or self._now() - state.last_edit >= EDIT_INTERVAL:
-            await self.flush(table)
+            await self.flush(table, force=now)
         self.wake()  # the scheduler sleeps until the next due edit or deadline
 
-    async def flush(self, table: Table) -> None:
+    async def flush(self, table: Table, *, force: bool = False) -> None:
         """Edit the table message if it is dirty (the state is read at edit time).
 
         When other processes serve the table too, its latest state is drawn, and only when no
-        process edited the message within :data:`EDIT_INTERVAL` (else it stays due until then)
-        and none already drew that state."""
+        process edited the message within :data:`EDIT_INTERVAL` (else it stays due until then;
+        ``force``, a change that must show at once, does not wait) and none already drew that
+        state."""
         state = self._messages.setdefault(table.id, MessageState())
         async with state.lock:
             if not state.dirty:
@@ -233,7 +234,7 @@ class TableMessages(PresenterBase):
             tables = self.bot.services.tables
             if tables.poll_seconds is not None:
                 table = await tables.by_id(table.id) or table
-                turn = await tables.edit_turn(table, EDIT_INTERVAL)
+                turn = await tables.edit_turn(table, EDIT_INTERVAL, force=force)
                 if turn == math.inf:
                     state.dirty = False  # another process drew this state already
                     return

@@ -591,12 +591,13 @@ class GamesRepo:
             )
 
     async def claim_edit(
-        self, game_id: str, version: int, now: float, interval: float
+        self, game_id: str, version: int, now: float, interval: float, *, force: bool = False
     ) -> float | None:
         """Take the turn to draw a table's message at ``version``, for processes that share
         the table: None when taken (``now`` and ``version`` recorded); infinity when some
         process already drew this version or a later one (nothing to draw); else the moment
-        another process's edit less than ``interval`` seconds ago allows the next one."""
+        another process's edit less than ``interval`` seconds ago allows the next one
+        (``force``: a change that must show at once takes the turn regardless)."""
         async with self._db.transaction() as tx:
             row = await tx.fetchone(
                 "SELECT edited_at, version FROM table_edits WHERE game_id = ?", (game_id,)
@@ -604,7 +605,7 @@ class GamesRepo:
             if row is not None:
                 if int(row[1]) >= version:
                     return math.inf
-                if float(row[0]) > now - interval:
+                if not force and float(row[0]) > now - interval:
                     return float(row[0]) + interval
             await self._record_edit(tx, game_id, version, now)
         return None

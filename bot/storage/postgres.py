@@ -160,9 +160,18 @@ def _translate(exc: BaseException, where: str, conn: _Conn | None = None) -> Bas
         )
     # A connection the server closed under a running statement can fail with a client-side
     # error first; the closed connection says what really happened.
-    if isinstance(exc, _GONE) or (conn is not None and conn.is_closed()):
+    if isinstance(exc, _GONE) or (conn is not None and _closed(conn)):
         return DatabaseUnavailable(f"the database {where} is unavailable: {_why(exc)}")
     return exc
+
+
+def _closed(conn: _Conn) -> bool:
+    """Whether a connection is closed. A pooled connection the pool has already taken back
+    (it does so with a connection the server closed) can no longer be asked: closed too."""
+    try:
+        return conn.is_closed()
+    except asyncpg.exceptions.InterfaceError:
+        return True
 
 
 def _why(exc: BaseException) -> str:

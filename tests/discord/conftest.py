@@ -33,11 +33,30 @@ GUILD_ID = 1_000_000_000_000_000_001
 DEAL_SEED = 20261122
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test module marked ``both_backends`` runs each of its tests on SQLite and again on a
+    real PostgreSQL database (the bot then runs as one of several processes would: version
+    checks, deadlines polled from the database, shard claims as advisory locks)."""
+    if "backend" in metafunc.fixturenames and metafunc.definition.get_closest_marker(
+        "both_backends"
+    ):
+        metafunc.parametrize("backend", ["sqlite", "postgresql"])
+
+
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    """One database file per test, shared by every bot generation of that test."""
+def backend() -> str:
+    """The database the bot runs on: SQLite unless the module is marked ``both_backends``."""
+    return "sqlite"
+
+
+@pytest.fixture
+def settings(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Settings:
+    """One database per test (a SQLite file, or a fresh PostgreSQL database), shared by every
+    bot generation of that test."""
+    url = request.getfixturevalue("pg_url") if backend == "postgresql" else None
     return Settings(
         discord_token=None,
+        database_url=url,
         db_path=tmp_path / "kapshap.sqlite3",
         default_ante=10,
         starting_chips=1000,

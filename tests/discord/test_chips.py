@@ -16,6 +16,8 @@ from bot.services.chips import ChipsService
 from bot.storage.chips import LedgerKind
 from tests.discord.conftest import GUILD_ID, World
 
+pytestmark = pytest.mark.both_backends
+
 G = GUILD_ID
 
 

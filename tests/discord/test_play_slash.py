@@ -29,6 +29,8 @@ from tests.discord.tables_kit import (
     tiles,
 )
 
+pytestmark = pytest.mark.both_backends
+
 ALICE = "6-6 6-6 1-1 4-4 3-1 3-3 6-5 5-2"
 BOB = "5-5 6-1 4-1 3-2 6-2 6-3 4-2"
 WALL = "2-2 6-4"

@@ -31,6 +31,8 @@ from tests.discord.tables_kit import (
     resign,
 )
 
+pytestmark = pytest.mark.both_backends
+
 # The first seat is dealt a winning hand: eye 6-6 6-6, 4-4+1-1, 3-1+3-3, 6-5+5-4.
 WINNING = "6-6 6-6 4-4 1-1 3-1 3-3 6-5 5-4"
 OTHER = "5-5 6-1 4-1 3-2 6-2 6-3 4-2"

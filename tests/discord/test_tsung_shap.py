@@ -30,6 +30,8 @@ from tests.discord.tables_kit import (
     table_of,
 )
 
+pytestmark = pytest.mark.both_backends
+
 ALICE = "1-1 2-2 6-6"
 BOB = "3-1 6-6"
 

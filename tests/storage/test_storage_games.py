@@ -233,3 +233,16 @@ async def test_list_unfinished_survives_a_restart(tmp_path: Path) -> None:
 async def test_naive_timestamps_are_refused(db: Database) -> None:
     with pytest.raises(ValueError, match="naive"):
         await _lobby(GamesRepo(db), at=datetime(2024, 1, 1))
+
+
+async def test_edit_turns_coalesce_across_processes_unless_forced(db: Database) -> None:
+    repo = GamesRepo(db)
+    game = await _lobby(repo)
+    assert await repo.claim_edit(game.id, 1, 100.0, 1.0) is None  # drawn at version 1
+    assert await repo.claim_edit(game.id, 1, 100.5, 1.0) == float("inf")  # drawn already
+    # Version 2 less than a second later waits for the interval ...
+    assert await repo.claim_edit(game.id, 2, 100.5, 1.0) == 101.0
+    # ... unless it must show at once (a start, an end): then it is drawn and recorded.
+    assert await repo.claim_edit(game.id, 2, 100.5, 1.0, force=True) is None
+    assert await repo.claim_edit(game.id, 2, 100.6, 1.0, force=True) == float("inf")
+    assert await repo.claim_edit(game.id, 3, 101.6, 1.0) is None
