@@ -22,13 +22,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.engine import Tile, sort_tiles
-from bot.engine.rules import FourTwo, ten_pair_values
 from bot.games import UnknownGame, find, games
 from bot.limits import format_duration
 from bot.locale import N_, EventLine, Message, nt, t
 from bot.locale import tile_name as local_tile_name
 from bot.render.family import GameRender, SeatLabel, render_for, render_of
-from bot.render.shapes import Arrangement, FaceUp
 
 __all__ = [
     "GAME_TITLES",
@@ -40,17 +38,16 @@ __all__ = [
     "legal_text",
     "others_moves_text",
     "plural",
-    "pool_text",
     "private_event_text",
     "recent_text",
     "result_text",
     "rules_summary",
     "rules_text",
     "seats_text",
+    "tile_counts",
     "tile_name",
     "turn_text",
     "unbroken",
-    "witness_text",
 ]
 
 GAME_TITLES: Mapping[str, str] = {game.name: game.title for game in games()}
@@ -150,7 +147,8 @@ def deadline_text(deadline: float) -> str:
     return f"<t:{int(deadline)}:R>"
 
 
-def _counted(tiles: Iterable[Tile]) -> list[tuple[Tile, int]]:
+def tile_counts(tiles: Iterable[Tile]) -> list[tuple[Tile, int]]:
+    """Each kind among ``tiles`` with its count, in rank order."""
     counts: dict[Tile, int] = {}
     for tile in sort_tiles(tiles):
         counts[tile] = counts.get(tile, 0) + 1
@@ -166,29 +164,8 @@ def hand_text(hand: Sequence[Tile], locale: str = "en") -> str:
         return t(locale, "*(no tiles)*")
     return "\n".join(
         tile_name(tile, locale) + (f" ×{count}" if count > 1 else "")
-        for tile, count in _counted(hand)
+        for tile, count in tile_counts(hand)
     )
-
-
-def pool_text(pool: Sequence[FaceUp], locale: str = "en") -> str:
-    """The face-up discards grouped by kind; dead ones (never takeable) listed apart."""
-    if not pool:
-        return t(locale, "*(no discards yet)*")
-    live = [p.tile for p in pool if not p.dead]
-    dead = [p.tile for p in pool if p.dead]
-
-    def group(tiles: list[Tile]) -> str:
-        return " · ".join(
-            f"`{tile}` {short_tile(tile, locale)}" + (f" ×{count}" if count > 1 else "")
-            for tile, count in _counted(tiles)
-        )
-
-    lines = []
-    if live:
-        lines.append(group(live))
-    if dead:
-        lines.append(t(locale, "dead: {tiles}", tiles=group(dead)))
-    return "\n".join(lines)
 
 
 def seats_text(view: Any, seats: Sequence[SeatLabel], locale: str = "en") -> str:
@@ -218,20 +195,6 @@ def recent_text(lines: Sequence[str], limit: int = 8, locale: str = "en") -> str
 def result_text(result: Any, seats: Sequence[SeatLabel], locale: str = "en") -> str:
     """How the game ended, in one line."""
     return render_for(result).result(result, seats, locale)
-
-
-def _pair_total(a: Tile, b: Tile, four_two: FourTwo) -> int:
-    values = ten_pair_values(a, b, four_two)
-    return sum(values) if values is not None else a.pips + b.pips
-
-
-def witness_text(
-    witness: Arrangement, four_two: FourTwo = FourTwo.THREE, locale: str = "en"
-) -> str:
-    """The winning arrangement in one line: the eye, then each ten-pair with its total."""
-    parts = [t(locale, "eye {tiles}", tiles=f"`{witness.eye[0]}` `{witness.eye[1]}`")]
-    parts += [f"`{a}`+`{b}` = {_pair_total(a, b, four_two)}" for a, b in witness.pairs]
-    return " · ".join(parts)
 
 
 def private_event_text(
