@@ -11,17 +11,17 @@ the functions below of those names (:func:`public_event_text`, :func:`turn_text`
 event, action or result, by :func:`bot.render.family.render_for`.
 
 What a function may show is decided by what it is given: the public functions take a spectator's
-view (``view(state, None)``), whose ``hand`` is empty, and only :func:`hand_text` is ever given
-a seat's own hand.
+view (``view(state, None)``), whose ``hand`` is empty; a seat's own hand is only ever worded by
+its family's words (the collecting games' ``hand_text``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine import Tile, sort_tiles
+from bot.engine import Tile
 from bot.games import UnknownGame, find, games
 from bot.limits import format_duration
 from bot.locale import N_, EventLine, Message, nt, t
@@ -34,7 +34,6 @@ __all__ = [
     "action_label",
     "deadline_text",
     "game_title",
-    "hand_text",
     "legal_text",
     "others_moves_text",
     "plural",
@@ -44,7 +43,6 @@ __all__ = [
     "rules_summary",
     "rules_text",
     "seats_text",
-    "tile_counts",
     "tile_name",
     "turn_text",
     "unbroken",
@@ -145,27 +143,6 @@ def count_text(locale: str, count: int, noun: str) -> str:
 def deadline_text(deadline: float) -> str:
     """A Discord timestamp that each client shows as relative time ("in 2 minutes")."""
     return f"<t:{int(deadline)}:R>"
-
-
-def tile_counts(tiles: Iterable[Tile]) -> list[tuple[Tile, int]]:
-    """Each kind among ``tiles`` with its count, in rank order."""
-    counts: dict[Tile, int] = {}
-    for tile in sort_tiles(tiles):
-        counts[tile] = counts.get(tile, 0) + 1
-    return list(counts.items())
-
-
-def hand_text(hand: Sequence[Tile], locale: str = "en") -> str:
-    """A private hand, one kind per line, in rank order, with counts (6-6 Heaven 天 ×2).
-
-    Only ever shown to the hand's owner (his DM, or an ephemeral reply).
-    """
-    if not hand:
-        return t(locale, "*(no tiles)*")
-    return "\n".join(
-        tile_name(tile, locale) + (f" ×{count}" if count > 1 else "")
-        for tile, count in tile_counts(hand)
-    )
 
 
 def seats_text(view: Any, seats: Sequence[SeatLabel], locale: str = "en") -> str:

@@ -3,10 +3,10 @@ moves a seat may make, and the game's part of the table, hand and replay message
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.engine import Tile
+from bot.engine import Tile, sort_tiles
 from bot.engine.events import TurnStarted
 from bot.engine.rules import FourTwo, ten_pair_values
 from bot.games.collecting.engine.actions import Declare, Discard, Take
@@ -36,9 +36,16 @@ from bot.games.dominoes.render.words import (
 )
 from bot.locale import N_, nt, t
 from bot.render.family import Field, SeatLabel, Sheet
-from bot.render.text import count_text, hand_text, short_tile, tile_counts, tile_name
+from bot.render.text import count_text, short_tile, tile_name
 
-__all__ = ["DISCARDS_FILE", "CollectingWords", "discards_line", "pool_text", "witness_text"]
+__all__ = [
+    "DISCARDS_FILE",
+    "CollectingWords",
+    "discards_line",
+    "hand_text",
+    "pool_text",
+    "witness_text",
+]
 
 DISCARDS_FILE = "discards.png"
 """The table message's picture: the face-up discards."""
@@ -399,7 +406,7 @@ def pool_text(pool: Sequence[FaceUp], locale: str = "en") -> str:
     def group(tiles: list[Tile]) -> str:
         return " · ".join(
             f"`{tile}` {short_tile(tile, locale)}" + (f" ×{count}" if count > 1 else "")
-            for tile, count in tile_counts(tiles)
+            for tile, count in _tile_counts(tiles)
         )
 
     lines = []
@@ -422,3 +429,24 @@ def witness_text(
     parts = [t(locale, "eye {tiles}", tiles=f"`{witness.eye[0]}` `{witness.eye[1]}`")]
     parts += [f"`{a}`+`{b}` = {_pair_total(a, b, four_two)}" for a, b in witness.pairs]
     return " · ".join(parts)
+
+
+def _tile_counts(tiles: Iterable[Tile]) -> list[tuple[Tile, int]]:
+    """Each kind among ``tiles`` with its count, in rank order."""
+    counts: dict[Tile, int] = {}
+    for tile in sort_tiles(tiles):
+        counts[tile] = counts.get(tile, 0) + 1
+    return list(counts.items())
+
+
+def hand_text(hand: Sequence[Tile], locale: str = "en") -> str:
+    """A private hand, one kind per line, in rank order, with counts (6-6 Heaven 天 ×2).
+
+    Only ever shown to the hand's owner (his DM, or an ephemeral reply).
+    """
+    if not hand:
+        return t(locale, "*(no tiles)*")
+    return "\n".join(
+        tile_name(tile, locale) + (f" ×{count}" if count > 1 else "")
+        for tile, count in _tile_counts(hand)
+    )
