@@ -17,14 +17,13 @@ from collections.abc import Callable
 from bot.engine.tiles import KINDS, Tile, parse_tiles
 from bot.games.collecting.engine.hands import Witness
 from bot.games.collecting.engine.machine import PoolTile
-from bot.render import images, layout, table_art
-from bot.render.images import render_hand, render_witness
-from bot.render.table_art import (
-    discard_groups,
-    render_discards,
-    render_fishing_row,
-    render_hand_view,
-)
+from bot.games.collecting.render import table_art, witness_art
+from bot.games.collecting.render.table_art import discard_groups, render_discards, render_hand_view
+from bot.games.collecting.render.witness_art import render_witness
+from bot.games.fishing.render import row_art
+from bot.games.fishing.render.row_art import render_fishing_row
+from bot.render import layout
+from bot.render.images import render_hand
 
 NAME = "小明 Zoë"
 HAND = parse_tiles("6-6 6-6 3-1 6-5 4-2 5-5 2-1 1-1 6-1 5-3")
@@ -50,9 +49,9 @@ PICTURES: dict[str, Callable[[], bytes]] = {
 
 CACHES = (
     layout._render_tiles,
-    images._render_witness,
+    witness_art._render_witness,
     table_art._render_discards,
-    table_art._render_fishing_row,
+    row_art._render_fishing_row,
     table_art._render_hand_view,
 )
 

@@ -20,6 +20,12 @@ its types are the classes defined there. Tolerated sites would be listed in :dat
 (``{path: count}``), which is empty and may only shrink: the test fails when a file has more
 sites than listed, and when a count shrank without the list being lowered to it.
 ``python tests/test_game_blind.py`` prints the counts of the tree in the list's format.
+
+The layers every game is worded and drawn with, ``bot/render/`` and ``bot/locale/``, hold only
+what more than one game uses: a public module-level name there that only one family reads
+(directly, or through shared names only it reads) belongs in ``bot/games/<family>/``. A name
+the kit reads is shared, and a name nobody in ``bot/`` or ``cogs/`` reads (a test's) is left
+alone.
 """
 
 from __future__ import annotations
@@ -175,6 +181,193 @@ def test_the_allowed_sites_only_shrink() -> None:
             f"{path}: {total} sites left of the {allowed} allowed: lower ALLOWED[{path!r}] "
             f"to {total} in tests/test_game_blind.py" + (" (delete the entry)" if not total else "")
         )
+
+
+# --------------------------------------------------------------------------------------------
+# The shared layers hold nothing of one family's.
+
+SHARED = ("bot/render/", "bot/locale/")
+"""The layers every game's words and pictures are drawn with: what is in them is shared."""
+
+KIT = "dominoes"
+"""The kit both domino families share (``bot/games/dominoes/``): a name only it reads is read by
+both, so it is no one family's (whether it belongs in the kit rather than in bot/render is the
+kit's question, not this test's)."""
+
+
+def _module(relative: str) -> str:
+    name = relative.removesuffix(".py").replace("/", ".")
+    return name.removesuffix(".__init__")
+
+
+def _owner(relative: str) -> str | None:
+    """The family a module is one of; None for generic code and the kit."""
+    if _family(relative) and relative.split("/")[2] != KIT:
+        return relative.split("/")[2]
+    return None
+
+
+def shared_names(trees: dict[str, ast.Module]) -> dict[tuple[str, str], str]:
+    """The public module-level names of the shared layers: ``(module, name)`` → its file."""
+    found: dict[tuple[str, str], str] = {}
+    for relative, tree in trees.items():
+        if not relative.startswith(SHARED):
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names = [node.name]
+            elif isinstance(node, ast.Assign):
+                names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                names = [node.target.id]
+            else:
+                names = []
+            for name in names:
+                if not name.startswith("_"):
+                    found[(_module(relative), name)] = relative
+    return found
+
+
+def _dotted(expr: ast.expr) -> str | None:
+    if isinstance(expr, ast.Name):
+        return expr.id
+    if isinstance(expr, ast.Attribute):
+        base = _dotted(expr.value)
+        return None if base is None else f"{base}.{expr.attr}"
+    return None
+
+
+Name = tuple[str, str]
+"""A shared name: its module and itself."""
+
+User = tuple[str, str | None]
+"""Where a name is used: the file, and the module-level name whose body uses it (None at the
+module's top level)."""
+
+
+def _reexports(trees: dict[str, ast.Module], names: dict[Name, str]) -> dict[Name, Name]:
+    """The shared names a shared package's ``__init__`` imports to export them again
+    (``bot.render.render_hand`` is ``bot.render.images.render_hand``): a re-export is no use."""
+    out: dict[Name, Name] = {}
+    for relative, tree in trees.items():
+        if relative.startswith(SHARED) and relative.endswith("/__init__.py"):
+            for node in tree.body:
+                if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                    for alias in node.names:
+                        if (node.module, alias.name) in names:
+                            out[(_module(relative), alias.asname or alias.name)] = (
+                                node.module,
+                                alias.name,
+                            )
+    return out
+
+
+def _top_levels(tree: ast.Module) -> Iterator[tuple[str | None, ast.AST]]:
+    """Every node of a module with the module-level definition it is in (None outside one)."""
+    for top in tree.body:
+        if isinstance(top, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            owner: str | None = top.name
+        elif isinstance(top, ast.Assign) and len(top.targets) == 1:
+            target = top.targets[0]
+            owner = target.id if isinstance(target, ast.Name) else None
+        else:
+            owner = None
+        for node in ast.walk(top):
+            yield owner, node
+
+
+def name_users(trees: dict[str, ast.Module]) -> dict[Name, set[User]]:
+    """Who uses each shared name: the files that read it, imported (``from m import name``)
+    or as an attribute of its module (``m.name``, ``alias.name``), and its own module, each
+    with the module-level name whose body reads it (an import alone is no use: a package's
+    ``__init__`` exporting it again is none)."""
+    names = shared_names(trees)
+    again = _reexports(trees, names)
+    users: dict[Name, set[User]] = {key: set() for key in names}
+
+    def use(key: Name, relative: str, where: str | None) -> None:
+        key = again.get(key, key)
+        if key in users:
+            users[key].add((relative, where))
+
+    for relative, tree in trees.items():
+        own = _module(relative)
+        aliases: dict[str, str] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    aliases[alias.asname or alias.name] = alias.name
+        for where, node in _top_levels(tree):
+            if isinstance(node, ast.Attribute) and (base := _dotted(node.value)) is not None:
+                head, _, rest = base.partition(".")
+                module = aliases.get(head, head) + (f".{rest}" if rest else "")
+                use((module, node.attr), relative, where)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                if node.id in aliases:  # an imported name, read where it is used
+                    module, _, name = aliases[node.id].rpartition(".")
+                    use((module, name), relative, where)
+                elif names.get((own, node.id)) == relative and node.id != where:
+                    use((own, node.id), relative, where)
+    return users
+
+
+def one_familys(trees: dict[str, ast.Module]) -> dict[str, str]:
+    """The shared names only one family reads (``module.name`` → the family), directly or
+    through shared names only it reads (``pool_text`` through ``discards_description``)."""
+    users = name_users(trees)
+    found: dict[Name, str] = {}
+    while True:
+        more = dict(found)
+        for key, places in users.items():
+            owners = set()
+            for relative, where in places:
+                if relative.startswith(SHARED) and where is not None:
+                    owners.add(found.get((_module(relative), where)))
+                else:
+                    owners.add(_owner(relative))
+            if places and None not in owners and len(owners) == 1:
+                more[key] = owners.pop() or ""
+        if more == found:
+            return {f"{module}.{name}": family for (module, name), family in found.items()}
+        found = more
+
+
+def test_the_shared_layers_hold_nothing_of_one_family() -> None:
+    trees = {relative: ast.parse(path.read_text(encoding="utf-8")) for relative, path in _sources()}
+    found = one_familys(trees)
+    assert not found, "\n".join(
+        f"{name}: only the family {family!r} reads it; move it into bot/games/{family}/"
+        for name, family in sorted(found.items())
+    )
+
+
+def test_the_shared_check_tells_one_familys_from_shared() -> None:
+    trees = {
+        "bot/render/words.py": ast.parse(
+            "def mine(): ...\ndef both(): ...\ndef helper(): ...\ndef deep(): ...\n"
+            "def generic(): return helper()\n_private = 1\n"
+        ),
+        "bot/games/fishing/render/a.py": ast.parse(
+            "from bot.render.words import mine, both, helper\nmine(both, helper)\n"
+        ),
+        "bot/games/collecting/render/b.py": ast.parse("import bot.render.words as w\nw.both()\n"),
+        "cogs/c.py": ast.parse("from bot.render import words\nwords.generic()\n"),
+        "bot/render/__init__.py": ast.parse("from bot.render.words import mine, deep\n"),
+        "bot/render/more.py": ast.parse(
+            "from bot.render.words import deep\ndef through(): deep()\n"
+        ),
+        "bot/games/fishing/c.py": ast.parse(
+            "from bot.render import mine\nimport bot.render.more\nbot.render.more.through()\n"
+        ),
+    }
+    assert one_familys(trees) == {
+        "bot.render.words.mine": "fishing",
+        "bot.render.more.through": "fishing",
+        "bot.render.words.deep": "fishing",
+    }
 
 
 # --------------------------------------------------------------------------------------------

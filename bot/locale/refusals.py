@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bot.locale import N_
 
-__all__ = ["NOTATION_WORDS", "RULES_REFUSALS"]
+__all__ = ["RULES_REFUSALS"]
 
 #: The engine's refusals of a table's settings (bot.engine.rules) as it words them: for
 #: "Those settings don't work: …" (``TableService.check_options``) and for the options of a
@@ -44,15 +44,4 @@ RULES_REFUSALS = (
     N_("exclude_own_discards applies only when any discard may be taken"),
     N_("rake_percent must be between 0 and 50, not {value}"),
     N_("max_turns must be between 1 and 100000, not {value}"),
-)
-
-#: Words the engine puts inside a notation refusal ("Not {what}: …; {usage}"), told in a
-#: member's language through the ``term`` context (Message.localized looks values up there).
-NOTATION_WORDS = (
-    N_("an end"),
-    N_("pair or triplet"),
-    N_("left, right or ends"),
-    N_("write 'place left' or 'place right'"),
-    N_("write 'capture pair left|right' or 'capture triplet left|right|ends'"),
-    N_("write 'claim pair left|right' or 'claim triplet left|right|ends'"),
 )

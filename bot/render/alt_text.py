@@ -7,20 +7,17 @@ no more (the hand's description is only ever given to its owner, like the pictur
 
 Descriptions are plain text (no markdown: a screen reader would read the backticks) with
 tiles as notation and a short name (``6-5 Axe``), and fit Discord's limit of
-:data:`DESCRIPTION_LIMIT` characters.
+:data:`DESCRIPTION_LIMIT` characters. The descriptions of a game's own pictures are its
+family's, next to them (``bot/games/<family>/render/``); here are the shared helpers and the
+descriptions of the pictures every game shares (ratings, tournaments).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine import Tile, sort_tiles
-from bot.engine.rules import FourTwo
 from bot.locale import is_chinese, t
-from bot.render.shapes import Arrangement, FaceUp
-from bot.render.table_art import PoolGroup
-from bot.render.text import count_text, pool_text, short_tile, witness_text
 from bot.tournament.describe import display_name, standings_text
 from bot.tournament.event import Event
 from bot.tournament.model import PlayerId
@@ -29,13 +26,10 @@ from bot.tournament.text import Say
 __all__ = [
     "DESCRIPTION_LIMIT",
     "bracket_description",
-    "discards_description",
     "fit_description",
-    "hand_description",
     "rating_description",
-    "row_description",
+    "sentences",
     "standings_description",
-    "witness_description",
 ]
 
 DESCRIPTION_LIMIT = 1024
@@ -55,110 +49,9 @@ def fit_description(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
     return cut + "…"
 
 
-def _tiles(tiles: Iterable[Tile], locale: str) -> str:
-    """``6-6 Heaven ×2, 3-1 Harmony`` in rank order (the pictures' order)."""
-    counts: dict[Tile, int] = {}
-    for tile in sort_tiles(tiles):
-        counts[tile] = counts.get(tile, 0) + 1
-    return t(locale, ", ").join(
-        f"{tile} {short_tile(tile, locale)}" + (f" ×{n}" if n > 1 else "")
-        for tile, n in counts.items()
-    )
-
-
-def _groups(groups: Iterable[PoolGroup], locale: str) -> str:
-    return t(locale, ", ").join(
-        f"{g.tile} {short_tile(g.tile, locale)}" + (f" ×{g.count}" if g.count > 1 else "")
-        for g in groups
-    )
-
-
-def hand_description(
-    hand: Sequence[Tile],
-    new: Sequence[Tile] = (),
-    discards: Sequence[PoolGroup] | None = None,
-    locale: str = "en",
-) -> str:
-    """The hand picture of :func:`~bot.render.table_art.render_hand_view`: the hand, the tiles
-    just come in, and (on a turn to take or draw) the discards, those he may take first."""
-    parts = [
-        t(
-            locale,
-            "Your hand, {count}: {tiles}.",
-            count=count_text(locale, len(hand), "tile"),
-            tiles=_tiles(hand, locale) or t(locale, "no tiles"),
-        )
-    ]
-    if new:
-        parts.append(t(locale, "New: {tiles}.", tiles=_tiles(new, locale)))
-    if discards:
-        takeable = [g for g in discards if g.takeable]
-        others = [g for g in discards if not g.takeable]
-        if takeable:
-            parts.append(
-                t(locale, "Discards you may take: {tiles}.", tiles=_groups(takeable, locale))
-            )
-            if others:
-                parts.append(t(locale, "Other discards: {tiles}.", tiles=_groups(others, locale)))
-        else:
-            parts.append(
-                t(
-                    locale,
-                    "Discards, none of which you may take now: {tiles}.",
-                    tiles=_groups(discards, locale),
-                )
-            )
-    return fit_description(_sentences(parts, locale))
-
-
-def _sentences(parts: Sequence[str], locale: str) -> str:
+def sentences(parts: Sequence[str], locale: str) -> str:
     """Sentences one after the other: a space between them, none in Chinese (after 。)."""
     return ("" if is_chinese(locale) else " ").join(parts)
-
-
-def discards_description(pool: Sequence[FaceUp], locale: str = "en") -> str:
-    """The table message's discards picture: the face-up discards by kind, dead ones apart."""
-    return fit_description(
-        t(locale, "Discards: {tiles}", tiles=pool_text(pool, locale).replace("`", ""))
-    )
-
-
-def row_description(
-    row: Sequence[Tile], turned: Tile | None = None, name: str = "", locale: str = "en"
-) -> str:
-    """Tsung Shap's row picture: the row from left to right, and the tile just turned over."""
-    if row:
-        text = t(
-            locale,
-            "The row, left to right: {tiles}.",
-            tiles=t(locale, ", ").join(f"{x} {short_tile(x, locale)}" for x in row),
-        )
-    else:
-        text = t(locale, "The row is empty.")
-    if turned is not None:
-        text = _sentences(
-            [
-                text,
-                t(
-                    locale,
-                    "{name} turned over {tile}.",
-                    name=name,
-                    tile=f"{turned} {short_tile(turned, locale)}",
-                ),
-            ],
-            locale,
-        )
-    return fit_description(text)
-
-
-def witness_description(
-    name: str, witness: Arrangement, four_two: FourTwo = FourTwo.THREE, locale: str = "en"
-) -> str:
-    """The winning hand's picture: the eye and each ten-pair with its total."""
-    arrangement = witness_text(witness, four_two, locale).replace("`", "")
-    return fit_description(
-        t(locale, "The winning hand of {name}: {arrangement}.", name=name, arrangement=arrangement)
-    )
 
 
 def rating_description(name: str, series: Mapping[str, Sequence[int]], locale: str = "en") -> str:

@@ -1,7 +1,8 @@
 """The shared layout of the pictures: colours, sizes, the drawing helpers and a row of tiles.
 
-:mod:`bot.render.images` (a hand, a winning arrangement) and :mod:`bot.render.table_art` (a
-table in play) draw with these, so every picture looks alike. Every function is pure,
+:mod:`bot.render.images` (a hand) and the games' own pictures (``bot/games/<family>/render/``:
+the discards, a winning arrangement, the Tsung Shap row) draw with these, so every picture looks
+alike. Every function is pure,
 synchronous and thread-safe: each call builds its own images and drawing contexts, tile pictures
 come from a read-only cache (:func:`bot.render.tile_art.tile_image`) and fonts are kept per
 thread (:mod:`bot.render.typeface`). Results are memoised in bounded LRU caches (bytes are

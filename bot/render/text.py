@@ -11,24 +11,22 @@ the functions below of those names (:func:`public_event_text`, :func:`turn_text`
 event, action or result, by :func:`bot.render.family.render_for`.
 
 What a function may show is decided by what it is given: the public functions take a spectator's
-view (``view(state, None)``), whose ``hand`` is empty, and only :func:`hand_text` is ever given
-a seat's own hand.
+view (``view(state, None)``), whose ``hand`` is empty; a seat's own hand is only ever worded by
+its family's words (the collecting games' ``hand_text``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine import Tile, sort_tiles
-from bot.engine.rules import FourTwo, ten_pair_values
+from bot.engine import Tile
 from bot.games import UnknownGame, find, games
 from bot.limits import format_duration
 from bot.locale import N_, EventLine, Message, nt, t
 from bot.locale import tile_name as local_tile_name
 from bot.render.family import GameRender, SeatLabel, render_for, render_of
-from bot.render.shapes import Arrangement, FaceUp
 
 __all__ = [
     "GAME_TITLES",
@@ -36,11 +34,9 @@ __all__ = [
     "action_label",
     "deadline_text",
     "game_title",
-    "hand_text",
     "legal_text",
     "others_moves_text",
     "plural",
-    "pool_text",
     "private_event_text",
     "recent_text",
     "result_text",
@@ -50,7 +46,6 @@ __all__ = [
     "tile_name",
     "turn_text",
     "unbroken",
-    "witness_text",
 ]
 
 GAME_TITLES: Mapping[str, str] = {game.name: game.title for game in games()}
@@ -150,47 +145,6 @@ def deadline_text(deadline: float) -> str:
     return f"<t:{int(deadline)}:R>"
 
 
-def _counted(tiles: Iterable[Tile]) -> list[tuple[Tile, int]]:
-    counts: dict[Tile, int] = {}
-    for tile in sort_tiles(tiles):
-        counts[tile] = counts.get(tile, 0) + 1
-    return list(counts.items())
-
-
-def hand_text(hand: Sequence[Tile], locale: str = "en") -> str:
-    """A private hand, one kind per line, in rank order, with counts (6-6 Heaven 天 ×2).
-
-    Only ever shown to the hand's owner (his DM, or an ephemeral reply).
-    """
-    if not hand:
-        return t(locale, "*(no tiles)*")
-    return "\n".join(
-        tile_name(tile, locale) + (f" ×{count}" if count > 1 else "")
-        for tile, count in _counted(hand)
-    )
-
-
-def pool_text(pool: Sequence[FaceUp], locale: str = "en") -> str:
-    """The face-up discards grouped by kind; dead ones (never takeable) listed apart."""
-    if not pool:
-        return t(locale, "*(no discards yet)*")
-    live = [p.tile for p in pool if not p.dead]
-    dead = [p.tile for p in pool if p.dead]
-
-    def group(tiles: list[Tile]) -> str:
-        return " · ".join(
-            f"`{tile}` {short_tile(tile, locale)}" + (f" ×{count}" if count > 1 else "")
-            for tile, count in _counted(tiles)
-        )
-
-    lines = []
-    if live:
-        lines.append(group(live))
-    if dead:
-        lines.append(t(locale, "dead: {tiles}", tiles=group(dead)))
-    return "\n".join(lines)
-
-
 def seats_text(view: Any, seats: Sequence[SeatLabel], locale: str = "en") -> str:
     """Seats in play order with what each holds (hand sizes; Tsung Shap: score and pile); the
     player to act is marked ▶ (the game's :meth:`~bot.render.family.Words.seats`)."""
@@ -218,20 +172,6 @@ def recent_text(lines: Sequence[str], limit: int = 8, locale: str = "en") -> str
 def result_text(result: Any, seats: Sequence[SeatLabel], locale: str = "en") -> str:
     """How the game ended, in one line."""
     return render_for(result).result(result, seats, locale)
-
-
-def _pair_total(a: Tile, b: Tile, four_two: FourTwo) -> int:
-    values = ten_pair_values(a, b, four_two)
-    return sum(values) if values is not None else a.pips + b.pips
-
-
-def witness_text(
-    witness: Arrangement, four_two: FourTwo = FourTwo.THREE, locale: str = "en"
-) -> str:
-    """The winning arrangement in one line: the eye, then each ten-pair with its total."""
-    parts = [t(locale, "eye {tiles}", tiles=f"`{witness.eye[0]}` `{witness.eye[1]}`")]
-    parts += [f"`{a}`+`{b}` = {_pair_total(a, b, four_two)}" for a, b in witness.pairs]
-    return " · ".join(parts)
 
 
 def private_event_text(

@@ -28,9 +28,10 @@ import simcord
 from bot.engine import Deal, Game, Tile, deal_from_tiles, format_tiles, make_rules, parse_tiles
 from bot.engine.family import engine_of
 from bot.games import games
+from bot.games.collecting.render.alt_text import hand_description
+from bot.games.collecting.render.words import hand_text
 from bot.render import render_hand
-from bot.render.alt_text import hand_description
-from bot.render.text import WORD_JOINER, hand_text
+from bot.render.text import WORD_JOINER
 from bot.services.tables import Table
 from tests.discord.conftest import World
 

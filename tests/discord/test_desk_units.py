@@ -10,14 +10,8 @@ import discord
 import pytest
 
 from bot.engine import Game, deal_from_tiles, format_tiles, make_rules, new_game, view
-from bot.render.text import (
-    SeatLabel,
-    hand_text,
-    pool_text,
-    rules_text,
-    seats_text,
-    tile_name,
-)
+from bot.games.collecting.render.words import hand_text, pool_text
+from bot.render.text import SeatLabel, rules_text, seats_text, tile_name
 from cogs import desk_base as desk
 from cogs.ui import CustomId, parse_custom_id
 from tests.discord.tables_kit import (

@@ -13,14 +13,10 @@ from typing import Any
 import pytest
 
 from bot.engine import Deal, Game, Tile, make_rules, parse_tiles
+from bot.games.collecting.render.table_art import discard_groups, render_discards, render_hand_view
 from bot.games.fishing.engine import deal_from_piles
+from bot.games.fishing.render.row_art import render_fishing_row
 from bot.render import render_hand
-from bot.render.table_art import (
-    discard_groups,
-    render_discards,
-    render_fishing_row,
-    render_hand_view,
-)
 from tests.discord.conftest import World
 from tests.discord.tables_kit import (
     deal_every_table,

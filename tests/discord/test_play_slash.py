@@ -12,8 +12,8 @@ import pytest
 import simcord
 
 from bot.engine import Game, format_tiles
+from bot.games.collecting.render.words import hand_text
 from bot.render import render_hand
-from bot.render.text import hand_text
 from bot.services.tables import TableStatus
 from tests.discord.conftest import GUILD_ID, World
 from tests.discord.tables_kit import (

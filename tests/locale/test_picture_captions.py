@@ -12,19 +12,16 @@ from typing import Any
 
 import pytest
 
-import bot.render.images as images
+import bot.games.collecting.render.table_art as table_art
+import bot.games.collecting.render.witness_art as witness_art
+import bot.games.fishing.render.row_art as row_art
 import bot.render.layout as layout
-import bot.render.table_art as table_art
 from bot.engine import Tile
 from bot.games.collecting.engine.hands import Witness
-from bot.render import render_witness
+from bot.games.collecting.render.table_art import PoolGroup, render_discards, render_hand_view
+from bot.games.collecting.render.witness_art import render_witness
+from bot.games.fishing.render.row_art import render_fishing_row
 from bot.render.images import render_hand
-from bot.render.table_art import (
-    PoolGroup,
-    render_discards,
-    render_fishing_row,
-    render_hand_view,
-)
 from tests.locale.english import latin_left
 
 
@@ -42,10 +39,10 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
         monkeypatch.setattr(module, "draw_text", record)
     for cached in (
         layout._render_tiles,
-        images._render_witness,
+        witness_art._render_witness,
         table_art._render_discards,
         table_art._render_hand_view,
-        table_art._render_fishing_row,
+        row_art._render_fishing_row,
     ):
         cached.cache_clear()
     yield texts

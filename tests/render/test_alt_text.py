@@ -4,13 +4,10 @@ limit."""
 from __future__ import annotations
 
 from bot.engine import Tile, parse_tiles
-from bot.render.alt_text import (
-    DESCRIPTION_LIMIT,
-    fit_description,
-    hand_description,
-    row_description,
-)
-from bot.render.table_art import PoolGroup
+from bot.games.collecting.render.alt_text import hand_description
+from bot.games.collecting.render.table_art import PoolGroup
+from bot.games.fishing.render.alt_text import row_description
+from bot.render.alt_text import DESCRIPTION_LIMIT, fit_description
 
 
 def test_a_long_description_is_cut_at_a_separator_within_the_limit() -> None:

@@ -9,7 +9,7 @@ from PIL import Image
 
 from bot.engine.tiles import Tile, parse_tiles
 from bot.games.collecting.engine.machine import PoolTile
-from bot.render.table_art import PoolGroup, discard_groups, render_discards
+from bot.games.collecting.render.table_art import PoolGroup, discard_groups, render_discards
 
 
 def pool(*items: tuple[str, bool]) -> list[PoolTile]:

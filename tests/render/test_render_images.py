@@ -11,10 +11,14 @@ from PIL import Image
 from bot.engine.tiles import KINDS, Tile, parse_tiles, sort_tiles
 from bot.games.collecting.engine.hands import Witness
 from bot.games.collecting.engine.machine import PoolTile
-from bot.render import images, layout, table_art
-from bot.render.images import pair_total, render_hand, render_witness
+from bot.games.collecting.render import table_art, witness_art
+from bot.games.collecting.render.table_art import pool_groups, render_pool
+from bot.games.collecting.render.witness_art import pair_total, render_witness
+from bot.games.fishing.render import row_art
+from bot.games.fishing.render.row_art import render_row
+from bot.render import layout
+from bot.render.images import render_hand
 from bot.render.layout import render_tiles
-from bot.render.table_art import pool_groups, render_pool, render_row
 from bot.render.tile_art import tile_image
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -51,9 +55,9 @@ def red_pixels(image: Image.Image) -> int:
 def _fresh_caches() -> None:
     for cached in (
         layout._render_tiles,
-        images._render_witness,
+        witness_art._render_witness,
         table_art._render_discards,
-        table_art._render_fishing_row,
+        row_art._render_fishing_row,
         table_art._render_hand_view,
     ):
         cached.cache_clear()

@@ -18,14 +18,11 @@ from PIL import Image
 from bot.engine.tiles import KINDS, Tile, parse_tiles
 from bot.games.collecting.engine.hands import Witness
 from bot.games.collecting.engine.machine import PoolTile
-from bot.render.images import render_hand, render_witness
+from bot.games.collecting.render.table_art import discard_groups, render_discards, render_hand_view
+from bot.games.collecting.render.witness_art import render_witness
+from bot.games.fishing.render.row_art import render_fishing_row
+from bot.render.images import render_hand
 from bot.render.layout import EMBED_WIDTH, FELT, LABEL_FONT, MAX_WIDTH, render_tiles
-from bot.render.table_art import (
-    discard_groups,
-    render_discards,
-    render_fishing_row,
-    render_hand_view,
-)
 
 MIN_TILE_PX = 48  # a tile's height at embed width
 MIN_LABEL_PX = 11  # the labels' type size at embed width

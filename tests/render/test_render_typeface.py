@@ -19,18 +19,20 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.engine.tiles import KINDS, Tile, parse_tiles
 from bot.games.collecting.engine.hands import Witness
 from bot.games.collecting.engine.machine import PoolTile
-from bot.render import images, layout, table_art
-from bot.render.charts import rating_chart
-from bot.render.images import render_hand, render_witness
-from bot.render.layout import render_tiles
-from bot.render.table_art import (
+from bot.games.collecting.render import table_art, witness_art
+from bot.games.collecting.render.table_art import (
     discard_groups,
     render_discards,
-    render_fishing_row,
     render_hand_view,
     render_pool,
-    render_row,
 )
+from bot.games.collecting.render.witness_art import render_witness
+from bot.games.fishing.render import row_art
+from bot.games.fishing.render.row_art import render_fishing_row, render_row
+from bot.render import layout
+from bot.render.charts import rating_chart
+from bot.render.images import render_hand
+from bot.render.layout import render_tiles
 from bot.render.typeface import Face, draw_text, fit_text, font_files, runs, text_width
 
 NAME = "小明 Zoë"
@@ -141,9 +143,9 @@ def drawn_texts(monkeypatch: pytest.MonkeyPatch) -> Iterator[Recorded]:
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
     for cached in (
         layout._render_tiles,
-        images._render_witness,
+        witness_art._render_witness,
         table_art._render_discards,
-        table_art._render_fishing_row,
+        row_art._render_fishing_row,
         table_art._render_hand_view,
     ):
         cached.cache_clear()

@@ -10,12 +10,12 @@ from typing import Any
 from bot.engine import Tile
 from bot.games.collecting.engine.actions import Take
 from bot.games.collecting.engine.machine import Phase, View
-from bot.games.collecting.render.words import DISCARDS_FILE
-from bot.locale import t
-from bot.render.alt_text import discards_description, hand_description, witness_description
-from bot.render.family import Picture, SeatLabel
-from bot.render.images import render_witness
-from bot.render.table_art import (
+from bot.games.collecting.render.alt_text import (
+    discards_description,
+    hand_description,
+    witness_description,
+)
+from bot.games.collecting.render.table_art import (
     PoolGroup,
     discard_groups,
     pool_groups,
@@ -23,6 +23,10 @@ from bot.render.table_art import (
     render_hand_view,
     render_pool,
 )
+from bot.games.collecting.render.witness_art import render_witness
+from bot.games.collecting.render.words import DISCARDS_FILE
+from bot.locale import t
+from bot.render.family import Picture, SeatLabel
 
 __all__ = ["HAND_FILE", "WIN_FILE", "CollectingPictures", "discards_title", "hand_picture"]
 

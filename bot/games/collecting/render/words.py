@@ -3,11 +3,12 @@ moves a seat may make, and the game's part of the table, hand and replay message
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
+from bot.engine import Tile, sort_tiles
 from bot.engine.events import TurnStarted
-from bot.engine.rules import FourTwo
+from bot.engine.rules import FourTwo, ten_pair_values
 from bot.games.collecting.engine.actions import Declare, Discard, Take
 from bot.games.collecting.engine.hands import Witness
 from bot.games.collecting.engine.machine import (
@@ -24,6 +25,7 @@ from bot.games.collecting.engine.machine import (
     WinBy,
 )
 from bot.games.collecting.render import rules_text as rules_words
+from bot.games.collecting.render.shapes import Arrangement, FaceUp
 from bot.games.dominoes.engine.actions import Draw
 from bot.games.dominoes.render.words import (
     closed_prompt,
@@ -34,16 +36,16 @@ from bot.games.dominoes.render.words import (
 )
 from bot.locale import N_, nt, t
 from bot.render.family import Field, SeatLabel, Sheet
-from bot.render.text import (
-    count_text,
-    hand_text,
-    pool_text,
-    short_tile,
-    tile_name,
-    witness_text,
-)
+from bot.render.text import count_text, short_tile, tile_name
 
-__all__ = ["DISCARDS_FILE", "CollectingWords", "discards_line"]
+__all__ = [
+    "DISCARDS_FILE",
+    "CollectingWords",
+    "discards_line",
+    "hand_text",
+    "pool_text",
+    "witness_text",
+]
 
 DISCARDS_FILE = "discards.png"
 """The table message's picture: the face-up discards."""
@@ -392,3 +394,59 @@ class CollectingWords:
             locale, "{n} tile left in the wall", "{n} tiles left in the wall", table.wall_size
         )
         return Sheet(fields=tuple(fields), footer=footer)
+
+
+def pool_text(pool: Sequence[FaceUp], locale: str = "en") -> str:
+    """The face-up discards grouped by kind; dead ones (never takeable) listed apart."""
+    if not pool:
+        return t(locale, "*(no discards yet)*")
+    live = [p.tile for p in pool if not p.dead]
+    dead = [p.tile for p in pool if p.dead]
+
+    def group(tiles: list[Tile]) -> str:
+        return " · ".join(
+            f"`{tile}` {short_tile(tile, locale)}" + (f" ×{count}" if count > 1 else "")
+            for tile, count in _tile_counts(tiles)
+        )
+
+    lines = []
+    if live:
+        lines.append(group(live))
+    if dead:
+        lines.append(t(locale, "dead: {tiles}", tiles=group(dead)))
+    return "\n".join(lines)
+
+
+def _pair_total(a: Tile, b: Tile, four_two: FourTwo) -> int:
+    values = ten_pair_values(a, b, four_two)
+    return sum(values) if values is not None else a.pips + b.pips
+
+
+def witness_text(
+    witness: Arrangement, four_two: FourTwo = FourTwo.THREE, locale: str = "en"
+) -> str:
+    """The winning arrangement in one line: the eye, then each ten-pair with its total."""
+    parts = [t(locale, "eye {tiles}", tiles=f"`{witness.eye[0]}` `{witness.eye[1]}`")]
+    parts += [f"`{a}`+`{b}` = {_pair_total(a, b, four_two)}" for a, b in witness.pairs]
+    return " · ".join(parts)
+
+
+def _tile_counts(tiles: Iterable[Tile]) -> list[tuple[Tile, int]]:
+    """Each kind among ``tiles`` with its count, in rank order."""
+    counts: dict[Tile, int] = {}
+    for tile in sort_tiles(tiles):
+        counts[tile] = counts.get(tile, 0) + 1
+    return list(counts.items())
+
+
+def hand_text(hand: Sequence[Tile], locale: str = "en") -> str:
+    """A private hand, one kind per line, in rank order, with counts (6-6 Heaven 天 ×2).
+
+    Only ever shown to the hand's owner (his DM, or an ephemeral reply).
+    """
+    if not hand:
+        return t(locale, "*(no tiles)*")
+    return "\n".join(
+        tile_name(tile, locale) + (f" ×{count}" if count > 1 else "")
+        for tile, count in _tile_counts(hand)
+    )

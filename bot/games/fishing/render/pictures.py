@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+from bot.games.fishing.render.alt_text import row_description
+from bot.games.fishing.render.row_art import render_fishing_row, render_row
 from bot.games.fishing.render.words import ROW_FILE
 from bot.locale import t
-from bot.render.alt_text import row_description
 from bot.render.family import Picture, SeatLabel
-from bot.render.table_art import render_fishing_row, render_row
 
 __all__ = ["FishingPictures"]
 

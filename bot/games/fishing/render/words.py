@@ -35,7 +35,7 @@ from bot.locale import N_, t
 from bot.render.family import Field, SeatLabel, Sheet
 from bot.render.text import count_text, tile_name
 
-__all__ = ["ROW_FILE", "FishingWords", "fishing_fields", "scores_text"]
+__all__ = ["NOTATION_WORDS", "ROW_FILE", "FishingWords", "fishing_fields", "scores_text"]
 
 ROW_FILE = "row.png"
 """The table message's picture: the row and the tile just turned over."""
@@ -448,3 +448,15 @@ class FishingWords:
             return count_text(locale, seen.scores[seen.seat or 0], "point")
 
         return Sheet(fields=tuple(hands_fields(table, seats_views, names, points, points, locale)))
+
+
+#: Words Tsung Shap's engine puts inside a notation refusal ("Not {what}: …; {usage}"), told in a
+#: member's language through the ``term`` context (Message.localized looks values up there).
+NOTATION_WORDS = (
+    N_("an end"),
+    N_("pair or triplet"),
+    N_("left, right or ends"),
+    N_("write 'place left' or 'place right'"),
+    N_("write 'capture pair left|right' or 'capture triplet left|right|ends'"),
+    N_("write 'claim pair left|right' or 'claim triplet left|right|ends'"),
+)

@@ -1,6 +1,6 @@
-"""What the domino words and pictures read of a game's values, as Protocols: render draws a
-face-up discard and a winning arrangement without importing the game that holds them (the
-collecting games' ``PoolTile`` and ``Witness``, in their family's engine)."""
+"""What the collecting games' words and pictures read of the engine's values, as Protocols: a
+face-up discard and a winning arrangement (the engine's ``PoolTile`` and ``Witness``), so that
+anything with those fields (a record's position, a test's value) is drawn alike."""
 
 from __future__ import annotations
 
