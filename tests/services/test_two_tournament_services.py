@@ -18,7 +18,7 @@ from bot.services.tables import Outcome, Table, TableDefaults, TableService
 from bot.services.tournaments import TournamentRecord, TournamentService, settings_from_options
 from bot.storage.games import GamesRepo
 from bot.storage.integrity import find_problems
-from tests.services.test_two_services import open_database
+from tests.services.test_two_services import open_database, shared_target
 
 GUILD = 1
 ORGANISER = 99
@@ -61,10 +61,13 @@ class Process:
     tables: TableService
 
 
-@pytest.fixture
-async def two(tmp_path: Path) -> AsyncIterator[tuple[Process, Process, ManualClock, list[str]]]:
-    """Two processes' services on one database, one clock, one list of the posts they made."""
-    target = tmp_path / "shared.db"
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def two(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[tuple[Process, Process, ManualClock, list[str]]]:
+    """Two processes' services on one database (on each backend), one clock, one list of the
+    posts they made."""
+    target = shared_target(request, tmp_path)
     dbs = [await open_database(target), await open_database(target)]
     clock = ManualClock()
     posts: list[str] = []
