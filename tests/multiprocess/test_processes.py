@@ -22,7 +22,7 @@ from bot.services.errors import UserError
 from bot.storage.db import Database
 from bot.storage.integrity import find_problems
 from tests.crash.scenario import read_journal
-from tests.multiprocess.worker import TIMED_TABLES, OffsetClock, build
+from tests.multiprocess.worker import TIMED_TABLES, TURN_SECONDS, OffsetClock, build
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT_SECONDS = 120.0
@@ -52,7 +52,9 @@ def _start(
     )
 
 
-def _wait_for(what: str, condition: Any, processes: list[subprocess.Popen[bytes]]) -> None:
+def _wait_for(
+    what: str, condition: Any, processes: list[subprocess.Popen[bytes]], poll: float = 0.02
+) -> None:
     """Wait (bounded) until ``condition()``; fail saying why if a process died first."""
     deadline = time.monotonic() + WAIT_SECONDS
     while not condition():
@@ -62,7 +64,7 @@ def _wait_for(what: str, condition: Any, processes: list[subprocess.Popen[bytes]
                 pytest.fail(f"a worker exited ({process.returncode}) before {what}: {err.decode()}")
         if time.monotonic() > deadline:
             pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.02)
+        time.sleep(poll)
 
 
 def _go(journals: list[Path], processes: list[subprocess.Popen[bytes]]) -> None:
@@ -183,37 +185,67 @@ async def _check_shared(url: str, entries: list[dict[str, Any]]) -> list[str]:
     return wrong
 
 
+@pytest.mark.parametrize("killed", ["before_due", "while_firing"])
 def test_kill_9_of_the_timer_holder_and_two_survivors_fire_each_once(
-    pg_url: str, tmp_path: Path
+    pg_url: str, tmp_path: Path, killed: str
 ) -> None:
+    """The process holding the tables is killed (before their deadlines, or while its scheduler
+    fires them); two survivors, whose clocks (agreed: two turn lengths on) find every deadline
+    passed, fire each left exactly once between them."""
     asyncio.run(_migrated(pg_url))
     held = tmp_path / "holder.journal"
-    holder = _start("hold", pg_url, 0, 1, 0, held)
+    later = 0 if killed == "before_due" else 2 * TURN_SECONDS
+    holder = _start("hold", pg_url, 0, 1, later, held)
     try:
+        # Killed as soon as its tables are open (before their deadlines), or once its scheduler
+        # (its clock then jumps past them) has committed the first timed-out turn.
         _wait_for(
             "the timed tables",
             lambda: any(e["op"] == "holding" for e in read_journal(held)),
             [holder],
+            poll=0.002,
         )
+        if later:
+            asyncio.run(_first_timeout(pg_url, holder))
     finally:
         holder.send_signal(signal.SIGKILL)
         holder.communicate()
     assert holder.returncode == -signal.SIGKILL
     timed = {e["game"]: e for e in read_journal(held) if e["op"] == "timed"}
     assert len(timed) == TIMED_TABLES
-    before = asyncio.run(_timeouts(pg_url))
-    assert sum(before.values()) == 0
-    # Two survivors whose clocks (agreed: 2 turn lengths on) find every deadline passed.
+    by_holder = [e["game"] for e in read_journal(held) if e["op"] == "fired"]
+    if later == 0:
+        assert by_holder == [] and sum(asyncio.run(_timeouts(pg_url)).values()) == 0
     journals = [tmp_path / f"survivor{i}.journal" for i in range(2)]
-    survivors = [_start("fire", pg_url, i, 2 + i, 200, journals[i], 120.0) for i in range(2)]
+    survivors = [
+        _start("fire", pg_url, i, 2 + i, 200, journals[i], 2 * TURN_SECONDS) for i in range(2)
+    ]
     _go(journals, survivors)
     _finish(survivors)
     fired = [e for j in journals for e in read_journal(j) if e["op"] == "fired"]
-    assert sorted(e["game"] for e in fired) == sorted(timed)  # each fired once, by one of them
     assert all(e["timeouts"] >= 1 for e in fired)
+    # Each table fired once: by the holder (acknowledged, or in flight when it was killed) or by
+    # one survivor, never twice.
+    fired_games = [e["game"] for e in fired] + by_holder
+    assert len(fired_games) == len(set(fired_games)) and set(fired_games) <= set(timed)
+    if later == 0:
+        assert sorted(fired_games) == sorted(timed)
     after = asyncio.run(_timeouts(pg_url))
     assert after == {game: 1 for game in timed}  # one timeout counted per table, not two
-    assert asyncio.run(_after_timers(pg_url)) == []
+    assert asyncio.run(_after_timers(pg_url, timed)) == []
+
+
+async def _first_timeout(url: str, holder: subprocess.Popen[bytes]) -> None:
+    """Return (bounded) once the holder has committed its first timed-out turn."""
+    db = await Database.open(url)
+    try:
+        deadline = time.monotonic() + WAIT_SECONDS
+        while holder.poll() is None and time.monotonic() < deadline:
+            async with db.read() as tx:
+                if await tx.scalar("SELECT COUNT(*) FROM game_actions"):
+                    return
+    finally:
+        await db.close()
 
 
 async def _timeouts(url: str) -> dict[str, int]:
@@ -230,17 +262,27 @@ async def _timeouts(url: str) -> dict[str, int]:
     return {str(r[0]): int(r[1]) for r in rows}
 
 
-async def _after_timers(url: str) -> list[str]:
+async def _after_timers(url: str, timed: dict[str, dict[str, Any]]) -> list[str]:
+    """What is wrong after the survivors, in words: chips, a deadline left due, or a table
+    whose timed-out turn was not played exactly once (a turn the killed process half played is
+    finished by a survivor, not played again)."""
     db = await Database.open(url)
     try:
         wrong = await _problems(db)
+        clock = OffsetClock(2 * TURN_SECONDS)
         async with db.read() as tx:
             due = await tx.scalar(
                 "SELECT COUNT(*) FROM games WHERE status = 'running' AND deadline <= ?",
-                (OffsetClock(120.0).now().timestamp(),),
+                (clock.now().timestamp(),),
             )
         if due:
             wrong.append(f"{due} deadlines still due")
+        fresh = build(db, clock, 99)
+        restored = {t.id: t for t in await fresh.restore()}
+        for game, entry in timed.items():
+            state = restored[game].state if game in restored else None
+            if state is None or state.turn != entry["turn"] + 1:
+                wrong.append(f"game {game}: not one turn on from {entry}: {state}")
     finally:
         await db.close()
     return wrong

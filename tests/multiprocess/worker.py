@@ -14,7 +14,9 @@ Run as ``python -m tests.multiprocess.worker MODE URL INDEX SEED OPS JOURNAL [OF
     A move acknowledged here is sometimes delivered again at once: it must be refused.
 ``hold``
     opens and starts :data:`TIMED_TABLES` two-player tables, journals them, then runs its
-    scheduler (``expire_due``) until it is killed: the process holding their turn timers.
+    scheduler (``expire_due``) until it is killed: the process holding their turn timers. Its
+    clock then moves ``OPS`` seconds on (0: nothing falls due before the kill; past the turn
+    length: it is killed while it fires them).
 ``fire``
     runs ``expire_due`` until no deadline is due (or ``OPS`` rounds), journaling every fired
     turn: the survivor of a ``kill -9`` of the ``hold`` process.
@@ -69,11 +71,11 @@ class OffsetClock(SystemClock):
 
     def __init__(self, offset: float) -> None:
         """``offset`` seconds ahead of the machine's clock."""
-        self._offset = timedelta(seconds=offset)
+        self.offset = timedelta(seconds=offset)
 
     def now(self) -> datetime:
         """The real time plus the offset."""
-        return super().now() + self._offset
+        return super().now() + self.offset
 
 
 def build(db: Database, clock: SystemClock, seed: int) -> TableService:
@@ -211,8 +213,10 @@ async def play(service: TableService, db: Database, journal: Journal, ops: int, 
             continue  # what the member would be told: busy, already seated, out of date...
 
 
-async def hold(service: TableService, journal: Journal) -> None:
-    """Open and start the timed tables, then keep their timers (until killed)."""
+async def hold(service: TableService, clock: OffsetClock, journal: Journal, later: float) -> None:
+    """Open and start the timed tables, then keep their timers (until killed); its clock
+    moves ``later`` seconds on once they are open (past their deadlines: it is killed while
+    it fires them)."""
     for number in range(TIMED_TABLES):
         channel = TIMED_CHANNELS + number
         host, guest = USERS[number % 3], USERS[3 + number % 3]
@@ -222,23 +226,34 @@ async def hold(service: TableService, journal: Journal) -> None:
         await service.join(channel, guest, f"m{guest}")
         outcome = await service.start(channel, host)
         table = outcome.table
-        assert table.deadline is not None and table.current_seat is not None
-        journal.ack(op="timed", game=table.id, channel=channel, deadline=table.deadline)
+        assert table.deadline is not None and table.state is not None
+        journal.ack(
+            op="timed",
+            game=table.id,
+            channel=channel,
+            deadline=table.deadline,
+            turn=table.state.turn,
+        )
     journal.ack(op="holding")
-    while True:  # the scheduler of a bot process: nothing of its own is due yet
-        await service.expire_due()
+    clock.offset += timedelta(seconds=later)
+    while True:  # the scheduler of a bot process
+        await _fire_once(service, journal)
         await asyncio.sleep(0.05)
+
+
+async def _fire_once(service: TableService, journal: Journal) -> None:
+    for outcome in await service.expire_due():
+        journal.ack(
+            op="fired",
+            game=outcome.table.id,
+            timeouts=sum(1 for step in outcome.steps if step.by_timeout),
+        )
 
 
 async def fire(service: TableService, journal: Journal, rounds: int) -> None:
     """The scheduler of a surviving process: fire every due turn, until none is left."""
     for _ in range(rounds):
-        for outcome in await service.expire_due():
-            journal.ack(
-                op="fired",
-                game=outcome.table.id,
-                timeouts=sum(1 for step in outcome.steps if step.by_timeout),
-            )
+        await _fire_once(service, journal)
         if not await service._games.due_channels(service._clock.now().timestamp()):
             break
         await asyncio.sleep(0.01)
@@ -255,7 +270,7 @@ async def main(argv: list[str]) -> None:
     try:
         service = build(db, clock, int(seed))
         if mode == "hold":
-            await hold(service, journal)
+            await hold(service, clock, journal, float(ops))
         elif mode in ("play", "fire"):
             await _barrier(Path(journal_path))
             if mode == "play":
