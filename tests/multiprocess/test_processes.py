@@ -19,10 +19,20 @@ from typing import Any
 import pytest
 
 from bot.services.errors import UserError
+from bot.services.tournaments import settings_from_options
 from bot.storage.db import Database
 from bot.storage.integrity import find_problems
 from tests.crash.scenario import read_journal
-from tests.multiprocess.worker import TIMED_TABLES, TURN_SECONDS, OffsetClock, build
+from tests.multiprocess.worker import (
+    GUILD,
+    PLAYERS,
+    SIGN_UP_MINUTES,
+    TIMED_TABLES,
+    TURN_SECONDS,
+    OffsetClock,
+    build,
+    events_of,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT_SECONDS = 120.0
@@ -79,6 +89,8 @@ def _go(journals: list[Path], processes: list[subprocess.Popen[bytes]]) -> None:
 
 
 def _finish(processes: list[subprocess.Popen[bytes]]) -> None:
+    """Wait (bounded) for the workers: each exits cleanly, having logged nothing (a failure
+    the services only log, such as a game-end listener's, is a failure here)."""
     for process in processes:
         try:
             _, err = process.communicate(timeout=WAIT_SECONDS)
@@ -86,6 +98,7 @@ def _finish(processes: list[subprocess.Popen[bytes]]) -> None:
             process.kill()
             _, err = process.communicate()
         assert process.returncode == 0, err.decode()
+        assert err.decode() == ""
 
 
 async def _migrated(url: str) -> None:
@@ -283,6 +296,69 @@ async def _after_timers(url: str, timed: dict[str, dict[str, Any]]) -> list[str]
             state = restored[game].state if game in restored else None
             if state is None or state.turn != entry["turn"] + 1:
                 wrong.append(f"game {game}: not one turn on from {entry}: {state}")
+    finally:
+        await db.close()
+    return wrong
+
+
+def test_three_processes_run_one_tournament(pg_url: str, tmp_path: Path) -> None:
+    """Three processes enter the same members, close the sign-up together and play the event's
+    tables, each game's end carried on by whichever process ended it: the event is decided
+    once, every round's standings posted once, every chip accounted for."""
+    tid = asyncio.run(_tournament(pg_url))
+    journals = [tmp_path / f"tourney{i}.journal" for i in range(3)]
+    workers = [_start("tourney", pg_url, i, 11, 400, journals[i]) for i in range(3)]
+    _go(journals, workers)
+    _finish(workers)
+    entries = [e for j in journals for e in read_journal(j)]
+    assert sorted(e["user"] for e in entries if e["op"] == "entered") == sorted(PLAYERS)
+    posts = [e["text"] for e in entries if e["op"] == "post"]
+    assert len(posts) == len(set(posts)), posts  # nothing announced twice
+    assert [e for e in entries if e["op"] == "double"] == []
+    assert asyncio.run(_check_tournament(pg_url, tid)) == []
+
+
+async def _tournament(url: str) -> int:
+    db = await Database.open(url)
+    try:
+        clock = OffsetClock(0.0)
+        events = events_of(build(db, clock, 0), db, clock)
+        view = await events.create(
+            guild_id=GUILD,
+            channel_id=5,
+            organiser_id=99,
+            name="Cup",
+            settings=settings_from_options(
+                game="kap-shap",
+                format=None,
+                best_of=1,
+                rounds=2,
+                buy_in=25,
+                prize_split="70/30",
+                seats_limit=8,
+            ),
+            closes_in_minutes=SIGN_UP_MINUTES,
+            round_minutes=60,
+        )
+        return view.id
+    finally:
+        await db.close()
+
+
+async def _check_tournament(url: str, tid: int) -> list[str]:
+    db = await Database.open(url)
+    try:
+        wrong = await _problems(db)
+        clock = OffsetClock(0.0)
+        view = await events_of(build(db, clock, 0), db, clock).view(tid)
+        if view.record.status != "finished":
+            wrong.append(f"the event is {view.record.status}, not finished")
+        async with db.read() as tx:
+            open_games = await tx.scalar(
+                "SELECT COUNT(*) FROM games WHERE status IN ('lobby', 'running')"
+            )
+        if open_games:
+            wrong.append(f"{open_games} games still open after the event")
     finally:
         await db.close()
     return wrong

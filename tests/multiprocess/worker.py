@@ -17,6 +17,10 @@ Run as ``python -m tests.multiprocess.worker MODE URL INDEX SEED OPS JOURNAL [OF
     scheduler (``expire_due``) until it is killed: the process holding their turn timers. Its
     clock then moves ``OPS`` seconds on (0: nothing falls due before the kill; past the turn
     length: it is killed while it fires them).
+``tourney``
+    enters the members in the one tournament (created by the test; every process enters
+    them all, a refusal is another's entry), moves its clock past the sign-up's close, then
+    fires the event's clock and plays every running table's move until the event is over.
 ``fire``
     runs ``expire_due`` until no deadline is due (or ``OPS`` rounds), journaling every fired
     turn: the survivor of a ``kill -9`` of the ``hold`` process.
@@ -38,6 +42,7 @@ import hashlib
 import random
 import sys
 import time
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -47,11 +52,13 @@ from bot.services.clock import SystemClock
 from bot.services.errors import UserError
 from bot.services.ratings import RatingService
 from bot.services.server import ServerService
-from bot.services.tables import TableDefaults, TableService
+from bot.services.tables import Outcome, Table, TableDefaults, TableService
 from bot.services.tables.play import _applied_notation
 from bot.services.tables.store import _apply
+from bot.services.tournaments import TournamentService
 from bot.storage.db import Database
 from bot.storage.games import GamesRepo
+from bot.storage.tournaments import TournamentRecord
 from tests.crash.scenario import Journal
 
 GUILD = 1
@@ -62,6 +69,10 @@ CHANNELS = (700, 701, 702)
 TIMED_CHANNELS = 800
 """The first channel of the ``hold`` process's tables."""
 TIMED_TABLES = 6
+PLAYERS = USERS
+"""The members of the ``tourney`` processes' event."""
+SIGN_UP_MINUTES = 10
+"""The event's sign-up closes this long after it is created."""
 TURN_SECONDS = 60
 READY_WAIT_SECONDS = 120.0
 
@@ -144,7 +155,7 @@ async def _move(
     notation = _applied_notation(before, _apply(before, action)[0], action)
     key = move_key(table.id, version)
     try:
-        await service.act(channel, seat.user_id, action, version=version, interaction=key)
+        outcome = await service.act(channel, seat.user_id, action, version=version, interaction=key)
     except UserError:
         # Another process moved first (or delivered this interaction first).
         journal.ack(op="refused", game=table.id, key=str(key))
@@ -157,6 +168,8 @@ async def _move(
         notation=notation,
         key=str(key),
     )
+    if outcome.finished:
+        await service.notify_ended(outcome)  # as the cogs do once the end is shown
     if rng.random() < 0.3:
         # Discord delivers the interaction again (no version: only its id can refuse it).
         try:
@@ -243,6 +256,8 @@ async def hold(service: TableService, clock: OffsetClock, journal: Journal, late
 
 async def _fire_once(service: TableService, journal: Journal) -> None:
     for outcome in await service.expire_due():
+        if outcome.finished:
+            await service.notify_ended(outcome)
         journal.ack(
             op="fired",
             game=outcome.table.id,
@@ -260,6 +275,85 @@ async def fire(service: TableService, journal: Journal, rounds: int) -> None:
     journal.ack(op="done")
 
 
+class Host:
+    """The Discord side of a tournament, reduced to what the service needs: a fresh thread id
+    per match (unique across processes) and every post journaled."""
+
+    def __init__(self, events: TournamentService, journal: Journal, seed: int) -> None:
+        """Post through ``journal``; thread ids drawn from ``seed``."""
+        self.events = events
+        self.journal = journal
+        self._ids = random.Random(seed)
+
+    async def open_thread(self, record: TournamentRecord, match_id: str, title: str) -> int:
+        """A new thread's id (never a shared table channel's)."""
+        return 10**6 + self._ids.getrandbits(48)
+
+    async def show_table(self, outcome: Outcome) -> None:
+        """A table the service opened or moved: a game it ended carries the event on."""
+        if outcome.finished:
+            await self.events.game_ended(outcome)
+
+    async def post(self, record: TournamentRecord, text: str, *, pictures: bool = False) -> None:
+        """Journal what would be posted in the event's channel."""
+        self.journal.ack(op="post", text=str(text))
+
+    async def say(self, channel_id: int, guild_id: int, text: str, mentions: Sequence[int]) -> None:
+        """Nothing: a notice in a match's thread."""
+
+    async def table_stopped(self, table: Table) -> None:
+        """Nothing: a table the event stopped."""
+
+    async def refresh(self, record: TournamentRecord) -> None:
+        """Nothing: the sign-up message."""
+
+
+def events_of(service: TableService, db: Database, clock: SystemClock) -> TournamentService:
+    """The tournament service as the bot builds it beside the table service."""
+    events = TournamentService(db, service._chips, service, clock, rng=random.Random(7))
+    service.end_listeners.append(events.game_ended)
+    return events
+
+
+async def tourney(
+    service: TableService,
+    db: Database,
+    clock: OffsetClock,
+    journal: Journal,
+    ops: int,
+    seed: int,
+) -> None:
+    """Sign the players up to the one event (with the other processes), move the clock past
+    its sign-up, then play every running table's moves until the event is over."""
+    events = events_of(service, db, clock)
+    events.host = Host(events, journal, seed)
+    async with db.read() as tx:
+        tid = int(await tx.scalar("SELECT id FROM tournaments"))
+    rng = random.Random(seed)
+    for user in rng.sample(PLAYERS, len(PLAYERS)):
+        try:
+            await events.join(tid, user, f"m{user}")
+            journal.ack(op="entered", user=user)
+        except UserError:
+            continue  # another process entered him first
+    clock.offset += timedelta(minutes=SIGN_UP_MINUTES, seconds=1)
+    for _ in range(ops):
+        await events.expire_due()
+        if (await events.view(tid)).record.status == "finished":
+            break
+        async with db.read() as tx:
+            channels = [
+                int(r[0])
+                for r in await tx.fetchall(
+                    "SELECT channel_id FROM games WHERE status = 'running' ORDER BY channel_id"
+                )
+            ]
+        for channel in channels:
+            await _move(service, db, journal, channel, rng)
+        if not channels:
+            await asyncio.sleep(0.01)
+
+
 async def main(argv: list[str]) -> None:
     """Parse the command line (see the module's docstring) and run the worker."""
     mode, url, index, seed, ops, journal_path = argv[:6]
@@ -271,10 +365,12 @@ async def main(argv: list[str]) -> None:
         service = build(db, clock, int(seed))
         if mode == "hold":
             await hold(service, clock, journal, float(ops))
-        elif mode in ("play", "fire"):
+        elif mode in ("play", "fire", "tourney"):
             await _barrier(Path(journal_path))
             if mode == "play":
                 await play(service, db, journal, int(ops), int(seed) * 10 + int(index))
+            elif mode == "tourney":
+                await tourney(service, db, clock, journal, int(ops), int(seed) * 10 + int(index))
             else:
                 await fire(service, journal, int(ops))
         else:
