@@ -37,7 +37,8 @@ OUT_OF_DATE = "That action is out of date: the table has moved on."
 
 
 async def open_database(target: str | Path) -> Database:
-    """One process's own connection to the shared database at ``target`` (a SQLite path)."""
+    """One process's own connection to the shared database at ``target`` (a SQLite path or a
+    PostgreSQL URL)."""
     return await Database.open(target)
 
 
@@ -64,10 +65,21 @@ def _service(db: Database, clock: ManualClock, seed: int) -> TableService:
     )
 
 
-@pytest.fixture
-async def db_pair(tmp_path: Path) -> AsyncIterator[tuple[Database, Database]]:
-    """Two connections to one database, as two processes hold."""
-    target = tmp_path / "shared.db"
+def shared_target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """Where the processes' shared database lives for a test parametrized over the backends:
+    a SQLite file, or a fresh database on the session's PostgreSQL server."""
+    if request.param == "postgresql":
+        url: str = request.getfixturevalue("pg_url")
+        return url
+    return tmp_path / "shared.db"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def db_pair(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[tuple[Database, Database]]:
+    """Two connections to one database, as two processes hold (on each backend)."""
+    target = shared_target(request, tmp_path)
     first = await open_database(target)
     second = await open_database(target)
     try:

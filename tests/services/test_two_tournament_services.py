@@ -18,7 +18,7 @@ from bot.services.tables import Outcome, Table, TableDefaults, TableService
 from bot.services.tournaments import TournamentRecord, TournamentService, settings_from_options
 from bot.storage.games import GamesRepo
 from bot.storage.integrity import find_problems
-from tests.services.test_two_services import open_database
+from tests.services.test_two_services import open_database, shared_target
 
 GUILD = 1
 ORGANISER = 99
@@ -61,10 +61,13 @@ class Process:
     tables: TableService
 
 
-@pytest.fixture
-async def two(tmp_path: Path) -> AsyncIterator[tuple[Process, Process, ManualClock, list[str]]]:
-    """Two processes' services on one database, one clock, one list of the posts they made."""
-    target = tmp_path / "shared.db"
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def two(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[tuple[Process, Process, ManualClock, list[str]]]:
+    """Two processes' services on one database (on each backend), one clock, one list of the
+    posts they made."""
+    target = shared_target(request, tmp_path)
     dbs = [await open_database(target), await open_database(target)]
     clock = ManualClock()
     posts: list[str] = []
@@ -145,4 +148,60 @@ async def test_sign_up_closing_and_the_round_limit_fire_once(
     assert (open_games, games) == (2, 4)  # round 1's tables stopped, round 2's two opened
     async with one.events._db.read() as tx:
         problems, _ = await find_problems(tx)
+    assert [str(p) for p in problems] == []
+
+
+async def test_two_processes_ending_a_round_at_once_decide_it_once(
+    request: pytest.FixtureRequest, two: tuple[Process, Process, ManualClock, list[str]]
+) -> None:
+    """Each process ends one of the round's two games and carries the event on at the same
+    moment (each process's own lock cannot keep them apart): the round is decided, its standings
+    posted and the next round paired once, and neither process's listener fails."""
+    if "sqlite" in request.node.callspec.id:
+        pytest.skip("SQLite has one process: its tournament lock is this process's own")
+    one, other, clock, posts = two
+    settings = settings_from_options(
+        game="kap-shap",
+        format=None,
+        best_of=1,
+        rounds=2,
+        buy_in=25,
+        prize_split="70/30",
+        seats_limit=8,
+    )
+    view = await one.events.create(
+        guild_id=GUILD,
+        channel_id=5,
+        organiser_id=ORGANISER,
+        name="Cup",
+        settings=settings,
+        closes_in_minutes=10,
+        round_minutes=30,
+    )
+    for user in USERS:
+        await one.events.join(view.id, user, f"member{user}")
+    clock.advance(10 * 60 + 1)
+    await one.events.expire_due()
+    async with one.events._db.read() as tx:
+        channels = [
+            int(r[0]) for r in await tx.fetchall("SELECT channel_id FROM games ORDER BY rowid")
+        ]
+    assert len(channels) == 2
+    outcomes = []
+    for process, channel in zip((one, other), channels, strict=True):
+        table = await process.tables.lookup(channel)
+        assert table is not None and table.current_seat is not None
+        assert table.current_seat.user_id is not None
+        outcome = await process.tables.resign(channel, table.current_seat.user_id)
+        assert outcome.finished
+        outcomes.append(outcome)
+    posted = len(posts)
+    await asyncio.gather(one.events.game_ended(outcomes[0]), other.events.game_ended(outcomes[1]))
+    standings = [p for p in posts[posted:] if "standings" in p]
+    pairings = [p for p in posts[posted:] if "round 2" in p]
+    assert (len(standings), len(pairings)) == (1, 1), posts[posted:]
+    async with one.events._db.read() as tx:
+        games = await tx.scalar("SELECT COUNT(*) FROM games")
+        problems, _ = await find_problems(tx)
+    assert games == 4  # round 2's two games, opened once
     assert [str(p) for p in problems] == []

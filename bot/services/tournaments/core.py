@@ -4,9 +4,12 @@ that keep one event's steps in order, the organiser check, posting through the h
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import secrets
-from collections.abc import Sequence
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 from bot.services.chips import ChipsService
@@ -28,7 +31,15 @@ from bot.storage.games import GamesRepo
 from bot.storage.tournaments import EntryRecord, MatchRow, TournamentRecord, TournamentsRepo
 from bot.tournament import Event, EventSettings
 
-__all__ = ["TournamentCore"]
+__all__ = ["EVENT_LOCK_POLL", "EVENT_LOCK_WAIT", "TournamentCore"]
+
+log = logging.getLogger(__name__)
+
+EVENT_LOCK_WAIT = 30.0
+"""How long (seconds) a process waits for another carrying the same event on."""
+
+EVENT_LOCK_POLL = 0.02
+"""How often (seconds) it asks for the event's lock meanwhile."""
 
 
 class TournamentCore:
@@ -156,6 +167,31 @@ class TournamentCore:
 
     def _lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
+
+    @asynccontextmanager
+    async def _across_processes(self, tournament_id: int) -> AsyncIterator[None]:
+        """The event's lock across processes (the database's named lock ``tournament:<id>``),
+        for the work that reads the event, acts (posts, opens tables) and then commits: two
+        processes that each ended a game of the same round would otherwise both decide it,
+        both post, and one commit would fail after its side effects. Another process carrying
+        the event on is waited for (it holds the lock only for its own step), then this one reads
+        what it stored. On SQLite (one process) it is granted at once. After
+        :data:`EVENT_LOCK_WAIT` seconds it goes on without: the version checks still keep the
+        event's state right."""
+        name = f"tournament:{tournament_id}"
+        waited_until = time.monotonic() + EVENT_LOCK_WAIT
+        held = await self._db.hold(name)
+        while held is None and time.monotonic() < waited_until:
+            # Real time, not the service's clock: another process is at work meanwhile.
+            await asyncio.sleep(EVENT_LOCK_POLL)
+            held = await self._db.hold(name)
+        if held is None:
+            log.warning("tournament %s: its lock stayed taken; going on without", tournament_id)
+        try:
+            yield
+        finally:
+            if held is not None:
+                await held.release()
 
     async def _require(self, tx: Any, tournament_id: int) -> TournamentRecord:
         record = await self._repo.get(tx, tournament_id)

@@ -59,7 +59,7 @@ class TournamentLifecycle(TournamentSignUp):
 
     async def _time_up(self, tournament_id: int) -> None:
         """Decide every unfinished match of the round by the event's time-limit rule."""
-        async with self._lock(tournament_id):
+        async with self._lock(tournament_id), self._across_processes(tournament_id):
             async with self._db.read() as tx:
                 record = await self._require(tx, tournament_id)
             if record.state is None or not _due(record.round_deadline, self._clock.now()):

@@ -46,7 +46,7 @@ class TournamentRounds(TournamentCore):
             # resignation): the step under way looks again before it lets go.
             self._again.add(tournament_id)
             return
-        async with lock:
+        async with lock, self._across_processes(tournament_id):
             while True:
                 self._again.discard(tournament_id)
                 for _ in range(MAX_STEPS):
