@@ -357,9 +357,8 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, backend: str
     )
     print("|---|---:|")
     print(f"| errors raised in the bots | {sum(r['errors'] for r in results)} |")
-    print(
-        f"| set-up (tables opened and started), slowest process | {max(r['set_up'] for r in results):.0f} s |"
-    )
+    set_up = max(r["set_up"] for r in results)
+    print(f"| set-up (tables opened and started), slowest process | {set_up:.0f} s |")
     print(f"| actions per second (wall, all processes) | {actions / max(wall, 1e-9):.0f} |")
     print(
         f"| interaction -> response, p50 / p99 | {pct(latencies, 50):.1f} / "
