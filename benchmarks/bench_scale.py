@@ -59,6 +59,7 @@ from bench_discord import TimedLog, choose, kind_of, label_of, pct
 
 from bot.app import KapBot, create_bot
 from bot.config import Settings
+from bot.storage.db import Database
 
 GUILD_BASE = 1_000_000_000_000_000_001
 
@@ -117,6 +118,29 @@ def separate_process(env: simcord.Env, index: int) -> None:
     simcord.gateway.ShardRouter._event_shard_id = event_shard  # type: ignore[method-assign]
 
 
+class Transactions:
+    """How many write and read transactions the bot opens (``Database.transaction`` / ``read``)."""
+
+    writes = 0
+    reads = 0
+
+    @classmethod
+    def count(cls) -> None:
+        """Count every transaction of this process from now on."""
+        write, read = Database.transaction, Database.read
+
+        def transaction(db: Database) -> Any:
+            cls.writes += 1
+            return write(db)
+
+        def read_only(db: Database) -> Any:
+            cls.reads += 1
+            return read(db)
+
+        Database.transaction = transaction  # type: ignore[method-assign]
+        Database.read = read_only  # type: ignore[method-assign]
+
+
 GUILD_EVENTS = {"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"}
 
 
@@ -150,6 +174,7 @@ async def worker(
         # truth) takes them as published.
         env = simcord.Env(bot, strict_sync=index == 0)
         separate_process(env, index)
+        Transactions.count()
         await env.start()
         env._settle_internal = functools.partial(env._settle_internal, idle=0.001)  # type: ignore[method-assign]
         try:
@@ -199,6 +224,7 @@ async def play(
     totals: list[float] = []
     calls: Counter[str] = Counter()
     done = errors = 0
+    writes0, reads0 = Transactions.writes, Transactions.reads
     db0 = server_cpu_seconds(data_dir)
     cpu0, wall0 = time.process_time(), time.perf_counter()
     turn = 0
@@ -250,6 +276,8 @@ async def play(
         "errors": errors,
         "started": wall0,
         "set_up": set_up,
+        "writes": Transactions.writes - writes0,
+        "reads": Transactions.reads - reads0,
         "db_cpu": (db0, server_cpu_seconds(data_dir)),
     }
 
@@ -366,6 +394,9 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, backend: str
     )
     print(f"| until idle, p50 / p99 | {pct(totals, 50):.1f} / {pct(totals, 99):.1f} ms |")
     print(f"| Discord API calls per action | {sum(calls.values()) / actions:.2f} |")
+    writes = sum(r.get("writes", 0) for r in results) / actions
+    reads = sum(r.get("reads", 0) for r in results) / actions
+    print(f"| write / read transactions per action | {writes:.2f} / {reads:.2f} |")
     print(f"| CPU per action in the bot processes | {1000 * bot_cpu / actions:.2f} ms |")
     if backend.startswith("PostgreSQL"):
         print(f"| CPU per action in the database server | {1000 * db_cpu / actions:.2f} ms |")
