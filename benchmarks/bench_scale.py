@@ -62,7 +62,6 @@ from bot.config import Settings
 from bot.storage.db import Database
 
 GUILD_BASE = 1_000_000_000_000_000_001
-SETTLE_SECONDS = 300.0
 
 
 def settings_for(
@@ -173,9 +172,7 @@ async def worker(
         bot = create_bot(settings, rng=random.Random(index))
         # Only shard 0's process publishes the commands; the others' simcord (one Discord in
         # truth) takes them as published.
-        # settle_timeout: at hundreds of tables a burst of table-message edits (each a write
-        # transaction on a shared database) outlasts simcord's default of 5 s.
-        env = simcord.Env(bot, strict_sync=index == 0, settle_timeout=SETTLE_SECONDS)
+        env = simcord.Env(bot, strict_sync=index == 0)
         separate_process(env, index)
         Transactions.count()
         await env.start()
