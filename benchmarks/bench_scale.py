@@ -214,6 +214,9 @@ async def play(
         await guest.slash(channel, "table join")
         await host.slash(channel, "table start")
         seats[channel.id] = [host, guest]
+        # The tables open over time, as on a real bot: all at one instant, their table
+        # messages' coalesced edits would fall due together, hundreds in one burst.
+        await env.advance_time(step)
     await env.advance_time(2)
     set_up = time.perf_counter() - set_up
     barrier(meeting, index, processes)
