@@ -7,11 +7,13 @@
 
 Each process is a whole bot (every cog, the scheduler, the pictures) on its own simcord, the
 in-memory Discord of the tests, playing the same loop as ``bench_discord.py``: its share of the
-``--tables`` Kap Shap tables is opened and started, then its share of ``--actions`` human actions
-is played round-robin across them, half with a DM button and half with a slash command, the
-virtual clock moving ``--step`` seconds after each. With ``--processes N`` the processes are
-separate OS processes on one PostgreSQL database, started together (each with its own
-connections, its own servers and channels), and the figures are pooled.
+``--tables`` Kap Shap tables is opened and started (the virtual clock moving ``--step`` seconds
+after each, so that the tables' messages do not fall due in one burst), then its share of
+``--actions`` human actions is played round-robin across them, half with a DM button and half
+with a slash command, the clock moving ``--step`` seconds after each. With ``--processes N``
+the processes are separate OS processes on one PostgreSQL database, started together (each
+with its own connections, its own servers and channels), their play loops started together
+once every one has opened its tables, and the figures are pooled.
 
 Several processes are the cluster of docs/processes.md: process ``i`` of ``N`` runs shard ``i`` of
 ``N`` (its claim is the database's advisory lock), its server's id falls on that shard, and the
