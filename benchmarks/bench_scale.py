@@ -7,11 +7,21 @@
 
 Each process is a whole bot (every cog, the scheduler, the pictures) on its own simcord, the
 in-memory Discord of the tests, playing the same loop as ``bench_discord.py``: its share of the
-``--tables`` Kap Shap tables is opened and started, then its share of ``--actions`` human actions
-is played round-robin across them, half with a DM button and half with a slash command, the
-virtual clock moving ``--step`` seconds after each. With ``--processes N`` the processes are
-separate OS processes on one PostgreSQL database, started together (each with its own
-connections, its own servers and channels), and the figures are pooled.
+``--tables`` Kap Shap tables is opened and started (the virtual clock moving ``--step`` seconds
+after each, so that the tables' messages do not fall due in one burst), then its share of
+``--actions`` human actions is played round-robin across them, half with a DM button and half
+with a slash command, the clock moving ``--step`` seconds after each. With ``--processes N``
+the processes are separate OS processes on one PostgreSQL database, started together (each
+with its own connections, its own servers and channels), their play loops started together
+once every one has opened its tables, and the figures are pooled.
+
+Several processes are the cluster of docs/processes.md: process ``i`` of ``N`` runs shard ``i`` of
+``N`` (its claim is the database's advisory lock), its server's id falls on that shard, and the
+start-up repair runs once for all. Each process has its own simcord, so the snowflakes of process
+``i`` are drawn from its own part of each millisecond's sequence (no id is shared in the one
+database), and the events without a server (the DM clicks), which Discord sends to shard 0, reach
+the process's own shard: each process serves its own tables' actions, as one bot process would
+whichever process Discord handed them to (the multi-process tests cover that case).
 
 ``--postgres`` starts a throwaway PostgreSQL server for the run (``tests/postgres.py``: the
 binaries of Debian's ``postgresql`` package, as the ``postgres`` user under root) and removes it
@@ -32,6 +42,7 @@ import functools
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -45,16 +56,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import discord
 import simcord
+import simcord.gateway
 from bench_discord import TimedLog, choose, kind_of, label_of, pct
 
 from bot.app import KapBot, create_bot
 from bot.config import Settings
+from bot.storage.db import Database
 
 GUILD_BASE = 1_000_000_000_000_000_001
 
 
-def settings_for(directory: str, url: str | None, guild_id: int) -> Settings:
-    """The bot's settings for one process of the run."""
+def settings_for(
+    directory: str, url: str | None, guild_id: int, index: int = 0, processes: int = 1
+) -> Settings:
+    """The bot's settings for process ``index`` of ``processes``: shard ``index`` of as many
+    shards as processes (simcord needs the count discord.py would ask Discord for)."""
     extra: dict[str, Any] = {"database_url": url} if url else {}
     return Settings(
         discord_token=None,
@@ -64,26 +80,109 @@ def settings_for(directory: str, url: str | None, guild_id: int) -> Settings:
         daily_amount=100,
         turn_seconds=600,
         dev_guild_id=guild_id,
+        shard_count=processes,
+        shard_ids=(index,),
         **extra,
     )
 
 
+def guild_of(index: int, processes: int) -> int:
+    """A server id that Discord's rule ``(id >> 22) % shards`` puts on shard ``index``."""
+    millisecond = GUILD_BASE >> 22
+    return (millisecond - millisecond % processes + index) << 22 | 1
+
+
+class _SequenceFrom(dict[int, int]):
+    """simcord's next sequence number per millisecond, starting at ``start`` instead of 0."""
+
+    def __init__(self, start: int) -> None:
+        super().__init__()
+        self.start = start
+
+    def get(self, key: int, default: int | None = None) -> int:  # type: ignore[override]
+        """The next sequence of ``key``'s millisecond (``start`` for a new one)."""
+        return super().get(key, self.start)
+
+
+def separate_process(env: simcord.Env, index: int) -> None:
+    """Make process ``index``'s simcord a part of one Discord shared with the other processes:
+    its snowflakes from its own quarter of each millisecond's sequence (every process's virtual
+    clock starts at the same instant), and the events without a server (DMs) to its own shard."""
+    env.backend._sequences = _SequenceFrom(index << 20)  # type: ignore[attr-defined]
+    own = env._shard_ids[0]  # type: ignore[attr-defined]
+    original = simcord.gateway.ShardRouter._event_shard_id
+
+    def event_shard(router: Any, event: str, payload: Any) -> int:
+        if payload.get("guild_id") is None and event not in GUILD_EVENTS:
+            return int(own)
+        return int(original(router, event, payload))
+
+    simcord.gateway.ShardRouter._event_shard_id = event_shard  # type: ignore[method-assign]
+
+
+class Transactions:
+    """How many write and read transactions the bot opens (``Database.transaction`` / ``read``)."""
+
+    writes = 0
+    reads = 0
+
+    @classmethod
+    def count(cls) -> None:
+        """Count every transaction of this process from now on."""
+        write, read = Database.transaction, Database.read
+
+        def transaction(db: Database) -> Any:
+            cls.writes += 1
+            return write(db)
+
+        def read_only(db: Database) -> Any:
+            cls.reads += 1
+            return read(db)
+
+        Database.transaction = transaction  # type: ignore[method-assign]
+        Database.read = read_only  # type: ignore[method-assign]
+
+
+GUILD_EVENTS = {"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"}
+
+
+def barrier(directory: Path | None, index: int, processes: int) -> None:
+    """Wait until every process has opened its tables, so that the play loops run together."""
+    if directory is None or processes == 1:
+        return
+    (directory / f"ready-{index}").touch()
+    # A blocking wait: the bot has nothing to do while the virtual clock stands still.
+    while len(list(directory.glob("ready-*"))) < processes:
+        time.sleep(0.02)
+
+
 async def worker(
-    index: int, tables: int, actions: int, step: float, url: str | None, data_dir: Path | None
+    index: int,
+    processes: int,
+    tables: int,
+    actions: int,
+    step: float,
+    url: str | None,
+    data_dir: Path | None,
+    meeting: Path | None = None,
 ) -> dict[str, Any]:
     """One bot process: open its tables, play its actions, return its raw figures."""
     rng = random.Random(2026 + index)
-    guild_id = GUILD_BASE + index
+    guild_id = guild_of(index, processes)
     with tempfile.TemporaryDirectory() as directory:
-        bot = create_bot(settings_for(directory, url, guild_id), rng=random.Random(index))
-        env = simcord.Env(bot)
+        settings = settings_for(directory, url, guild_id, index, processes)
+        bot = create_bot(settings, rng=random.Random(index))
+        # Only shard 0's process publishes the commands; the others' simcord (one Discord in
+        # truth) takes them as published.
+        env = simcord.Env(bot, strict_sync=index == 0)
+        separate_process(env, index)
+        Transactions.count()
         await env.start()
         env._settle_internal = functools.partial(env._settle_internal, idle=0.001)  # type: ignore[method-assign]
         try:
-            # Snowflakes come from the virtual clock: each process's ids start a day apart, so
-            # the processes' channels and messages never share an id in the shared database.
-            await env.advance_time(86_400 * index)
-            return await play(env, bot, guild_id, tables, actions, step, rng, data_dir)
+            return await play(
+                env, bot, guild_id, tables, actions, step, rng, data_dir, meeting, index, processes
+            )
         finally:
             await env.shutdown()
             await bot.close()
@@ -98,6 +197,9 @@ async def play(
     step: float,
     rng: random.Random,
     data_dir: Path | None,
+    meeting: Path | None = None,
+    index: int = 0,
+    processes: int = 1,
 ) -> dict[str, Any]:
     """Open the tables, then the measured loop (as bench_discord.play)."""
     guild = env.create_guild(f"Bench {guild_id}", id=guild_id)
@@ -107,13 +209,19 @@ async def play(
     ]
     await env.settle()
     seats: dict[int, list[simcord.MemberActor]] = {}
+    set_up = time.perf_counter()
     for i, channel in enumerate(channels):
         host, guest = members[2 * i], members[2 * i + 1]
         await host.slash(channel, "table new")
         await guest.slash(channel, "table join")
         await host.slash(channel, "table start")
         seats[channel.id] = [host, guest]
+        # The tables open over time, as on a real bot: all at one instant, their table
+        # messages' coalesced edits would fall due together, hundreds in one burst.
+        await env.advance_time(step)
     await env.advance_time(2)
+    set_up = time.perf_counter() - set_up
+    barrier(meeting, index, processes)
 
     log = TimedLog(list(env.backend.http_requests))
     env.backend.http_requests = log
@@ -121,6 +229,7 @@ async def play(
     totals: list[float] = []
     calls: Counter[str] = Counter()
     done = errors = 0
+    writes0, reads0 = Transactions.writes, Transactions.reads
     db0 = server_cpu_seconds(data_dir)
     cpu0, wall0 = time.process_time(), time.perf_counter()
     turn = 0
@@ -171,6 +280,9 @@ async def play(
         "cpu": time.process_time() - cpu0,
         "errors": errors,
         "started": wall0,
+        "set_up": set_up,
+        "writes": Transactions.writes - writes0,
+        "reads": Transactions.reads - reads0,
         "db_cpu": (db0, server_cpu_seconds(data_dir)),
     }
 
@@ -205,14 +317,20 @@ def run_processes(
     """Start the worker processes together and collect their JSON figures."""
     n = args.processes
     if n == 1:
-        return [asyncio.run(worker(0, args.tables, args.actions, args.step, url, data_dir))]
+        return [asyncio.run(worker(0, 1, args.tables, args.actions, args.step, url, data_dir))]
+    meeting = Path(tempfile.mkdtemp(prefix="bench-scale-"))
     procs = []
+    outputs: list[Any] = []
     for i in range(n):
         argv = [
             sys.executable,
             __file__,
             "--worker",
             str(i),
+            "--processes",
+            str(n),
+            "--meeting",
+            str(meeting),
             "--tables",
             str(args.tables // n),
             "--actions",
@@ -224,13 +342,29 @@ def run_processes(
             argv += ["--database-url", url]
         if data_dir is not None:
             argv += ["--pg-data", str(data_dir)]
-        procs.append(subprocess.Popen(argv, stdout=subprocess.PIPE, text=True))
-    results = []
-    for proc in procs:
-        out, _ = proc.communicate()
-        if proc.returncode != 0:
-            raise SystemExit(f"a worker failed (exit {proc.returncode})")
-        results.append(json.loads(out.strip().splitlines()[-1]))
+        # Each worker's figures go to a file: a pipe nobody reads while it runs could fill up.
+        outputs.append((meeting / f"figures-{i}.json").open("w+"))
+        procs.append(subprocess.Popen(argv, stdout=outputs[-1], text=True))
+    try:
+        # A worker that fails ends the run: the others would wait for it at the barrier.
+        while any(proc.poll() is None for proc in procs):
+            if any(proc.returncode not in (None, 0) for proc in procs):
+                raise SystemExit("bench_scale: a worker failed (its error is above)")
+            time.sleep(0.2)
+        if any(proc.returncode != 0 for proc in procs):
+            raise SystemExit("bench_scale: a worker failed (its error is above)")
+        results = []
+        for out in outputs:
+            out.seek(0)
+            results.append(json.loads(out.read().strip().splitlines()[-1]))
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        for out in outputs:
+            out.close()
+        shutil.rmtree(meeting, ignore_errors=True)
     return results
 
 
@@ -256,6 +390,8 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, backend: str
     )
     print("|---|---:|")
     print(f"| errors raised in the bots | {sum(r['errors'] for r in results)} |")
+    set_up = max(r["set_up"] for r in results)
+    print(f"| set-up (tables opened and started), slowest process | {set_up:.0f} s |")
     print(f"| actions per second (wall, all processes) | {actions / max(wall, 1e-9):.0f} |")
     print(
         f"| interaction -> response, p50 / p99 | {pct(latencies, 50):.1f} / "
@@ -263,6 +399,9 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, backend: str
     )
     print(f"| until idle, p50 / p99 | {pct(totals, 50):.1f} / {pct(totals, 99):.1f} ms |")
     print(f"| Discord API calls per action | {sum(calls.values()) / actions:.2f} |")
+    writes = sum(r.get("writes", 0) for r in results) / actions
+    reads = sum(r.get("reads", 0) for r in results) / actions
+    print(f"| write / read transactions per action | {writes:.2f} / {reads:.2f} |")
     print(f"| CPU per action in the bot processes | {1000 * bot_cpu / actions:.2f} ms |")
     if backend.startswith("PostgreSQL"):
         print(f"| CPU per action in the database server | {1000 * db_cpu / actions:.2f} ms |")
@@ -279,12 +418,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--postgres", action="store_true", help="start a throwaway PostgreSQL")
     parser.add_argument("--worker", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--pg-data", type=Path, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--meeting", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     discord.utils.setup_logging(level=40)
     if args.worker is not None:
         figures = asyncio.run(
             worker(
-                args.worker, args.tables, args.actions, args.step, args.database_url, args.pg_data
+                args.worker,
+                args.processes,
+                args.tables,
+                args.actions,
+                args.step,
+                args.database_url,
+                args.pg_data,
+                args.meeting,
             )
         )
         print(json.dumps(figures))
