@@ -81,8 +81,7 @@ async def _fill(path: Path) -> None:
                 (game,),
             )
             await tx.execute(
-                "INSERT INTO table_edits (game_id, edited_at, version) "
-                "VALUES (?, 1764201601.5, 3)",
+                "INSERT INTO table_edits (game_id, edited_at, version) VALUES (?, 1764201601.5, 3)",
                 (game,),
             )
             await tx.execute(
