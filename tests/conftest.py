@@ -38,6 +38,13 @@ async def db(db_target: str | Path) -> AsyncIterator[Database]:
         await database.close()
 
 
+@pytest.fixture
+def backend() -> str:
+    """The database a simcord bot runs on (tests/discord's ``settings``): SQLite, unless the
+    module is marked ``both_backends`` (tests/discord/conftest.py runs it on both then)."""
+    return "sqlite"
+
+
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[PostgresServer]:
     """A real PostgreSQL server for the whole session (tests/postgres.py).

@@ -44,12 +44,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 @pytest.fixture
-def backend() -> str:
-    """The database the bot runs on: SQLite unless the module is marked ``both_backends``."""
-    return "sqlite"
-
-
-@pytest.fixture
 def settings(tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> Settings:
     """One database per test (a SQLite file, or a fresh PostgreSQL database), shared by every
     bot generation of that test."""
