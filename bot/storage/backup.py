@@ -12,12 +12,18 @@ snapshot of the whole database, taken without blocking the bots; restore it with
 ``postgresql-client``) and must be on ``PATH``, of the server's major version or newer. It is
 given the URL without its password (the password goes through ``PGPASSWORD``, so it never shows
 in the process list) and writes to a temporary file renamed into place when it succeeded.
+
+A backup into a folder is named after the moment it was taken (``kapshap-YYYYMMDD-HHMMSS``,
+UTC, then ``.sqlite3`` or ``.dump``), so the names sort by age: :func:`rotate` (``kapshap db
+backup FOLDER --keep N``) keeps the newest ``N`` of one kind and removes the older ones, after
+the new backup succeeded, and never touches a file named otherwise.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -26,7 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-__all__ = ["BackupError", "BackupResult", "backup_database", "dump_database"]
+__all__ = ["BackupError", "BackupResult", "backup_database", "dump_database", "rotate"]
 
 
 class BackupError(Exception):
@@ -43,10 +49,48 @@ class BackupResult:
     schema_version: int | None
 
 
+#: The name of a backup made into a folder: its moment (UTC), then the kind.
+_DATED = re.compile(r"kapshap-[0-9]{8}-[0-9]{6}(\.sqlite3|\.dump)")
+
+
 def _target_file(target: Path, now: datetime, suffix: str = ".sqlite3") -> Path:
     if target.is_dir():
         return target / f"kapshap-{now:%Y%m%d-%H%M%S}{suffix}"
     return target
+
+
+def rotate(made: Path, keep: int) -> list[Path]:
+    """Remove the dated backups older than the ``keep`` newest in the folder of ``made`` (a
+    backup just written there), of ``made``'s kind (``.sqlite3`` or ``.dump``); return them,
+    oldest first. Files named otherwise, and backups of the other kind, are left alone.
+
+    Raises :class:`BackupError` when ``keep`` is below 1, when ``made`` is not a dated backup
+    (rotation is for a folder of them), or when an old backup cannot be removed.
+    """
+    if keep < 1:
+        raise BackupError(f"--keep must be 1 or more, not {keep}")
+    kind = _DATED.fullmatch(made.name)
+    if kind is None:
+        raise BackupError(
+            f"{made.name} is not a dated backup: --keep rotates the backups of a folder "
+            "(kapshap db backup FOLDER --keep N)"
+        )
+    dated = sorted(
+        path
+        for path in made.parent.iterdir()
+        if path.is_file()
+        and (match := _DATED.fullmatch(path.name)) is not None
+        and match.group(1) == kind.group(1)
+    )
+    old = dated[: max(0, len(dated) - keep)]
+    for path in old:
+        try:
+            path.unlink()
+        except OSError as exc:
+            raise BackupError(
+                f"cannot remove the old backup {path}: {exc.strerror or exc}"
+            ) from None
+    return old
 
 
 def _writable(final: Path) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from bot.storage.backup import BackupError, backup_database, dump_database
+from bot.storage.backup import BackupError, backup_database, dump_database, rotate
 from bot.storage.chips import SupplyTotals
 from bot.storage.copy import copy_database
 from bot.storage.db import Database, is_database_url, mask_url
@@ -133,7 +133,7 @@ async def check(path: Target, *, after_repair: bool = False) -> int:
     return 1
 
 
-def _backup(path: Target, operands: list[str]) -> int:
+def _backup(path: Target, operands: list[str], keep: int | None = None) -> int:
     if len(operands) != 1:
         print(
             "kapshap db backup: name the backup file or folder: kapshap db backup PATH",
@@ -141,6 +141,13 @@ def _backup(path: Target, operands: list[str]) -> int:
         )
         return 2
     target = Path(operands[0])
+    if keep is not None and not target.is_dir():
+        print(
+            f"kapshap db backup: --keep rotates the dated backups of a folder, and {target} is "
+            "not one: kapshap db backup FOLDER --keep N",
+            file=sys.stderr,
+        )
+        return 2
     try:
         if is_database_url(path):
             made = dump_database(str(path), target, where=shown(path))
@@ -155,6 +162,17 @@ def _backup(path: Target, operands: list[str]) -> int:
         )
     else:
         print(f"{made.target}: {made.size:,} bytes, schema version {made.schema_version}")
+    if keep is not None:
+        try:
+            removed = rotate(made.target, keep)
+        except BackupError as exc:
+            print(f"kapshap db backup: {exc}", file=sys.stderr)
+            return 1
+        if removed:
+            names = ", ".join(old.name for old in removed)
+            print(f"kept the newest {keep} backup(s); removed {len(removed)} older: {names}")
+        else:
+            print(f"kept the newest {keep} backup(s); none older to remove")
     return 0
 
 
@@ -279,13 +297,21 @@ def parse_args(argv: list[str] | None, choices: tuple[str, ...]) -> argparse.Nam
         choices=choices,
         help="migrate: apply pending migrations; info: counts and broken games; check: verify "
         "the whole invariant (exit 1 if broken); repair: do what the bot does at start-up; "
-        "backup PATH: copy the database to PATH (a file, or a folder for a dated file), safely "
+        "backup PATH: copy the database to PATH (a file, or a folder for a dated file; --keep N "
+        "then removes all but the newest N there), safely "
         "while the bot runs (SQLite's online backup; on PostgreSQL it runs pg_dump, custom "
         "format, which must be installed); copy SOURCE TARGET: copy a whole history (each a "
         "SQLite file or a postgresql:// URL) into an empty database, then check both",
     )
     parser.add_argument(
         "operands", nargs="*", metavar="ARG", help="backup: PATH; copy: SOURCE TARGET"
+    )
+    parser.add_argument(
+        "--keep",
+        type=int,
+        metavar="N",
+        help="backup into a folder only: then remove all but the newest N dated backups of "
+        "that kind in it (N from 1)",
     )
     parser.add_argument(
         "--url",
@@ -305,12 +331,16 @@ def parse_args(argv: list[str] | None, choices: tuple[str, ...]) -> argparse.Nam
         parser.error(f"DATABASE_URL must be a postgresql:// URL, not {mask_url(args.target)}")
     if args.command not in ("backup", "copy") and args.operands:
         parser.error(f"{args.command} takes no argument")
+    if args.keep is not None and args.command != "backup":
+        parser.error("--keep belongs to backup (kapshap db backup FOLDER --keep N)")
+    if args.keep is not None and args.keep < 1:
+        parser.error(f"--keep must be 1 or more, not {args.keep}")
     return args
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``kapshap db migrate|info|check [--path FILE | --url URL]``, ``kapshap db backup PATH``,
-    ``kapshap db copy SOURCE TARGET``."""
+    """``kapshap db migrate|info|check [--path FILE | --url URL]``, ``kapshap db backup PATH
+    [--keep N]``, ``kapshap db copy SOURCE TARGET``."""
     args = parse_args(argv, (*COMMANDS, "backup", "copy"))
     if args.command == "copy":
         return copy_command(args.operands)
@@ -318,5 +348,5 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(args.target, Path) and not args.target.exists():
             print(f"kapshap db: {args.target} does not exist", file=sys.stderr)
             return 2
-        return _backup(args.target, args.operands)
+        return _backup(args.target, args.operands, args.keep)
     return run_command(args.command, COMMANDS[args.command], args.target)
