@@ -5,8 +5,10 @@ level's first decision costs about 20 s of CPU, ``kapshap sim``'s first run abou
 
 * the bot starts ``python -m bot.ai.warm`` in the background once it is connected (a process
   of its own, at a lower priority: the event loop never waits for it), which fills the disk
-  cache for both masters; the bot's first master decision then loads it in a fraction of a
-  second;
+  cache for both masters and for the play-outs of reviews and analyses (Tsung Shap's are
+  functions of their own); the bot's first master decision or review then loads it in a
+  fraction of a second. The container image runs the same command when it is built
+  (``Dockerfile``), so a container compiles nothing;
 * ``kapshap play`` against a master and ``kapshap sim`` compile up front, and say so (in the
   command's language) only when a compile really happens: :func:`announcing` listens to
   numba's own compile events, which a load from the disk cache never fires.
@@ -39,6 +41,7 @@ __all__ = [
     "background_wanted",
     "main",
     "warm_master",
+    "warm_reviews",
 ]
 
 
@@ -60,6 +63,9 @@ WARM_DECISIONS = 12
 
 _WARM_BUDGET = 16
 """Play-outs per warming decision: any number compiles the same functions."""
+
+_WARM_ROLLOUTS = 2
+"""Play-outs per action of the warming estimate (reviews): any number compiles the same."""
 
 
 def _kernel_runs() -> bool:
@@ -127,8 +133,29 @@ def warm_master(game: str) -> None:
         state, _ = apply(state, action)
 
 
+def warm_reviews(game: str) -> None:
+    """Compile (or load from the disk cache) the play-outs that reviews and ``kapshap
+    analyse`` run for ``game``: the family's estimator (:meth:`~bot.ai.family.GameAI.estimator`)
+    judges every legal action of the first decisions of a fixed deal, a couple of play-outs
+    each. Nothing without the kernel (the estimator then plays through the engine)."""
+    if not _kernel_runs():
+        return
+    estimate = ai_of(game).estimator(game)
+    rules = make_rules(game)
+    rng = random.Random(0)
+    names = [f"seat {seat}" for seat in range(rules.players)]
+    state: Any = new_game(rules, names, make_deal(rules, rng))
+    for _ in range(rules.players + 1):  # every seat, a decision after a draw or a turn too
+        if state.result is not None:
+            break
+        legal = legal_actions(state)
+        estimate(state, state.current, legal, _WARM_ROLLOUTS, rng)
+        state, _ = apply(state, legal[0])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m bot.ai.warm [--background]``: warm both masters' kernels, then exit.
+    """``python -m bot.ai.warm [--background]``: warm both masters' kernels and the reviews'
+    play-outs, then exit.
     ``--background`` (the bot's): at a low priority and deaf to Ctrl+C."""
     args = list(sys.argv[1:] if argv is None else argv)
     if "--background" in args:
@@ -137,6 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.nice(10)
     for game in MASTER_GAMES:
         warm_master(game)
+        warm_reviews(game)
     return 0
 
 
