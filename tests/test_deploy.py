@@ -55,9 +55,10 @@ POSTGRES_IMAGE_SETTINGS = frozenset(
     }
 )
 
-#: Settings of issue 21's other two streams, merged with this one: the metrics port (i21-metrics)
-#: and the log format (i21-lifecycle). Once both are in bot/config.py this set is redundant.
-SIBLING_SETTINGS = frozenset({"KAPSHAP_METRICS_PORT", "KAPSHAP_LOG_FORMAT"})
+#: Settings of issue 21's other two streams, merged with this one: the metrics page's port and
+#: address (i21-metrics) and the log format (i21-lifecycle). Once they are in bot/config.py this
+#: set is redundant.
+SIBLING_SETTINGS = frozenset({"KAPSHAP_METRICS_PORT", "KAPSHAP_METRICS_HOST", "KAPSHAP_LOG_FORMAT"})
 
 #: A password for ``${POSTGRES_PASSWORD}`` while the files are read (the real one is in .env).
 PASSWORD = "compose-test-password"
