@@ -140,9 +140,12 @@ class GaugeCache:
                     read_gauges(self.sources.db, self.sources.now(), LATE_AFTER_SECONDS),
                     self.timeout,
                 )
-            except (StorageError, TimeoutError, OSError) as exc:
+            except (StorageError, TimeoutError) as exc:
                 self._failures.inc()
                 log.warning("metrics: could not read the database's gauges: %s", exc or "timeout")
+            except Exception as exc:  # whatever the driver raised: the scrape still answers
+                self._failures.inc()
+                log.warning("metrics: could not read the database's gauges: %r", exc)
             self._read_at = time.monotonic()
 
 

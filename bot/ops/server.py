@@ -96,8 +96,12 @@ async def health_problem(sources: Sources, timeout: float = HEALTH_TIMEOUT) -> s
         await asyncio.wait_for(ping(sources.db), timeout)
     except TimeoutError:
         return f"the database did not answer within {timeout:g} s"
-    except (StorageError, OSError) as exc:
+    except StorageError as exc:
         return f"the database does not answer: {exc}"
+    except Exception as exc:  # whatever the driver raised: /health still answers, in one line
+        log.warning("health: the database's query failed: %r", exc)
+        why = " ".join(str(exc).split()) or type(exc).__name__
+        return f"the database does not answer: {why}"
     return None
 
 

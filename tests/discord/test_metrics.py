@@ -142,3 +142,27 @@ async def test_health_is_200_when_connected_and_503_with_the_reason_otherwise(
     status, _type, text = await get(bot, "/health")
     assert status == 503
     assert text == "unhealthy: the database does not answer: the database is closed\n"
+
+
+async def test_health_is_503_while_the_postgresql_server_refuses_the_database(
+    world: World, request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The server itself refuses (connections cut, new ones refused): 503 naming the database
+    without its password; 200 again once the server accepts, the pool reconnecting by itself."""
+    bot = world.bot
+    if bot.services.db.backend != "postgresql":
+        pytest.skip("a PostgreSQL server's refusal")
+    server = request.getfixturevalue("pg_server")
+    assert bot.settings.database_url is not None
+    name = bot.settings.database_url.rsplit("/", 1)[1]
+    server.psql(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+    server.psql(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'")
+    status, _type, text = await get(bot, "/health")
+    assert status == 503 and text.startswith("unhealthy: the database does not answer: "), text
+    assert name in text and len(text.splitlines()) == 1
+    server.psql(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
+    for _attempt in range(10):  # a dead pooled connection may answer first; it is replaced
+        status, _type, text = await get(bot, "/health")
+        if status == 200:
+            break
+    assert (status, text) == (200, "ok\n")
