@@ -55,7 +55,7 @@ def test_a_taken_port_is_one_line() -> None:
 def test_an_unusable_address_is_one_line(host: str, port: int, why: str) -> None:
     with pytest.raises(MetricsPortError) as caught:
         listen_socket(host, port)
-    assert why in str(caught.value) and "\\n" not in str(caught.value)
+    assert why in str(caught.value) and "\n" not in str(caught.value)
 
 
 def test_the_socket_listens_where_asked() -> None:
