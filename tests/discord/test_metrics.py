@@ -159,7 +159,7 @@ async def test_health_is_503_while_the_postgresql_server_refuses_the_database(
     server.psql(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'")
     status, _type, text = await get(bot, "/health")
     assert status == 503 and text.startswith("unhealthy: the database does not answer: "), text
-    assert name in text and len(text.splitlines()) == 1
+    assert len(text.splitlines()) == 1  # what the driver says depends on where it was cut off
     server.psql(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
     for _attempt in range(10):  # a dead pooled connection may answer first; it is replaced
         status, _type, text = await get(bot, "/health")
