@@ -13,6 +13,7 @@ import hashlib
 import json
 import logging
 import random
+import socket
 import subprocess
 import sys
 import time
@@ -20,7 +21,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord.ext import commands
@@ -28,6 +29,7 @@ from discord.ext import commands
 from bot.ai import warm
 from bot.ai.family import bound_memos
 from bot.config import ConfigError, Settings, load_settings
+from bot.ops.observer import NullObserver, Observer
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import Clock
 from bot.services.cluster import (
@@ -41,12 +43,16 @@ from bot.services.cluster import (
 )
 from bot.services.guild_settings import GuildDefaults, GuildSettingsService
 from bot.services.ratings import RatingService
+from bot.services.replays import ReviewService
 from bot.services.server import ServerService
 from bot.services.tables import TableDefaults, TableService
 from bot.storage.db import Database
 from bot.storage.errors import StorageError
 from bot.storage.games import GamesRepo
 from bot.storage.lock import ProcessLock
+
+if TYPE_CHECKING:
+    from bot.ops.server import OpsServer
 
 __all__ = [
     "EXTENSIONS",
@@ -210,10 +216,20 @@ class KapBot(commands.AutoShardedBot):
         self._claims: list[HeldLock] = []
         self._warming: asyncio.Task[None] | None = None
         self._compiler: subprocess.Popen[bytes] | None = None
+        self.observer: Observer = NullObserver()
+        """Where the cogs report interactions and incidents: the metrics when they are served."""
+        self.ops: OpsServer | None = None
+        """The metrics and health server (``settings.metrics_port``), from ``setup_hook`` on."""
+        self._metrics_socket: socket.socket | None = None
 
     def hold_lock(self, lock: ProcessLock) -> None:
         """Keep a process lock taken before the start (released when the bot closes)."""
         self._lock = lock
+
+    def serve_metrics_on(self, sock: socket.socket) -> None:
+        """Serve the metrics on a socket bound before the start (``kapshap run``, ``kapshap
+        demo``), so a port that is taken is one line before anything else."""
+        self._metrics_socket = sock
 
     @property
     def services(self) -> Services:
@@ -286,6 +302,8 @@ class KapBot(commands.AutoShardedBot):
             log.info("start-up repair: another process was running it; waited and skipped it")
         for extension in self._extensions:
             await self.load_extension(extension)
+        if settings.metrics_port is not None:
+            await self._serve_metrics(settings, db)
         if warm.background_wanted():
             self._warming = asyncio.create_task(self._warm_kernel(), name="kapshap-warm-kernel")
         if not self._auto_sync:
@@ -299,6 +317,34 @@ class KapBot(commands.AutoShardedBot):
             log.info("slash commands synced to the development guild %s", settings.dev_guild_id)
         else:
             await self.sync_if_changed()
+
+    async def _serve_metrics(self, settings: Settings, db: Database) -> None:
+        """Start ``/metrics`` and ``/health`` (docs/metrics.md) in this event loop."""
+        from bot.ops.metrics import BotMetrics, Sources
+        from bot.ops.server import OpsServer, listen_socket
+
+        sock, self._metrics_socket = self._metrics_socket, None
+        if sock is None:
+            assert settings.metrics_port is not None
+            sock = listen_socket(settings.metrics_host, settings.metrics_port)
+        metrics = BotMetrics(
+            Sources(
+                client=self,
+                db=db,
+                now=lambda: self.clock.now().timestamp(),
+                reviews=self._review_counts,
+            )
+        )
+        self.ops = OpsServer(metrics)
+        await self.ops.start(sock)
+        self.observer = metrics
+
+    def _review_counts(self) -> tuple[int, int]:
+        """Reviews (running, queued) of the replay cog, if it is loaded."""
+        reviews = getattr(self.get_cog("Replays"), "reviews", None)
+        if not isinstance(reviews, ReviewService):
+            return (0, 0)
+        return (reviews.running, reviews.queued)
 
     @property
     def runs_shard_zero(self) -> bool:
@@ -389,6 +435,12 @@ class KapBot(commands.AutoShardedBot):
         if self._compiler is not None and self._compiler.poll() is None:
             self._compiler.kill()
             self._compiler.wait()
+        if self.ops is not None:
+            await self.ops.stop()
+            self.observer = NullObserver()
+        if self._metrics_socket is not None:  # bound, but the start never got that far
+            self._metrics_socket.close()
+            self._metrics_socket = None
         await super().close()
         # Before the database closes: on PostgreSQL a claim lives on one of its connections.
         claims, self._claims = self._claims, []
@@ -525,9 +577,22 @@ def main(argv: list[str] | None = None) -> int:
     except StorageError as exc:
         print(f"kapshap run: {exc}", file=sys.stderr)
         return 2
+    metrics_socket = None
+    if settings.metrics_port is not None:
+        from bot.ops.server import MetricsPortError, listen_socket
+
+        try:
+            metrics_socket = listen_socket(settings.metrics_host, settings.metrics_port)
+        except MetricsPortError as exc:
+            if lock is not None:
+                lock.release()
+            print(f"kapshap run: {exc}", file=sys.stderr)
+            return 2
     bot = create_bot(settings)
     if lock is not None:
         bot.hold_lock(lock)
+    if metrics_socket is not None:
+        bot.serve_metrics_on(metrics_socket)
     try:
         asyncio.run(_serve(bot, settings.discord_token))
     except ShardClaimed as exc:

@@ -59,6 +59,9 @@ DEFAULTS: dict[str, str] = {
     "KAPSHAP_MAX_REVIEWS": "2",
     "KAPSHAP_SHARD_COUNT": "",
     "KAPSHAP_SHARD_IDS": "",
+    # Metrics and health (docs/metrics.md): off unless a port is set.
+    "KAPSHAP_METRICS_PORT": "",
+    "KAPSHAP_METRICS_HOST": "127.0.0.1",
 }
 
 #: The largest ``KAPSHAP_SHARD_COUNT``: far above any bot's need (Discord asks for one shard per
@@ -95,6 +98,11 @@ class Settings:
     process then runs them all)."""
     shard_ids: tuple[int, ...] | None = None
     """The shards this process runs, in increasing order; None: all of them."""
+    # Metrics and health (docs/metrics.md).
+    metrics_port: int | None = None
+    """The port of ``/metrics`` and ``/health``; None: not served. 0: a free port (logged)."""
+    metrics_host: str = DEFAULTS["KAPSHAP_METRICS_HOST"]
+    """The address they are served on: the loopback interface unless asked otherwise."""
 
     @property
     def log_level_number(self) -> int:
@@ -350,6 +358,18 @@ def _check_shards(count: int | None, ids: tuple[int, ...] | None) -> tuple[int, 
     return tuple(sorted(ids))
 
 
+_metrics_port = _bounded(0, 65535, "a TCP port; 0 picks a free one")
+
+
+def _metrics_host(name: str, value: str) -> str:
+    if any(c.isspace() for c in value) or len(value) > 253:
+        raise ConfigError(
+            f"{name} must be an address or host name to listen on, like 127.0.0.1, "
+            f"got {quote_input(value)}"
+        )
+    return value
+
+
 def _token(name: str, value: str) -> str:
     if any(char.isspace() for char in value):
         raise ConfigError(f"{name} must be a bot token without spaces")
@@ -400,4 +420,6 @@ def load_settings(
         max_reviews=get("KAPSHAP_MAX_REVIEWS", _max_reviews),
         shard_count=shard_count,
         shard_ids=shard_ids,
+        metrics_port=get_optional("KAPSHAP_METRICS_PORT", _metrics_port),
+        metrics_host=get("KAPSHAP_METRICS_HOST", _metrics_host),
     )

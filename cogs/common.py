@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
+import time
 import weakref
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
@@ -22,10 +23,12 @@ from bot.limits import fit_message, quote_input
 from bot.locale import normalize, t
 from bot.render.text import unbroken
 from bot.services.errors import DatabaseUnavailable, UserError
+from cogs.ui import parse_custom_id
 
 __all__ = [
     "INCIDENT_LOGGER",
     "bot_of",
+    "command_of",
     "guarded",
     "locale_of",
     "member_locale",
@@ -119,15 +122,24 @@ async def reply_ephemeral(interaction: discord.Interaction[Any], text: str) -> N
 
 
 async def report_incident(
-    interaction: discord.Interaction[Any] | None, error: BaseException, what: str
+    interaction: discord.Interaction[Any] | None,
+    error: BaseException,
+    what: str,
+    *,
+    bot: KapBot | None = None,
 ) -> str:
     """Log an unexpected error with a fresh incident id; apologise to the user (if any).
 
     A database that cannot be reached right now is no bug: one warning line, no incident, and
     the member is told to try again (the transaction was rolled back; the pool reconnects by
-    itself). The returned id is then empty.
+    itself). The returned id is then empty. Either is counted in the metrics of ``bot`` (by
+    default the bot of the interaction).
     """
+    client = bot if bot is not None or interaction is None else interaction.client
+    observer = client.observer if isinstance(client, KapBot) else None
     if isinstance(error, DatabaseUnavailable):
+        if observer is not None:
+            observer.incident("database_unavailable")
         log.warning("%s failed: %s", what, error)
         if interaction is not None:
             await reply_ephemeral(
@@ -139,6 +151,8 @@ async def report_incident(
             )
         return ""
     incident = secrets.token_hex(4)
+    if observer is not None:
+        observer.incident("bug")
     log.error(
         "incident %s: %s failed (user %s, channel %s)",
         incident,
@@ -159,18 +173,53 @@ async def report_incident(
     return incident
 
 
+def command_of(interaction: discord.Interaction[Any]) -> str:
+    """The metrics' name of what an interaction asked for: ``/table new`` for a command,
+    ``component take`` for a table's button (its verb), ``component rp`` for another button
+    (the prefix of its custom id), never an id: the names stay few (docs/metrics.md)."""
+    command = interaction.command
+    if command is not None:
+        return f"/{command.qualified_name}"
+    kind = "modal" if interaction.type is discord.InteractionType.modal_submit else "component"
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id", ""))
+    parsed = parse_custom_id(custom_id)
+    if parsed is not None:
+        return f"{kind} {parsed.verb}"
+    prefix = custom_id.split(":", 1)[0][:MAX_PREFIX]
+    return f"{kind} {prefix}" if prefix else kind
+
+
+#: The longest custom id prefix :func:`command_of` names (ours are a few letters).
+MAX_PREFIX = 16
+
+
 @contextlib.asynccontextmanager
 async def guarded(interaction: discord.Interaction[Any], what: str) -> AsyncIterator[None]:
-    """Run a handler body: player mistakes get their message, bugs get an incident id."""
+    """Run a handler body: player mistakes get their message, bugs get an incident id.
+
+    Every interaction handler runs inside it, so this is where each is counted for the
+    metrics, by command and outcome (:data:`bot.ops.observer.OUTCOMES`), with its duration."""
+    started = time.monotonic()
     locale_of(interaction)  # remember the member's language for his later DMs
+    outcome = "ok"
     try:
         yield
     except UserError as exc:
+        outcome = "refused"
         await reply_ephemeral(interaction, unbroken(exc.localized(locale_of(interaction))))
     except discord.HTTPException as exc:
         if exc.code == ALREADY_ACKNOWLEDGED:
+            outcome = "answered"
             log.info("%s: interaction %s was already answered", what, interaction.id)
             return
+        outcome = "error"
         await report_incident(interaction, exc, what)
     except Exception as exc:
-        await report_incident(interaction, exc, what)
+        outcome = "error" if await report_incident(interaction, exc, what) else "unavailable"
+    finally:
+        client = interaction.client
+        if isinstance(client, KapBot):
+            client.observer.interaction(
+                command_of(interaction), outcome, time.monotonic() - started
+            )

@@ -154,7 +154,7 @@ class Desk(LobbyDesk, PlayDesk):
         try:
             outcomes = await self.tables.expire_due()
         except Exception as exc:
-            await report_incident(None, exc, "turn timers")
+            await report_incident(None, exc, "turn timers", bot=self.bot)
             outcomes = []
         limit = asyncio.Semaphore(PRESENT_CONCURRENCY)
 
@@ -169,7 +169,9 @@ class Desk(LobbyDesk, PlayDesk):
                     # A timeout is told in the table message's recent lines, not a new message.
                     await self.present(outcome)
                 except Exception as exc:
-                    await report_incident(None, exc, f"timeout at table {outcome.table.id}")
+                    await report_incident(
+                        None, exc, f"timeout at table {outcome.table.id}", bot=self.bot
+                    )
 
         await asyncio.gather(*(show(o) for o in outcomes))
         await self.close_expired_lobbies()
@@ -197,7 +199,7 @@ class Desk(LobbyDesk, PlayDesk):
             try:
                 await self._announce_one(table)
             except Exception as exc:
-                await report_incident(None, exc, f"restoring table {table.id}")
+                await report_incident(None, exc, f"restoring table {table.id}", bot=self.bot)
 
     async def _announce_one(self, table: Table) -> None:
         if table.status is TableStatus.LOBBY:

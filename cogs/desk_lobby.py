@@ -366,7 +366,7 @@ class LobbyDesk(DeskBase):
         try:
             closed = await self.tables.expire_lobbies()
         except Exception as exc:
-            await report_incident(None, exc, "closing lobbies")
+            await report_incident(None, exc, "closing lobbies", bot=self.bot)
             return
         for table in closed:
             loc = self.presenter.public_locale(table)

@@ -103,7 +103,7 @@ class Play(commands.Cog):
             await self.desk.tick()
         except Exception as exc:
             # An escaping exception would stop the loop, and with it every turn timer.
-            await report_incident(None, exc, "scheduler tick")
+            await report_incident(None, exc, "scheduler tick", bot=self.bot)
         finally:
             self.replan()
 
@@ -150,7 +150,7 @@ class Play(commands.Cog):
         try:
             await self.desk.table_ended(table, admin_id)
         except Exception as exc:
-            await report_incident(None, exc, f"closing table {table.id}")
+            await report_incident(None, exc, f"closing table {table.id}", bot=self.bot)
 
     # ------------------------------------------------------------------------- verbs
 

@@ -178,7 +178,9 @@ class Tournaments(
         try:
             await self.service.table_aborted(table.channel_id)
         except Exception as exc:
-            await report_incident(None, exc, f"replaying the game of table {table.id}")
+            await report_incident(
+                None, exc, f"replaying the game of table {table.id}", bot=self.bot
+            )
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -189,7 +191,7 @@ class Tournaments(
         try:
             await self.service.resume_all()
         except Exception as exc:
-            await report_incident(None, exc, "resuming tournaments")
+            await report_incident(None, exc, "resuming tournaments", bot=self.bot)
 
     @tasks.loop(seconds=CLOCK_SECONDS)
     async def clock(self) -> None:
@@ -199,7 +201,7 @@ class Tournaments(
         try:
             await self.service.expire_due()
         except Exception as exc:
-            await report_incident(None, exc, "tournament clock")
+            await report_incident(None, exc, "tournament clock", bot=self.bot)
 
     # ------------------------------------------------------------------------- buttons
 

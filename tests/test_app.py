@@ -63,3 +63,41 @@ def test_run_with_a_database_the_server_refuses_is_one_line(
     assert err.startswith("kapshap run: cannot use the database postgresql://"), err
     assert "refused" in err and "no_such_database" in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("taken", [True, False], ids=["port taken", "port out of range"])
+def test_run_with_a_metrics_port_that_cannot_be_used_is_one_line(
+    taken: bool,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Before connecting to Discord: one line naming the setting, exit 2, the database's lock
+    given back."""
+    from bot.ops.server import listen_socket
+    from bot.storage.lock import ProcessLock
+
+    holder = listen_socket("127.0.0.1", 0) if taken else None
+    port = holder.getsockname()[1] if holder is not None else 70000
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("KAPSHAP_DB_PATH", str(tmp_path / "kapshap.sqlite3"))
+    monkeypatch.setenv("KAPSHAP_METRICS_PORT", str(port))
+    try:
+        assert main(["--env-file", str(tmp_path / "none.env")]) == 2
+    finally:
+        if holder is not None:
+            holder.close()
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    if taken:
+        assert err == (
+            f"kapshap run: cannot serve the metrics on 127.0.0.1:{port} (KAPSHAP_METRICS_PORT): "
+            "the port is already in use (another program, or another bot process, listens on "
+            "it)\n"
+        )
+        ProcessLock.acquire(tmp_path / "kapshap.sqlite3").release()  # not left held
+    else:
+        assert err.startswith("kapshap run: KAPSHAP_METRICS_PORT must be a whole number from 0"), (
+            err
+        )

@@ -294,3 +294,26 @@ def test_bad_shard_settings_are_one_line(count: str, ids: str, message: str) -> 
         load({"KAPSHAP_SHARD_COUNT": count, "KAPSHAP_SHARD_IDS": ids})
     assert message in str(info.value)
     assert "\n" not in str(info.value)
+
+
+def test_metrics_settings() -> None:
+    """Off by default; a port (0: a free one) turns /metrics and /health on, on the loopback
+    interface unless another address is given."""
+    assert (load().metrics_port, load().metrics_host) == (None, "127.0.0.1")
+    settings = load({"KAPSHAP_METRICS_PORT": "9464", "KAPSHAP_METRICS_HOST": "0.0.0.0"})
+    assert (settings.metrics_port, settings.metrics_host) == (9464, "0.0.0.0")
+    assert load({"KAPSHAP_METRICS_PORT": "0"}).metrics_port == 0
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("KAPSHAP_METRICS_PORT", "65536", "KAPSHAP_METRICS_PORT must be a whole number from 0 to "),
+        ("KAPSHAP_METRICS_PORT", "http", "KAPSHAP_METRICS_PORT must be a whole number from 0 to "),
+        ("KAPSHAP_METRICS_HOST", "local host", "KAPSHAP_METRICS_HOST must be an address or host "),
+    ],
+)
+def test_bad_metrics_settings_name_the_setting(name: str, value: str, message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load({name: value})
+    assert str(caught.value).startswith(message), caught.value

@@ -467,3 +467,74 @@ def deadlines(message: discord.Message) -> set[int]:
     """The instants of the ``<t:…:R>`` timestamps of a message (content and embeds)."""
     texts = [message.content] + [str(e.to_dict()) for e in message.embeds]
     return {int(n) for text in texts for n in re.findall(r"<t:(\d+):R>", text)}
+
+
+def test_the_demo_serves_metrics_and_health_with_metrics_port(tmp_path: Path) -> None:
+    """``kapshap demo --metrics-port 0`` serves the bot's /metrics and /health on a free port of
+    the loopback interface, named on its second line, like ``KAPSHAP_METRICS_PORT`` for ``kapshap
+    run``; the scene's table is counted."""
+    import urllib.request
+
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bot",
+            "demo",
+            "--metrics-port",
+            "0",
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--env-file",
+            str(tmp_path / "none.env"),
+        ],
+        cwd=Path(__file__).resolve().parent.parent,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        assert "open http://127.0.0.1:" in process.stdout.readline()
+        line = process.stdout.readline()
+        found = re.search(r"metrics at (http://127\.0\.0\.1:\d+)/metrics, health at /health", line)
+        assert found, line
+        with urllib.request.urlopen(found[1] + "/health", timeout=30) as response:
+            assert (response.status, response.read()) == (200, b"ok\n")
+        with urllib.request.urlopen(found[1] + "/metrics", timeout=30) as response:
+            text = response.read().decode()
+        assert re.search(r'^kapshap_shard_connected\{shard="0"\} 1\.0$', text, re.M), text
+        assert "kapshap_interactions_total" in text and "kapshap_db_query_seconds_bucket" in text
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 0 and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("taken", [True, False], ids=["port taken", "port out of range"])
+def test_a_metrics_port_that_cannot_be_used_is_one_line(
+    taken: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.demo.cli import main
+    from bot.ops.server import listen_socket
+
+    holder = listen_socket("127.0.0.1", 0) if taken else None
+    port = holder.getsockname()[1] if holder is not None else 70000
+    try:
+        argv = ["--metrics-port", str(port), "--data-dir", str(tmp_path / "data")]
+        assert main([*argv, "--env-file", str(tmp_path / "none.env")]) == 2
+    finally:
+        if holder is not None:
+            holder.close()
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    if taken:
+        assert err == (
+            f"kapshap demo: cannot serve the metrics on 127.0.0.1:{port} (--metrics-port): the "
+            "port is already in use (another program, or another bot process, listens on it)\n"
+        )
+    else:
+        assert err == "kapshap demo: --metrics-port must be a port from 0 to 65535, got 70000\n"

@@ -64,6 +64,7 @@ LAYERS = (
     "bot.render",
     "bot.terminal",
     "bot.records_cli",
+    "bot.ops",
     "bot.app",
     "bot.demo",
     "bot.cli",
@@ -192,6 +193,13 @@ RULES: dict[str, Rule] = {
         "never bot.storage or bot.sim",
         internal=ALL_LAYERS - {"bot.storage", "bot.sim"},
         third_party=None,
+    ),
+    "bot.ops": Rule(
+        "bot.ops -> standard library + bot.storage (timings, pool use, bounded counts) + "
+        "discord (the shards), prometheus_client, aiohttp; never the cogs, the services or "
+        "bot.app (which builds it)",
+        internal=frozenset({"bot.ops", "bot.storage", "bot.limits"}),
+        third_party=frozenset({"discord", "prometheus_client", "aiohttp"}),
     ),
     "bot.app": Rule("bot.app -> anything (composition root)", ALL_LAYERS, third_party=None),
     "bot.demo": Rule(

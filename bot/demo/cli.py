@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import multiprocessing
 import random
 import signal
+import socket
 import sys
 import tempfile
 from collections.abc import AsyncIterator, Sequence
@@ -23,18 +25,29 @@ from bot.demo.scene import demo_settings
 from bot.demo.server import Demo
 from bot.demo.web import EVERYWHERE
 from bot.locale import LOCALES
+from bot.ops.server import MetricsPortError, listen_socket
+
+METRICS_HOST = "127.0.0.1"
+"""The demo serves its metrics on the loopback interface only."""
 
 
 @contextlib.asynccontextmanager
 async def running_demo(
-    settings: Settings, seed: int | None = None, locale: str = "en"
+    settings: Settings,
+    seed: int | None = None,
+    locale: str = "en",
+    metrics_socket: socket.socket | None = None,
 ) -> AsyncIterator[Demo]:
     """The bot on simcord with the scene built and the first view open; ``seed`` fixes the
     deals (and so the computer players' choices); ``locale`` is the language of the server and
-    of every member's client (``zh-TW``: the whole demo in Traditional Chinese)."""
+    of every member's client (``zh-TW``: the whole demo in Traditional Chinese).
+    ``metrics_socket``: serve the bot's ``/metrics`` and ``/health`` there (settings with a
+    ``metrics_port``)."""
     import simcord
 
     bot: KapBot = create_bot(settings, rng=None if seed is None else random.Random(seed))
+    if metrics_socket is not None:
+        bot.serve_metrics_on(metrics_socket)
     # check_errors=False: a bot error is logged (and shown on the page) instead of stopping
     # the demo at exit.
     async with simcord.run(bot, check_errors=False) as env, _clients_speak(locale):
@@ -95,9 +108,11 @@ async def serve(
     seed: int | None = None,
     locale: str = "en",
     names: Sequence[str] = (),
+    metrics_socket: socket.socket | None = None,
 ) -> int | None:
     """Run the demo at ``http://host:port/`` until Ctrl+C or SIGTERM; ``names`` are further
-    host names it answers to (with ``host`` 0.0.0.0). Returns the signal that stopped it."""
+    host names it answers to (with ``host`` 0.0.0.0); ``metrics_socket`` serves the bot's
+    metrics and health. Returns the signal that stopped it."""
     stop = asyncio.Event()
     stopped_by: list[int] = []
     loop = asyncio.get_running_loop()
@@ -112,7 +127,7 @@ async def serve(
         if signal.getsignal(number) is not signal.SIG_IGN:
             loop.add_signal_handler(number, stopping, number)
     try:
-        async with running_demo(settings, seed, locale) as demo:
+        async with running_demo(settings, seed, locale, metrics_socket) as demo:
             runner, port = await demo.listen(host, port, names)
             everywhere = host in EVERYWHERE
             shown = "127.0.0.1" if everywhere else f"[{host}]" if ":" in host else host
@@ -125,6 +140,12 @@ async def serve(
                     else ""
                 )
             )
+            bot = demo.env.bot
+            if isinstance(bot, KapBot) and bot.ops is not None:
+                print(
+                    f"Kap Shap demo: metrics at http://{METRICS_HOST}:{bot.ops.port}/metrics, "
+                    "health at /health"
+                )
             sys.stdout.flush()
             try:
                 await stop.wait()
@@ -172,6 +193,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--env-file", type=Path, default=Path(".env"), help="settings file (default: .env)"
     )
     parser.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="also serve the bot's /metrics and /health on 127.0.0.1:PORT, as KAPSHAP_METRICS_PORT "
+        "does for `kapshap run` (0: a free port; default: not served)",
+    )
+    parser.add_argument(
         "--lang",
         choices=LOCALES,
         default="en",
@@ -191,6 +220,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 0 <= args.port <= 65535:
         print("kapshap demo: --port must be between 0 and 65535", file=sys.stderr)
         return 2
+    metrics_socket = None
+    if args.metrics_port is not None:
+        try:
+            metrics_socket = listen_socket(METRICS_HOST, args.metrics_port, "--metrics-port")
+        except MetricsPortError as exc:
+            print(f"kapshap demo: {exc}", file=sys.stderr)
+            return 2
     logging.basicConfig(
         level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
@@ -206,12 +242,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             stopped_by = asyncio.run(
                 serve(
-                    demo_settings(base, data_dir),
+                    dataclasses.replace(
+                        demo_settings(base, data_dir),
+                        metrics_port=args.metrics_port,
+                        metrics_host=METRICS_HOST,
+                    ),
                     args.host,
                     port,
                     args.seed,
                     args.lang,
                     args.allow_host,
+                    metrics_socket,
                 )
             )
         except KeyboardInterrupt:

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from bot.storage.errors import MigrationError
+from bot.storage.stats import PoolUse
 
 __all__ = [
     "CRASH_AFTER_COMMIT_ENV",
@@ -252,6 +253,10 @@ class Backend(ABC):
     @abstractmethod
     async def explain_query_plan(self, sql: str, params: Params = ()) -> list[str]:
         """The query plan lines of a statement (used by benchmarks and tests)."""
+
+    @abstractmethod
+    def pool_use(self) -> PoolUse:
+        """The connections open and lent right now."""
 
     @abstractmethod
     async def close(self) -> None:

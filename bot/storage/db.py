@@ -23,8 +23,9 @@ well-defined version. PostgreSQL starts from ``migrations/postgresql/0008_baseli
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
 from bot.storage.base import (
@@ -42,6 +43,7 @@ from bot.storage.base import (
     mask_url,
     reset_commit_count,
 )
+from bot.storage.stats import DatabaseStats, PoolUse
 
 __all__ = [
     "CRASH_AFTER_COMMIT_ENV",
@@ -50,6 +52,7 @@ __all__ = [
     "HeldLock",
     "Migration",
     "Params",
+    "PoolUse",
     "Row",
     "Tx",
     "commit_count",
@@ -64,11 +67,13 @@ class Database:
     """The process's database on either backend. Create it with :meth:`open`; close it with
     :meth:`close`."""
 
-    __slots__ = ("_backend",)
+    __slots__ = ("_backend", "stats")
 
     def __init__(self, backend: Backend) -> None:
         """Wrap an open, migrated backend. Use :meth:`open` rather than calling this."""
         self._backend = backend
+        self.stats = DatabaseStats()
+        """Block timings for whoever subscribes (the metrics of ``bot.ops``)."""
 
     @classmethod
     async def open(
@@ -116,7 +121,7 @@ class Database:
         short (no network calls inside). Opening a block inside another of the same task raises
         :class:`~bot.storage.errors.NestedTransactionError` (pass the ``Tx`` down instead).
         """
-        return self._backend.transaction()
+        return self._timed("write", self._backend.transaction())
 
     def read(self) -> AbstractAsyncContextManager[Tx]:
         """A read-only block seeing one consistent snapshot. Do not write inside it.
@@ -124,7 +129,22 @@ class Database:
         On SQLite it waits for a running write transaction of this process; on PostgreSQL reads
         run concurrently with each other and with writes (REPEATABLE READ).
         """
-        return self._backend.read()
+        return self._timed("read", self._backend.read())
+
+    @asynccontextmanager
+    async def _timed(self, kind: str, block: AbstractAsyncContextManager[Tx]) -> AsyncIterator[Tx]:
+        # From asking to the end of the block: waiting for the connection or the write lock is
+        # what a slow database makes players feel.
+        start = time.perf_counter()
+        try:
+            async with block as tx:
+                yield tx
+        finally:
+            self.stats.observe(kind, time.perf_counter() - start)
+
+    def pool_use(self) -> PoolUse:
+        """The connections open and lent right now (SQLite: its one connection)."""
+        return self._backend.pool_use()
 
     async def hold(self, name: str) -> HeldLock | None:
         """Take the session-wide lock ``name`` without waiting; ``None`` if it is held already.

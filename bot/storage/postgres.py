@@ -47,6 +47,7 @@ from bot.storage.errors import (
     NestedTransactionError,
     StorageError,
 )
+from bot.storage.stats import PoolUse
 
 __all__ = [
     "BASELINE_VERSION",
@@ -363,6 +364,11 @@ class PostgresDatabase(Backend):
         async with self.read() as tx:
             rows = await tx.fetchall(f"EXPLAIN {sql}", params)
         return [str(row[0]) for row in rows]
+
+    def pool_use(self) -> PoolUse:
+        """The pool's connections: open, lent to a block, and its maximum."""
+        size = self._pool.get_size()
+        return PoolUse(size=size, in_use=size - self._pool.get_idle_size(), max_size=POOL_MAX)
 
     async def hold(self, name: str) -> HeldLock | None:
         """``pg_try_advisory_lock`` of the name's key (:func:`bot.storage.advisory.advisory_key`)

@@ -30,6 +30,7 @@ from bot.storage.errors import (
     NestedTransactionError,
     StorageError,
 )
+from bot.storage.stats import PoolUse
 
 __all__ = ["SqliteDatabase", "SqliteTx"]
 
@@ -200,6 +201,10 @@ class SqliteDatabase(Backend):
         async with self.read() as tx:
             rows = await tx.fetchall(f"EXPLAIN QUERY PLAN {sql}", params)
         return [str(row[3]) for row in rows]
+
+    def pool_use(self) -> PoolUse:
+        """One connection, in use while a block holds it."""
+        return PoolUse(size=0 if self._closed else 1, in_use=int(self._lock.locked()), max_size=1)
 
     async def hold(self, name: str) -> HeldLock | None:
         """Granted unless this process holds ``name`` already (the file lock makes the process
