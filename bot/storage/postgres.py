@@ -428,15 +428,17 @@ class PostgresDatabase(Backend):
             raise StorageError("the database is closed")
         try:
             conn = await self._pool.acquire()
-        except Exception as exc:
-            raise self._unavailable(exc) from exc
+        except _CANNOT_CONNECT as exc:
+            # Connecting failed, whatever the server said (a database refusing connections is
+            # SQLSTATE 55000): the database is unavailable, not a bug.
+            raise self._unavailable(exc, connecting=True) from exc
         try:
             try:
                 # One round trip: BEGIN and, for a write, the write lock (simple query protocol).
                 await conn.execute(begin)
             except Exception as exc:
                 await _rollback_quietly(conn)
-                raise self._unavailable(exc) from exc
+                raise self._unavailable(exc, conn) from exc
             tx = PostgresTx(conn, self._where)
             try:
                 yield tx
@@ -451,7 +453,7 @@ class PostgresDatabase(Backend):
                 await conn.execute("COMMIT")
             except Exception as exc:
                 await _rollback_quietly(conn)
-                raise self._unavailable(exc) from exc
+                raise self._unavailable(exc, conn) from exc
         finally:
             await self._release(conn)
         if self._down:
@@ -466,8 +468,14 @@ class PostgresDatabase(Backend):
         except Exception:  # a broken connection: the pool replaces it on the next acquire
             conn.terminate()
 
-    def _unavailable(self, exc: BaseException) -> BaseException:
-        translated = _translate(exc, self._where)
+    def _unavailable(
+        self, exc: BaseException, conn: _Conn | None = None, *, connecting: bool = False
+    ) -> BaseException:
+        translated = (
+            DatabaseUnavailable(f"the database {self._where} is unavailable: {_why(exc)}")
+            if connecting
+            else _translate(exc, self._where, conn)
+        )
         if isinstance(translated, DatabaseUnavailable):
             self._note_down(translated)
         return translated

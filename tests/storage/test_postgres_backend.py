@@ -23,6 +23,7 @@ from bot.storage.errors import (
     StorageError,
 )
 from bot.storage.postgres import load_postgresql_migrations
+from tests.postgres import PostgresServer
 
 CREATE_T = Migration(1, "t", "CREATE TABLE t (id BIGINT PRIMARY KEY, v BIGINT NOT NULL);")
 ADD_U = Migration(2, "u", "CREATE TABLE u (id BIGINT PRIMARY KEY);\nINSERT INTO u VALUES (7);")
@@ -475,5 +476,40 @@ async def test_the_server_going_away_is_unavailable_then_reconnected(
         messages = [r.getMessage() for r in caplog.records]
         assert sum("unavailable" in m for m in messages) == 1
         assert sum("reachable again" in m for m in messages) == 1
+    finally:
+        await db.close()
+
+
+async def test_a_database_refusing_connections_is_unavailable_then_back(
+    pg_server: PostgresServer, pg_url: str
+) -> None:
+    """The server cuts every connection and refuses new ones (a database being moved or
+    restored): each block raises DatabaseUnavailable, whatever asyncpg raised on the way (a
+    refusal while connecting, a client-side state error on a cut connection), never a bug."""
+    db = await Database.open(pg_url)
+    name = pg_url.rsplit("/", 1)[1]
+    try:
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO bot_state (key, value) VALUES ('k', 'before')")
+        pg_server.psql(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+        pg_server.psql(
+            f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
+        )
+        for _attempt in range(3):  # a cut pooled connection first, then a refused new one
+            with pytest.raises(DatabaseUnavailable):
+                async with db.transaction() as tx:
+                    await tx.execute("UPDATE bot_state SET value = 'half' WHERE key = 'k'")
+            with pytest.raises(DatabaseUnavailable):
+                async with db.read() as tx:
+                    await tx.scalar("SELECT value FROM bot_state WHERE key = 'k'")
+        pg_server.psql(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
+        for _attempt in range(12):  # the pool replaces what it still holds that was cut
+            try:
+                async with db.read() as tx:
+                    value = await tx.scalar("SELECT value FROM bot_state WHERE key = 'k'")
+                break
+            except DatabaseUnavailable:
+                continue
+        assert value == "before"
     finally:
         await db.close()
