@@ -68,7 +68,7 @@ DEFAULTS: dict[str, str] = {
     "KAPSHAP_MAX_REVIEWS": "2",
     "KAPSHAP_SHARD_COUNT": "",
     "KAPSHAP_SHARD_IDS": "",
-    # Running it as a service (issue 21, i21-lifecycle): the log lines, and how long a stop may take.
+    # Running it as a service (issue 21, i21-lifecycle): the log lines, how long a stop may take.
     "KAPSHAP_LOG_FORMAT": "text",
     "KAPSHAP_SHUTDOWN_SECONDS": "20",
 }

@@ -20,8 +20,10 @@ import discord
 from bot.app import KapBot, Services
 from bot.limits import fit_message, quote_input
 from bot.locale import normalize, t
+from bot.logs import bound
 from bot.render.text import unbroken
 from bot.services.errors import DatabaseUnavailable, UserError
+from bot.services.lifecycle import InFlight
 
 __all__ = [
     "INCIDENT_LOGGER",
@@ -139,14 +141,15 @@ async def report_incident(
             )
         return ""
     incident = secrets.token_hex(4)
-    log.error(
-        "incident %s: %s failed (user %s, channel %s)",
-        incident,
-        what,
-        None if interaction is None else interaction.user.id,
-        None if interaction is None else interaction.channel_id,
-        exc_info=(type(error), error, error.__traceback__),
-    )
+    with bound(incident=incident):
+        log.error(
+            "incident %s: %s failed (user %s, channel %s)",
+            incident,
+            what,
+            None if interaction is None else interaction.user.id,
+            None if interaction is None else interaction.channel_id,
+            exc_info=(type(error), error, error.__traceback__),
+        )
     if interaction is not None:
         await reply_ephemeral(
             interaction,
@@ -159,12 +162,34 @@ async def report_incident(
     return incident
 
 
+def in_flight(
+    interaction: discord.Interaction[Any], what: str
+) -> contextlib.AbstractContextManager[None]:
+    """The handler's body counted as an action in flight of its bot (a stop waits for it)."""
+    client = interaction.client
+    tracker: InFlight | None = client.in_flight if isinstance(client, KapBot) else None
+    return contextlib.nullcontext() if tracker is None else tracker.action(what)
+
+
 @contextlib.asynccontextmanager
 async def guarded(interaction: discord.Interaction[Any], what: str) -> AsyncIterator[None]:
-    """Run a handler body: player mistakes get their message, bugs get an incident id."""
+    """Run a handler body: player mistakes get their message, bugs get an incident id.
+
+    Every log line of the body says which server, channel and shard the interaction came from
+    (:func:`bot.logs.bound`); the bot counts the body as an action in flight, which a stop
+    (SIGTERM) lets finish (:meth:`bot.app.KapBot.shutdown`)."""
     locale_of(interaction)  # remember the member's language for his later DMs
+    guild = interaction.guild
     try:
-        yield
+        with (
+            bound(
+                server=interaction.guild_id,
+                channel=interaction.channel_id,
+                shard=None if guild is None else guild.shard_id,
+            ),
+            in_flight(interaction, what),
+        ):
+            yield
     except UserError as exc:
         await reply_ephemeral(interaction, unbroken(exc.localized(locale_of(interaction))))
     except discord.HTTPException as exc:

@@ -267,6 +267,20 @@ class TableMessages(PresenterBase):
 
         await asyncio.gather(*(one(t) for t in due))
 
+    async def flush_pending(self, tables: Sequence[Table]) -> None:
+        """Before the bot stops: edit every table message whose coalesced edit is still due,
+        now (a stopped process has no next tick to do it)."""
+        pending = [
+            table
+            for table in tables
+            if (state := self._messages.get(table.id)) is not None and state.dirty
+        ]
+        for table in pending:
+            try:
+                await self.flush(table, force=True)
+            except Exception:
+                log.exception("table %s: could not edit its message", table.id)
+
     async def _edit_table_message(self, table: Table) -> None:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)
         if table.message_id is not None:

@@ -9,7 +9,6 @@ import uuid
 import pytest
 
 from bot.config import load_settings
-from tests.test_config import SHARED
 from bot.services.cluster import (
     REPAIR_LOCK,
     LocalLocks,
@@ -19,6 +18,7 @@ from bot.services.cluster import (
     shard_lock_name,
     shard_ranges,
 )
+from tests.test_config import SHARED
 
 
 def database() -> str:
