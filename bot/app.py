@@ -678,19 +678,30 @@ async def serve_until_stopped(bot: KapBot, run: Callable[[], Awaitable[None]]) -
     """Run ``run()`` (the bot's connection) until it ends; SIGTERM or SIGINT meanwhile stop the
     bot cleanly (:meth:`KapBot.shutdown`), which ends it."""
     stop = Stop()
+    signalled = asyncio.Event()
 
     def on_signal(number: int) -> None:
         if stop.signal is None:
             stop.signal = number
             log.info("stopping: %s received", signal.Signals(number).name)
         bot.begin_shutdown()
+        signalled.set()
 
     with stop_signals(on_signal):
+        running = asyncio.ensure_future(run())
+        waiting = asyncio.ensure_future(signalled.wait())
         try:
-            await run()
-        finally:
+            await asyncio.wait({running, waiting}, return_when=asyncio.FIRST_COMPLETED)
             if stop.signal is not None:
                 stop.left = await bot.shutdown()
+            # Closed, the connection has ended (or ends now: one still logging in is cancelled).
+            if not running.done():
+                running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running
+        finally:
+            for task in (running, waiting):
+                task.cancel()
     return stop
 
 
