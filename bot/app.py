@@ -451,10 +451,14 @@ class KapBot(commands.AutoShardedBot):
             len(running),
             self.settings.shutdown_seconds,
         )
-        left = [f"the action {what!r}" for what in await self.in_flight.finished(limit)]
+        # The closing keeps a part of the time for itself: actions that never end must not
+        # leave the shards claimed and the database open when the process exits.
+        reserve = min(CLOSE_RESERVE_SECONDS, limit / 4)
+        in_flight = await self.in_flight.finished(limit - reserve)
+        left = [f"the action {what!r}" for what in in_flight]
         remaining = limit - (time.monotonic() - started)
         try:
-            await asyncio.wait_for(asyncio.shield(self.close()), max(remaining, 0.0))
+            await asyncio.wait_for(asyncio.shield(self.close()), max(remaining, reserve))
         except TimeoutError:
             left.append("closing (the scheduler's last pass, table message edits, the database)")
         if left:
@@ -488,6 +492,10 @@ class KapBot(commands.AutoShardedBot):
 
 SHARED_POLL_SECONDS = 2.0
 """How often a process sharing its database looks for due deadlines it does not hold."""
+
+CLOSE_RESERVE_SECONDS = 5.0
+"""The part of ``KAPSHAP_SHUTDOWN_SECONDS`` (at most a quarter of it) kept for closing after
+the actions in flight: the scheduler's last pass, the edits still due, the database."""
 
 
 def named_locks(settings: Settings, db: Database) -> NamedLocks:
