@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TextIO, cast
 
 import discord
 from discord.ext import commands
@@ -633,11 +633,15 @@ def main(argv: list[str] | None = None) -> int:
     return stopped_status("kapshap run", stop, settings.shutdown_seconds)
 
 
-def configure_logging(settings: Settings, level: int | None = None) -> None:
-    """The log lines of ``settings`` (``KAPSHAP_LOG_LEVEL``, ``KAPSHAP_LOG_FORMAT``), with the
-    token and the database's password masked in every line (:mod:`bot.logs`)."""
+def configure_logging(
+    settings: Settings, level: int | None = None, stream: TextIO | None = None
+) -> None:
+    """The log lines of ``settings`` (``KAPSHAP_LOG_LEVEL``, or ``level``, and
+    ``KAPSHAP_LOG_FORMAT``) on ``stream`` (stderr), with the token and the database's password
+    masked in every line (:mod:`bot.logs`)."""
     redact = Redactor(secrets_of(settings.discord_token, settings.database_url), mask_url)
-    configure(settings.log_level_number if level is None else level, settings.log_format, redact)
+    chosen = settings.log_level_number if level is None else level
+    configure(chosen, settings.log_format, redact, stream)
 
 
 @dataclass(slots=True)

@@ -70,6 +70,9 @@ _MIN_SECRET = 4
 
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s'\"<>]+")
 
+HANDLER_NAME = "kapshap"
+"""The name of the handler :func:`configure` installs."""
+
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 """The text line (the bot's format before the JSON one existed)."""
 
@@ -206,15 +209,17 @@ def configure(
     stream: TextIO | None = None,
 ) -> logging.Handler:
     """Send every log line to ``stream`` (stderr) in ``log_format`` (``text`` or ``json``),
-    with the context ids and ``redact`` applied: the root logger's one handler (any earlier
-    one is replaced). Returns the handler."""
+    with the context ids and ``redact`` applied: a handler of the root logger (one set up
+    here before is replaced; another's, such as a test runner's, stays). Returns it."""
     handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
     handler.addFilter(ContextFilter())
     formatter = JsonFormatter(redact) if log_format == "json" else TextFormatter(redact)
     handler.setFormatter(formatter)
+    handler.set_name(HANDLER_NAME)
     root = logging.getLogger()
     for old in list(root.handlers):
-        root.removeHandler(old)
+        if old.get_name() == HANDLER_NAME:
+            root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
     return handler

@@ -9,10 +9,15 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import os
+import signal
+from pathlib import Path
 
 import pytest
+import simcord
 
-from bot.app import DiscordClock
+from bot import app
+from bot.app import DiscordClock, KapBot
 from bot.config import Settings
 from bot.engine import Game
 from bot.logs import ContextFilter, JsonFormatter
@@ -21,6 +26,7 @@ from bot.services.server import ServerService
 from bot.services.tables import TableService
 from bot.storage.db import Database
 from bot.storage.games import GamesRepo
+from bot.storage.lock import ProcessLock
 from cogs.desk import desk_for
 from tests.discord.conftest import GUILD_ID, World
 from tests.discord.tables_kit import (
@@ -197,3 +203,38 @@ async def test_every_log_line_of_a_table_action_says_what_it_is_about(
     # Outside any interaction or table step, a line carries no ids.
     outside = [r for r in caplog.records if r.getMessage().startswith("slash commands")]
     assert all(r.kapshap_ids == {} for r in outside)  # type: ignore[attr-defined]
+
+
+def test_kapshap_run_stops_on_sigterm_with_status_0(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``kapshap run`` on SIGTERM (a service manager's stop): the bot stops (KapBot.shutdown)
+    and exits 0, its shard given back and its database closed."""
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setenv("KAPSHAP_DB_PATH", str(tmp_path / "kap.db"))
+    monkeypatch.setenv("KAPSHAP_SHARD_COUNT", "1")
+    bots: list[KapBot] = []
+
+    async def serve_on_simcord(bot: KapBot, token: str) -> app.Stop:
+        # Discord is simcord here; everything else is `kapshap run`'s own path.
+        bots.append(bot)
+        async with bot, simcord.run(bot):
+
+            async def connected() -> None:
+                os.kill(os.getpid(), signal.SIGTERM)
+                await asyncio.Event().wait()  # until the stop ends it
+
+            return await app.serve_until_stopped(bot, connected)
+
+    monkeypatch.setattr(app, "_serve", serve_on_simcord)
+    previous = signal.getsignal(signal.SIGTERM)
+    assert app.main(["--env-file", str(tmp_path / "none.env")]) == 0
+    err = capsys.readouterr().err
+    assert "INFO kapshap: stopping: SIGTERM received" in err
+    assert err.endswith("INFO kapshap: stopped cleanly\nkapshap run: stopped\n"), err
+    assert "Traceback" not in err
+    assert signal.getsignal(signal.SIGTERM) is previous
+    (bot,) = bots
+    assert bot.is_closed() and bot.in_flight.stopping and bot._claims == []
+    # The file lock is free: the next process starts on the same database.
+    ProcessLock.acquire(tmp_path / "kap.db").release()
