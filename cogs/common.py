@@ -180,13 +180,11 @@ async def guarded(interaction: discord.Interaction[Any], what: str) -> AsyncIter
     (SIGTERM) lets finish (:meth:`bot.app.KapBot.shutdown`)."""
     locale_of(interaction)  # remember the member's language for his later DMs
     guild = interaction.guild
+    # Discord sends a DM's interactions to shard 0; a server's, to the server's shard.
+    shard = 0 if interaction.guild_id is None else None if guild is None else guild.shard_id
     try:
         with (
-            bound(
-                server=interaction.guild_id,
-                channel=interaction.channel_id,
-                shard=None if guild is None else guild.shard_id,
-            ),
+            bound(server=interaction.guild_id, channel=interaction.channel_id, shard=shard),
             in_flight(interaction, what),
         ):
             yield

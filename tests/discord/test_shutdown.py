@@ -17,11 +17,12 @@ import pytest
 import simcord
 
 from bot import app
-from bot.app import DiscordClock, KapBot
+from bot.app import DiscordClock, KapBot, create_bot
 from bot.config import Settings
 from bot.engine import Game
 from bot.logs import ContextFilter, JsonFormatter
 from bot.services.chips import ChipsDefaults, ChipsService
+from bot.services.cluster import shard_lock_name
 from bot.services.server import ServerService
 from bot.services.tables import TableService
 from bot.storage.db import Database
@@ -238,3 +239,22 @@ def test_kapshap_run_stops_on_sigterm_with_status_0(
     assert bot.is_closed() and bot.in_flight.stopping and bot._claims == []
     # The file lock is free: the next process starts on the same database.
     ProcessLock.acquire(tmp_path / "kap.db").release()
+
+
+async def test_on_postgresql_the_stop_gives_the_shards_back(
+    settings: Settings, pg_url: str
+) -> None:
+    """A process stopped on a shared database releases its shard claims (advisory locks) at
+    once: the process that replaces it claims them."""
+    shared = dataclasses.replace(settings, database_url=pg_url, shard_count=2, shard_ids=(0, 1))
+    bot = create_bot(shared)
+    async with simcord.run(bot):
+        assert len(bot._claims) == 2
+        db = await Database.open(pg_url)
+        try:
+            assert await db.hold(shard_lock_name(0)) is None  # claimed by the running bot
+            assert await bot.shutdown() == []
+            claims = [await db.hold(shard_lock_name(shard)) for shard in (0, 1)]
+            assert all(claim is not None for claim in claims)
+        finally:
+            await db.close()
