@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
 import random
 import signal
 import subprocess
@@ -630,7 +631,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # asyncio.run has closed the bot by now
         print("kapshap run: stopped", file=sys.stderr)
         return 130
-    return stopped_status("kapshap run", stop, settings.shutdown_seconds)
+    return exit_status("kapshap run", stop, settings.shutdown_seconds)
 
 
 def configure_logging(
@@ -666,6 +667,18 @@ def stopped_status(command: str, stop: Stop, limit: int) -> int:
         return 1
     print(f"{command}: stopped", file=sys.stderr)
     return 130 if stop.signal == signal.SIGINT else 0
+
+
+def exit_status(command: str, stop: Stop, limit: int) -> int:
+    """:func:`stopped_status`; after a stop that ran out of time the process exits at once
+    with it (work that outlived the bound may hold a thread, a database connection's, that
+    would keep the interpreter from exiting: the bound is kept)."""
+    status = stopped_status(command, stop, limit)
+    if stop.left:
+        logging.shutdown()
+        sys.stderr.flush()
+        os._exit(status)
+    return status
 
 
 @contextlib.contextmanager

@@ -16,7 +16,7 @@ from typing import Any
 
 from aiohttp import ClientSession
 
-from bot.app import KapBot, Stop, configure_logging, create_bot, stop_signals, stopped_status
+from bot.app import KapBot, Stop, configure_logging, create_bot, exit_status, stop_signals
 from bot.config import ConfigError, Settings, load_settings
 from bot.demo.scene import demo_settings
 from bot.demo.server import Demo
@@ -216,4 +216,4 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         # Ctrl+C ends every kapshap command with 130, as a shell expects; SIGTERM is a normal
         # stop (0), unless the stop ran out of time (1).
-        return stopped_status("kapshap demo", stopped, base.shutdown_seconds)
+        return exit_status("kapshap demo", stopped, base.shutdown_seconds)
