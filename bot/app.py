@@ -12,16 +12,19 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
 import random
+import signal
 import socket
 import subprocess
 import sys
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 import discord
 from discord.ext import commands
@@ -29,6 +32,8 @@ from discord.ext import commands
 from bot.ai import warm
 from bot.ai.family import bound_memos
 from bot.config import ConfigError, Settings, load_settings
+from bot.locale import normalize, t
+from bot.logs import Redactor, configure, secrets_of
 from bot.ops.observer import NullObserver, Observer
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import Clock
@@ -42,10 +47,12 @@ from bot.services.cluster import (
     shard_ranges,
 )
 from bot.services.guild_settings import GuildDefaults, GuildSettingsService
+from bot.services.lifecycle import RESTARTING, InFlight
 from bot.services.ratings import RatingService
 from bot.services.replays import ReviewService
 from bot.services.server import ServerService
 from bot.services.tables import TableDefaults, TableService
+from bot.storage.base import mask_url
 from bot.storage.db import Database
 from bot.storage.errors import StorageError
 from bot.storage.games import GamesRepo
@@ -139,21 +146,57 @@ class SeenInteractions:
         return True
 
 
-def drop_duplicate_interactions(bot: discord.Client, seen: SeenInteractions) -> None:
+#: The interactions a member sends by a command, a button or a form (answerable with a message);
+#: the others (autocomplete, ping) are only dropped while the bot stops.
+_ANSWERABLE = frozenset(
+    {
+        discord.InteractionType.application_command.value,
+        discord.InteractionType.component.value,
+        discord.InteractionType.modal_submit.value,
+    }
+)
+
+
+def drop_duplicate_interactions(
+    bot: discord.Client, seen: SeenInteractions, in_flight: InFlight | None = None
+) -> None:
     """Wrap discord.py's INTERACTION_CREATE parser so a repeated delivery is logged (INFO) and
-    ignored before any handler runs: it is answered once, by the first delivery."""
+    ignored before any handler runs: it is answered once, by the first delivery. While the bot
+    stops (``in_flight`` stopping) every new interaction is answered "the bot is restarting"
+    here, before any handler could act on it."""
     # discord.py looks the parser up by event name on every event (the gateway and simcord alike).
     parsers = bot._connection.parsers
     parse = parsers["INTERACTION_CREATE"]
+    replies: set[asyncio.Task[None]] = set()
 
     def parse_once(data: Any) -> None:
         interaction_id = str(data.get("id"))
         if not seen.first_time(interaction_id):
             log.info("interaction %s delivered again: ignored (answered once)", interaction_id)
             return
+        if in_flight is not None and in_flight.stopping:
+            if data.get("type") in _ANSWERABLE:
+                reply = asyncio.create_task(_say_restarting(bot, data, in_flight))
+                replies.add(reply)  # kept until done: the loop holds tasks weakly
+                reply.add_done_callback(replies.discard)
+            return
         parse(data)
 
     parsers["INTERACTION_CREATE"] = parse_once
+
+
+async def _say_restarting(bot: discord.Client, data: Any, in_flight: InFlight) -> None:
+    """Answer an interaction that arrived while the bot stops: privately, in the member's
+    language, nothing applied (counted in flight, so the stop waits for the answer)."""
+    with in_flight.action("answering an interaction: the bot is restarting"):
+        interaction: discord.Interaction[Any] = discord.Interaction(
+            data=data, state=bot._connection
+        )
+        text = t(normalize(data.get("locale")), RESTARTING)
+        try:
+            await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.info("interaction %s: could not say the bot is restarting: %s", data["id"], exc)
 
 
 @dataclass(slots=True)
@@ -210,7 +253,11 @@ class KapBot(commands.AutoShardedBot):
         self._extensions = extensions
         self._auto_sync = auto_sync
         self._services: Services | None = None
-        drop_duplicate_interactions(self, SeenInteractions())
+        self.in_flight = InFlight()
+        """The actions running now; stopped by :meth:`shutdown`."""
+        self._stopping: asyncio.Task[list[str]] | None = None
+        self._closed = False
+        drop_duplicate_interactions(self, SeenInteractions(), self.in_flight)
         self._lock: ProcessLock | None = None
         self._locks = locks
         self._claims: list[HeldLock] = []
@@ -426,8 +473,52 @@ class KapBot(commands.AutoShardedBot):
             return
         log.info("compiling the kernel in the background (process %s)", self._compiler.pid)
 
+    async def shutdown(self) -> list[str]:
+        """Stop cleanly, within ``KAPSHAP_SHUTDOWN_SECONDS``: take no new action (each is
+        answered "the bot is restarting"), let those in flight finish, then :meth:`close` (the
+        scheduler finishes its pass and stops, the table messages still due are drawn, the
+        stop is recorded, the shards are given back, the database closes). Returns what was
+        still running when the time ran out: empty for a clean stop. A second call waits for
+        the first."""
+        return await asyncio.shield(self.begin_shutdown())
+
+    def begin_shutdown(self) -> asyncio.Task[list[str]]:
+        """Start :meth:`shutdown` (once) without waiting for it: what a signal handler calls."""
+        if self._stopping is None:
+            self._stopping = asyncio.create_task(self._shut_down(), name="kapshap-shutdown")
+        return self._stopping
+
+    async def _shut_down(self) -> list[str]:
+        limit = float(self.settings.shutdown_seconds)
+        started = time.monotonic()
+        self.in_flight.stop()
+        running = self.in_flight.running()
+        log.info(
+            "stopping: no new actions from now on; %d in flight to finish (at most %d s)",
+            len(running),
+            self.settings.shutdown_seconds,
+        )
+        # The closing keeps a part of the time for itself: actions that never end must not
+        # leave the shards claimed and the database open when the process exits.
+        reserve = min(CLOSE_RESERVE_SECONDS, limit / 4)
+        in_flight = await self.in_flight.finished(limit - reserve)
+        left = [f"the action {what!r}" for what in in_flight]
+        remaining = limit - (time.monotonic() - started)
+        try:
+            await asyncio.wait_for(asyncio.shield(self.close()), max(remaining, reserve))
+        except TimeoutError:
+            left.append("closing (the scheduler's last pass, table message edits, the database)")
+        if left:
+            log.error("stopping: %d s were not enough; still running: %s", limit, "; ".join(left))
+        else:
+            log.info("stopped cleanly")
+        return left
+
     async def close(self) -> None:
-        """Close Discord first (cogs unload), then the database."""
+        """Close Discord first (cogs unload), then the database. Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
         if self._warming is not None:
             self._warming.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -454,6 +545,10 @@ class KapBot(commands.AutoShardedBot):
 
 SHARED_POLL_SECONDS = 2.0
 """How often a process sharing its database looks for due deadlines it does not hold."""
+
+CLOSE_RESERVE_SECONDS = 5.0
+"""The part of ``KAPSHAP_SHUTDOWN_SECONDS`` (at most a quarter of it) kept for closing after
+the actions in flight: the scheduler's last pass, the edits still due, the database."""
 
 
 def named_locks(settings: Settings, db: Database) -> NamedLocks:
@@ -560,10 +655,7 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.discord_token:
         print(NO_TOKEN_HELP, file=sys.stderr, end="")
         return 2
-    logging.basicConfig(
-        level=settings.log_level_number,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    configure_logging(settings)
     try:
         # Before connecting to Discord: a database path or URL that cannot be used, or a SQLite
         # file another bot process holds, is one line here rather than a traceback later.
@@ -594,7 +686,7 @@ def main(argv: list[str] | None = None) -> int:
     if metrics_socket is not None:
         bot.serve_metrics_on(metrics_socket)
     try:
-        asyncio.run(_serve(bot, settings.discord_token))
+        stop = asyncio.run(_serve(bot, settings.discord_token))
     except ShardClaimed as exc:
         print(f"kapshap run: {exc}", file=sys.stderr)
         return 2
@@ -604,10 +696,106 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # asyncio.run has closed the bot by now
         print("kapshap run: stopped", file=sys.stderr)
         return 130
-    return 0
+    return exit_status("kapshap run", stop, settings.shutdown_seconds)
 
 
-async def _serve(bot: KapBot, token: str) -> None:
-    # discord.py's Client.run, without its silent return on Ctrl+C.
+def configure_logging(
+    settings: Settings, level: int | None = None, stream: TextIO | None = None
+) -> None:
+    """The log lines of ``settings`` (``KAPSHAP_LOG_LEVEL``, or ``level``, and
+    ``KAPSHAP_LOG_FORMAT``) on ``stream`` (stderr), with the token and the database's password
+    masked in every line (:mod:`bot.logs`)."""
+    redact = Redactor(secrets_of(settings.discord_token, settings.database_url), mask_url)
+    chosen = settings.log_level_number if level is None else level
+    configure(chosen, settings.log_format, redact, stream)
+
+
+@dataclass(slots=True)
+class Stop:
+    """How a process was stopped: the signal (None: it ended by itself) and what was still
+    running when its time to stop ran out (empty: a clean stop)."""
+
+    signal: int | None = None
+    left: list[str] | None = None
+
+
+def stopped_status(command: str, stop: Stop, limit: int) -> int:
+    """The exit status of a stopped process, with its one line on stderr: 0 after SIGTERM (or
+    an end of its own), 130 after Ctrl+C as a shell expects; 1 when the stop ran out of time,
+    naming what was still running."""
+    if stop.left:
+        print(
+            f"{command}: stopped after {limit} s (KAPSHAP_SHUTDOWN_SECONDS) with work still "
+            f"running: {'; '.join(stop.left)}",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"{command}: stopped", file=sys.stderr)
+    return 130 if stop.signal == signal.SIGINT else 0
+
+
+def exit_status(command: str, stop: Stop, limit: int) -> int:
+    """:func:`stopped_status`; after a stop that ran out of time the process exits at once
+    with it (work that outlived the bound may hold a thread, a database connection's, that
+    would keep the interpreter from exiting: the bound is kept)."""
+    status = stopped_status(command, stop, limit)
+    if stop.left:
+        logging.shutdown()
+        sys.stderr.flush()
+        os._exit(status)
+    return status
+
+
+@contextlib.contextmanager
+def stop_signals(on_signal: Callable[[int], None]) -> Iterator[None]:
+    """Within the block, SIGTERM and SIGINT call ``on_signal(number)`` on the running loop
+    instead of killing the process (a SIGINT the shell ignores, a background job's, stays
+    ignored)."""
+    loop = asyncio.get_running_loop()
+    installed = []
+    for number in (signal.SIGTERM, signal.SIGINT):
+        if signal.getsignal(number) is not signal.SIG_IGN:
+            loop.add_signal_handler(number, on_signal, number)
+            installed.append(number)
+    try:
+        yield
+    finally:
+        for number in installed:
+            loop.remove_signal_handler(number)
+
+
+async def serve_until_stopped(bot: KapBot, run: Callable[[], Awaitable[None]]) -> Stop:
+    """Run ``run()`` (the bot's connection) until it ends; SIGTERM or SIGINT meanwhile stop the
+    bot cleanly (:meth:`KapBot.shutdown`), which ends it."""
+    stop = Stop()
+    signalled = asyncio.Event()
+
+    def on_signal(number: int) -> None:
+        if stop.signal is None:
+            stop.signal = number
+            log.info("stopping: %s received", signal.Signals(number).name)
+        bot.begin_shutdown()
+        signalled.set()
+
+    with stop_signals(on_signal):
+        running = asyncio.ensure_future(run())
+        waiting = asyncio.ensure_future(signalled.wait())
+        try:
+            await asyncio.wait({running, waiting}, return_when=asyncio.FIRST_COMPLETED)
+            if stop.signal is not None:
+                stop.left = await bot.shutdown()
+            # Closed, the connection has ended (or ends now: one still logging in is cancelled).
+            if not running.done():
+                running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running
+        finally:
+            for task in (running, waiting):
+                task.cancel()
+    return stop
+
+
+async def _serve(bot: KapBot, token: str) -> Stop:
+    # discord.py's Client.run, without its silent return on Ctrl+C, stopping cleanly on SIGTERM.
     async with bot:
-        await bot.start(token)
+        return await serve_until_stopped(bot, lambda: bot.start(token))

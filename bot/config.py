@@ -30,8 +30,10 @@ from bot.limits import quote_input
 
 __all__ = [
     "DEFAULTS",
+    "LOG_FORMATS",
     "LOG_LEVELS",
     "MAX_SHARDS",
+    "MAX_SHUTDOWN_SECONDS",
     "ConfigError",
     "Settings",
     "load_settings",
@@ -40,6 +42,13 @@ __all__ = [
 ]
 
 LOG_LEVELS: tuple[str, ...] = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+LOG_FORMATS: tuple[str, ...] = ("text", "json")
+"""``KAPSHAP_LOG_FORMAT``: ``text`` (a line for a reader) or ``json`` (one object per line)."""
+
+#: The longest ``KAPSHAP_SHUTDOWN_SECONDS``: a service manager kills a process that takes longer
+#: (systemd's default is 90 s, Docker's 10 s unless told), so more would only hide a hang.
+MAX_SHUTDOWN_SECONDS = 600
 
 # Defaults as they are written in the environment (and in .env.example).
 DEFAULTS: dict[str, str] = {
@@ -62,6 +71,9 @@ DEFAULTS: dict[str, str] = {
     # Metrics and health (docs/metrics.md): off unless a port is set.
     "KAPSHAP_METRICS_PORT": "",
     "KAPSHAP_METRICS_HOST": "127.0.0.1",
+    # Running it as a service (issue 21, i21-lifecycle): the log lines, how long a stop may take.
+    "KAPSHAP_LOG_FORMAT": "text",
+    "KAPSHAP_SHUTDOWN_SECONDS": "20",
 }
 
 #: The largest ``KAPSHAP_SHARD_COUNT``: far above any bot's need (Discord asks for one shard per
@@ -103,6 +115,13 @@ class Settings:
     """The port of ``/metrics`` and ``/health``; None: not served. 0: a free port (logged)."""
     metrics_host: str = DEFAULTS["KAPSHAP_METRICS_HOST"]
     """The address they are served on: the loopback interface unless asked otherwise."""
+
+    # Running it as a service (issue 21, i21-lifecycle).
+    log_format: str = DEFAULTS["KAPSHAP_LOG_FORMAT"]
+    """``text`` or ``json`` (:mod:`bot.logs`)."""
+    shutdown_seconds: int = int(DEFAULTS["KAPSHAP_SHUTDOWN_SECONDS"])
+    """How long a stop (SIGTERM) may take to finish the actions in flight and close; past it
+    the process exits non-zero, naming what was still running."""
 
     @property
     def log_level_number(self) -> int:
@@ -279,6 +298,18 @@ def _log_level(name: str, value: str) -> str:
     return level
 
 
+def _log_format(name: str, value: str) -> str:
+    chosen = value.lower()
+    if chosen not in LOG_FORMATS:
+        raise ConfigError(
+            f"{name} must be one of {', '.join(LOG_FORMATS)}, got {quote_input(value)}"
+        )
+    return chosen
+
+
+_shutdown_seconds = _bounded(1, MAX_SHUTDOWN_SECONDS, "seconds")
+
+
 def _owner_ids(name: str, value: str) -> frozenset[int]:
     ids: set[int] = set()
     for part in value.split(","):
@@ -370,6 +401,18 @@ def _metrics_host(name: str, value: str) -> str:
     return value
 
 
+def _check_one_process(count: int, ids: tuple[int, ...]) -> None:
+    """On SQLite one process runs the bot (its file lock refuses a second one), so it must run
+    every shard: a part of them would leave the other shards' servers unserved for good."""
+    if len(ids) < count:
+        missing = next(shard for shard in range(count) if shard not in ids)
+        raise ConfigError(
+            f"KAPSHAP_SHARD_IDS leaves shard {missing} of {count} to another process, but "
+            "without DATABASE_URL the bot runs as one process on its SQLite file: set "
+            "DATABASE_URL (PostgreSQL) for several processes, or leave KAPSHAP_SHARD_IDS unset"
+        )
+
+
 def _token(name: str, value: str) -> str:
     if any(char.isspace() for char in value):
         raise ConfigError(f"{name} must be a bot token without spaces")
@@ -403,10 +446,13 @@ def load_settings(
 
     shard_count = get_optional("KAPSHAP_SHARD_COUNT", _shard_count)
     shard_ids = _check_shards(shard_count, get_optional("KAPSHAP_SHARD_IDS", _shard_ids))
+    database_url = get_optional("DATABASE_URL", _database_url)
+    if shard_ids is not None and shard_count is not None and database_url is None:
+        _check_one_process(shard_count, shard_ids)
     return Settings(
         discord_token=get_optional("DISCORD_TOKEN", _token),
         db_path=get("KAPSHAP_DB_PATH", lambda _name, value: Path(value)),
-        database_url=get_optional("DATABASE_URL", _database_url),
+        database_url=database_url,
         log_level=get("KAPSHAP_LOG_LEVEL", _log_level),
         default_ante=get("KAPSHAP_DEFAULT_ANTE", _ante),
         starting_chips=get("KAPSHAP_STARTING_CHIPS", _amount),
@@ -422,4 +468,6 @@ def load_settings(
         shard_ids=shard_ids,
         metrics_port=get_optional("KAPSHAP_METRICS_PORT", _metrics_port),
         metrics_host=get("KAPSHAP_METRICS_HOST", _metrics_host),
+        log_format=get("KAPSHAP_LOG_FORMAT", _log_format),
+        shutdown_seconds=get("KAPSHAP_SHUTDOWN_SECONDS", _shutdown_seconds),
     )

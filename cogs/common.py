@@ -21,8 +21,10 @@ import discord
 from bot.app import KapBot, Services
 from bot.limits import fit_message, quote_input
 from bot.locale import normalize, t
+from bot.logs import bound
 from bot.render.text import unbroken
 from bot.services.errors import DatabaseUnavailable, UserError
+from bot.services.lifecycle import InFlight
 from cogs.ui import parse_custom_id
 
 __all__ = [
@@ -153,14 +155,15 @@ async def report_incident(
     incident = secrets.token_hex(4)
     if observer is not None:
         observer.incident("bug")
-    log.error(
-        "incident %s: %s failed (user %s, channel %s)",
-        incident,
-        what,
-        None if interaction is None else interaction.user.id,
-        None if interaction is None else interaction.channel_id,
-        exc_info=(type(error), error, error.__traceback__),
-    )
+    with bound(incident=incident):
+        log.error(
+            "incident %s: %s failed (user %s, channel %s)",
+            incident,
+            what,
+            None if interaction is None else interaction.user.id,
+            None if interaction is None else interaction.channel_id,
+            exc_info=(type(error), error, error.__traceback__),
+        )
     if interaction is not None:
         await reply_ephemeral(
             interaction,
@@ -194,17 +197,36 @@ def command_of(interaction: discord.Interaction[Any]) -> str:
 MAX_PREFIX = 16
 
 
+def in_flight(
+    interaction: discord.Interaction[Any], what: str
+) -> contextlib.AbstractContextManager[None]:
+    """The handler's body counted as an action in flight of its bot (a stop waits for it)."""
+    client = interaction.client
+    tracker: InFlight | None = client.in_flight if isinstance(client, KapBot) else None
+    return contextlib.nullcontext() if tracker is None else tracker.action(what)
+
+
 @contextlib.asynccontextmanager
 async def guarded(interaction: discord.Interaction[Any], what: str) -> AsyncIterator[None]:
     """Run a handler body: player mistakes get their message, bugs get an incident id.
 
     Every interaction handler runs inside it, so this is where each is counted for the
-    metrics, by command and outcome (:data:`bot.ops.observer.OUTCOMES`), with its duration."""
+    metrics, by command and outcome (:data:`bot.ops.observer.OUTCOMES`), with its duration.
+    Every log line of the body says which server, channel and shard the interaction came from
+    (:func:`bot.logs.bound`); the bot counts the body as an action in flight, which a stop
+    (SIGTERM) lets finish (:meth:`bot.app.KapBot.shutdown`)."""
     started = time.monotonic()
     locale_of(interaction)  # remember the member's language for his later DMs
     outcome = "ok"
+    guild = interaction.guild
+    # Discord sends a DM's interactions to shard 0; a server's, to the server's shard.
+    shard = 0 if interaction.guild_id is None else None if guild is None else guild.shard_id
     try:
-        yield
+        with (
+            bound(server=interaction.guild_id, channel=interaction.channel_id, shard=shard),
+            in_flight(interaction, what),
+        ):
+            yield
     except UserError as exc:
         outcome = "refused"
         await reply_ephemeral(interaction, unbroken(exc.localized(locale_of(interaction))))

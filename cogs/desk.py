@@ -207,7 +207,9 @@ class Desk(LobbyDesk, PlayDesk):
             return
         await self.presenter.restore_dms(table)
         outcome = await self.tables.resume_ai(table)
-        await self.presenter.touch(table, now=True)
+        # Redrawn even at a version drawn before the stop (the stop draws what is due): the
+        # message says the table was restored.
+        await self.presenter.touch(table, now=True, redraw=True)
         await self.presenter.update_dms(table)
         if outcome.finished or (table.state is not None and table.state.result is not None):
             await self.presenter.announce_end(table, outcome.settlement)

@@ -25,6 +25,7 @@ computer seats whose turn it was play on, and turn timers run from their stored 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import timedelta
 from typing import Any
@@ -78,6 +79,8 @@ class Play(commands.Cog):
         """Commands of ``bot``; they share its desk with the buttons."""
         self.bot = bot
         self.desk: Desk = desk_for(bot)
+        self._ticking = asyncio.Lock()
+        """Held by the scheduler's pass: a stop lets the pass finish before it stops the loop."""
 
     async def cog_load(self) -> None:
         """Rebuild unfinished tables from the database, then start the scheduler."""
@@ -88,9 +91,16 @@ class Play(commands.Cog):
         self.scheduler.start()
 
     async def cog_unload(self) -> None:
-        """Stop the scheduler (a restart starts a new one) and note the time of the stop."""
-        self.scheduler.cancel()
+        """Stop the scheduler once its pass (timers firing, edits) is done (a restart starts a
+        new one), draw the table messages whose coalesced edit is still due, and note the time
+        of the stop."""
+        async with self._ticking:
+            self.scheduler.cancel()
         self.desk.presenter.wake = lambda: None
+        try:
+            await self.desk.presenter.flush_pending(self.desk.tables.tables())
+        except Exception:
+            log.exception("could not draw the table messages still due")
         try:
             await self.desk.tables.stopping()
         except Exception:
@@ -100,7 +110,8 @@ class Play(commands.Cog):
     async def scheduler(self) -> None:
         """Expired turns, then coalesced table edits; then sleep until the next one is due."""
         try:
-            await self.desk.tick()
+            async with self._ticking:
+                await self.desk.tick()
         except Exception as exc:
             # An escaping exception would stop the loop, and with it every turn timer.
             await report_incident(None, exc, "scheduler tick", bot=self.bot)

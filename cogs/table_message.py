@@ -212,15 +212,17 @@ class TableMessages(PresenterBase):
         due = [s.last_edit + EDIT_INTERVAL for s in self._messages.values() if s.dirty]
         return min(due) if due else None
 
-    async def touch(self, table: Table, *, now: bool = False) -> None:
-        """The table changed: edit its message now if allowed, else at the next tick."""
+    async def touch(self, table: Table, *, now: bool = False, redraw: bool = False) -> None:
+        """The table changed: edit its message now if allowed, else at the next tick
+        (``redraw``, with ``now``: even if another process drew its version, for a change the
+        version does not tell, such as the mark of a restart)."""
         state = self._messages.setdefault(table.id, MessageState())
         state.dirty = True
         if now or self._now() - state.last_edit >= EDIT_INTERVAL:
-            await self.flush(table, force=now)
+            await self.flush(table, force=now, redraw=redraw)
         self.wake()  # the scheduler sleeps until the next due edit or deadline
 
-    async def flush(self, table: Table, *, force: bool = False) -> None:
+    async def flush(self, table: Table, *, force: bool = False, redraw: bool = False) -> None:
         """Edit the table message if it is dirty (the state is read at edit time).
 
         When other processes serve the table too, its latest state is drawn, and only when no
@@ -234,7 +236,7 @@ class TableMessages(PresenterBase):
             tables = self.bot.services.tables
             if tables.poll_seconds is not None:
                 table = await tables.by_id(table.id) or table
-                turn = await tables.edit_turn(table, EDIT_INTERVAL, force=force)
+                turn = await tables.edit_turn(table, EDIT_INTERVAL, force=force, redraw=redraw)
                 if turn == math.inf:
                     state.dirty = False  # another process drew this state already
                     return
@@ -266,6 +268,20 @@ class TableMessages(PresenterBase):
                     log.exception("table %s: could not edit its message", table.id)
 
         await asyncio.gather(*(one(t) for t in due))
+
+    async def flush_pending(self, tables: Sequence[Table]) -> None:
+        """Before the bot stops: edit every table message whose coalesced edit is still due,
+        now (a stopped process has no next tick to do it)."""
+        pending = [
+            table
+            for table in tables
+            if (state := self._messages.get(table.id)) is not None and state.dirty
+        ]
+        for table in pending:
+            try:
+                await self.flush(table, force=True)
+            except Exception:
+                log.exception("table %s: could not edit its message", table.id)
 
     async def _edit_table_message(self, table: Table) -> None:
         channel = self.bot.get_partial_messageable(table.channel_id, guild_id=table.guild_id)

@@ -11,6 +11,7 @@ its buttons (:mod:`cogs.tournament_signup`); here the commands and the clock.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
@@ -154,6 +155,8 @@ class Tournaments(
 
         self.service.rating_of = rating_of
         self._resumed = False
+        self._ticking = asyncio.Lock()
+        """Held by the clock's pass: a stop lets the pass finish before it stops the clock."""
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -163,8 +166,9 @@ class Tournaments(
         self.clock.start()
 
     async def cog_unload(self) -> None:
-        """Stop the clock and the listener."""
-        self.clock.cancel()
+        """Stop the clock (once its pass is done) and the listener."""
+        async with self._ticking:
+            self.clock.cancel()
         if self.desk.presenter.event_table == self.service.is_event_table:
             self.desk.presenter.event_table = None
         listeners = self.bot.services.tables.end_listeners
@@ -199,7 +203,8 @@ class Tournaments(
         if not self.bot.is_ready():
             return
         try:
-            await self.service.expire_due()
+            async with self._ticking:
+                await self.service.expire_due()
         except Exception as exc:
             await report_incident(None, exc, "tournament clock", bot=self.bot)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -69,3 +70,16 @@ def pg_url(pg_server: PostgresServer) -> str:
     name = f"t_{uuid.uuid4().hex[:16]}"
     pg_server.psql(f"CREATE DATABASE {name}")
     return pg_server.url_of(name)
+
+
+@pytest.fixture(autouse=True)
+def root_logger_restored() -> Iterator[None]:
+    """A test that runs a command's ``main`` (which sets the log lines up, bot.logs.configure)
+    leaves the root logger as it found it: no handler on that test's captured stderr."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    for handler in list(root.handlers):
+        if handler not in handlers:
+            root.removeHandler(handler)
+    root.setLevel(level)

@@ -101,3 +101,34 @@ def test_run_with_a_metrics_port_that_cannot_be_used_is_one_line(
         assert err.startswith("kapshap run: KAPSHAP_METRICS_PORT must be a whole number from 0"), (
             err
         )
+
+
+@pytest.mark.parametrize(
+    ("settings", "line"),
+    [
+        ({"KAPSHAP_LOG_FORMAT": "xml"}, "KAPSHAP_LOG_FORMAT must be one of text, json, got 'xml'"),
+        ({"KAPSHAP_SHUTDOWN_SECONDS": "0"}, "KAPSHAP_SHUTDOWN_SECONDS must be a whole number"),
+        (
+            {"KAPSHAP_SHARD_COUNT": "4", "KAPSHAP_SHARD_IDS": "0,2"},
+            "KAPSHAP_SHARD_IDS leaves shard 1 of 4 to another process, but without DATABASE_URL",
+        ),
+        ({"KAPSHAP_SHARD_COUNT": "2", "KAPSHAP_SHARD_IDS": "0,0"}, "names shard 0 twice"),
+        ({"KAPSHAP_SHARD_IDS": "0"}, "KAPSHAP_SHARD_IDS needs KAPSHAP_SHARD_COUNT"),
+    ],
+)
+def test_run_with_settings_that_cannot_work_together_is_one_line(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    settings: dict[str, str],
+    line: str,
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "token")
+    monkeypatch.setenv("KAPSHAP_DB_PATH", str(tmp_path / "kap.db"))
+    for name, value in settings.items():
+        monkeypatch.setenv(name, value)
+    assert main(["--env-file", str(tmp_path / "missing.env")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kapshap run: ") and line in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert not (tmp_path / "kap.db").exists()  # stopped before anything was opened

@@ -11,6 +11,10 @@ from bot.config import DEFAULTS, ConfigError, Settings, load_settings, parse_dot
 ROOT = Path(__file__).resolve().parent.parent
 
 
+#: Several processes need a database they share (PostgreSQL): the shard settings' tests name one.
+SHARED = {"DATABASE_URL": "postgresql://kapshap@db.example.org/kapshap"}
+
+
 def load(env: dict[str, str] | None = None, dotenv: Path | None = None) -> Settings:
     return load_settings(env or {}, dotenv_path=dotenv)
 
@@ -263,7 +267,7 @@ def test_database_url_chooses_postgresql_and_is_never_shown() -> None:
     ],
 )
 def test_shard_settings(count: str, ids: str, expected: tuple[object, object]) -> None:
-    settings = load({"KAPSHAP_SHARD_COUNT": count, "KAPSHAP_SHARD_IDS": ids})
+    settings = load({"KAPSHAP_SHARD_COUNT": count, "KAPSHAP_SHARD_IDS": ids, **SHARED})
     assert (settings.shard_count, settings.shard_ids) == expected
 
 
@@ -291,7 +295,7 @@ def test_shard_settings(count: str, ids: str, expected: tuple[object, object]) -
 )
 def test_bad_shard_settings_are_one_line(count: str, ids: str, message: str) -> None:
     with pytest.raises(ConfigError) as info:
-        load({"KAPSHAP_SHARD_COUNT": count, "KAPSHAP_SHARD_IDS": ids})
+        load({"KAPSHAP_SHARD_COUNT": count, "KAPSHAP_SHARD_IDS": ids, **SHARED})
     assert message in str(info.value)
     assert "\n" not in str(info.value)
 
@@ -303,6 +307,30 @@ def test_metrics_settings() -> None:
     settings = load({"KAPSHAP_METRICS_PORT": "9464", "KAPSHAP_METRICS_HOST": "0.0.0.0"})
     assert (settings.metrics_port, settings.metrics_host) == (9464, "0.0.0.0")
     assert load({"KAPSHAP_METRICS_PORT": "0"}).metrics_port == 0
+
+
+@pytest.mark.parametrize(("count", "ids"), [("4", "0"), ("2", "1"), ("8", "0-3,6")])
+def test_on_sqlite_one_process_must_run_every_shard(count: str, ids: str) -> None:
+    """Without DATABASE_URL a second process is refused (the SQLite file lock), so a process
+    running part of the shards would leave the others unserved: one line at start-up."""
+    with pytest.raises(ConfigError) as info:
+        load({"KAPSHAP_SHARD_COUNT": count, "KAPSHAP_SHARD_IDS": ids})
+    message = str(info.value)
+    assert message.startswith("KAPSHAP_SHARD_IDS leaves shard ")
+    assert "without DATABASE_URL" in message and "\n" not in message
+    # The same shards, every one of them, or on PostgreSQL: fine.
+    every = load({"KAPSHAP_SHARD_COUNT": count, "KAPSHAP_SHARD_IDS": f"0-{int(count) - 1}"})
+    assert every.shard_ids == tuple(range(int(count)))
+    assert load({"KAPSHAP_SHARD_COUNT": count, "KAPSHAP_SHARD_IDS": ids, **SHARED}).shard_ids
+
+
+def test_log_format_and_shutdown_seconds() -> None:
+    assert (Settings().log_format, Settings().shutdown_seconds) == ("text", 20)
+    settings = load({"KAPSHAP_LOG_FORMAT": " JSON ", "KAPSHAP_SHUTDOWN_SECONDS": "600"})
+    assert (settings.log_format, settings.shutdown_seconds) == ("json", 600)
+    assert (
+        load({"KAPSHAP_LOG_FORMAT": "text", "KAPSHAP_SHUTDOWN_SECONDS": "1"}).shutdown_seconds == 1
+    )
 
 
 @pytest.mark.parametrize(
@@ -317,3 +345,31 @@ def test_bad_metrics_settings_name_the_setting(name: str, value: str, message: s
     with pytest.raises(ConfigError) as caught:
         load({name: value})
     assert str(caught.value).startswith(message), caught.value
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        (
+            "KAPSHAP_LOG_FORMAT",
+            "logfmt",
+            "KAPSHAP_LOG_FORMAT must be one of text, json, got 'logfmt'",
+        ),
+        (
+            "KAPSHAP_LOG_FORMAT",
+            "json5",
+            "KAPSHAP_LOG_FORMAT must be one of text, json, got 'json5'",
+        ),
+        (
+            "KAPSHAP_SHUTDOWN_SECONDS",
+            "0",
+            "KAPSHAP_SHUTDOWN_SECONDS must be a whole number from 1 ",
+        ),
+        ("KAPSHAP_SHUTDOWN_SECONDS", "601", "from 1 to 600 (seconds, digits only), got '601'"),
+        ("KAPSHAP_SHUTDOWN_SECONDS", "2.5", "got '2.5'"),
+    ],
+)
+def test_bad_service_settings_are_one_line(name: str, value: str, message: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        load({name: value})
+    assert message in str(info.value) and "\n" not in str(info.value)

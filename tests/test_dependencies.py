@@ -70,6 +70,7 @@ LAYERS = (
     "bot.cli",
     "bot.config",
     "bot.limits",
+    "bot.logs",
     "bot.locale",
     "bot.__main__",
     "bot",
@@ -136,7 +137,7 @@ RULES: dict[str, Rule] = {
     ),
     "bot.services": Rule(
         "bot.services -> standard library + bot.engine + bot.ai + bot.games + bot.storage + "
-        "bot.tournament"
+        "bot.tournament + bot.logs"
         " + bot.locale + openskill, babel; no discord",
         internal=frozenset(
             {
@@ -145,6 +146,7 @@ RULES: dict[str, Rule] = {
                 "bot.storage",
                 "bot.services",
                 "bot.limits",
+                "bot.logs",
                 "bot.tournament",
                 "bot.locale",
                 GAMES,
@@ -221,6 +223,11 @@ RULES: dict[str, Rule] = {
     "bot.limits": Rule(
         "bot.limits -> standard library only; every layer may import it (shared bounds)",
         internal=frozenset({"bot.limits"}),
+    ),
+    "bot.logs": Rule(
+        "bot.logs -> standard library only; every layer may import it (the log lines' "
+        "context ids, formats and secret masking)",
+        internal=frozenset({"bot.logs"}),
     ),
     "bot.cli": Rule(
         "bot.cli -> anything, but imported lazily inside the subcommand handlers: its "

@@ -9,7 +9,6 @@ import dataclasses
 import logging
 import multiprocessing
 import random
-import signal
 import socket
 import sys
 import tempfile
@@ -19,7 +18,7 @@ from typing import Any
 
 from aiohttp import ClientSession
 
-from bot.app import KapBot, create_bot
+from bot.app import KapBot, Stop, configure_logging, create_bot, exit_status, stop_signals
 from bot.config import ConfigError, Settings, load_settings
 from bot.demo.scene import demo_settings
 from bot.demo.server import Demo
@@ -67,9 +66,11 @@ async def running_demo(
                     await driver
                 if demo.preview is not None:
                     await demo.preview.close()
-                # Before simcord's shutdown, which does not close the bot: the cogs unload and
-                # the database closes (its worker thread would keep the process alive).
-                await bot.close()
+                # Before simcord's shutdown, which does not close the bot: the bot stops as
+                # `kapshap run` does on SIGTERM (actions in flight finish, pending edits are
+                # drawn), the cogs unload and the database closes (its worker thread would keep
+                # the process alive).
+                demo.left = await bot.shutdown()
                 # A review still running in a worker process would hold the exit until it
                 # ends (the pool waits for its workers): the demo's own workers stop now.
                 for child in set(multiprocessing.active_children()) - children:
@@ -109,24 +110,21 @@ async def serve(
     locale: str = "en",
     names: Sequence[str] = (),
     metrics_socket: socket.socket | None = None,
-) -> int | None:
+) -> Stop:
     """Run the demo at ``http://host:port/`` until Ctrl+C or SIGTERM; ``names`` are further
     host names it answers to (with ``host`` 0.0.0.0); ``metrics_socket`` serves the bot's
-    metrics and health. Returns the signal that stopped it."""
+    metrics and health. Returns how it was stopped."""
     stop = asyncio.Event()
-    stopped_by: list[int] = []
-    loop = asyncio.get_running_loop()
+    stopped = Stop()
 
     def stopping(number: int) -> None:
-        stopped_by.append(number)
+        if stopped.signal is None:
+            stopped.signal = number
         stop.set()
 
-    for number in (signal.SIGINT, signal.SIGTERM):
-        # Both end the demo the same clean way (the bot and its database close). A SIGINT the
-        # shell ignores (a background job, nohup) stays ignored: SIGTERM still works.
-        if signal.getsignal(number) is not signal.SIG_IGN:
-            loop.add_signal_handler(number, stopping, number)
-    try:
+    # Both end the demo the way SIGTERM ends `kapshap run` (bot.app.KapBot.shutdown). A SIGINT
+    # the shell ignores (a background job, nohup) stays ignored: SIGTERM still works.
+    with stop_signals(stopping):
         async with running_demo(settings, seed, locale, metrics_socket) as demo:
             runner, port = await demo.listen(host, port, names)
             everywhere = host in EVERYWHERE
@@ -151,10 +149,8 @@ async def serve(
                 await stop.wait()
             finally:
                 await runner.cleanup()
-    finally:
-        for number in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(number)
-    return stopped_by[0] if stopped_by else None
+        stopped.left = demo.left
+    return stopped
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -227,9 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except MetricsPortError as exc:
             print(f"kapshap demo: {exc}", file=sys.stderr)
             return 2
-    logging.basicConfig(
-        level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    configure_logging(base, logging.WARNING)
     # discord.py's start-up warnings (voice support, intents) say nothing about the demo.
     logging.getLogger("discord").setLevel(logging.ERROR)
     with contextlib.ExitStack() as stack:
@@ -240,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             data_dir.mkdir(parents=True, exist_ok=True)
         port = args.port
         try:
-            stopped_by = asyncio.run(
+            stopped = asyncio.run(
                 serve(
                     dataclasses.replace(
                         demo_settings(base, data_dir),
@@ -261,6 +255,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         except OSError as exc:
             print(f"kapshap demo: cannot listen on {args.host}:{port}: {exc}", file=sys.stderr)
             return 2
-        print("kapshap demo: stopped", file=sys.stderr)
-    # Ctrl+C ends every kapshap command with 130, as a shell expects; SIGTERM is a normal stop.
-    return 130 if stopped_by == signal.SIGINT else 0
+        # Ctrl+C ends every kapshap command with 130, as a shell expects; SIGTERM is a normal
+        # stop (0), unless the stop ran out of time (1).
+        return exit_status("kapshap demo", stopped, base.shutdown_seconds)

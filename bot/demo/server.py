@@ -94,6 +94,7 @@ class Demo:
         self.catalog: dict[str, Any] = {}
         self._seen_requests = 0
         self.ticks = 0  # the clock driver's ticks so far
+        self.left: list[str] = []  # what was still running when the bot's stop ran out of time
         self._watchers: set[asyncio.Task[None]] = set()
 
     @property

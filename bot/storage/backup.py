@@ -49,14 +49,22 @@ class BackupResult:
     schema_version: int | None
 
 
-#: The name of a backup made into a folder: its moment (UTC), then the kind.
-_DATED = re.compile(r"kapshap-[0-9]{8}-[0-9]{6}(\.sqlite3|\.dump)")
+#: The name of a backup made into a folder: its moment (UTC), a number when a backup of the same
+#: second is already there, then the kind.
+_DATED = re.compile(
+    r"kapshap-(?P<moment>[0-9]{8}-[0-9]{6})(?:-(?P<n>[0-9]{2}))?(?P<kind>\.sqlite3|\.dump)"
+)
 
 
 def _target_file(target: Path, now: datetime, suffix: str = ".sqlite3") -> Path:
-    if target.is_dir():
-        return target / f"kapshap-{now:%Y%m%d-%H%M%S}{suffix}"
-    return target
+    if not target.is_dir():
+        return target
+    stem = f"kapshap-{now:%Y%m%d-%H%M%S}"
+    # Two backups in one second (a retry, a manual one beside the scheduled one) both land.
+    for name in (stem, *(f"{stem}-{n:02d}" for n in range(1, 100))):
+        if not (target / f"{name}{suffix}").exists():
+            return target / f"{name}{suffix}"
+    return target / f"{stem}{suffix}"  # refused by _writable: 100 backups in one second
 
 
 def rotate(made: Path, keep: int) -> list[Path]:
@@ -76,13 +84,15 @@ def rotate(made: Path, keep: int) -> list[Path]:
             "(kapshap db backup FOLDER --keep N)"
         )
     dated = sorted(
-        path
-        for path in made.parent.iterdir()
-        if path.is_file()
-        and (match := _DATED.fullmatch(path.name)) is not None
-        and match.group(1) == kind.group(1)
+        (
+            (match["moment"], int(match["n"] or 0), path)
+            for path in made.parent.iterdir()
+            if path.is_file()
+            and (match := _DATED.fullmatch(path.name)) is not None
+            and match["kind"] == kind["kind"]
+        ),
     )
-    old = dated[: max(0, len(dated) - keep)]
+    old = [path for _moment, _n, path in dated[: max(0, len(dated) - keep)]]
     for path in old:
         try:
             path.unlink()

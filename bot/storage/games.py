@@ -591,19 +591,28 @@ class GamesRepo:
             )
 
     async def claim_edit(
-        self, game_id: str, version: int, now: float, interval: float, *, force: bool = False
+        self,
+        game_id: str,
+        version: int,
+        now: float,
+        interval: float,
+        *,
+        force: bool = False,
+        redraw: bool = False,
     ) -> float | None:
         """Take the turn to draw a table's message at ``version``, for processes that share
         the table: None when taken (``now`` and ``version`` recorded); infinity when some
         process already drew this version or a later one (nothing to draw); else the moment
         another process's edit less than ``interval`` seconds ago allows the next one
-        (``force``: a change that must show at once takes the turn regardless)."""
+        (``force``: a change that must show at once takes the turn regardless; ``redraw``: a
+        change the version does not tell, such as a restart's mark, is drawn even at a version
+        already drawn)."""
         async with self._db.transaction() as tx:
             row = await tx.fetchone(
                 "SELECT edited_at, version FROM table_edits WHERE game_id = ?", (game_id,)
             )
             if row is not None:
-                if int(row[1]) >= version:
+                if int(row[1]) >= version and not redraw:
                     return math.inf
                 if not force and float(row[0]) > now - interval:
                     return float(row[0]) + interval

@@ -133,10 +133,10 @@ def test_kapshap_run_refuses_a_claimed_shard_in_one_line(
     monkeypatch.setenv("KAPSHAP_SHARD_COUNT", "2")
     monkeypatch.setenv("KAPSHAP_SHARD_IDS", "0-1")
 
-    async def serve_on_simcord(bot: KapBot, token: str) -> None:
+    async def serve_on_simcord(bot: KapBot, token: str) -> app.Stop:
         # Discord is simcord here; everything else is `kapshap run`'s own path.
         async with bot, simcord.run(bot):
-            pass
+            return app.Stop()  # connected, then ended by itself
 
     monkeypatch.setattr(app, "_serve", serve_on_simcord)
 
@@ -147,8 +147,10 @@ def test_kapshap_run_refuses_a_claimed_shard_in_one_line(
     assert held is not None
     assert app.main(["--env-file", str(tmp_path / "none.env")]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("kapshap run: shard 1 is run by another bot process on this database")
-    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    # One line of its own (after the log's lines, such as discord.py's "logging in").
+    (line,) = [line for line in err.splitlines() if line.startswith("kapshap run:")]
+    assert line.startswith("kapshap run: shard 1 is run by another bot process on this database")
+    assert err.endswith(line + "\n") and "Traceback" not in err
     asyncio.run(held.release())
     assert app.main(["--env-file", str(tmp_path / "none.env")]) == 0  # shard 1 is free now
 

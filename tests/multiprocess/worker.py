@@ -24,6 +24,12 @@ Run as ``python -m tests.multiprocess.worker MODE URL INDEX SEED OPS JOURNAL [OF
 ``fire``
     runs ``expire_due`` until no deadline is due (or ``OPS`` rounds), journaling every fired
     turn: the survivor of a ``kill -9`` of the ``hold`` process.
+``serve`` (``serve-timed``: first opens the ``hold`` process's timed tables)
+    a whole bot process for the rolling restart (issue 21): two streams of ``play`` operations
+    at once (``OPS`` each) and its scheduler, until SIGTERM. Then it stops as the bot does
+    (:class:`bot.services.lifecycle.InFlight`): no new operation, those in flight finished, the
+    scheduler's pass finished before it stops, the stop recorded, the database closed; exit 0.
+    Its clock moves two turn lengths on when the file ``JOURNAL.later`` appears.
 
 ``OFFSET`` (seconds, default 0) is added to the real clock: the processes agree on it, so a
 deadline set by one falls due at another at once, without a test waiting for it.
@@ -38,8 +44,10 @@ most the operation in flight).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import random
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -50,6 +58,7 @@ from bot.app import SHARED_POLL_SECONDS
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import SystemClock
 from bot.services.errors import UserError
+from bot.services.lifecycle import InFlight
 from bot.services.ratings import RatingService
 from bot.services.server import ServerService
 from bot.services.tables import Outcome, Table, TableDefaults, TableService
@@ -179,8 +188,16 @@ async def _move(
         journal.ack(op="double", game=table.id, key=str(key))
 
 
-async def play(service: TableService, db: Database, journal: Journal, ops: int, seed: int) -> None:
-    """``ops`` random operations on the shared tables and accounts."""
+async def play(
+    service: TableService,
+    db: Database,
+    journal: Journal,
+    ops: int,
+    seed: int,
+    in_flight: InFlight | None = None,
+) -> None:
+    """``ops`` random operations on the shared tables and accounts (each an action in flight of
+    ``in_flight``, which refuses the next once the process stops)."""
     rng = random.Random(seed)
     index = seed * 1_000_000
     gifts = 0
@@ -191,45 +208,76 @@ async def play(service: TableService, db: Database, journal: Journal, ops: int, 
         channel = rng.choice(CHANNELS)
         user = rng.choice(USERS)
         key = index + number
+        if in_flight is not None and in_flight.stopping:
+            journal.ack(op="restarting", verb=verb)  # what the member would be told
+            return
+        gift = gifts
+        if verb == "give":
+            gifts += 1  # the same numbers in every process, whether or not this one succeeds
         try:
-            if verb == "open":
-                table = await service.open_table(
-                    guild_id=GUILD,
-                    channel_id=channel,
-                    host_id=user,
-                    host_name=f"m{user}",
-                    game=rng.choice(("kap-shap", "kap-tai-shap")),
-                )
-                journal.ack(op="open", game=table.id)
-            elif verb == "join":
-                table = await service.join(channel, user, f"m{user}", interaction=key)
-                journal.ack(op="join", game=table.id, key=str(key))
-            elif verb == "addbot":
-                lobby = await service.lookup(channel)
-                if lobby is not None:
-                    table = await service.add_ai(channel, lobby.host_id, "random", interaction=key)
-                    journal.ack(op="join", game=table.id, key=str(key))
-            elif verb == "start":
-                lobby = await service.lookup(channel)
-                if lobby is not None:
-                    outcome = await service.start(channel, lobby.host_id, interaction=key)
-                    journal.ack(op="start", game=outcome.table.id, key=str(key))
-            elif verb == "move":
-                for _ in range(rng.randint(1, 4)):
-                    await _move(service, db, journal, channel, rng)
-            else:
-                giver, receiver, amount, gift_key = gift_of(gifts)
-                gifts += 1
-                await service._chips.give(GUILD, giver, receiver, amount, gift_key)
-                journal.ack(op="give", key=gift_key, amount=amount)
+            with in_flight.action(verb) if in_flight is not None else contextlib.nullcontext():
+                await _operation(service, db, journal, rng, verb, channel, user, key, gift)
         except UserError:
             continue  # what the member would be told: busy, already seated, out of date...
+
+
+async def _operation(
+    service: TableService,
+    db: Database,
+    journal: Journal,
+    rng: random.Random,
+    verb: str,
+    channel: int,
+    user: int,
+    key: int,
+    gift: int,
+) -> None:
+    """One operation of :func:`play` (``gift``: the number of the gift it gives)."""
+    if verb == "open":
+        table = await service.open_table(
+            guild_id=GUILD,
+            channel_id=channel,
+            host_id=user,
+            host_name=f"m{user}",
+            game=rng.choice(("kap-shap", "kap-tai-shap")),
+        )
+        journal.ack(op="open", game=table.id)
+    elif verb == "join":
+        table = await service.join(channel, user, f"m{user}", interaction=key)
+        journal.ack(op="join", game=table.id, key=str(key))
+    elif verb == "addbot":
+        lobby = await service.lookup(channel)
+        if lobby is not None:
+            table = await service.add_ai(channel, lobby.host_id, "random", interaction=key)
+            journal.ack(op="join", game=table.id, key=str(key))
+    elif verb == "start":
+        lobby = await service.lookup(channel)
+        if lobby is not None:
+            outcome = await service.start(channel, lobby.host_id, interaction=key)
+            journal.ack(op="start", game=outcome.table.id, key=str(key))
+    elif verb == "move":
+        for _ in range(rng.randint(1, 4)):
+            await _move(service, db, journal, channel, rng)
+    else:
+        giver, receiver, amount, gift_key = gift_of(gift)
+        await service._chips.give(GUILD, giver, receiver, amount, gift_key)
+        journal.ack(op="give", key=gift_key, amount=amount)
 
 
 async def hold(service: TableService, clock: OffsetClock, journal: Journal, later: float) -> None:
     """Open and start the timed tables, then keep their timers (until killed); its clock
     moves ``later`` seconds on once they are open (past their deadlines: it is killed while
     it fires them)."""
+    await _open_timed(service, journal)
+    journal.ack(op="holding")
+    clock.offset += timedelta(seconds=later)
+    while True:  # the scheduler of a bot process
+        await _fire_once(service, journal)
+        await asyncio.sleep(0.05)
+
+
+async def _open_timed(service: TableService, journal: Journal) -> None:
+    """Open and start the timed two-player tables, journaled with their deadlines."""
     for number in range(TIMED_TABLES):
         channel = TIMED_CHANNELS + number
         host, guest = USERS[number % 3], USERS[3 + number % 3]
@@ -247,11 +295,66 @@ async def hold(service: TableService, clock: OffsetClock, journal: Journal, late
             deadline=table.deadline,
             turn=table.state.turn,
         )
-    journal.ack(op="holding")
-    clock.offset += timedelta(seconds=later)
-    while True:  # the scheduler of a bot process
-        await _fire_once(service, journal)
-        await asyncio.sleep(0.05)
+
+
+STOP_SECONDS = 60.0
+"""The ``serve`` worker's bound on its stop (the bot's KAPSHAP_SHUTDOWN_SECONDS)."""
+
+
+async def serve(
+    service: TableService,
+    db: Database,
+    clock: OffsetClock,
+    journal: Journal,
+    journal_path: Path,
+    ops: int,
+    seeds: Sequence[int],
+) -> None:
+    """A bot process until SIGTERM (see the module's docstring), stopped as the bot stops:
+    a stream of ``ops`` :func:`play` operations per seed of ``seeds`` (at once) and the
+    scheduler."""
+    in_flight = InFlight()
+    stopped = asyncio.Event()
+
+    def on_sigterm() -> None:
+        in_flight.stop()
+        stopped.set()
+
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, on_sigterm)
+    ticking = asyncio.Lock()
+    later = journal_path.with_suffix(".later")
+
+    async def scheduler() -> None:
+        moved = False
+        while True:
+            async with ticking:
+                if not moved and later.exists():
+                    moved = True
+                    clock.offset += timedelta(seconds=2 * TURN_SECONDS)
+                    journal.ack(op="later")
+                await _fire_once(service, journal)
+            await asyncio.sleep(0.05)
+
+    ticks = asyncio.create_task(scheduler())
+    streams = [
+        asyncio.create_task(play(service, db, journal, ops, seed, in_flight)) for seed in seeds
+    ]
+
+    async def played() -> None:
+        await asyncio.gather(*streams)
+        if not in_flight.stopping:
+            journal.ack(op="played")
+
+    playing = asyncio.create_task(played())
+    await stopped.wait()
+    # The bot's stop (bot.app.KapBot.shutdown): no new action, those in flight finished, the
+    # scheduler's pass finished before it stops, the stop recorded; the database closes after.
+    left = await in_flight.finished(STOP_SECONDS)
+    async with ticking:
+        ticks.cancel()
+    await playing
+    await service.stopping()
+    journal.ack(op="stopped", left=left)
 
 
 async def _fire_once(service: TableService, journal: Journal) -> None:
@@ -365,6 +468,12 @@ async def main(argv: list[str]) -> None:
         service = build(db, clock, int(seed))
         if mode == "hold":
             await hold(service, clock, journal, float(ops))
+        elif mode in ("serve", "serve-timed"):
+            if mode == "serve-timed":
+                await _open_timed(service, journal)
+            await _barrier(Path(journal_path))
+            seeds = [int(seed) * 10 + stream for stream in range(2)]
+            await serve(service, db, clock, journal, Path(journal_path), int(ops), seeds)
         elif mode in ("play", "fire", "tourney"):
             await _barrier(Path(journal_path))
             if mode == "play":

@@ -18,6 +18,7 @@ from bot.services.cluster import (
     shard_lock_name,
     shard_ranges,
 )
+from tests.test_config import SHARED
 
 
 def database() -> str:
@@ -101,7 +102,7 @@ async def test_a_failed_repair_gives_the_lock_back() -> None:
 def test_shard_ranges_write_what_the_setting_reads(shards: list[int], text: str) -> None:
     assert shard_ranges(shards) == text
     parsed = load_settings(
-        {"KAPSHAP_SHARD_COUNT": "8", "KAPSHAP_SHARD_IDS": text}, dotenv_path=None
+        {"KAPSHAP_SHARD_COUNT": "8", "KAPSHAP_SHARD_IDS": text, **SHARED}, dotenv_path=None
     ).shard_ids
     assert parsed == tuple(sorted(shards))
 
@@ -115,7 +116,8 @@ def test_the_cluster_recipe_gives_every_shard_to_exactly_one_process(
     for index in range(processes):
         text = shard_ranges(range(index, count, processes))
         settings = load_settings(
-            {"KAPSHAP_SHARD_COUNT": str(count), "KAPSHAP_SHARD_IDS": text}, dotenv_path=None
+            {"KAPSHAP_SHARD_COUNT": str(count), "KAPSHAP_SHARD_IDS": text, **SHARED},
+            dotenv_path=None,
         )
         assert settings.shard_ids is not None
         runs.extend(settings.shard_ids)

@@ -78,6 +78,26 @@ def test_keep_removes_only_the_oldest_dated_backups_of_the_kind_just_made(
     assert rotate(newest[-1], 2) == []
 
 
+def test_two_backups_in_one_second_both_land_and_rotate_in_the_order_made(
+    tmp_path: Path,
+) -> None:
+    """A retry or a manual backup in the same second as the scheduled one is not refused: it
+    gets a number after the moment, and rotation keeps the newest by moment, then number."""
+    path = tmp_path / "kap.sqlite3"
+    assert main(["migrate", "--path", str(path)]) == 0
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    made = [backup_database(path, folder, now=DAY).target for _ in range(3)]
+    assert [p.name for p in made] == [
+        "kapshap-20261120-030000.sqlite3",
+        "kapshap-20261120-030000-01.sqlite3",
+        "kapshap-20261120-030000-02.sqlite3",
+    ]
+    later = backup_database(path, folder, now=DAY + timedelta(seconds=1)).target
+    assert rotate(later, 2) == made[:2]
+    assert sorted(folder.iterdir()) == sorted([made[2], later])
+
+
 def test_keep_is_refused_where_it_cannot_rotate(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -275,18 +275,22 @@ class TableLobby(TablePlay):
         await self._games.set_message_id(table.id, message_id)
 
     async def edit_turn(
-        self, table: Table, interval: float, *, force: bool = False
+        self, table: Table, interval: float, *, force: bool = False, redraw: bool = False
     ) -> float | None:
         """Whether this process may draw a table's message now, when several processes share
         the table (about one edit every ``interval`` seconds per table, across processes):
         None: draw it now (the turn is recorded); infinity: another process already drew this
         version or a later one; otherwise the moment to try again. A process alone
         (:attr:`poll_seconds` None) always draws: its presenter coalesces by itself. ``force``:
-        a change that must show at once (a start, an end) does not wait for the interval."""
+        a change that must show at once (a start, an end) does not wait for the interval;
+        ``redraw``: a change its version does not tell (a restart's mark) is drawn even at a
+        version some process drew already."""
         if self.poll_seconds is None:
             return None
         now = self._clock.now().timestamp()
-        return await self._games.claim_edit(table.id, table.version, now, interval, force=force)
+        return await self._games.claim_edit(
+            table.id, table.version, now, interval, force=force, redraw=redraw
+        )
 
     async def drew(self, table: Table) -> None:
         """An interaction's answer just drew the table's message in place (shared tables:

@@ -143,6 +143,15 @@ class Table:
     winner_seat: int | None = None
     """The winning seat of a game that ended by a resignation or forfeit (or before a restart)."""
 
+    def log_ids(self) -> dict[str, object]:
+        """What a log line about this table says it is about (:func:`bot.logs.bound`)."""
+        return {
+            "server": self.guild_id,
+            "channel": self.channel_id,
+            "table": self.id,
+            "game": self.game,
+        }
+
     @property
     def by_difference(self) -> bool:
         """True when the loser pays ``settle_rate`` chips per point instead of a pot."""

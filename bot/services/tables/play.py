@@ -22,7 +22,7 @@ from bot.services.errors import UserError
 from bot.services.tables.core import StaleTable
 from bot.services.tables.model import MAX_RECENT, Outcome, Step, Table
 from bot.services.tables.settlement import TableSettlement, _settle_flags
-from bot.services.tables.store import _apply, _seats_json
+from bot.services.tables.store import _apply, _seats_json, bound_table
 from bot.services.tables.words import _opening_line, _record_settlement, _refusal, _rules_refusal
 from bot.storage.errors import StaleVersionError
 from bot.storage.games import GameEnd, GameStatus
@@ -178,7 +178,7 @@ class TablePlay(TableSettlement):
 
     async def resume_ai(self, table: Table) -> Outcome:
         """After a restore: let computer seats play if it is their turn."""
-        async with table.lock:
+        async with table.lock, bound_table(table):
             outcome = Outcome(table)
             if await self._revalidate(table) and table.running:
                 await self._advance(table, outcome)

@@ -26,6 +26,7 @@ from bot.engine.family import Event as AnyEvent
 from bot.engine.family import State as AnyState
 from bot.engine.family import engine_of
 from bot.locale import EventLine, Message
+from bot.logs import bound
 from bot.services.errors import UserError
 from bot.services.tables.core import NO_TABLE, OUT_OF_DATE, StaleTable, TableCore
 from bot.services.tables.model import MAX_RECENT, POT, SeatInfo, Table
@@ -34,11 +35,16 @@ from bot.storage.db import Tx
 from bot.storage.errors import StaleVersionError
 from bot.storage.games import GameRecord, GameStatus
 
-__all__ = ["LOOKUP_ATTEMPTS", "TableStore"]
+__all__ = ["LOOKUP_ATTEMPTS", "TableStore", "bound_table"]
 
 LOOKUP_ATTEMPTS = 4
 """How many times finding a channel's current table looks again when the table it found
 ended or was replaced meanwhile (then the action is refused as out of date)."""
+
+
+def bound_table(table: Table) -> bound:
+    """Every log line within is about ``table`` (its server, channel, id and game)."""
+    return bound(**table.log_ids())
 
 
 def _seats_json(seats: Sequence[SeatInfo]) -> str:
@@ -164,11 +170,12 @@ class TableStore(TableCore):
             if table is not None and table.status.is_open:
                 async with table.lock:
                     if await self._revalidate(table):
-                        try:
-                            yield table
-                        except StaleTable:
-                            await self._revalidate(table, force=True)
-                            raise
+                        with bound_table(table):
+                            try:
+                                yield table
+                            except StaleTable:
+                                await self._revalidate(table, force=True)
+                                raise
                         return
                 continue
             record = await self._games.open_in_channel(channel_id)

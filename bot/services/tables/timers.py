@@ -21,6 +21,7 @@ from bot.services.tables.model import (
     Table,
 )
 from bot.services.tables.recovery import TableRecovery
+from bot.services.tables.store import bound_table
 from bot.storage.games import GameStatus
 
 __all__ = ["HEARTBEAT_SECONDS", "INTERACTION_DAYS", "PRUNE_SECONDS", "TableTimers"]
@@ -113,7 +114,7 @@ class TableTimers(TableRecovery):
 
     async def _expire(self, table: Table, now: float) -> Outcome | None:
         """One due table: the computer plays the expired human turn, then any computer seats."""
-        async with table.lock:
+        async with table.lock, bound_table(table):
             if not await self._revalidate(table):
                 return None
             state = table.state

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
+from bot.logs import bound
 from bot.services.chips import ChipsService
 from bot.services.clock import Clock
 from bot.services.errors import UserError
@@ -188,7 +189,8 @@ class TournamentCore:
         if held is None:
             log.warning("tournament %s: its lock stayed taken; going on without", tournament_id)
         try:
-            yield
+            with bound(tournament=tournament_id):
+                yield
         finally:
             if held is not None:
                 await held.release()
