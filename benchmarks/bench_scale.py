@@ -23,15 +23,25 @@ database), and the events without a server (the DM clicks), which Discord sends 
 the process's own shard: each process serves its own tables' actions, as one bot process would
 whichever process Discord handed them to (the multi-process tests cover that case).
 
+The harness is simcord as the tests use it, made cheap where it scaled with the work rather than
+with the bot (docs/benchmarks.md, "Several processes on PostgreSQL"): its settling decides the
+same things but reads each timer once (:func:`cheap_settling`), the real-clock fallbacks of
+timers the bot cancelled are cancelled too (:func:`sweep_orphan_timers`), and asyncpg's two
+300-second housekeeping timers are off (:func:`no_real_time_pool_timers`), so that no real-clock
+fallback moves the virtual clock in the middle of a run.
+
 ``--postgres`` starts a throwaway PostgreSQL server for the run (``tests/postgres.py``: the
 binaries of Debian's ``postgresql`` package, as the ``postgres`` user under root) and removes it
 after.
 
 Reported: actions per second (all processes together, wall time of the play loops); p50 / p99
-from interaction to the first response and until idle; Discord API calls per action; processor
-milliseconds per action in the bot processes (``time.process_time``: the bot and its simcord,
-which runs in the same process) and, for PostgreSQL, in the database server (the user and system
-time of the server's processes, read from ``/proc`` before and after the play loops).
+from interaction to the first response and until idle; the event loop thread's CPU time from
+interaction to the first response (``time.thread_time``: the latency on an idle core, the waits
+for the database apart); Discord API calls per action; processor milliseconds per action in the
+bot processes (``time.process_time``: the bot and its simcord, which runs in the same process)
+and, for PostgreSQL, in the database server (the user and system time of the server's
+processes, read from ``/proc`` before and after the play loops); the load average (1 minute) at
+the start and end of the play loops.
 """
 
 from __future__ import annotations
