@@ -23,15 +23,25 @@ database), and the events without a server (the DM clicks), which Discord sends 
 the process's own shard: each process serves its own tables' actions, as one bot process would
 whichever process Discord handed them to (the multi-process tests cover that case).
 
+The harness is simcord as the tests use it, made cheap where it scaled with the work rather than
+with the bot (docs/benchmarks.md, "Several processes on PostgreSQL"): its settling decides the
+same things but reads each timer once (:func:`cheap_settling`), the real-clock fallbacks of
+timers the bot cancelled are cancelled too (:func:`sweep_orphan_timers`), and asyncpg's two
+300-second housekeeping timers are off (:func:`no_real_time_pool_timers`), so that no real-clock
+fallback moves the virtual clock in the middle of a run.
+
 ``--postgres`` starts a throwaway PostgreSQL server for the run (``tests/postgres.py``: the
 binaries of Debian's ``postgresql`` package, as the ``postgres`` user under root) and removes it
 after.
 
 Reported: actions per second (all processes together, wall time of the play loops); p50 / p99
-from interaction to the first response and until idle; Discord API calls per action; processor
-milliseconds per action in the bot processes (``time.process_time``: the bot and its simcord,
-which runs in the same process) and, for PostgreSQL, in the database server (the user and system
-time of the server's processes, read from ``/proc`` before and after the play loops).
+from interaction to the first response and until idle; the event loop thread's CPU time from
+interaction to the first response (``time.thread_time``: the latency on an idle core, the waits
+for the database apart); Discord API calls per action; processor milliseconds per action in the
+bot processes (``time.process_time``: the bot and its simcord, which runs in the same process)
+and, for PostgreSQL, in the database server (the user and system time of the server's
+processes, read from ``/proc`` before and after the play loops); the load average (1 minute) at
+the start and end of the play loops.
 """
 
 from __future__ import annotations
@@ -54,16 +64,34 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import asyncpg
 import discord
 import simcord
 import simcord.gateway
 from bench_discord import TimedLog, choose, kind_of, label_of, pct
+from simcord import _dpy_internals, _settlement
 
 from bot.app import KapBot, create_bot
 from bot.config import Settings
 from bot.storage.db import Database
 
 GUILD_BASE = 1_000_000_000_000_000_001
+
+SETTLE_TIMEOUT = 120.0
+"""Real seconds one settle may take before simcord gives up (its default is 5)."""
+
+
+class CpuTimedLog(TimedLog):
+    """simcord's HTTP log with the real time and the main thread's CPU time of each request."""
+
+    def __init__(self, entries: list[Any]) -> None:
+        super().__init__(entries)
+        self.cpu: list[float] = [0.0] * len(entries)
+
+    def append(self, entry: Any) -> None:
+        """Record an entry, when it was made and the CPU the event loop's thread had used."""
+        self.cpu.append(time.thread_time())
+        super().append(entry)
 
 
 def settings_for(
@@ -146,6 +174,156 @@ class Transactions:
 GUILD_EVENTS = {"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"}
 
 
+def sweep_orphan_timers(loop: asyncio.AbstractEventLoop) -> int:
+    """Cancel the real-clock fallbacks of simcord's virtual timers that the bot already cancelled.
+
+    simcord 3.2.1 gives every virtual timer the bot schedules a real-clock fallback (``run_real``),
+    and does not cancel it when the bot cancels the timer: the fallback stays in the event loop's
+    heap until its real instant comes and then does nothing. asyncpg reschedules a timer at every
+    release of a pooled connection (``max_inactive_connection_lifetime``, 300 s), so on
+    PostgreSQL hundreds of dead fallbacks pile up, and simcord's settling scans the whole heap
+    for every task it checks (``is_sleep_waiter``), many times per action: most of the harness's
+    cost. Cancelling them changes nothing they would do (each one checks that its timer is still
+    live before acting) and lets asyncio drop them from the heap. Returns how many it cancelled.
+    """
+    cancelled = 0
+    for handle in list(getattr(loop, "_scheduled", ())):
+        callback = getattr(handle, "_callback", None)
+        if handle.cancelled() or getattr(callback, "__name__", "") != "run_real":
+            continue
+        cells = dict(zip(callback.__code__.co_freevars, callback.__closure__ or (), strict=True))
+        record = cells["record"].cell_contents if "record" in cells else None
+        virtual = getattr(record, "handle", None)
+        if virtual is not None and virtual.cancelled():
+            handle.cancel()
+            cancelled += 1
+    return cancelled
+
+
+_FACTS: dict[int, tuple[Any, bool, frozenset[int], Any, Any]] = {}
+
+
+def _facts_of(handle: Any) -> tuple[Any, bool, frozenset[int], Any, Any]:
+    """What a timer handle can wake, read once per handle (its callback and arguments are fixed):
+    (the handle, whether it is ``asyncio.sleep``'s wake-up, the ids of its arguments, its
+    callback's ``__self__``, and that object again if it is an ``asyncio.timeouts`` expiry).
+    The entry holds the handle, so the ids stay those of live objects."""
+    facts = _FACTS.get(id(handle))
+    if facts is not None and facts[0] is handle:
+        return facts
+    if len(_FACTS) > 50_000:
+        _FACTS.clear()
+    callback = _dpy_internals._original_callback(getattr(handle, "_callback", None))
+    owner = getattr(callback, "__self__", None)
+    name = getattr(callback, "__name__", "")
+    expiry = (
+        owner
+        if name == "_on_timeout" and getattr(type(owner), "__module__", "") == "asyncio.timeouts"
+        else None
+    )
+    sleep = name == "_set_result_unless_cancelled"
+    facts = (handle, sleep, frozenset(map(id, getattr(handle, "_args", ()))), owner, expiry)
+    _FACTS[id(handle)] = facts
+    return facts
+
+
+def _timer_records_waking(state: Any, task: asyncio.Task[Any], waiter: Any) -> list[Any]:
+    """simcord's ``_settlement._timer_records_waking`` with each timer's facts read once."""
+    found = []
+    waiter_id = id(waiter)
+    for record in state.work.callbacks:
+        handle = record.handle
+        if record.when is None or handle is None or handle.cancelled():
+            continue
+        if record.when <= state.virtual_time:
+            continue
+        _, _, args, owner, expiry = _facts_of(handle)
+        if (waiter is not None and (waiter_id in args or owner is waiter)) or (
+            expiry is not None and getattr(expiry, "_task", None) is task
+        ):
+            found.append(record)
+    return found
+
+
+def _is_virtual_sleep_waiter(state: Any, waiter: Any, deadline: float) -> bool:
+    """simcord's ``_settlement._is_virtual_sleep_waiter`` with each timer's facts read once."""
+    if waiter is None or waiter.done():
+        return False
+    waiter_id = id(waiter)
+    for record in state.work.callbacks:
+        handle = record.handle
+        if record.when is None or handle is None or handle.cancelled():
+            continue
+        _, sleep, args, _, _ = _facts_of(handle)
+        if not sleep or waiter_id not in args:
+            continue
+        if _settlement._callback_fire_time(state, record) > deadline:
+            return True
+    return False
+
+
+def _is_sleep_waiter(waiter: Any, loop: Any, deadline: float) -> bool:
+    """simcord's ``_dpy_internals.is_sleep_waiter`` with each timer's facts read once."""
+    if waiter is None or waiter.done():
+        return False
+    waiter_id = id(waiter)
+    for handle in getattr(loop, "_scheduled", ()):
+        if handle.cancelled():
+            continue
+        _, sleep, args, _, _ = _facts_of(handle)
+        if sleep and waiter_id in args and handle.when() > deadline:
+            return True
+    return False
+
+
+def no_real_time_pool_timers() -> None:
+    """Open the bot's asyncpg pools and connections without their 300-second housekeeping timers.
+
+    asyncpg closes a connection idle for ``max_inactive_connection_lifetime`` and forgets a
+    prepared statement after ``max_cached_statement_lifetime`` (both 300 s), with one
+    ``call_later`` per release of a connection and per cached statement. Under simcord every
+    timer the bot schedules also gets a real-clock fallback: 300 real seconds into a run (a
+    long set-up at 1,000 tables), those fallbacks fire and move the virtual clock 300 seconds at
+    once, firing every table's timers in one settle (which outlasts it: "bot did not settle while
+    advancing time") and changing the workload being measured. Neither timer does any work
+    per action, so the figures are those of the bot with them; the pool and its statement cache
+    are the same (10 connections, 1,000 statements)."""
+    create_pool = asyncpg.create_pool
+
+    def create_pool_without_timers(*args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("max_inactive_connection_lifetime", 0)
+        kwargs.setdefault("max_cached_statement_lifetime", 0)
+        return create_pool(*args, **kwargs)
+
+    connect = asyncpg.connect
+
+    def connect_without_timers(*args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("max_cached_statement_lifetime", 0)
+        return connect(*args, **kwargs)
+
+    asyncpg.create_pool = create_pool_without_timers
+    asyncpg.connect = connect_without_timers
+
+
+def cheap_settling(env: simcord.Env) -> None:
+    """simcord's settling as the tests use it (``idle`` 1 ms), made cheap without changing what
+    it decides: each settle starts with :func:`sweep_orphan_timers`, and the three scans it
+    repeats for every task at every turn (which timer wakes which wait) read each timer's
+    callback and arguments once instead of at every scan (:func:`_facts_of`). simcord 3.2.1
+    is pinned, so these private names are stable."""
+    _settlement._timer_records_waking = _timer_records_waking
+    _settlement._is_virtual_sleep_waiter = _is_virtual_sleep_waiter
+    _dpy_internals.is_sleep_waiter = _is_sleep_waiter
+    settle = functools.partial(env._settle_internal, idle=0.001)  # type: ignore[attr-defined]
+
+    async def settle_swept(**kwargs: Any) -> None:
+        assert env._loop is not None  # type: ignore[attr-defined]
+        sweep_orphan_timers(env._loop)  # type: ignore[attr-defined]
+        await settle(**kwargs)
+
+    env._settle_internal = settle_swept  # type: ignore[method-assign]
+
+
 def barrier(directory: Path | None, index: int, processes: int) -> None:
     """Wait until every process has opened its tables, so that the play loops run together."""
     if directory is None or processes == 1:
@@ -171,14 +349,18 @@ async def worker(
     guild_id = guild_of(index, processes)
     with tempfile.TemporaryDirectory() as directory:
         settings = settings_for(directory, url, guild_id, index, processes)
+        if url:
+            no_real_time_pool_timers()
         bot = create_bot(settings, rng=random.Random(index))
         # Only shard 0's process publishes the commands; the others' simcord (one Discord in
         # truth) takes them as published.
-        env = simcord.Env(bot, strict_sync=index == 0)
+        # A settle may take longer than simcord's 5 real seconds on a loaded machine (a burst of
+        # table-message edits at 1,000 tables): the ceiling is real time, not the bot's clock.
+        env = simcord.Env(bot, strict_sync=index == 0, settle_timeout=SETTLE_TIMEOUT)
         separate_process(env, index)
         Transactions.count()
         await env.start()
-        env._settle_internal = functools.partial(env._settle_internal, idle=0.001)  # type: ignore[method-assign]
+        cheap_settling(env)
         try:
             return await play(
                 env, bot, guild_id, tables, actions, step, rng, data_dir, meeting, index, processes
@@ -223,14 +405,16 @@ async def play(
     set_up = time.perf_counter() - set_up
     barrier(meeting, index, processes)
 
-    log = TimedLog(list(env.backend.http_requests))
+    log = CpuTimedLog(list(env.backend.http_requests))
     env.backend.http_requests = log
     latencies: list[float] = []
+    cpu_latencies: list[float] = []
     totals: list[float] = []
     calls: Counter[str] = Counter()
     done = errors = 0
     writes0, reads0 = Transactions.writes, Transactions.reads
     db0 = server_cpu_seconds(data_dir)
+    load0 = os.getloadavg()[0]
     cpu0, wall0 = time.process_time(), time.perf_counter()
     turn = 0
     while done < n_actions:
@@ -247,6 +431,7 @@ async def play(
         member = next(m for m in seats[channel.id] if m.id == table.seats[state.current].user_id)
         notation = choose(table, rng)
         before = len(log)
+        c0 = time.thread_time()
         t0 = time.perf_counter()
         if rng.random() < 0.5:
             dm = member.user.dm_channel.history()[-1]
@@ -260,11 +445,11 @@ async def play(
             verb, _, tile = notation.partition(" ")
             await (member.slash(channel, verb, tile=tile) if tile else member.slash(channel, verb))
         t1 = time.perf_counter()
-        answered = next(
-            (log.times[i] for i in range(before, len(log)) if log[i].path.startswith("/inter")),
-            t1,
-        )
+        c1 = time.thread_time()
+        first = next((i for i in range(before, len(log)) if log[i].path.startswith("/inter")), None)
+        answered, answered_cpu = (t1, c1) if first is None else (log.times[first], log.cpu[first])
         latencies.append((answered - t0) * 1000)
+        cpu_latencies.append((answered_cpu - c0) * 1000)
         totals.append((t1 - t0) * 1000)
         done += 1
         await env.advance_time(step)
@@ -274,6 +459,7 @@ async def play(
     return {
         "actions": done,
         "latencies": latencies,
+        "cpu_latencies": cpu_latencies,
         "totals": totals,
         "calls": dict(calls),
         "wall": time.perf_counter() - wall0,
@@ -284,6 +470,7 @@ async def play(
         "writes": Transactions.writes - writes0,
         "reads": Transactions.reads - reads0,
         "db_cpu": (db0, server_cpu_seconds(data_dir)),
+        "load": (load0, os.getloadavg()[0]),
     }
 
 
@@ -389,6 +576,9 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, backend: str
         f"{actions} actions | value |"
     )
     print("|---|---:|")
+    load0 = max(r["load"][0] for r in results)
+    load1 = max(r["load"][1] for r in results)
+    print(f"| load average (1 min) at the play loop's start -> end | {load0:.1f} -> {load1:.1f} |")
     print(f"| errors raised in the bots | {sum(r['errors'] for r in results)} |")
     set_up = max(r["set_up"] for r in results)
     print(f"| set-up (tables opened and started), slowest process | {set_up:.0f} s |")
@@ -396,6 +586,11 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace, backend: str
     print(
         f"| interaction -> response, p50 / p99 | {pct(latencies, 50):.1f} / "
         f"{pct(latencies, 99):.1f} ms |"
+    )
+    cpu_latencies = [x for r in results for x in r["cpu_latencies"]]
+    print(
+        f"| CPU of the event loop's thread, interaction -> response, p50 / p99 | "
+        f"{pct(cpu_latencies, 50):.1f} / {pct(cpu_latencies, 99):.1f} ms |"
     )
     print(f"| until idle, p50 / p99 | {pct(totals, 50):.1f} / {pct(totals, 99):.1f} ms |")
     print(f"| Discord API calls per action | {sum(calls.values()) / actions:.2f} |")
