@@ -64,6 +64,7 @@ LAYERS = (
     "bot.render",
     "bot.terminal",
     "bot.records_cli",
+    "bot.puzzles_cli",
     "bot.app",
     "bot.demo",
     "bot.cli",
@@ -181,6 +182,24 @@ RULES: dict[str, Rule] = {
                 "bot.config",
                 "bot.services",
                 "bot.storage",
+                GAMES,
+            }
+        ),
+        third_party=frozenset({"babel"}),
+        forbidden=DISCORD,
+    ),
+    "bot.puzzles_cli": Rule(
+        "bot.puzzles_cli -> standard library + bot.engine + bot.ai + bot.games + bot.locale "
+        "(Babel) + bot.services.review_text and bot.services.puzzle_text (`kapshap puzzle`, "
+        "`kapshap puzzles build`; no storage)",
+        internal=frozenset(
+            {
+                "bot.engine",
+                "bot.ai",
+                "bot.puzzles_cli",
+                "bot.limits",
+                "bot.locale",
+                "bot.services",
                 GAMES,
             }
         ),
