@@ -394,10 +394,9 @@ class PuzzlesCog(commands.Cog, name="Puzzles"):
                 text = t(
                     loc,
                     "The daily puzzle will be posted in <#{channel}> every day at 00:00 UTC "
-                    "(today's right away).",
+                    "(today's within a minute).",
                     channel=channel.id,
                 )
-                await self.post_due()
             await interaction.response.send_message(text, ephemeral=True)
 
     @tasks.loop(seconds=DAILY_SECONDS)
