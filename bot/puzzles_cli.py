@@ -220,12 +220,11 @@ def main_build(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.stde
     spent = time.monotonic() - started
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(made.dumps(result), encoding="utf-8")
-    rollouts = sum(p.rollouts for p in result.puzzles)
     count = len(result.puzzles)
     print(
-        f"{args.game}: {count:,} puzzles in {spent:,.0f} s "
-        f"({count / max(spent, 1e-9) * 60:,.1f} a minute; "
-        f"{rollouts / max(count, 1):,.0f} play-outs per puzzle kept) -> {target}",
+        f"{args.game}: {count:,} puzzles of {result.candidates:,} candidates in {spent:,.0f} s "
+        f"({count / max(spent, 1e-9) * 60:,.1f} a minute; {result.spent / max(count, 1):,.0f} "
+        f"play-outs per puzzle kept, the candidates dropped included) -> {target}",
         file=out,
     )
     return 0

@@ -45,6 +45,7 @@ from bot.ai.judging import assess
 from bot.ai.levels import player_for
 from bot.ai.verdicts import _difference
 from bot.engine import apply, legal_actions, view
+from bot.engine.errors import EngineError
 from bot.engine.family import Action, State, engine_of
 from bot.engine.hidden import determinize
 from bot.engine.position import PositionError, parse_position, write_position
@@ -209,7 +210,7 @@ def find_choice(puzzle: Puzzle, answer: str) -> str | None:
     engine = engine_of(puzzle.game)
     try:
         action = engine.resolve(state, wanted)
-    except Exception:
+    except (EngineError, ValueError):  # not notation of a move here: no such answer
         return None
     for group in groups:
         if action in group:
