@@ -196,30 +196,52 @@ def main_build(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.stde
         help="verification play-outs per candidate at most",
     )
     parser.add_argument("--out", default=None, help="file to write (default: the package's set)")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on from the set in the file (written after every batch: a build stopped "
+        "half-way keeps what it verified)",
+    )
     args = parser.parse_args(argv)
     target = Path(args.out) if args.out else _default_out(args.game)
+    resume = None
+    if args.resume and target.is_file():
+        try:
+            resume = made.loads(target.read_text(encoding="utf-8"))
+        except (ValueError, KeyError, TypeError) as exc:
+            print(f"kapshap puzzles build: cannot resume from {target}: {exc}", file=err)
+            return 2
     started = time.monotonic()
+    target.parent.mkdir(parents=True, exist_ok=True)
 
-    def progress(kept: int, tried: int) -> None:
-        spent = time.monotonic() - started
+    def save(so_far: made.PuzzleSet) -> None:
+        # Written whole to a file beside it, then moved over it: never half a set.
+        part = target.with_suffix(".part")
+        part.write_text(made.dumps(so_far), encoding="utf-8")
+        part.replace(target)
         print(
-            f"{args.game}: {kept:,} kept of {tried:,} candidates ({spent:,.0f} s)",
+            f"{args.game}: {len(so_far.puzzles):,} kept of {so_far.candidates:,} candidates "
+            f"({time.monotonic() - started:,.0f} s)",
             file=err,
             flush=True,
         )
 
-    result = made.build(
-        args.game,
-        args.count,
-        seed=args.seed,
-        screen=args.screen,
-        budget=args.budget,
-        workers=args.workers,
-        progress=progress,
-    )
+    try:
+        result = made.build(
+            args.game,
+            args.count,
+            seed=args.seed,
+            screen=args.screen,
+            budget=args.budget,
+            workers=args.workers,
+            progress=save,
+            resume=resume,
+        )
+    except ValueError as exc:
+        print(f"kapshap puzzles build: {exc}", file=err)
+        return 2
     spent = time.monotonic() - started
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(made.dumps(result), encoding="utf-8")
+    save(result)
     count = len(result.puzzles)
     print(
         f"{args.game}: {count:,} puzzles of {result.candidates:,} candidates in {spent:,.0f} s "

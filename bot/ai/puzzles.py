@@ -406,6 +406,10 @@ def _judge(
     got, spent = judge(state, seat, rng=rng, screen=screen, budget=budget)
     if got is None:
         return index, None, spent
+    # Kept only when the figures as stored (to four decimals) pass the thresholds too.
+    margin, margin_se = round(got.margin, 4), round(got.margin_se, 4)
+    if margin < MIN_MARGIN or margin < MARGIN_Z * margin_se:
+        return index, None, spent
     greedy = _finds("greedy", state, seat, got.best)
     expert = _finds("expert", state, seat, got.best)
     return (
@@ -418,13 +422,13 @@ def _judge(
             "best": got.best,
             "second": got.second,
             "chance": round(got.chance, 4),
-            "margin": round(got.margin, 4),
-            "margin_se": round(got.margin_se, 4),
+            "margin": margin,
+            "margin_se": margin_se,
             "rollouts": got.rollouts,
             "greedy": greedy,
             "expert": expert,
             "rating": rating_of(
-                greedy=greedy, expert=expert, choices=len(got.choices), margin=got.margin
+                greedy=greedy, expert=expert, choices=len(got.choices), margin=margin
             ),
         },
         spent,
@@ -439,16 +443,26 @@ def build(
     screen: int = SCREEN,
     budget: int = BUDGET,
     workers: int = 1,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[PuzzleSet], None] | None = None,
     limit: int | None = None,
+    resume: PuzzleSet | None = None,
 ) -> PuzzleSet:
     """``count`` verified puzzles of ``game`` (fewer when ``limit`` candidates run out first),
     the same for the same arguments whatever ``workers``: candidates are judged in batches
-    and kept in the order they were found. ``progress(kept, tried)`` is called after each
-    batch."""
+    and kept in the order they were found. ``progress(so_far)`` is called after each batch
+    with the set so far; ``resume`` (such a set, of the same game, seed and budgets) goes on
+    from where it stopped."""
     kept: list[Puzzle] = []
     tried = spent = 0
+    if resume is not None:
+        if (resume.game, resume.seed, resume.screen, resume.budget) != (game, seed, screen, budget):
+            raise ValueError("the set to resume was built with other arguments")
+        kept, tried, spent = list(resume.puzzles), resume.candidates, resume.spent
     source = candidates(game, seed)
+    skipped = 0
+    while skipped < tried:  # the candidates judged already
+        next(source)
+        skipped += 1
     batch = max(4, 4 * workers)
     pool = None
     if workers > 1:
@@ -470,11 +484,17 @@ def build(
                     fields["choices"] = tuple(fields["choices"])
                     kept.append(Puzzle(number=len(kept), **fields))
             if progress is not None:
-                progress(len(kept), tried)
+                progress(_made(game, seed, screen, budget, tried, spent, kept))
     finally:
         if pool is not None:
             pool.close()
             pool.join()
+    return _made(game, seed, screen, budget, tried, spent, kept)
+
+
+def _made(
+    game: str, seed: int, screen: int, budget: int, tried: int, spent: int, kept: list[Puzzle]
+) -> PuzzleSet:
     return PuzzleSet(
         game=game,
         seed=seed,

@@ -33,7 +33,7 @@ SHIPPED_AT_LEAST = 300
 
 
 def _position(game: str, kind: str) -> tuple[State, int]:
-    for _, state, seat, found in itertools.islice(candidates(game, 3), 40):
+    for _, state, _seat, found in itertools.islice(candidates(game, 3), 40):
         if found == kind:
             return parse_position(write_position(state))
     raise AssertionError(f"no {kind} position in 40 candidates of {game}")
