@@ -48,6 +48,7 @@ from bot.services.cluster import (
 )
 from bot.services.guild_settings import GuildDefaults, GuildSettingsService
 from bot.services.lifecycle import RESTARTING, InFlight
+from bot.services.puzzles import PuzzleService
 from bot.services.ratings import RatingService
 from bot.services.replays import ReviewService
 from bot.services.server import ServerService
@@ -82,6 +83,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.stats",
     "cogs.replay",
     "cogs.tournaments",
+    "cogs.puzzles",
 )
 """Every cog module the bot loads, in order."""
 
@@ -212,6 +214,7 @@ class Services:
     guild_settings: GuildSettingsService
     server: ServerService
     ratings: RatingService
+    puzzles: PuzzleService
 
 
 class KapBot(commands.AutoShardedBot):
@@ -340,7 +343,16 @@ class KapBot(commands.AutoShardedBot):
             ),
         )
         self._services = Services(
-            settings, self.clock, db, chips, games, tables, guild_settings, server, ratings
+            settings,
+            self.clock,
+            db,
+            chips,
+            games,
+            tables,
+            guild_settings,
+            server,
+            ratings,
+            puzzles=PuzzleService(db, self.clock),
         )
         # Once for every process on the database, before the cogs rebuild the tables from it.
         if await repair_once(locks, tables.repair_at_start, self.clock.sleep):

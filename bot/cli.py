@@ -55,6 +55,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("replay", "bot.records_cli", "step through a game record", "main_replay"),
     Command("review", "bot.records_cli", "review a seat's decisions in a record", "main_review"),
     Command("analyse", "bot.records_cli", "each legal action's chance to win", "main_analyse"),
+    Command("puzzle", "bot.puzzles_cli", "solve puzzles in the terminal", "main_puzzle"),
+    Command("puzzles", "bot.puzzles_cli", "build a game's puzzle set (puzzles build)"),
 )
 
 

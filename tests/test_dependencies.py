@@ -65,6 +65,7 @@ LAYERS = (
     "bot.terminal",
     "bot.records_cli",
     "bot.ops",
+    "bot.puzzles_cli",
     "bot.app",
     "bot.demo",
     "bot.cli",
@@ -184,6 +185,24 @@ RULES: dict[str, Rule] = {
                 "bot.config",
                 "bot.services",
                 "bot.storage",
+                GAMES,
+            }
+        ),
+        third_party=frozenset({"babel"}),
+        forbidden=DISCORD,
+    ),
+    "bot.puzzles_cli": Rule(
+        "bot.puzzles_cli -> standard library + bot.engine + bot.ai + bot.games + bot.locale "
+        "(Babel) + bot.services.review_text and bot.services.puzzle_text (`kapshap puzzle`, "
+        "`kapshap puzzles build`; no storage)",
+        internal=frozenset(
+            {
+                "bot.engine",
+                "bot.ai",
+                "bot.puzzles_cli",
+                "bot.limits",
+                "bot.locale",
+                "bot.services",
                 GAMES,
             }
         ),

@@ -129,6 +129,16 @@ class GameAI(Protocol):
         (:func:`bot.ai.review_words.nt` for a counted line)."""
         ...
 
+    def puzzle_kinds(self, game: str) -> Mapping[str, str]:
+        """The kinds of puzzle the game poses (:mod:`bot.ai.puzzles`), each with its question
+        (an English message id marked with ``N_``: "What do you discard?")."""
+        ...
+
+    def puzzle_kind(self, state: Any, seat: int, legal: Sequence[Any]) -> str | None:
+        """The kind of puzzle ``seat``'s decision in ``state`` (its legal actions ``legal``)
+        poses, or None when it is none of them."""
+        ...
+
 
 def bound_memos() -> None:
     """The bot's small memo budget for every registered family's AI

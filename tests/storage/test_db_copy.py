@@ -84,6 +84,28 @@ async def _fill(path: Path) -> None:
                 "INSERT INTO table_edits (game_id, edited_at, version) VALUES (?, 1764201601.5, 3)",
                 (game,),
             )
+            # Puzzles: a solver, his answer, a server's daily channel and its post (0010).
+            await tx.execute(
+                "INSERT INTO puzzle_solvers (guild_id, user_id, rating, solved, failed, streak, "
+                "best_streak, updated_at) VALUES (?, ?, 1520.5, 1, 0, 1, 1, ?)",
+                (scenario.GUILD, scenario.BOB, WHEN.isoformat()),
+            )
+            await tx.execute(
+                "INSERT INTO puzzle_attempts (guild_id, user_id, game, puzzle, answer, solved, "
+                "rating_before, rating_after, answered_at) "
+                "VALUES (?, ?, 'kap-shap', 7, 'discard 6-6', 1, 1500.0, 1520.5, ?)",
+                (scenario.GUILD, scenario.BOB, WHEN.isoformat()),
+            )
+            await tx.execute(
+                "INSERT INTO puzzle_daily (guild_id, channel_id, set_by, updated_at) "
+                "VALUES (?, 905, ?, ?)",
+                (scenario.GUILD, scenario.BOB, WHEN.isoformat()),
+            )
+            await tx.execute(
+                "INSERT INTO puzzle_daily_posts (guild_id, day, channel_id, game, puzzle, due_at, "
+                "posted_at, message_id) VALUES (?, '2024-01-01', 905, 'kap-shap', 7, ?, ?, 906)",
+                (scenario.GUILD, WHEN.isoformat(), WHEN.isoformat()),
+            )
             await tx.execute(
                 "INSERT INTO rating_model (id, params_json, updated_at) VALUES (1, '{}', ?)",
                 (WHEN.isoformat(),),

@@ -16,7 +16,7 @@ from bot.ai.base import AnyPlayer
 from bot.ai.estimates import Estimator, PlayOut, expert_playout, python_estimator
 from bot.ai.family import GameAI
 from bot.ai.review_words import Words, action_phrase
-from bot.games.collecting.ai import absence, review
+from bot.games.collecting.ai import absence, puzzles, review
 from bot.games.collecting.ai.core import BOT_MEMO, set_memo_limits
 from bot.games.collecting.ai.levels import AI_LEVELS, get_player
 from bot.games.collecting.ai.master import MasterPlayer
@@ -124,6 +124,15 @@ class CollectingAI:
         """Its hand, the discards and the wall
         (:func:`bot.games.collecting.ai.review.position_words`)."""
         return review.position_words(view)
+
+    def puzzle_kinds(self, game: str) -> Mapping[str, str]:
+        """The game's puzzles and their questions
+        (:data:`bot.games.collecting.ai.puzzles.KINDS`)."""
+        return puzzles.KINDS
+
+    def puzzle_kind(self, state: Any, seat: int, legal: Sequence[Any]) -> str | None:
+        """The kind of puzzle the decision is (:func:`bot.games.collecting.ai.puzzles.kind`)."""
+        return puzzles.kind(state, seat, legal)
 
 
 FACET: GameAI = CollectingAI()

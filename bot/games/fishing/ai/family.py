@@ -16,7 +16,7 @@ from bot.ai.estimates import Estimator, PlayOut, greedy_playout, python_estimato
 from bot.ai.family import GameAI
 from bot.ai.review_words import Words
 from bot.games.dominoes.engine.actions import Draw
-from bot.games.fishing.ai import absence, review
+from bot.games.fishing.ai import absence, puzzles, review
 from bot.games.fishing.ai.levels import FISHING_LEVELS, fishing_player
 from bot.games.fishing.ai.master import MasterFishingPlayer
 from bot.games.fishing.ai.review import fishing_estimator
@@ -119,6 +119,14 @@ class FishingAI:
         """The row, the tile turned over, the scores and the piles
         (:func:`bot.games.fishing.ai.review.position_words`)."""
         return review.position_words(view)
+
+    def puzzle_kinds(self, game: str) -> Mapping[str, str]:
+        """The game's puzzles and their questions (:data:`bot.games.fishing.ai.puzzles.KINDS`)."""
+        return puzzles.KINDS
+
+    def puzzle_kind(self, state: Any, seat: int, legal: Sequence[Any]) -> str | None:
+        """The kind of puzzle the decision is (:func:`bot.games.fishing.ai.puzzles.kind`)."""
+        return puzzles.kind(state, seat, legal)
 
 
 FACET: GameAI = FishingAI()
