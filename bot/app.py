@@ -40,6 +40,7 @@ from bot.services.cluster import (
     shard_ranges,
 )
 from bot.services.guild_settings import GuildDefaults, GuildSettingsService
+from bot.services.lessons import LessonService
 from bot.services.ratings import RatingService
 from bot.services.server import ServerService
 from bot.services.tables import TableDefaults, TableService
@@ -69,6 +70,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.stats",
     "cogs.replay",
     "cogs.tournaments",
+    "cogs.learn",
 )
 """Every cog module the bot loads, in order."""
 
@@ -163,6 +165,7 @@ class Services:
     guild_settings: GuildSettingsService
     server: ServerService
     ratings: RatingService
+    lessons: LessonService  # /learn (issue 22)
 
 
 class KapBot(commands.AutoShardedBot):
@@ -277,7 +280,16 @@ class KapBot(commands.AutoShardedBot):
             ),
         )
         self._services = Services(
-            settings, self.clock, db, chips, games, tables, guild_settings, server, ratings
+            settings,
+            self.clock,
+            db,
+            chips,
+            games,
+            tables,
+            guild_settings,
+            server,
+            ratings,
+            LessonService(db, self.clock),
         )
         # Once for every process on the database, before the cogs rebuild the tables from it.
         if await repair_once(locks, tables.repair_at_start, self.clock.sleep):
