@@ -229,7 +229,7 @@ TILES = Lesson(
 TURN = Lesson(
     key="kap-shap-turn",
     game=GAME,
-    title=N_("A turn: discard, take or draw, declare"),
+    title=N_("Discard, take or draw, declare"),
     summary=N_("The first turn, taking a discard or drawing from the wall, and declaring a win."),
     steps=(
         Step(
