@@ -15,7 +15,7 @@ import argparse
 import random
 import sys
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO
 
 from bot.engine.family import engine_of
 from bot.games import find
@@ -58,7 +58,7 @@ class _Learner:
     rng: random.Random
     progress: dict[str, _Progress] = field(default_factory=dict)
 
-    def lt(self, msgid: str, **values: object) -> str:
+    def lt(self, msgid: str, **values: Any) -> str:
         return tr(self.locale, msgid, **values)
 
     def say(self, text: str = "") -> None:
