@@ -97,7 +97,9 @@ class _Learner:
         lessons = all_lessons()
         if only is not None:
             chosen = [lesson for lesson in lessons if lesson.key == only]
-            return 0 if not chosen else self.take(chosen[0])
+            if chosen:
+                self.take(chosen[0])  # its end, end of input or leaving the game: all stop here
+            return 0
         while True:
             self.say(self.lt("Lessons"))
             for number, lesson in enumerate(lessons, start=1):
@@ -140,7 +142,12 @@ class _Learner:
         if any(choice.move for choice in choices):
             self.show(lesson.game, progress.step, step)
         self.say(self.lt(step.prompt))
-        numbered = "  ".join(f"{i}) {c.label}" for i, c in enumerate(choices, start=1))
+        # In Chinese a move is quoted: it is notation the player could type.
+        quote = "'" if self.locale != "en" else ""
+        numbered = "  ".join(
+            f"{i}) {quote + c.label + quote if c.move else c.label}"
+            for i, c in enumerate(choices, start=1)
+        )
         numbered += "  " + self.lt("(q: back to the lessons)")
         while True:
             self.say(numbered)
