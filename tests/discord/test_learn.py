@@ -13,6 +13,7 @@ from bot.lessons import Lesson, all_lessons, choices_of, practice_level
 from bot.locale import t
 from bot.locale.levels import level_name
 from tests.discord.conftest import World
+from tests.locale.english import latin_left
 
 pytestmark = pytest.mark.both_backends
 
@@ -150,3 +151,50 @@ async def test_an_old_step_s_button_is_refused_and_changes_nothing(world: World)
         x for x in await world.bot.services.lessons.overview(alice.id) if x.lesson.key == lesson.key
     ]
     assert line.step == 1
+
+
+def _labels(result: simcord.InteractionResult) -> list[str]:
+    assert result.response is not None
+    return [
+        str(getattr(c, "label", "") or getattr(c, "placeholder", "") or "")
+        for row in result.response.message.components
+        for c in getattr(row, "children", [row])
+    ]
+
+
+@pytest.mark.parametrize("locale", ["zh-TW", "zh-CN"])
+async def test_every_lesson_in_chinese_leaves_no_english(
+    world: World, locales: dict[int, str], locale: str
+) -> None:
+    alice = world.members[0]
+    locales[alice.id] = locale
+    seen: list[str] = []
+
+    def keep(result: simcord.InteractionResult) -> None:
+        embed = _embed(result)
+        seen.extend([embed.title or "", embed.description or "", embed.footer.text or ""])
+        seen.extend(_labels(result))
+        assert result.response is not None
+        seen.extend(a.description or "" for a in result.response.message.attachments)
+
+    r = await alice.slash(world.channel, "learn")
+    keep(r)
+    for lesson in all_lessons():
+        r = await _open(world, alice, lesson.key)
+        for step in range(len(lesson.steps)):
+            keep(r)
+            assert r.response is not None
+            r = await alice.click(
+                r.response.message,
+                custom_id=f"learn:a:{lesson.key}:{step}:{_wrong_index(lesson, step)}",
+            )
+            keep(r)
+            assert r.response is not None
+            r = await alice.click(
+                r.response.message,
+                custom_id=f"learn:a:{lesson.key}:{step}:{_right_index(lesson, step)}",
+            )
+        keep(r)
+    assert any(t(locale, all_lessons()[0].steps[0].prompt) in text for text in seen)
+    problems = [f"{sorted(left)}: {text!r}" for text in seen if (left := latin_left(text))]
+    assert not problems, "\n".join(problems)
