@@ -8,13 +8,17 @@ __all__ = ["FACET", "CollectingLessons"]
 
 
 class CollectingLessons:
-    """Kap Shap's lessons (Kap Tai Shap has none yet)."""
+    """Kap Shap's and Kap Tai Shap's lessons."""
 
     def lessons(self, game: str) -> tuple[Lesson, ...]:
         """The game's lessons, in the order a beginner takes them."""
-        from bot.games.collecting.lessons.kap_shap import GAME, LESSONS
+        from bot.games.collecting.lessons import kap_shap, kap_tai_shap
 
-        return LESSONS if game == GAME else ()
+        by_game: dict[str, tuple[Lesson, ...]] = {
+            kap_shap.GAME: kap_shap.LESSONS,
+            kap_tai_shap.GAME: kap_tai_shap.LESSONS,
+        }
+        return by_game.get(game, ())
 
 
 FACET = CollectingLessons()

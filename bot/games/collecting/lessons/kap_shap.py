@@ -18,24 +18,31 @@ from bot.games.collecting.engine.hands import eye_kinds, is_ten_pair, is_winning
 from bot.lessons.model import Choice, Lesson, Position, Step
 from bot.locale import N_
 
-__all__ = ["LESSONS"]
+__all__ = ["GAME", "LESSONS"]
 
 GAME = "kap-shap"
 ME = 0  # the member's seat in every position
 
 
-def _rules() -> RuleSet:
-    rules: RuleSet = engine_of(GAME).make_rules(GAME, 2, None)
+def _rules(rule_set: str | None = None) -> RuleSet:
+    rules: RuleSet = engine_of(GAME).make_rules(GAME, 2, rule_set)
     return rules
 
 
 def _position(
-    mine: str, theirs: str, wall: str = "", *, first: int = ME, moves: Sequence[str] = ()
+    mine: str,
+    theirs: str,
+    wall: str = "",
+    *,
+    first: int = ME,
+    moves: Sequence[str] = (),
+    rule_set: str | None = None,
 ) -> Position:
     """A Kap Shap game dealt exactly (``mine``: the member's hand; ``theirs``: the other seat's;
-    ``wall``: the first tiles drawn), with ``moves`` played on it."""
+    ``wall``: the first tiles drawn), with ``moves`` played on it (``rule_set``: Culin's by
+    default)."""
     engine = engine_of(GAME)
-    rules = _rules()
+    rules = _rules(rule_set)
     hands = [parse_tiles(mine), parse_tiles(theirs)]
     deal = deal_from_tiles(rules, hands, parse_tiles(wall), first_seat=first)
     state = engine.new_game(rules, ["You", "Computer"], deal)
@@ -155,6 +162,20 @@ def _declare() -> Position:
     )
 
 
+def _classic_take_or_draw() -> Position:
+    # Classic: the other seat discards 3-1 and his turn ends; the member draws 6-3 and lets it
+    # go; the other seat draws 4-1 and discards it. The 3-1 is dead now, and the wall's next
+    # tile is 2-2.
+    return _position(
+        "6-6 6-6 6-4 5-5 6-1 2-1 3-3",
+        _OTHER,
+        "6-3 4-1 2-2",
+        first=1,
+        moves=("discard 3-1", "draw", "discard 6-3", "draw", "discard 4-1"),
+        rule_set="classic",
+    )
+
+
 TILES = Lesson(
     key="kap-shap-tiles",
     game=GAME,
@@ -271,4 +292,38 @@ TURN = Lesson(
     ),
 )
 
-LESSONS: tuple[Lesson, ...] = (TILES, TURN)
+RULE_SETS = Lesson(
+    key="kap-shap-rule-sets",
+    game=GAME,
+    title=N_("Culin's rules against Classic"),
+    summary=N_("Culin's rules let you take any face-up discard; Classic only the most recent one."),
+    steps=(
+        Step(
+            prompt=N_(
+                "Culin's rules (the default): you may take any face-up discard, not only the "
+                "most recent one. Your hand waits on a tile worth 4. What do you do?"
+            ),
+            position=_take_or_draw,
+            answer="take 3-1",
+            judge=_lets_declare,
+            right=N_(
+                "Right: under Culin's rules the older 3-1 is still yours to take, and it wins."
+            ),
+            wrong=N_("Under Culin's rules you may take the older 3-1, and it pairs your 3-3."),
+        ),
+        Step(
+            prompt=N_(
+                "Classic rules: only the most recent discard may be taken, the older ones are "
+                "dead. Your hand waits on a tile worth 4, and the wall's next tile is 2-2. What "
+                "do you do?"
+            ),
+            position=_classic_take_or_draw,
+            answer="draw",
+            judge=_lets_declare,
+            right=N_("Right: the 2-2 pairs your 3-3 (4 + 6 = 10), and your hand wins."),
+            wrong=N_("Under Classic the 3-1 is dead and the 4-1 does not help you: draw."),
+        ),
+    ),
+)
+
+LESSONS: tuple[Lesson, ...] = (TILES, TURN, RULE_SETS)
