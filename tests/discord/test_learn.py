@@ -198,3 +198,11 @@ async def test_every_lesson_in_chinese_leaves_no_english(
     assert any(t(locale, all_lessons()[0].steps[0].prompt) in text for text in seen)
     problems = [f"{sorted(left)}: {text!r}" for text in seen if (left := latin_left(text))]
     assert not problems, "\n".join(problems)
+
+
+async def test_help_points_newcomers_to_learn(world: World) -> None:
+    r = await world.members[0].slash(world.channel, "help")
+    assert r.response is not None
+    [embed] = r.response.message.embeds
+    [field] = [f for f in embed.fields if f.name == "Learn to play"]
+    assert "`/learn`" in str(field.value)
