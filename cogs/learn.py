@@ -54,6 +54,11 @@ def _status(line: LessonLine, locale: str) -> str:
     return t(locale, "not started")
 
 
+def _bracketed(text: str, locale: str) -> str:
+    """`` (text)``, in full-width brackets in Chinese (no space before them)."""
+    return f" ({text})" if locale == "en" else f"（{text}）"
+
+
 def _title(lesson: Lesson, locale: str) -> str:
     return t(
         locale,
@@ -67,8 +72,8 @@ def overview_message(lines: list[LessonLine], locale: str) -> dict[str, Any]:
     """The list of lessons with the member's progress, and a select to open one."""
     embed = discord.Embed(title=t(locale, "Lessons"), colour=COLOUR)
     embed.description = "\n".join(
-        f"{'✅' if line.done else '▶️' if line.step else '▫️'} **{_title(line.lesson, locale)}** "
-        f"({_status(line, locale)})\n{t(locale, line.lesson.summary)}"
+        f"{'✅' if line.done else '▶️' if line.step else '▫️'} **{_title(line.lesson, locale)}**"
+        f"{_bracketed(_status(line, locale), locale)}\n{t(locale, line.lesson.summary)}"
         for line in lines
     )
     embed.set_footer(text=t(locale, "Choose a lesson: you go on where you stopped."))
@@ -231,7 +236,8 @@ class LessonAnswerButton(
                 return
             note = ("✅ " if answer.right else "❌ ") + t(locale, answer.text)
             if not answer.right:
-                note += " " + t(locale, "Try again.")
+                # A Chinese sentence follows the full stop without a space.
+                note += (" " if locale == "en" else "") + t(locale, "Try again.")
             await _edit(interaction, step_message(lesson, answer.step, locale, note))
 
 

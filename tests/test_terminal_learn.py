@@ -103,3 +103,18 @@ def test_every_lesson_in_chinese_leaves_no_english(locale: str) -> None:
         if left:
             problems.append(f"{sorted(left)}: {line}")
     assert not problems, "\n".join(problems)
+
+
+class _GoneReader(io.StringIO):
+    """A pipe whose reader went away after the first line."""
+
+    def write(self, text: str) -> int:
+        if self.getvalue():
+            raise BrokenPipeError
+        return super().write(text)
+
+
+def test_a_reader_going_away_stops_quietly() -> None:
+    out = _GoneReader()
+    assert learn.main([], stdin=io.StringIO("1\n"), stdout=out) == 0
+    assert out.getvalue()

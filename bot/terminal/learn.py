@@ -12,6 +12,7 @@ to disk.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from dataclasses import dataclass, field
@@ -103,7 +104,10 @@ class _Learner:
         while True:
             self.say(self.lt("Lessons"))
             for number, lesson in enumerate(lessons, start=1):
-                self.say(f"{number}. {self.title(lesson)} ({self.status(lesson)})")
+                status = self.status(lesson)
+                # Full-width brackets in Chinese.
+                shown = f" ({status})" if self.locale == "en" else f"（{status}）"
+                self.say(f"{number}. {self.title(lesson)}{shown}")
                 self.say("   " + self.lt(lesson.summary))
             answer = self.read(self.lt("Lesson number (q to quit): "))
             if answer is None or answer.lower() in ("q", "quit"):
@@ -169,7 +173,9 @@ class _Learner:
                 progress.step += 1
                 return True
             progress.mistakes += 1
-            self.say("✗ " + self.lt(step.wrong) + " " + self.lt("Try again."))
+            # A Chinese sentence follows the full stop without a space.
+            space = " " if self.locale == "en" else ""
+            self.say("✗ " + self.lt(step.wrong) + space + self.lt("Try again."))
 
     def show(self, game: str, index: int, step: object) -> None:
         """The step's position as the game's terminal table shows it."""
@@ -273,3 +279,9 @@ def main(
     except KeyboardInterrupt:
         out.write("\n" + tr(lang_of_args(args), "Interrupted.") + "\n")
         return 130
+    except BrokenPipeError:
+        # The reader went away (`kapshap learn | head`): stop quietly, as `kapshap play` does.
+        if out is sys.stdout:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 0
