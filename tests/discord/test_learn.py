@@ -206,3 +206,24 @@ async def test_help_points_newcomers_to_learn(world: World) -> None:
     [embed] = r.response.message.embeds
     [field] = [f for f in embed.fields if f.name == "Learn to play"]
     assert "`/learn`" in str(field.value)
+
+
+async def test_a_practice_game_where_a_table_is_open_is_refused_and_changes_nothing(
+    world: World,
+) -> None:
+    alice, bob = world.members[:2]
+    await bob.slash(world.channel, "table new")
+    lesson = all_lessons()[0]
+    r = await _open(world, alice, lesson.key)
+    for step in range(len(lesson.steps)):
+        assert r.response is not None
+        r = await alice.click(
+            r.response.message,
+            custom_id=f"learn:a:{lesson.key}:{step}:{_right_index(lesson, step)}",
+        )
+    assert r.response is not None
+    refused = await alice.click(r.response.message, custom_id=f"learn:practice:{lesson.game}")
+    assert refused.ephemeral and refused.response is not None
+    assert "There is already a table in this channel" in refused.response.message.content
+    table = await world.bot.services.tables.lookup(world.channel.id)
+    assert table is not None and [s.name for s in table.seats] == ["bob"]
