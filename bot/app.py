@@ -47,6 +47,7 @@ from bot.services.cluster import (
     shard_ranges,
 )
 from bot.services.guild_settings import GuildDefaults, GuildSettingsService
+from bot.services.lessons import LessonService
 from bot.services.lifecycle import RESTARTING, InFlight
 from bot.services.puzzles import PuzzleService
 from bot.services.ratings import RatingService
@@ -84,6 +85,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.replay",
     "cogs.tournaments",
     "cogs.puzzles",
+    "cogs.learn",
 )
 """Every cog module the bot loads, in order."""
 
@@ -215,6 +217,7 @@ class Services:
     server: ServerService
     ratings: RatingService
     puzzles: PuzzleService
+    lessons: LessonService  # /learn (issue 22)
 
 
 class KapBot(commands.AutoShardedBot):
@@ -353,6 +356,7 @@ class KapBot(commands.AutoShardedBot):
             server,
             ratings,
             puzzles=PuzzleService(db, self.clock),
+            lessons=LessonService(db, self.clock),
         )
         # Once for every process on the database, before the cogs rebuild the tables from it.
         if await repair_once(locks, tables.repair_at_start, self.clock.sleep):

@@ -38,6 +38,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("run", "bot.app", "run the Discord bot (needs DISCORD_TOKEN)"),
     Command("demo", "bot.demo", "try the bot in your browser on a built-in Discord (no token)"),
     Command("play", "bot.terminal", "play in the terminal against computer players"),
+    Command("learn", "bot.terminal.learn", "short interactive lessons for each game"),
     Command("sim", "bot.sim.cli", "simulate many games and print statistics"),
     Command(
         "db",

@@ -45,6 +45,13 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
         ),
     ),
     (
+        N_("Learn to play"),
+        N_(
+            "New to these games? `/learn` teaches each of them in short interactive lessons, "
+            "then opens a practice game against the gentlest computer."
+        ),
+    ),
+    (
         N_("Commands"),
         N_(
             "`/table new` open a table (here or in a thread) · `/table join`, `leave`, `addbot`, "

@@ -119,7 +119,7 @@ def test_only_the_subcommand_module_counts_as_missing() -> None:
     assert not cli._is_missing(missing("bot.sim.stats"), "bot.sim.cli")
 
 
-@pytest.mark.parametrize("command", ["play", "sim"])
+@pytest.mark.parametrize("command", ["play", "sim", "learn"])
 def test_offline_commands_never_import_discord(command: str) -> None:
     code = (
         "import sys\n"

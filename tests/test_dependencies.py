@@ -63,6 +63,7 @@ LAYERS = (
     "bot.services",
     "bot.render",
     "bot.terminal",
+    "bot.lessons",
     "bot.records_cli",
     "bot.ops",
     "bot.puzzles_cli",
@@ -81,7 +82,7 @@ ALL_LAYERS = frozenset(LAYERS)
 
 # The games (docs/architecture.md, "Games: one place per game").
 GAMES = "bot.games"
-ROLES = ("engine", "ai", "render", "sim", "terminal")  # bot.games.registry.ROLES
+ROLES = ("engine", "ai", "render", "sim", "terminal", "lessons")  # bot.games.registry.ROLES
 REGISTRY_MODULES = frozenset({"bot.games", "bot.games.registry"})
 KIT = "dominoes"  # shared by the domino families; not a family, any family may import it
 GAME_PACKAGES = frozenset(
@@ -137,13 +138,14 @@ RULES: dict[str, Rule] = {
         third_party=frozenset({"aiosqlite", "asyncpg"}),
     ),
     "bot.services": Rule(
-        "bot.services -> standard library + bot.engine + bot.ai + bot.games + bot.storage + "
-        "bot.tournament + bot.logs"
+        "bot.services -> standard library + bot.engine + bot.ai + bot.games + bot.lessons + "
+        "bot.storage + bot.tournament + bot.logs"
         " + bot.locale + openskill, babel; no discord",
         internal=frozenset(
             {
                 "bot.engine",
                 "bot.ai",
+                "bot.lessons",
                 "bot.storage",
                 "bot.services",
                 "bot.limits",
@@ -164,11 +166,29 @@ RULES: dict[str, Rule] = {
         third_party=frozenset({"PIL", "babel"}),
     ),
     "bot.terminal": Rule(
-        "bot.terminal -> standard library + bot.engine + bot.ai + bot.games + bot.locale (Babel)",
+        "bot.terminal -> standard library + bot.engine + bot.ai + bot.games + bot.lessons + "
+        "bot.locale (Babel)",
         internal=frozenset(
-            {"bot.engine", "bot.ai", "bot.terminal", "bot.limits", "bot.locale", GAMES}
+            {
+                "bot.engine",
+                "bot.ai",
+                "bot.terminal",
+                "bot.lessons",
+                "bot.limits",
+                "bot.locale",
+                GAMES,
+            }
         ),
         third_party=frozenset({"babel"}),
+    ),
+    "bot.lessons": Rule(
+        "bot.lessons -> standard library + bot.engine + bot.ai + bot.games + bot.locale: lessons "
+        "are data on fixed deals checked by the engine; no asyncio, no database, no discord",
+        internal=frozenset(
+            {"bot.engine", "bot.ai", "bot.lessons", "bot.limits", "bot.locale", GAMES}
+        ),
+        third_party=frozenset({"babel"}),
+        forbidden=NO_ASYNC_NO_DB,
     ),
     "bot.records_cli": Rule(
         "bot.records_cli -> standard library + bot.engine + bot.ai + bot.games + bot.locale "

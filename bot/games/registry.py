@@ -40,12 +40,13 @@ __all__ = [
     "unregister",
 ]
 
-ROLES = ("engine", "ai", "render", "sim", "terminal")
+ROLES = ("engine", "ai", "render", "sim", "terminal", "lessons")
 """The layers a family gives a part to, each the name of the layer it belongs to."""
 
-OPTIONAL_ROLES = frozenset({"sim", "terminal"})
+OPTIONAL_ROLES = frozenset({"sim", "terminal", "lessons"})
 """Roles a family may leave out: the simulator and the terminal client then play it through
-their generic code (or refuse it, until they have that code)."""
+their generic code (or refuse it, until they have that code); a family without ``lessons``
+has none in ``/learn``."""
 
 EVENT_FORMATS = ("swiss", "table-rounds")
 """How a game's events are played: Swiss and brackets (two players), or rounds of tables."""

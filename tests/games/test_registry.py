@@ -189,4 +189,4 @@ def test_a_descriptor_cannot_be_changed_through_the_registry() -> None:
 def test_the_registry_is_the_package() -> None:
     # `import bot.games` is all a layer needs (its __all__ is the registry's interface).
     assert bot.games.find is find and bot.games.registered is registered
-    assert set(bot.games.ROLES) == {"engine", "ai", "render", "sim", "terminal"}
+    assert set(bot.games.ROLES) == {"engine", "ai", "render", "sim", "terminal", "lessons"}

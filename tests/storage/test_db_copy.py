@@ -110,6 +110,12 @@ async def _fill(path: Path) -> None:
                 "INSERT INTO rating_model (id, params_json, updated_at) VALUES (1, '{}', ?)",
                 (WHEN.isoformat(),),
             )
+            # A member's progress through the lessons (migration 0011).
+            await tx.execute(
+                "INSERT INTO lesson_progress (user_id, lesson, step, mistakes, done, stars, "
+                "updated_at) VALUES (?, 'kap-shap-tiles', 2, 1, 0, 0, 1764201602.0)",
+                (scenario.BOB,),
+            )
     finally:
         await db.close()
 

@@ -177,6 +177,15 @@ class ToyAI:
             Words("Stock: {n} cards", (("n", str(view.stock)),)),
         ]
 
+    def puzzle_kinds(self, game: str) -> Mapping[str, str]:
+        """One kind: which card to throw."""
+        return {"throw": "Which card do you throw?"}
+
+    def puzzle_kind(self, state: Any, seat: int, legal: Sequence[Any]) -> str | None:
+        """A throw among two cards or more, nothing else."""
+        throws = {a for a in legal if isinstance(a, Discard)}
+        return "throw" if len(throws) >= 2 and len(throws) == len(legal) else None
+
 
 FACET: GameAI = ToyAI()
 """High Pair's AI facet (``ai_of("high-pair")``)."""

@@ -51,6 +51,7 @@ class FishingPictures:
         return Picture(render_row(table.row), STEP_FILE, alt)
 
     def position(self, view: Any, legal: Sequence[Any], locale: str) -> Picture | None:
-        """The row and the seat's tile turned over."""
+        """The row and the seat's tile turned over, described for screen readers."""
         png = render_fishing_row(view.row, view.turned, locale=locale)
-        return Picture(png, POSITION_FILE, "")
+        name = t(locale, "You") if view.current == view.seat else view.seat_names[view.current]
+        return Picture(png, POSITION_FILE, row_description(view.row, view.turned, name, locale))

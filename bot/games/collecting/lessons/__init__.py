@@ -1,0 +1,1 @@
+"""The collecting games' lessons (the role ``lessons``: :mod:`bot.lessons`)."""

@@ -1,0 +1,1 @@
+"""Tsung Shap's lessons (the role ``lessons``: :mod:`bot.lessons`)."""
