@@ -22,6 +22,7 @@ from typing import Any
 import discord
 
 from bot.locale import t
+from bot.render.alt_text import fit_description
 from bot.render.family import render_of
 from bot.render.text import game_title, localize, others_moves_text
 from bot.services.tables import Step, Table
@@ -37,7 +38,7 @@ from cogs.sheets import (
     time_runs_out,
     unbroken_embed,
 )
-from cogs.ui import hand_view
+from cogs.ui import hand_view, hint_button
 
 __all__ = ["HAND_FILE", "MAX_OTHER_EVENTS", "HandMessages", "HandPayload"]
 
@@ -211,6 +212,11 @@ class HandMessages(PresenterBase):
                 name=t(loc, "Since your last turn"), value=field_text(others), inline=False
             )
         add_fields(embed, render.hand_fields(seat_view, f"<#{table.channel_id}>", loc))
+        guide = None
+        if await self.bot.services.server.guide_on(user_id, table.guild_id, table.game):
+            guide = render.hand_guide(seat_view, loc)
+        if guide is not None:
+            embed.add_field(name=t(loc, "Hand guide"), value=field_text(guide), inline=False)
         notes = self._dm(table, user_id).notes
         if notes:
             embed.add_field(
@@ -227,9 +233,13 @@ class HandMessages(PresenterBase):
             drawn = await asyncio.to_thread(render.hand, seat_view, shown, loc)
             if drawn is not None:
                 picture, description = drawn.png, drawn.alt
+                if guide is not None and description is not None:
+                    description = fit_description(f"{description} {guide}")
         view = None
         if table.running:
-            view = hand_view(table.id, table.version, seat_view, legal, loc)
+            # The Hint button only where a hint can help no one against a human.
+            hint = table.hints_allowed()
+            view = hand_view(table.id, table.version, seat_view, legal, loc, hint=hint)
         notice = self.notice_line(table, seat_view.seat)
         return HandPayload(unbroken_embed(embed), picture, view, signature, notice, description)
 
@@ -280,7 +290,12 @@ class HandMessages(PresenterBase):
         embed.description = status[:4096]
         embed.set_footer(text=t(loc, "table {id}", id=table.id))
         notice = self.notice_line(table, seat_view.seat)
-        return HandPayload(unbroken_embed(embed), None, None, signature, notice)
+        view = None
+        if table.running and seat_view.my_turn and table.hints_allowed():
+            # The moves are on the table message; the private Hint button is here.
+            view = discord.ui.View(timeout=None)
+            view.add_item(hint_button(table.id, loc))
+        return HandPayload(unbroken_embed(embed), None, view, signature, notice)
 
     def record_dm(
         self, table: Table, user_id: int, channel_id: int, message_id: int, signature: Any

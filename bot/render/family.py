@@ -213,6 +213,11 @@ class Words(Protocol):
         """The hand message's fields about the table (``Table``)."""
         ...
 
+    def hand_guide(self, view: Any, locale: str) -> str | None:
+        """The hand guide for a seat's own hand (its view), in one or two lines: what it has
+        grouped and what would complete it; None when the game has none (or no hand)."""
+        ...
+
     def replay_sheet(
         self, table: Any, seats_views: Sequence[Any], names: Sequence[str], locale: str
     ) -> Sheet:
