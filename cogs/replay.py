@@ -20,6 +20,7 @@ import io
 import logging
 import re
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -164,6 +165,12 @@ def replay_line(line: str, rules: Any, locale: str = "en") -> str:
     return words.replay_event(line.event, line.names, rules, locale) or str(line)
 
 
+def hints_used(tags: Mapping[str, str]) -> int:
+    """How many hints a record's ``Hints`` tag counts (0: none, or a tag that is not ours)."""
+    count = tags.get("Hints", "").partition(":")[0].strip()
+    return int(count) if count.isdigit() else 0
+
+
 def replay_page(
     game: LoadedGame, step: int, *, with_record: bool, locale: str = "en"
 ) -> tuple[discord.Embed, list[discord.File], discord.ui.View]:
@@ -185,6 +192,14 @@ def replay_page(
         or "\u200b",
     )
     embed.set_author(name=t(loc, "Step {step} of {total}", step=shown.step, total=shown.total))
+    used = hints_used(record.tags)
+    if used:
+        # An unrated game's record notes every hint its player asked for (docs/record-format.md).
+        embed.description = (
+            (embed.description or "")
+            + "\n"
+            + nt(loc, "💡 {n} hint used in this game.", "💡 {n} hints used in this game.", used)
+        )
     sheet = render.replay_sheet(shown.table, shown.views, names, loc)
     for field in sheet.fields:
         embed.add_field(name=field.name, value=field.value, inline=field.inline)

@@ -50,6 +50,7 @@ __all__ = [
     "ReviewResult",
     "ReviewService",
     "frame",
+    "hints_tag",
     "init_worker",
     "mistakes",
     "review_sentence",
@@ -124,6 +125,11 @@ class ReplayService:
             "Channel": str(stored.channel_id),
             "Date": stored.created_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
         }
+        if settings.get("rated", True) is False:
+            tags["Rated"] = "false"  # the host's unrated table, where hints are allowed
+        hints = await self._games.hints(game_id)
+        if hints:
+            tags["Hints"] = hints_tag(hints)
         record = GameRecord(
             rules=rules,
             seats=tuple(seats),
@@ -410,3 +416,10 @@ class Name(Message):
 def mistakes(decisions: Sequence[Decision]) -> list[Decision]:
     """The named mistakes among ``decisions``, largest loss first."""
     return ordered(decisions)
+
+
+def hints_tag(hints: Sequence[tuple[int, int, str]]) -> str:
+    """The record's ``Hints`` tag: how many hints the game's players asked for, and each one
+    (``2: seat 0 turn 1 discard 2-1; seat 0 turn 3 draw``)."""
+    each = "; ".join(f"seat {seat} turn {turn} {move}" for seat, turn, move in hints)
+    return f"{len(hints)}: {each}"

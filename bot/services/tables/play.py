@@ -174,6 +174,10 @@ class TablePlay(TableSettlement):
             log.info("table %s: hint for seat %s on turn %s", table.id, seat, view.turn)
             return words
 
+    async def hints_of(self, game_id: str) -> list[tuple[int, int, str]]:
+        """The hints a game's players asked for, in order: (seat, turn, move suggested)."""
+        return await self._games.hints(game_id)
+
     async def act(
         self,
         channel_id: int,
