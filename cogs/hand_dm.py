@@ -22,7 +22,6 @@ from typing import Any
 import discord
 
 from bot.locale import t
-from bot.render.alt_text import fit_description
 from bot.render.family import render_of
 from bot.render.text import game_title, localize, others_moves_text
 from bot.services.tables import Step, Table
@@ -230,11 +229,11 @@ class HandMessages(PresenterBase):
         if previous is None or previous[0] != signature[0]:
             # What the signature keys (mine: his turn, and he still plays it).
             shown = table.legal() if signature[1] else []
-            drawn = await asyncio.to_thread(render.hand, seat_view, shown, loc)
+            drawn = await asyncio.to_thread(
+                render.hand, seat_view, shown, loc, guide=guide is not None
+            )
             if drawn is not None:
                 picture, description = drawn.png, drawn.alt
-                if guide is not None and description is not None:
-                    description = fit_description(f"{description} {guide}")
         view = None
         if table.running:
             # The Hint button only where a hint can help no one against a human.

@@ -12,6 +12,8 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import Game
+from bot.games.collecting.render.table_art import render_hand_view
+from bot.render import render_hand
 from bot.services.replays import ReplayService
 from cogs.replay import replay_page
 from tests.discord.conftest import World
@@ -23,6 +25,7 @@ from tests.discord.tables_kit import (
     message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
     table_of,
+    tiles,
 )
 
 ALICE = "6-6 6-6 6-4 5-5 5-4 6-5 4-2 2-1"
@@ -135,6 +138,14 @@ async def test_the_hand_guide_in_the_dm_and_its_setting(world: World, deal: None
     dm = last_dm(alice)
     assert "Hand guide" in message_text(dm) and guide in message_text(dm)
     assert guide in (dm.attachments[0].description or "")
+    # The picture groups the tiles: the eye, each ten-pair, then the rest, under a caption.
+    grouped = render_hand_view(
+        tiles(ALICE),
+        title="Eye 6-6 · 2 ten-pairs",
+        order=tiles("6-6 6-6 5-5 6-4 5-4 6-5 4-2 2-1"),
+    )
+    picture = await dm.attachments[0].read()
+    assert picture == grouped and picture != render_hand(tiles(ALICE))
     r = await alice.slash(ch, "settings", guide=False)
     assert "Hand guide: **off**." in r.response.content
     await alice.user.click(last_dm(alice), label="Discard 2-1")
