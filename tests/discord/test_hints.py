@@ -9,13 +9,17 @@ The exact deal (Kap Shap, Culin, 4-2 counts 3): alice holds the eye 6-6 6-6, the
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from bot.engine import Game
 from bot.games.collecting.render.table_art import render_hand_view
 from bot.render import render_hand
+from bot.services.ratings import HistoryEntry
 from bot.services.replays import ReplayService
 from cogs.replay import replay_page
+from cogs.stats import history_lines
 from tests.discord.conftest import World
 from tests.discord.tables_kit import (
     add_ai,
@@ -155,3 +159,14 @@ async def test_the_hand_guide_in_the_dm_and_its_setting(world: World, deal: None
     assert "Hand guide: **on**." in r.response.content
     await alice.user.click(last_dm(alice), label="Draw")
     assert "Hand guide" in message_text(last_dm(alice))
+
+
+def test_history_marks_an_unrated_game() -> None:
+    """``/history``: a won or lost game of an unrated table says so where a rating would be."""
+    when = datetime(2026, 1, 1, tzinfo=UTC)
+    unrated = HistoryEntry("g1", "kap-shap", when, "win", ("AI 1 (Normal)",), None, unrated=True)
+    rated = HistoryEntry("g2", "kap-shap", when, "loss", ("bob",), 1012)
+    first, second = history_lines([unrated, rated]).splitlines()
+    assert " · unrated · `g1`" in first and "unrated" not in second
+    assert " · rating 1,012 · `g2`" in second
+    assert " · 不計積分 · `g1`" in history_lines([unrated], "zh-TW")
