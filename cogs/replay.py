@@ -20,7 +20,6 @@ import io
 import logging
 import re
 import time
-from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -41,6 +40,7 @@ from bot.services.replays import (
     ReviewResult,
     ReviewService,
     frame,
+    hints_used,
     summary_lines,
 )
 from bot.services.review_text import (
@@ -163,12 +163,6 @@ def replay_line(line: str, rules: Any, locale: str = "en") -> str:
     except LookupError:
         return str(line)
     return words.replay_event(line.event, line.names, rules, locale) or str(line)
-
-
-def hints_used(tags: Mapping[str, str]) -> int:
-    """How many hints a record's ``Hints`` tag counts (0: none, or a tag that is not ours)."""
-    count = tags.get("Hints", "").partition(":")[0].strip()
-    return int(count) if count.isdigit() else 0
 
 
 def replay_page(
@@ -415,6 +409,16 @@ def review_head(result: ReviewResult, locale: str = "en") -> str:
         tally=tally_text(result.decisions, locale),
     )
     lines = [head, *(f"• {line}" for line in summary_lines(result, locale=locale))]
+    if result.hints:
+        # The expert's hints he asked for (an unrated game): they shaped his moves.
+        lines.append(
+            nt(
+                locale,
+                "💡 {n} hint used in this game.",
+                "💡 {n} hints used in this game.",
+                result.hints,
+            )
+        )
     if result.decisions:
         lines.append(f"-# {method_text(result.rollouts, locale)}")
     return fit_message("\n".join(lines))

@@ -17,8 +17,8 @@ from bot.engine import Game
 from bot.games.collecting.render.table_art import render_hand_view
 from bot.render import render_hand
 from bot.services.ratings import HistoryEntry
-from bot.services.replays import ReplayService
-from cogs.replay import replay_page
+from bot.services.replays import ReplayService, ReviewResult, hints_tag, hints_used
+from cogs.replay import replay_page, review_head
 from cogs.stats import history_lines
 from tests.discord.conftest import World
 from tests.discord.tables_kit import (
@@ -170,3 +170,19 @@ def test_history_marks_an_unrated_game() -> None:
     assert " · unrated · `g1`" in first and "unrated" not in second
     assert " · rating 1,012 · `g2`" in second
     assert " · 不計積分 · `g1`" in history_lines([unrated], "zh-TW")
+
+
+def test_a_review_says_how_many_hints_its_seat_used() -> None:
+    tags = {"Hints": hints_tag([(0, 1, "discard 2-1"), (1, 2, "draw"), (0, 3, "declare")])}
+    assert (
+        tags["Hints"] == "3: seat 0 turn 1 discard 2-1; seat 1 turn 2 draw; seat 0 turn 3 declare"
+    )
+    assert (hints_used(tags), hints_used(tags, 0), hints_used(tags, 1), hints_used({})) == (
+        3,
+        2,
+        1,
+        0,
+    )
+    result = ReviewResult("g1", 0, "alice", None, (), hints=2)
+    assert "💡 2 hints used in this game." in review_head(result)
+    assert "hint" not in review_head(ReviewResult("g1", 1, "bob", None, ()))
