@@ -134,6 +134,8 @@ class Desk(LobbyDesk, PlayDesk):
             await self.show_hand(interaction, table)
         elif verb == "rules":
             await self.rules(interaction, table, None)
+        elif verb == "hint":
+            await self.hint(interaction, table)
         else:
             await self.act(interaction, table, self._action_of(cid, values), version=cid.version)
 

@@ -86,8 +86,10 @@ class LobbyDesk(DeskBase):
         settlement: str | None = None,
         settle_rate: int | None = None,
         variants: Mapping[str, str] | None = None,
+        rated: bool = True,
     ) -> None:
-        """``/table new``: open a lobby here, or in a new thread of this channel."""
+        """``/table new``: open a lobby here, or in a new thread of this channel (``rated``
+        False: an unrated table, where hints are allowed against the computer)."""
         channel = interaction.channel
         if interaction.guild_id is None or channel is None or interaction.channel_id is None:
             raise UserError("Tables are opened in a server channel.")
@@ -119,6 +121,7 @@ class LobbyDesk(DeskBase):
             "settlement": settlement,
             "settle_rate": settle_rate,
             "variants": variants,
+            "rated": rated,
         }
         if interaction.guild_id is not None:
             await self.presenter.refresh_locale(interaction.guild_id)

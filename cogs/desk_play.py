@@ -16,11 +16,13 @@ from typing import Any
 
 import discord
 
+from bot.ai.family import ai_of
 from bot.engine.family import Action
 from bot.locale import Message, t
 from bot.render.family import VerbRefusal, render_of
 from bot.render.text import legal_text, private_event_text, result_text, unbroken
 from bot.services.errors import UserError
+from bot.services.review_text import hint_text
 from bot.services.tables import Table, TableStatus
 from cogs.common import locale_of
 from cogs.desk_base import DeskBase, acknowledged_if_slow, is_click
@@ -171,6 +173,15 @@ class PlayDesk(DeskBase):
         elif table.current_seat is not None:
             lines.append(t(locale, "{name} plays next.", name=table.current_seat.name))
         return unbroken("\n".join(lines))
+
+    async def hint(self, interaction: discord.Interaction[Any], table: Table) -> None:
+        """``/hint`` or "Hint": the expert's move and why, privately (an unrated table against
+        the computer only; the service refuses anywhere else and notes every hint)."""
+        words = await self.tables.hint(table.channel_id, interaction.user.id)
+        loc = locale_of(interaction)
+        context = ai_of(table.game).words_context(table.game)
+        text = t(loc, "💡 Hint: {hint}", hint=hint_text(words, loc, context=context))
+        await interaction.response.send_message(text, ephemeral=True)
 
     async def show_hand(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """``/hand`` or "My hand": the caller's hand view, ephemerally (the DM fallback)."""

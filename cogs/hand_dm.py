@@ -37,7 +37,7 @@ from cogs.sheets import (
     time_runs_out,
     unbroken_embed,
 )
-from cogs.ui import hand_view
+from cogs.ui import hand_view, hint_button
 
 __all__ = ["HAND_FILE", "MAX_OTHER_EVENTS", "HandMessages", "HandPayload"]
 
@@ -211,6 +211,11 @@ class HandMessages(PresenterBase):
                 name=t(loc, "Since your last turn"), value=field_text(others), inline=False
             )
         add_fields(embed, render.hand_fields(seat_view, f"<#{table.channel_id}>", loc))
+        guide = None
+        if await self.bot.services.server.guide_on(user_id, table.guild_id, table.game):
+            guide = render.hand_guide(seat_view, loc)
+        if guide is not None:
+            embed.add_field(name=t(loc, "Hand guide"), value=field_text(guide), inline=False)
         notes = self._dm(table, user_id).notes
         if notes:
             embed.add_field(
@@ -224,12 +229,16 @@ class HandMessages(PresenterBase):
         if previous is None or previous[0] != signature[0]:
             # What the signature keys (mine: his turn, and he still plays it).
             shown = table.legal() if signature[1] else []
-            drawn = await asyncio.to_thread(render.hand, seat_view, shown, loc)
+            drawn = await asyncio.to_thread(
+                render.hand, seat_view, shown, loc, guide=guide is not None
+            )
             if drawn is not None:
                 picture, description = drawn.png, drawn.alt
         view = None
         if table.running:
-            view = hand_view(table.id, table.version, seat_view, legal, loc)
+            # The Hint button only where a hint can help no one against a human.
+            hint = table.hints_allowed()
+            view = hand_view(table.id, table.version, seat_view, legal, loc, hint=hint)
         notice = self.notice_line(table, seat_view.seat)
         return HandPayload(unbroken_embed(embed), picture, view, signature, notice, description)
 
@@ -280,7 +289,12 @@ class HandMessages(PresenterBase):
         embed.description = status[:4096]
         embed.set_footer(text=t(loc, "table {id}", id=table.id))
         notice = self.notice_line(table, seat_view.seat)
-        return HandPayload(unbroken_embed(embed), None, None, signature, notice)
+        view = None
+        if table.running and seat_view.my_turn and table.hints_allowed():
+            # The moves are on the table message; the private Hint button is here.
+            view = discord.ui.View(timeout=None)
+            view.add_item(hint_button(table.id, loc))
+        return HandPayload(unbroken_embed(embed), None, view, signature, notice)
 
     def record_dm(
         self, table: Table, user_id: int, channel_id: int, message_id: int, signature: Any

@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.app import KapBot
 from bot.locale import N_, t
 from bot.locale.levels import LEVEL_NAMES, level_name
-from bot.services.server import DEFAULT_TIMEOUT_LIMIT
+from bot.services.server import DEFAULT_TIMEOUT_LIMIT, GUIDE_GAMES
 from cogs.common import guarded, locale_of
 from cogs.presenter import COLOUR
 
@@ -128,16 +128,20 @@ class Help(commands.Cog):
             )
 
     @EVERYWHERE
-    @app_commands.command(name="settings", description="Your own settings (turn notices, reviews)")
+    @app_commands.command(
+        name="settings", description="Your own settings (turn notices, reviews, hand guide)"
+    )
     @app_commands.describe(
         notices="Be told when your turn starts (a new DM or a mention)",
         reviews="Let other members /review your finished games",
+        guide="Show the hand guide: your eye, ten-pairs and the tiles you wait on",
     )
     async def settings(
         self,
         interaction: discord.Interaction[Any],
         notices: bool | None = None,
         reviews: bool | None = None,
+        guide: bool | None = None,
     ) -> None:
         """Show or change the member's own settings."""
         async with guarded(interaction, "/settings"):
@@ -147,6 +151,9 @@ class Help(commands.Cog):
                 await server.set_notices(user_id, notices)
             if reviews is not None:
                 await server.set_reviews_allowed(user_id, reviews)
+            if guide is not None:
+                await server.set_guide(user_id, guide)
+            guided = await server.guide_choice(user_id)
             on = await server.notices_on(user_id)
             others = await server.reviews_allowed(user_id)
             locale = locale_of(interaction)
@@ -155,7 +162,15 @@ class Help(commands.Cog):
                 if on
                 else t(locale, "off: your hand DM is updated silently, nobody calls you")
             )
-            head = t(locale, "Saved. ") if notices is not None or reviews is not None else ""
+            changed = (notices, reviews, guide)
+            head = t(locale, "Saved. ") if any(v is not None for v in changed) else ""
+            guide_state = (
+                t(locale, "for your first {n} games of each game", n=GUIDE_GAMES)
+                if guided is None
+                else t(locale, "on")
+                if guided
+                else t(locale, "off")
+            )
             who = (
                 t(locale, "anyone may review your games")
                 if others
@@ -174,6 +189,12 @@ class Help(commands.Cog):
                     "Reviews: **{who}** (unless the server makes reviews public). "
                     "Change with `/settings reviews:`.",
                     who=who,
+                )
+                + "\n"
+                + t(
+                    locale,
+                    "Hand guide: **{state}**. Change with `/settings guide:`.",
+                    state=guide_state,
                 ),
                 ephemeral=True,
             )

@@ -210,6 +210,15 @@ class Play(commands.Cog):
             await self._verb(interaction, "declare")
 
     @IN_SERVERS_AND_DMS
+    @app_commands.command(
+        name="hint", description="The expert's move and why (unrated tables vs the computer)"
+    )
+    async def hint(self, interaction: discord.Interaction[Any]) -> None:
+        """A hint, privately; refused at a rated or tournament table."""
+        async with guarded(interaction, "/hint"):
+            await self.desk.hint(interaction, await self.desk.here(interaction))
+
+    @IN_SERVERS_AND_DMS
     @app_commands.command(name="hand", description="See your hand and play (only you see it)")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         """The hand view, ephemerally."""

@@ -40,6 +40,7 @@ from bot.services.replays import (
     ReviewResult,
     ReviewService,
     frame,
+    hints_used,
     summary_lines,
 )
 from bot.services.review_text import (
@@ -185,6 +186,14 @@ def replay_page(
         or "\u200b",
     )
     embed.set_author(name=t(loc, "Step {step} of {total}", step=shown.step, total=shown.total))
+    used = hints_used(record.tags)
+    if used:
+        # An unrated game's record notes every hint its player asked for (docs/record-format.md).
+        embed.description = (
+            (embed.description or "")
+            + "\n"
+            + nt(loc, "💡 {n} hint used in this game.", "💡 {n} hints used in this game.", used)
+        )
     sheet = render.replay_sheet(shown.table, shown.views, names, loc)
     for field in sheet.fields:
         embed.add_field(name=field.name, value=field.value, inline=field.inline)
@@ -400,6 +409,16 @@ def review_head(result: ReviewResult, locale: str = "en") -> str:
         tally=tally_text(result.decisions, locale),
     )
     lines = [head, *(f"• {line}" for line in summary_lines(result, locale=locale))]
+    if result.hints:
+        # The expert's hints he asked for (an unrated game): they shaped his moves.
+        lines.append(
+            nt(
+                locale,
+                "💡 {n} hint used in this game.",
+                "💡 {n} hints used in this game.",
+                result.hints,
+            )
+        )
     if result.decisions:
         lines.append(f"-# {method_text(result.rollouts, locale)}")
     return fit_message("\n".join(lines))

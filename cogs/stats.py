@@ -344,6 +344,8 @@ def history_lines(entries: list[HistoryEntry], locale: str = "en") -> str:
         rating = (
             t(locale, " · rating {rating}", rating=f"{entry.rating:,}")
             if entry.rating is not None
+            else t(locale, " · unrated")
+            if entry.unrated
             else ""
         )
         against = ", ".join(discord.utils.escape_markdown(o) for o in entry.opponents)

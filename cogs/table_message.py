@@ -147,6 +147,8 @@ class TableMessages(PresenterBase):
             stakes=stakes,
             timer=duration_text(table.turn_seconds, loc),
         )
+        if not table.rated:
+            embed.description += "\n" + t(loc, "Not rated: hints allowed.")
         if table.lobby_closes_at is not None:
             # A lobby nobody starts closes by itself (the server's lobby time).
             embed.description += "\n" + t(

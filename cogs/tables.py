@@ -75,6 +75,7 @@ class Tables(
         settlement="Tsung Shap: how the game is paid (default: the pot)",
         rate="Tsung Shap, settlement by difference: chips per point (default 1)",
         variant="Rule variants as flag=value, e.g. pot_carries_over=true four_two_value=wild",
+        rated="False: the game moves no rating, and hints are allowed against the computer",
     )
     @app_commands.choices(game=GAME_CHOICES, rules=RULE_CHOICES, settlement=SETTLEMENT_CHOICES)
     async def new(
@@ -90,6 +91,7 @@ class Tables(
         settlement: str | None = None,
         rate: app_commands.Range[int, 1, MAX_SETTLE_RATE] | None = None,
         variant: str | None = None,
+        rated: bool = True,
     ) -> None:
         """Open a lobby."""
         async with guarded(interaction, "/table new"):
@@ -105,6 +107,7 @@ class Tables(
                 settlement=settlement,
                 settle_rate=rate,
                 variants=parse_variants(game_of(game), variant),
+                rated=rated,
             )
 
     @new.autocomplete("variant")

@@ -72,6 +72,7 @@ BUTTON_VERBS = (
     "cancel",
     "hand",
     "rules",
+    "hint",
     "rematch",
     "resign",
     "keep",
@@ -414,11 +415,32 @@ def notation_of(verb: str, arg: str | None, values: Sequence[str]) -> str | None
 
 
 def hand_view(
-    table_id: str, version: int, seat_view: Any, legal: Sequence[Any], locale: str = "en"
+    table_id: str,
+    version: int,
+    seat_view: Any,
+    legal: Sequence[Any],
+    locale: str = "en",
+    *,
+    hint: bool = False,
 ) -> discord.ui.View | None:
     """Buttons (and a select) for the legal moves of the seat to act, as his game draws them
-    (:meth:`bot.render.family.Surface.buttons`); None off-turn."""
+    (:meth:`bot.render.family.Surface.buttons`), and the Hint button under them where hints are
+    allowed (``hint``); None off-turn."""
     if not seat_view.my_turn or not legal:
         return None
     specs = render_of(seat_view.rules.game).buttons(seat_view, legal, locale)
-    return moves_view(table_id, version, specs)
+    view = moves_view(table_id, version, specs)
+    if hint:
+        view.add_item(hint_button(table_id, locale))
+    return view
+
+
+def hint_button(table_id: str, locale: str = "en") -> KapButton:
+    """The Hint button of a hand DM at a table where hints are allowed (the last row)."""
+    return KapButton(
+        CustomId(table_id, None, "hint"),
+        label=tr(locale, "Hint"),
+        emoji="💡",
+        style=discord.ButtonStyle.secondary,
+        row=4,
+    )

@@ -118,6 +118,13 @@ class GameAI(Protocol):
         action) in order, for what only hindsight shows."""
         ...
 
+    def hint(self, view: Any, legal: Sequence[Any]) -> tuple[Any, Words]:
+        """The expert's move for a seat to act and why, in one sentence
+        (:data:`bot.ai.review_words.HINTS`, :data:`~bot.ai.review_words.REASONS`), decided from
+        ``view`` (the seat's own) and its ``legal`` actions only: never from what the seat
+        cannot see, so it is the same whatever the hidden pieces are."""
+        ...
+
     def words_context(self, game: str) -> str | None:
         """The catalogue context in which the game's review words are looked up first, for
         the words it says differently from the other games (Tsung Shap's draw turns a tile

@@ -16,6 +16,7 @@ from bot.ai.verdicts import Verdict
 
 __all__ = [
     "ACTION_PHRASES",
+    "HINTS",
     "REASONS",
     "REVIEW_TEMPLATES",
     "SENTENCES",
@@ -88,12 +89,32 @@ REASONS: dict[str, str] = {
     "capture at the row's ends, against {before}.",
     "play-outs-piles": "The difference shows only in the play-outs: in the order of the piles.",
 }
+#: Why the expert suggests a move, for a hint (:meth:`bot.ai.family.GameAI.hint`): said of
+#: the move itself, from what the seat sees. ``line`` is the whole hint (``move`` an
+#: :data:`ACTION_PHRASES` phrase, ``why`` one of these or of :data:`REASONS`); ``made`` is
+#: what a hand has grouped (``eye``, ``nothing``, or a counted phrase written where it is
+#: used); ``tiles`` tiles in notation, ``points`` and ``after`` numbers.
+HINTS: dict[str, str] = {
+    "line": "{move}: {why}",
+    "eye": "the eye",
+    "nothing": "no ten-pair yet",
+    "declare": "Your hand is a winning hand: declaring wins at once.",
+    "keeps": "It keeps {made}, the most this hand can keep.",
+    "take": "{tile} groups with your hand: it then holds {made}.",
+    "draw": "No discard helps your hand now: draw from the wall.",
+    "capture": "It captures {points} points.",
+    "claim": "It claims {points} points the opponent left.",
+    "place": "It leaves the opponent the least to capture: {after} of the unseen tiles could "
+    "capture at the row's ends.",
+    "turn-over": "Nothing to claim: turn over your next tile.",
+}
 #: Every template above (what a catalogue must translate).
 REVIEW_TEMPLATES: tuple[str, ...] = (
     *ACTION_PHRASES.values(),
     *VERDICT_WORDS.values(),
     *SENTENCES.values(),
     *REASONS.values(),
+    *HINTS.values(),
 )
 
 
@@ -126,7 +147,7 @@ class Words:
         return template.format(**values) if values else template
 
 
-def nt(_locale: None, singular: str, plural: str, n: int, /, **values: str) -> Words:
+def nt(_locale: None, singular: str, plural: str, n: int, /, **values: str | Words) -> Words:
     """Counted words: ``singular`` when ``n`` is 1, else ``plural`` (``{n}`` is ``n``). The
     arguments are :func:`bot.locale.nt`'s, with no locale (the AI layer speaks none: pass
     None), so that the catalogue's extraction (``pybabel -k nt:2,3``) finds the message where

@@ -46,7 +46,7 @@ __all__ = [
 FORMAT_LINE = "Kapshap record 1"
 """The first line of every record: the format and its version."""
 
-_TAGS = ("Id", "Server", "Channel", "Date", "Result")
+_TAGS = ("Id", "Server", "Channel", "Date", "Rated", "Hints", "Result")
 """Informative tags, in the order they are written (all optional)."""
 
 

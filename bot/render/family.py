@@ -213,6 +213,11 @@ class Words(Protocol):
         """The hand message's fields about the table (``Table``)."""
         ...
 
+    def hand_guide(self, view: Any, locale: str) -> str | None:
+        """The hand guide for a seat's own hand (its view), in one or two lines: what it has
+        grouped and what would complete it; None when the game has none (or no hand)."""
+        ...
+
     def replay_sheet(
         self, table: Any, seats_views: Sequence[Any], names: Sequence[str], locale: str
     ) -> Sheet:
@@ -228,9 +233,12 @@ class Pictures(Protocol):
         """The table's picture (the discards, the row)."""
         ...
 
-    def hand(self, view: Any, legal: Sequence[Any], locale: str) -> Picture | None:
+    def hand(
+        self, view: Any, legal: Sequence[Any], locale: str, *, guide: bool = False
+    ) -> Picture | None:
         """A seat's hand, the tiles it may take framed (named ``hand.png``: the hand message
-        shows that attachment, also when an edit keeps the picture it has)."""
+        shows that attachment, also when an edit keeps the picture it has); with ``guide``, its
+        tiles grouped as the hand guide groups them (:meth:`Words.hand_guide`)."""
         ...
 
     def hand_key(self, view: Any, legal: Sequence[Any]) -> Hashable:

@@ -343,6 +343,8 @@ class HistoryEntry:
     result: str  # win | loss | draw
     opponents: tuple[str, ...]
     rating: int | None  # his rating after the game (rated games only)
+    unrated: bool = False
+    """A game the host opened unrated (hints allowed): it moved no rating."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -411,13 +413,16 @@ class RatingService:
         self, tx: Tx, row: FinishedGameRow, summary: GameSummary, params: ModelParams
     ) -> None:
         assert row.finished_at is not None
-        rated = summary.winner is not None
+        # A drawn game has no ranks to rate; a game the host opened unrated (hints allowed)
+        # is recorded for /stats and /history like any other, but moves no rating.
+        unrated = json.loads(row.rules_json).get("rated", True) is False
+        rated = summary.winner is not None and not unrated
         seq = await self._repo.add_recorded(
             tx,
             game_id=row.id,
             guild_id=row.guild_id,
             game=row.game,
-            outcome="won" if rated else "drawn",
+            outcome="won" if summary.winner is not None else "drawn",
             rated=rated,
             finished_at=row.finished_at,
         )
@@ -669,6 +674,8 @@ def _history_entry(game: RecordedGame, seats: Sequence[ResultRow], user_id: int)
         result=mine.result,
         opponents=tuple(s.name for s in seats if s.seat != mine.seat),
         rating=mine.rating,
+        # Recorded with a winner and still not rated: the host's unrated table.
+        unrated=not game.rated and mine.result != "draw",
     )
 
 

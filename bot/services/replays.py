@@ -23,7 +23,7 @@ import json
 import multiprocessing
 import signal
 import threading
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
@@ -50,6 +50,8 @@ __all__ = [
     "ReviewResult",
     "ReviewService",
     "frame",
+    "hints_tag",
+    "hints_used",
     "init_worker",
     "mistakes",
     "review_sentence",
@@ -124,6 +126,11 @@ class ReplayService:
             "Channel": str(stored.channel_id),
             "Date": stored.created_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
         }
+        if settings.get("rated", True) is False:
+            tags["Rated"] = "false"  # the host's unrated table, where hints are allowed
+        hints = await self._games.hints(game_id)
+        if hints:
+            tags["Hints"] = hints_tag(hints)
         record = GameRecord(
             rules=rules,
             seats=tuple(seats),
@@ -215,6 +222,8 @@ class ReviewResult:
     name: str
     rollouts: int | None
     decisions: tuple[Decision, ...]
+    hints: int = 0
+    """How many hints the seat asked for during the game (an unrated game's record notes them)."""
 
     @property
     def mistakes(self) -> list[Decision]:
@@ -388,6 +397,7 @@ class ReviewService:
             name=game.record.seats[seat].name,
             rollouts=self.rollouts,
             decisions=tuple(decisions),
+            hints=hints_used(game.record.tags, seat),
         )
 
 
@@ -410,3 +420,21 @@ class Name(Message):
 def mistakes(decisions: Sequence[Decision]) -> list[Decision]:
     """The named mistakes among ``decisions``, largest loss first."""
     return ordered(decisions)
+
+
+def hints_tag(hints: Sequence[tuple[int, int, str]]) -> str:
+    """The record's ``Hints`` tag: how many hints the game's players asked for, and each one
+    (``2: seat 0 turn 1 discard 2-1; seat 0 turn 3 draw``)."""
+    each = "; ".join(f"seat {seat} turn {turn} {move}" for seat, turn, move in hints)
+    return f"{len(hints)}: {each}"
+
+
+def hints_used(tags: Mapping[str, str], seat: int | None = None) -> int:
+    """How many hints a record's ``Hints`` tag counts (:func:`hints_tag`), of one ``seat`` or
+    of every seat; 0 without the tag (or with one this bot did not write)."""
+    count, _, each = tags.get("Hints", "").partition(":")
+    if not count.strip().isdigit():
+        return 0
+    if seat is None:
+        return int(count)
+    return sum(1 for hint in each.split(";") if hint.split()[:2] == ["seat", str(seat)])

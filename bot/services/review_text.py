@@ -33,6 +33,7 @@ from bot.locale import nt, t, tile_name, translate
 __all__ = [
     "decision_line",
     "expert_text",
+    "hint_text",
     "method_text",
     "option_line",
     "ordered",
@@ -71,6 +72,33 @@ def say(
         return text
 
     text = words.text(word)
+    return text[:1].upper() + text[1:]
+
+
+def hint_text(words: Words, locale: str = "en", *, context: str | None = None) -> str:
+    """A hint (:meth:`bot.ai.family.GameAI.hint`) in ``locale``: like :func:`say`, with its
+    counted parts (``the eye and 3 ten-pairs``, ``waits on 2 tiles``) said in the locale's
+    plural at any depth."""
+
+    def said(part: Words) -> str:
+        values: dict[str, str] = {}
+        for name, value in part.values:
+            if isinstance(value, Words):
+                values[name] = said(value)
+            elif name in ("tile", "other"):
+                values[name] = _tile_words(value, locale)
+            elif name in ("kind", "end"):
+                values[name] = t(locale, value, context="term")
+            else:
+                values[name] = value
+        if part.plural is not None:
+            return nt(locale, part.template, part.plural, part.count, **values)
+        own = translate(locale, part.template, context) if context else None
+        if own is not None:
+            return own.format(**values) if values else own
+        return t(locale, part.template, **values)
+
+    text = said(words)
     return text[:1].upper() + text[1:]
 
 

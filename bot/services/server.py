@@ -27,6 +27,7 @@ from bot.storage.server import GameMessage, PlayConfigRecord, SeatStateRecord, S
 
 __all__ = [
     "COMMAND_HASH_KEY",
+    "GUIDE_GAMES",
     "NOTICE_MODES",
     "REVIEW_MODES",
     "GameMessage",
@@ -42,6 +43,8 @@ REVIEW_MODES = ("own", "public")
 AUTO_LANGUAGE = "auto"
 DEFAULT_TIMEOUT_LIMIT = 3
 DEFAULT_LOBBY_MINUTES = 15
+GUIDE_GAMES = 10
+"""The hand guide is on by default for a member's first this many games of a game."""
 TIMEOUT_LIMIT_RANGE = (1, 20)
 LOBBY_MINUTES_RANGE = (1, 1440)
 
@@ -192,6 +195,25 @@ class ServerService:
         async with self._db.transaction() as tx:
             await self._repo.set_notices(tx, user_id, on)
         self._notices[user_id] = on
+
+    async def guide_on(self, user_id: int, guild_id: int, game: str) -> bool:
+        """Whether a member's hand shows the hand guide in ``game``: as he chose, else for his
+        first :data:`GUIDE_GAMES` games of that game on this server."""
+        async with self._db.read() as tx:
+            chosen = await self._repo.get_guide(tx, user_id)
+            if chosen is not None:
+                return chosen
+            return await self._repo.games_played(tx, guild_id, game, user_id) < GUIDE_GAMES
+
+    async def guide_choice(self, user_id: int) -> bool | None:
+        """A member's own choice about the hand guide (None: the default)."""
+        async with self._db.read() as tx:
+            return await self._repo.get_guide(tx, user_id)
+
+    async def set_guide(self, user_id: int, on: bool) -> None:
+        """A member turns the hand guide on or off (every game, every server)."""
+        async with self._db.transaction() as tx:
+            await self._repo.set_guide(tx, user_id, on)
 
     async def reviews_allowed(self, user_id: int) -> bool:
         """Whether a member lets others review his games (no unless he said so)."""

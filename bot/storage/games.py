@@ -503,6 +503,30 @@ class GamesRepo:
             )
         return None if value is None else from_db_time(str(value))
 
+    async def add_hint(
+        self, game_id: str, *, seat: int, turn: int, move: str, created_at: float
+    ) -> int:
+        """Note a hint in the game's record (not a game change: the version stays); returns
+        its number in the game (1, 2 …)."""
+        async with self._db.transaction() as tx:
+            last = await tx.scalar("SELECT MAX(seq) FROM game_hints WHERE game_id = ?", (game_id,))
+            seq = 1 + (0 if last is None else int(last))
+            await tx.execute(
+                "INSERT INTO game_hints (game_id, seq, seat, turn, move, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, seq, seat, turn, move, created_at),
+            )
+        return seq
+
+    async def hints(self, game_id: str) -> list[tuple[int, int, str]]:
+        """The hints of a game, in order: (seat, turn, move suggested)."""
+        async with self._db.read() as tx:
+            rows = await tx.fetchall(
+                "SELECT seat, turn, move FROM game_hints WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            )
+        return [(int(r["seat"]), int(r["turn"]), str(r["move"])) for r in rows]
+
     async def set_message_id(self, game_id: str, message_id: int | None) -> None:
         """Remember the public table message. Not a game change: the version stays."""
         async with self._db.transaction() as tx:

@@ -136,6 +136,28 @@ class ServerRepo:
             (user_id, int(on)),
         )
 
+    async def get_guide(self, tx: Tx, user_id: int) -> bool | None:
+        """Whether a member turned the hand guide on or off (None: he never said)."""
+        value = await tx.scalar("SELECT guide FROM member_settings WHERE user_id = ?", (user_id,))
+        return None if value is None else bool(value)
+
+    async def set_guide(self, tx: Tx, user_id: int, on: bool) -> None:
+        """Record a member's choice about the hand guide. A new row gets turn notices on: the
+        default a member who never chose has anyway."""
+        await tx.execute(
+            "INSERT INTO member_settings (user_id, notices, guide) VALUES (?, 1, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET guide = excluded.guide",
+            (user_id, int(on)),
+        )
+
+    async def games_played(self, tx: Tx, guild_id: int, game: str, user_id: int) -> int:
+        """How many recorded games of ``game`` a member has played on a server."""
+        value = await tx.scalar(
+            "SELECT games FROM member_ratings WHERE guild_id = ? AND game = ? AND user_id = ?",
+            (guild_id, game, user_id),
+        )
+        return 0 if value is None else int(value)
+
     # --- game_messages ------------------------------------------------------------------------
 
     async def put_message(self, tx: Tx, message: GameMessage) -> None:

@@ -165,6 +165,13 @@ async def add_ai(
     return await host.select(r.response, [level], custom_id=custom_id)
 
 
+async def without_guide(world: World) -> None:
+    """Every member of the world turns the hand guide off (``/settings guide:False``): a test
+    of the plain hand picture and its description, which a newcomer sees with the guide."""
+    for member in world.members:
+        await world.bot.services.server.set_guide(member.id, False)
+
+
 def last_dm(member: simcord.MemberActor) -> discord.Message:
     """The member's latest DM from the bot."""
     history = member.user.dm_channel.history()

@@ -29,6 +29,7 @@ from tests.discord.tables_kit import (
     resign,
     table_of,
     tiles,
+    without_guide,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,6 +71,7 @@ def test_every_file_the_bot_sends_is_given_a_description() -> None:
 async def test_the_hand_discards_and_winning_hand_are_described(world: World, deal: None) -> None:
     env, ch = world.env, world.channel
     alice, bob, carol = world.members[:3]
+    await without_guide(world)
     await alice.slash(ch, "table new", game="kap-shap")
     await bob.slash(ch, "table join")
     await alice.slash(ch, "table start")
@@ -125,6 +127,7 @@ async def test_the_hand_is_described_in_the_members_language(
 ) -> None:
     ch = world.channel
     alice, bob = world.members[:2]
+    await without_guide(world)
     locales[alice.id] = "zh-TW"
     locales[bob.id] = "zh-CN"
     await alice.slash(ch, "table new", game="kap-shap")

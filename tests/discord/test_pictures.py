@@ -26,6 +26,7 @@ from tests.discord.tables_kit import (
     no_incidents,  # noqa: F401  (autouse: no error logged)
     table_of,
     tiles,
+    without_guide,
 )
 
 ALICE = "6-6 6-6 1-1 4-4 3-1 3-3 6-5 5-2"
@@ -38,6 +39,7 @@ async def test_kap_table_message_and_hand_dm_pictures(
 ) -> None:
     exact_deal(monkeypatch, Game.KAP_SHAP, [ALICE, BOB], WALL, dice=(1, 1, 2, 2))
     env, ch = world.env, world.channel
+    await without_guide(world)
     alice, bob = world.members[:2]
     await alice.slash(ch, "table new", game="kap-shap")
     await bob.slash(ch, "table join")

@@ -31,6 +31,7 @@ from tests.discord.tables_kit import (
     runs_out,
     table_of,
     tiles,
+    without_guide,
 )
 
 ALICE = "4-4 3-1 6-5 5-1 5-4 6-2 5-2 4-3 3-2 4-2"
@@ -76,6 +77,7 @@ async def test_five_players_with_buttons_to_a_win(world: World, deal: None) -> N
     env, ch = world.env, world.channel
     alice, bob, carol, dave = world.members[:4]
     chips = world.bot.services.chips
+    await without_guide(world)
     table = await open_five(world)
     players = [alice, bob, carol]
     assert table.rules is not None and table.rules.rule_set_name == "classic"

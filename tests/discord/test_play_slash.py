@@ -27,6 +27,7 @@ from tests.discord.tables_kit import (
     shown,
     table_of,
     tiles,
+    without_guide,
 )
 
 pytestmark = pytest.mark.both_backends
@@ -46,6 +47,7 @@ async def test_two_members_play_kap_shap_through_slash_commands(world: World, de
     env, ch = world.env, world.channel
     alice, bob, carol = world.members[:3]
     chips = world.bot.services.chips
+    await without_guide(world)
 
     r = await alice.slash(ch, "table new", game="kap-shap")
     assert not r.ephemeral and r.response.embeds[0].title.startswith("Kap Shap")

@@ -31,6 +31,7 @@ from bot.ai.review import (
     Verdict,
     Words,
 )
+from bot.ai.review_words import HINTS
 from bot.engine import Game, describe_event
 from bot.engine.events import TurnStarted
 from bot.engine.record import replay
@@ -233,6 +234,7 @@ def test_every_review_template_is_translated(locale: str) -> None:
         *VERDICT_WORDS.values(),
         *SENTENCES.values(),
         *REASONS.values(),
+        *HINTS.values(),
     }
     for template in REVIEW_TEMPLATES:
         message = cat.get(template)

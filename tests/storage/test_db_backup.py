@@ -55,8 +55,11 @@ def test_backup_into_a_folder_refuses_to_overwrite_and_reports_in_one_line(
     when = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
     made = backup_database(path, folder, now=when)
     assert made.target == folder / "kapshap-20261124-120000.sqlite3"
+    # The same second again: a new name, never the old backup overwritten.
+    again = backup_database(path, folder, now=when)
+    assert again.target == folder / "kapshap-20261124-120000-01.sqlite3"
     with pytest.raises(BackupError, match="already exists"):
-        backup_database(path, folder, now=when)
+        backup_database(path, made.target, now=when)
     with pytest.raises(BackupError, match="is not a directory"):
         backup_database(path, tmp_path / "missing" / "x.sqlite3")
     (tmp_path / "junk.sqlite3").write_text("not a database")

@@ -57,7 +57,8 @@ async def _fill(path: Path) -> None:
                 (scenario.GUILD,),
             )
             await tx.execute(
-                "INSERT INTO member_settings (user_id, notices, reviews) VALUES (?, 1, 0)",
+                "INSERT INTO member_settings (user_id, notices, reviews, guide) "
+                "VALUES (?, 1, 0, 1)",
                 (scenario.BOB,),
             )
             await tx.execute(
@@ -69,6 +70,11 @@ async def _fill(path: Path) -> None:
                 "INSERT INTO game_messages (game_id, user_id, kind, channel_id, message_id) "
                 "VALUES (?, ?, 'hand', 901, 902)",
                 (game, scenario.BOB),
+            )
+            await tx.execute(
+                "INSERT INTO game_hints (game_id, seq, seat, turn, move, created_at) "
+                "VALUES (?, 1, 0, 1, 'draw', 1700000000.0)",
+                (game,),
             )
             await tx.execute(
                 "INSERT INTO heartbeat (id, seen_at) VALUES (1, ?)", (WHEN.isoformat(),)

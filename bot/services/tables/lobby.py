@@ -49,9 +49,10 @@ class TableLobby(TablePlay):
         settlement: str | None = None,
         settle_rate: int | None = None,
         variants: Mapping[str, str] | None = None,
+        rated: bool = True,
     ) -> Table:
         """Open a lobby in a channel with the host seated (``game``: the default game when
-        None).
+        None). ``rated``: False for a game the ratings leave out, where hints are allowed.
 
         Options are checked now (a bad combination is refused before anyone joins).
         ``settlement`` is a Tsung Shap option: ``pot`` (the default: antes, the winner takes
@@ -88,6 +89,8 @@ class TableLobby(TablePlay):
         }
         if chosen:
             settings["variants"] = chosen
+        if not rated:
+            settings["rated"] = False
         if mode == DIFFERENCE:
             settings.update(settlement=mode, settle_rate=rate)
         try:
@@ -120,6 +123,7 @@ class TableLobby(TablePlay):
             settlement=mode,
             settle_rate=rate,
             variants=chosen,
+            rated=rated,
         )
         table.lobby_closes_at = await self._lobby_close_time(
             guild_id, self._clock.now().timestamp()
@@ -333,6 +337,7 @@ class TableLobby(TablePlay):
             settlement=old.settlement,
             settle_rate=old.settle_rate if old.by_difference else None,
             variants=old.variants,
+            rated=old.rated,
         )
         async with table.lock:
             table.thrower = winner if winner is not None else 0
@@ -438,6 +443,7 @@ class TableLobby(TablePlay):
             settlement=str(rules.settlement),
             settle_rate=rules.settle_rate,
             winner_seat=record.winner_seat,
+            rated=settings.get("rated", True) is not False,
         )
 
 

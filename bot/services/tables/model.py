@@ -142,6 +142,14 @@ class Table:
     """When a lobby nobody starts closes itself (epoch seconds)."""
     winner_seat: int | None = None
     """The winning seat of a game that ended by a resignation or forfeit (or before a restart)."""
+    rated: bool = True
+    """Whether the game counts for the ratings (the host's choice; a tournament's always does).
+    An unrated table is where hints are allowed (:meth:`hints_allowed`)."""
+
+    def hints_allowed(self) -> bool:
+        """Whether a member may ask for a hint here: an unrated game where every other seat is
+        a computer, so a hint never helps anyone against a human."""
+        return not self.rated and sum(1 for s in self.seats if not s.is_ai) == 1
 
     def log_ids(self) -> dict[str, object]:
         """What a log line about this table says it is about (:func:`bot.logs.bound`)."""

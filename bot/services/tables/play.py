@@ -7,15 +7,17 @@ import asyncio
 import json
 import logging
 import random
+from typing import Any
 
 from bot.ai.base import AnyPlayer
 from bot.ai.family import ai_of
+from bot.ai.review_words import Words
 from bot.engine import EngineError, IllegalAction
 from bot.engine.events import TurnStarted
 from bot.engine.family import Action as AnyAction
 from bot.engine.family import State as AnyState
 from bot.engine.family import engine_of
-from bot.locale import EventLine, Message
+from bot.locale import N_, EventLine, Message
 from bot.services.absence import passive_action
 from bot.services.chips import HOUSE_ID
 from bot.services.errors import UserError
@@ -27,7 +29,12 @@ from bot.services.tables.words import _opening_line, _record_settlement, _refusa
 from bot.storage.errors import StaleVersionError
 from bot.storage.games import GameEnd, GameStatus
 
-__all__ = ["TablePlay"]
+__all__ = ["NO_HINTS", "TablePlay"]
+
+NO_HINTS = N_(
+    "Hints are only for unrated tables where you play the computer alone "
+    "(`/table new rated: False`); rated and tournament games never have them."
+)
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +120,7 @@ class TablePlay(TableSettlement):
                         table.id,
                         expected_version=table.version,
                         deal_json=json.dumps(deal.to_json()),
-                        rules_json=json.dumps({"flags": rules.flags(), "thrower": table.thrower}),
+                        rules_json=json.dumps(_started_settings(table, rules.flags())),
                         seats_json=_seats_json(table.seats),
                         deadline=deadline,
                         tx=tx,
@@ -138,6 +145,38 @@ class TablePlay(TableSettlement):
             await self._advance(table, outcome)
             log.info("table %s started: %s", table.id, rules.describe())
         return outcome
+
+    async def hint(self, channel_id: int, user_id: int) -> Words:
+        """The expert's move for the member to act and why (one line of
+        :class:`~bot.ai.review_words.Words`), decided from his own view only, and noted in the
+        game's record. Refused in words anywhere a hint is not allowed: a rated game, a
+        tournament's, a table with another member (:meth:`Table.hints_allowed`), or not his
+        turn."""
+        async with self._locked(channel_id) as table:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise UserError("You are not playing at this table.")
+            if not table.hints_allowed():
+                raise UserError(NO_HINTS)
+            view = table.view_for(user_id)
+            if not table.running or view is None or view.result is not None:
+                raise UserError("The game is not under way: there is nothing to hint.")
+            if not view.my_turn or seat in table.out:
+                raise UserError("A hint is for your own turn: wait for it.")
+            action, words = ai_of(table.game).hint(view, table.legal())
+            await self._games.add_hint(
+                table.id,
+                seat=seat,
+                turn=view.turn,
+                move=str(action),
+                created_at=self._clock.now().timestamp(),
+            )
+            log.info("table %s: hint for seat %s on turn %s", table.id, seat, view.turn)
+            return words
+
+    async def hints_of(self, game_id: str) -> list[tuple[int, int, str]]:
+        """The hints a game's players asked for, in order: (seat, turn, move suggested)."""
+        return await self._games.hints(game_id)
 
     async def act(
         self,
@@ -333,3 +372,12 @@ def _applied_notation(before: AnyState, after: AnyState, action: AnyAction) -> s
     """What the action log keeps of an action just applied (the family's notation: a bare
     ``take`` names the tile it took)."""
     return engine_of(before.rules.game).logged(before, after, action)
+
+
+def _started_settings(table: Table, flags: Any) -> dict[str, Any]:
+    """What a started game's row keeps of its table: the rules' flags, who threw the dice and,
+    for an unrated game only (older rows have no key: rated), that it is not rated."""
+    settings: dict[str, Any] = {"flags": flags, "thrower": table.thrower}
+    if not table.rated:
+        settings["rated"] = False
+    return settings

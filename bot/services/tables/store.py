@@ -65,6 +65,8 @@ class TableStore(TableCore):
         }
         if table.variants:
             settings["variants"] = table.variants
+        if not table.rated:
+            settings["rated"] = False
         if table.by_difference:
             settings.update(settlement=table.settlement, settle_rate=table.settle_rate)
         try:
@@ -276,6 +278,7 @@ class TableStore(TableCore):
             deadline=record.deadline,
             message_id=record.message_id,
             winner_seat=record.winner_seat,
+            rated=settings.get("rated", True) is not False,
         )
         if "flags" not in settings:
             # A lobby (or a lobby that ended before it started).

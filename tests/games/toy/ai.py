@@ -161,6 +161,13 @@ class ToyAI:
             return Words("a pair was there to show")
         return Words("{best} kept the better cards", (("best", str(best)),))
 
+    def hint(self, view: ToyView, legal: Sequence[ToyAction]) -> tuple[ToyAction, Words]:
+        """The greedy player's move (it sees only the view), said plainly."""
+        from bot.ai.review import Words
+
+        action = GreedyPlayer().choose(view, legal, random.Random(0))
+        return action, Words("{move} keeps the better cards", (("move", str(action)),))
+
     def words_context(self, game: str) -> str | None:
         """The common words."""
         return None

@@ -190,6 +190,10 @@ class ToyRender:
         """A link to the table."""
         return [Field(t(locale, "Table"), table_link)]
 
+    def hand_guide(self, view: ToyView, locale: str) -> str | None:
+        """None: High Pair offers no hand guide."""
+        return None
+
     def replay_sheet(
         self, table: ToyView, seats_views: Sequence[ToyView], names: Sequence[str], locale: str
     ) -> Sheet:
@@ -259,7 +263,9 @@ class ToyRender:
         """No table picture: the sheet says it all."""
         return None
 
-    def hand(self, view: ToyView, legal: Sequence[Any], locale: str) -> Picture | None:
+    def hand(
+        self, view: ToyView, legal: Sequence[Any], locale: str, *, guide: bool = False
+    ) -> Picture | None:
         """The seat's cards as white cards with their digit; those it may discard are framed."""
         if not view.hand:
             return None

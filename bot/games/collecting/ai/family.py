@@ -16,7 +16,7 @@ from bot.ai.base import AnyPlayer
 from bot.ai.estimates import Estimator, PlayOut, expert_playout, python_estimator
 from bot.ai.family import GameAI
 from bot.ai.review_words import Words, action_phrase
-from bot.games.collecting.ai import absence, puzzles, review
+from bot.games.collecting.ai import absence, hint, puzzles, review
 from bot.games.collecting.ai.core import BOT_MEMO, set_memo_limits
 from bot.games.collecting.ai.levels import AI_LEVELS, get_player
 from bot.games.collecting.ai.master import MasterPlayer
@@ -115,6 +115,11 @@ class CollectingAI:
         """The hand's distance from a win, its outs, the discards, the risk
         (:func:`bot.games.collecting.ai.review.reason`)."""
         return review.reason(state, seat, played, best, after)
+
+    def hint(self, view: Any, legal: Sequence[Any]) -> tuple[Any, Words]:
+        """The expert's move and why: the eye and ten-pairs the hand keeps, the tiles it
+        waits on (:func:`bot.games.collecting.ai.hint.hint`)."""
+        return hint.hint(view, legal)
 
     def words_context(self, game: str) -> str | None:
         """None: the collecting games' words are the common ones."""

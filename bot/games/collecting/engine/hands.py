@@ -20,10 +20,12 @@ _FOUR_TWO = Tile(4, 2).index
 _TWO_ONE = Tile(2, 1).index
 
 __all__ = [
+    "HandGuide",
     "Witness",
     "counts_of",
     "eye_kinds",
     "find_witness",
+    "guide_hand",
     "is_ten_pair",
     "is_winning",
     "is_winning_counts",
@@ -182,3 +184,89 @@ def _arrange_pairs(
     for low in range(1, 5):
         pairs += list(zip(by_residue[10 - low], by_residue[low], strict=True))
     return tuple(pairs)
+
+
+@dataclass(frozen=True, slots=True)
+class HandGuide:
+    """A hand grouped as far as it goes (the hand guide): the eye and the ten-pairs already
+    made, the tiles left over and, for a hand one tile short of a win, every kind that would
+    complete it."""
+
+    eye: tuple[Tile, Tile] | None
+    pairs: tuple[tuple[Tile, Tile], ...]
+    loose: tuple[Tile, ...]
+    waiting: tuple[Tile, ...]
+    """The kinds that make a winning hand with these tiles (only for a hand one tile short)."""
+    winning: bool
+    """The tiles are a winning hand as they stand (declare)."""
+
+
+def guide_hand(tiles: Sequence[Tile], rules: RuleSet) -> HandGuide:
+    """Group ``tiles`` into the eye and as many ten-pairs as they make (an eye is kept when one
+    grouping with it makes as many tiles grouped as one without), and name what completes a
+    hand one tile short of ``rules.hand_size``: from the tiles alone, so it says the same
+    whatever the others hold."""
+    counts = counts_of(tiles)
+    four_two = rules.four_two_value
+    best: tuple[int, int, tuple[Tile, Tile] | None, tuple[tuple[Tile, Tile], ...], list[Tile]]
+    best = (-1, 0, None, (), list(tiles))
+    candidates: list[int | None] = [None]
+    candidates += [e for e in eye_kinds(rules.military_eyes) if counts[e] >= 2]
+    for eye in candidates:
+        rest = list(counts)
+        if eye is not None:
+            rest[eye] -= 2
+        for split in _wild_splits(rest, four_two):
+            pairs, loose = _group_pairs(rest, four_two, split)
+            grouped = 2 * len(pairs) + (2 if eye is not None else 0)
+            score = (grouped, 1 if eye is not None else 0)
+            if score > best[:2]:
+                pair_of = None if eye is None else (KINDS[eye], KINDS[eye])
+                best = (score[0], score[1], pair_of, pairs, loose)
+    waiting: tuple[Tile, ...] = ()
+    if len(tiles) == rules.hand_size - 1:
+        waiting = tuple(
+            kind
+            for kind in KINDS
+            if is_winning_counts(
+                tuple(c + (i == kind.index) for i, c in enumerate(counts)),
+                rules.hand_size,
+                four_two,
+                rules.military_eyes,
+            )
+        )
+    return HandGuide(
+        eye=best[2],
+        pairs=best[3],
+        loose=tuple(sorted(best[4], key=lambda t: t.index)),
+        waiting=waiting,
+        winning=is_winning(tiles, rules),
+    )
+
+
+def _group_pairs(
+    counts: Sequence[int], four_two: FourTwo, split: tuple[int, int]
+) -> tuple[tuple[tuple[Tile, Tile], ...], list[Tile]]:
+    """As many ten-pairs as ``counts`` make (each residue matched with its complement, 0 and 5
+    with themselves), and the tiles left over."""
+    table = _RESIDUES[four_two]
+    by_residue: list[list[Tile]] = [[] for _ in range(10)]
+    sixes = {_FOUR_TWO: split[0], _TWO_ONE: split[1]}
+    for kind, c in enumerate(counts):
+        for copy in range(c):
+            residue = table[kind]
+            if four_two is FourTwo.WILD and kind in sixes:
+                residue = 6 if copy < sixes[kind] else 3
+            by_residue[residue].append(KINDS[kind])
+    pairs: list[tuple[Tile, Tile]] = []
+    loose: list[Tile] = []
+    for same in (0, 5):
+        group = by_residue[same]
+        pairs += [(group[i], group[i + 1]) for i in range(0, len(group) - 1, 2)]
+        loose += group[len(group) - len(group) % 2 :]
+    for low in range(1, 5):
+        high, small = by_residue[10 - low], by_residue[low]
+        made = min(len(high), len(small))
+        pairs += list(zip(high[:made], small[:made], strict=True))
+        loose += high[made:] + small[made:]
+    return tuple(pairs), loose

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.engine import Tile
 from bot.games.collecting.engine.actions import Take
+from bot.games.collecting.engine.hands import HandGuide, guide_hand
 from bot.games.collecting.engine.machine import Phase, View
 from bot.games.collecting.render.alt_text import (
     discards_description,
@@ -24,8 +25,9 @@ from bot.games.collecting.render.table_art import (
     render_pool,
 )
 from bot.games.collecting.render.witness_art import render_witness
-from bot.games.collecting.render.words import DISCARDS_FILE
-from bot.locale import t
+from bot.games.collecting.render.words import DISCARDS_FILE, guide_text
+from bot.locale import nt, t
+from bot.render.alt_text import fit_description
 from bot.render.family import Picture, SeatLabel
 
 __all__ = ["HAND_FILE", "WIN_FILE", "CollectingPictures", "discards_title", "hand_picture"]
@@ -58,6 +60,31 @@ def discards_title(groups: Sequence[PoolGroup], locale: str = "en") -> str:
     return t(locale, "Discards: none may be taken now")
 
 
+def grouped_tiles(guide: HandGuide) -> tuple[Tile, ...]:
+    """A hand in the guide's order: the eye, each ten-pair, then the tiles not grouped."""
+    tiles: list[Tile] = [] if guide.eye is None else list(guide.eye)
+    for a, b in guide.pairs:
+        tiles += [a, b]
+    return (*tiles, *guide.loose)
+
+
+def guide_caption(guide: HandGuide, locale: str) -> str:
+    """The hand picture's caption with the guide on: ``Eye 6-6 · 2 ten-pairs · waiting on 3
+    tiles`` (or ``a winning hand``)."""
+    loc = locale
+    parts = [
+        t(loc, "Eye {tiles}", tiles=str(guide.eye[0]))
+        if guide.eye is not None
+        else t(loc, "No eye yet"),
+        nt(loc, "{n} ten-pair", "{n} ten-pairs", len(guide.pairs)),
+    ]
+    if guide.winning:
+        parts.append(t(loc, "a winning hand"))
+    elif guide.waiting:
+        parts.append(nt(loc, "waiting on {n} tile", "waiting on {n} tiles", len(guide.waiting)))
+    return " · ".join(parts)
+
+
 class CollectingPictures:
     """The Pictures of the collecting games (:class:`bot.render.family.Pictures`)."""
 
@@ -77,15 +104,28 @@ class CollectingPictures:
         png = render_discards(groups, title=title, locale=loc)
         return Picture(png, DISCARDS_FILE, discards_description(view.pool, loc))
 
-    def hand(self, view: Any, legal: Sequence[Any], locale: str) -> Picture | None:
-        """The hand, the tiles just come in, and the discards the seat may take framed."""
+    def hand(
+        self, view: Any, legal: Sequence[Any], locale: str, *, guide: bool = False
+    ) -> Picture | None:
+        """The hand, the tiles just come in, and the discards the seat may take framed; with
+        ``guide``, the eye first, then each ten-pair, then the tiles not grouped, under a
+        caption that counts them (and the description says the guide too)."""
         hand, new, discards = hand_picture(view, legal)
         description = hand_description(hand, new, discards, locale)
+        order: tuple[Tile, ...] | None = None
+        title: str | None = None
+        if guide and view.seat is not None and hand:
+            grouped = guide_hand(hand, view.rules)
+            order = grouped_tiles(grouped)
+            title = guide_caption(grouped, locale)
+            description = fit_description(f"{description} {guide_text(grouped, locale)}")
         png = render_hand_view(
             hand,
             new=new,
             discards=discards,
+            title=title,
             discards_title=None if discards is None else discards_title(discards, locale),
+            order=order,
             locale=locale,
         )
         return Picture(png, HAND_FILE, description)

@@ -276,16 +276,20 @@ def render_hand_view(
     discards: Sequence[PoolGroup] | None = None,
     title: str | None = None,
     discards_title: str | None = None,
+    order: Sequence[Tile] | None = None,
     locale: str = "en",
 ) -> bytes:
-    """PNG of a player's hand (rank order), the tiles in ``new`` (just drawn or taken) framed
-    and tagged "new"; with ``discards``, the discards below it (see :func:`render_discards`),
-    those he may take framed in gold.
+    """PNG of a player's hand (rank order, or ``order``: the same tiles in the hand guide's
+    groups), the tiles in ``new`` (just drawn or taken) framed and tagged "new"; with
+    ``discards``, the discards below it (see :func:`render_discards`), those he may take framed
+    in gold.
 
-    With neither ``new``, ``discards`` nor ``title`` it is exactly
+    With neither ``new``, ``discards``, ``title`` nor ``order`` it is exactly
     :func:`bot.render.images.render_hand`.
     """
-    tiles = tuple(sort_tiles(hand))
+    tiles = tuple(sort_tiles(hand)) if order is None else tuple(order)
+    if order is not None and sort_tiles(tiles) != sort_tiles(hand):
+        raise ValueError("order must hold exactly the hand's tiles")
     marked: set[int] = set()
     for tile in new:
         spare = [i for i, t in enumerate(tiles) if t == tile and i not in marked]

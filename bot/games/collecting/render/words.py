@@ -10,7 +10,7 @@ from bot.engine import Tile, sort_tiles
 from bot.engine.events import TurnStarted
 from bot.engine.rules import FourTwo, ten_pair_values
 from bot.games.collecting.engine.actions import Declare, Discard, Take
-from bot.games.collecting.engine.hands import Witness
+from bot.games.collecting.engine.hands import HandGuide, Witness, guide_hand
 from bot.games.collecting.engine.machine import (
     Declared,
     Discarded,
@@ -377,6 +377,14 @@ class CollectingWords:
         )
         return [Field(t(loc, "Table"), value)]
 
+    def hand_guide(self, view: Any, locale: str) -> str | None:
+        """The eye and the ten-pairs the hand has made, the tiles not grouped, and what would
+        complete a hand one tile short (``Waiting on 5-5 or 6-4``): from the seat's own tiles
+        only (:func:`bot.games.collecting.engine.hands.guide_hand`)."""
+        if view.seat is None or not view.hand:
+            return None
+        return guide_text(guide_hand(view.hand, view.rules), locale)
+
     def replay_sheet(
         self, table: Any, seats_views: Sequence[Any], names: Sequence[str], locale: str
     ) -> Sheet:
@@ -450,3 +458,31 @@ def hand_text(hand: Sequence[Tile], locale: str = "en") -> str:
         tile_name(tile, locale) + (f" ×{count}" if count > 1 else "")
         for tile, count in _tile_counts(hand)
     )
+
+
+def guide_text(guide: HandGuide, locale: str) -> str:
+    """A hand guide in words: ``Eye 6-6 6-6 · ten-pairs 5-5 5-5, 6-4 3-1 · not grouped 2-1``,
+    then the hand's state (a winning hand, or the tiles it waits on)."""
+    loc = locale
+    parts = []
+    if guide.eye is not None:
+        parts.append(t(loc, "Eye {tiles}", tiles=f"{guide.eye[0]} {guide.eye[1]}"))
+    else:
+        parts.append(t(loc, "No eye yet"))
+    if guide.pairs:
+        pairs = ", ".join(f"{a} {b}" for a, b in guide.pairs)
+        parts.append(t(loc, "ten-pairs {pairs}", pairs=pairs))
+    if guide.loose:
+        parts.append(t(loc, "not grouped {tiles}", tiles=" ".join(str(x) for x in guide.loose)))
+    line = " · ".join(parts)
+    if guide.winning:
+        return line + "\n" + t(loc, "A winning hand: declare it.")
+    if guide.waiting:
+        names = [str(x) for x in guide.waiting]
+        tiles = (
+            names[0]
+            if len(names) == 1
+            else t(loc, "{tiles} or {tile}", tiles=", ".join(names[:-1]), tile=names[-1])
+        )
+        return line + "\n" + t(loc, "Waiting on {tiles}.", tiles=tiles)
+    return line

@@ -16,7 +16,7 @@ from bot.ai.estimates import Estimator, PlayOut, greedy_playout, python_estimato
 from bot.ai.family import GameAI
 from bot.ai.review_words import Words
 from bot.games.dominoes.engine.actions import Draw
-from bot.games.fishing.ai import absence, puzzles, review
+from bot.games.fishing.ai import absence, hint, puzzles, review
 from bot.games.fishing.ai.levels import FISHING_LEVELS, fishing_player
 from bot.games.fishing.ai.master import MasterFishingPlayer
 from bot.games.fishing.ai.review import fishing_estimator
@@ -110,6 +110,11 @@ class FishingAI:
         """Captures and claims missed or smaller, what the row leaves the opponent
         (:func:`bot.games.fishing.ai.review.reason`)."""
         return review.reason(state, seat, played, best)
+
+    def hint(self, view: Any, legal: Sequence[Any]) -> tuple[Any, Words]:
+        """The expert's move and why: the points it captures or claims, what a placed tile
+        leaves the opponent (:func:`bot.games.fishing.ai.hint.hint`)."""
+        return hint.hint(view, legal)
 
     def words_context(self, game: str) -> str | None:
         """``tsung shap``: its draw turns a tile over (翻牌)."""

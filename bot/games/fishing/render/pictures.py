@@ -31,8 +31,10 @@ class FishingPictures:
         png = render_fishing_row(view.row, turned, title=title, locale=loc)
         return Picture(png, ROW_FILE, row_description(view.row, turned, name, loc))
 
-    def hand(self, view: Any, legal: Sequence[Any], locale: str) -> Picture | None:
-        """None: nobody has a hand."""
+    def hand(
+        self, view: Any, legal: Sequence[Any], locale: str, *, guide: bool = False
+    ) -> Picture | None:
+        """None: nobody has a hand (and so no guide)."""
         return None
 
     def hand_key(self, view: Any, legal: Sequence[Any]) -> Hashable:

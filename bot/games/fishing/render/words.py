@@ -439,6 +439,11 @@ class FishingWords:
         """None: a Tsung Shap seat's message is a short notice (the table shows everything)."""
         return []
 
+    def hand_guide(self, view: Any, locale: str) -> str | None:
+        """None: a Tsung Shap seat holds no hand (his pile is face down, unknown to all), and
+        the row, which the table message shows, is the same for everybody."""
+        return None
+
     def replay_sheet(
         self, table: Any, seats_views: Sequence[Any], names: Sequence[str], locale: str
     ) -> Sheet:
