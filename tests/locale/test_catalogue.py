@@ -214,3 +214,35 @@ def test_engine_refusals_are_recognized_and_translated() -> None:
     assert error.localized("zh-TW") == "你手上沒有 6-6。"
     unknown = _refusal(IllegalAction("something new"), "kap-shap")
     assert unknown.message == unknown.localized("zh-TW") == "Something new."
+
+
+def _entries(text: str) -> Iterator[tuple[str | None, str]]:
+    """Each entry's (msgctxt, msgid) of a .po text, in order (single-line and continued ids)."""
+    context: str | None = None
+    msgid: list[str] | None = None
+    for line in [*text.splitlines(), ""]:
+        if line.startswith("msgctxt "):
+            context = ast.literal_eval(line[len("msgctxt ") :])
+        elif line.startswith("msgid "):
+            msgid = [ast.literal_eval(line[len("msgid ") :])]
+        elif line.startswith('"') and msgid is not None:
+            msgid.append(ast.literal_eval(line))
+        elif line.startswith(("msgstr", "msgid_plural")) and msgid is not None:
+            yield context, "".join(msgid)
+            context, msgid = None, None
+
+
+@pytest.mark.parametrize("locale", CHINESE)
+def test_no_message_is_defined_twice(locale: str) -> None:
+    """A message defined twice reads as the later one, silently: two helpers adding the same
+    id at the end of a catalogue must not leave two translations to drift apart."""
+    path = Path(__file__).parents[2] / "bot" / "locale" / locale.replace("-", "_")
+    text = (path / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
+    seen: set[tuple[str | None, str]] = set()
+    twice = []
+    for entry in _entries(text):
+        if entry in seen and entry[1]:
+            twice.append(entry)
+        seen.add(entry)
+    assert len(seen) > 400  # the reader found the entries
+    assert not twice, twice
