@@ -57,12 +57,19 @@ def seatings(game: Game, levels: Sequence[str], rng: random.Random, games: int) 
     return out
 
 
-def calibrated_levels(game: Game, master: bool) -> list[str]:
+ORDER = ("random", "greedy", "beginner", "casual", "club", "strong", "expert", "master")
+"""The levels weakest first: the order of the pool (the pairs are played in this order)."""
+
+
+def calibrated_levels(game: Game, master: bool, also: Sequence[str] = ()) -> list[str]:
     """The levels to calibrate: those no longer offered that stored games still name (so that
-    a rebuild rates those games at their measured strength) and the ladder the game offers,
-    the master only if asked."""
-    ladder = [level for level in levels_for(game) if master or level != "master"]
-    return [*[level for level in RETIRED if level not in ladder], *ladder]
+    a rebuild rates those games at their measured strength), the ladder the game offers (the
+    master only if asked) and ``also``, levels the game plays but does not offer, in
+    :data:`ORDER`."""
+    chosen = {*RETIRED, *levels_for(game), *also}
+    if not master:
+        chosen.discard("master")
+    return [level for level in ORDER if level in chosen]
 
 
 def play(game: Game, levels: Sequence[str], games: int, seed: int) -> list[tuple[list[str], int]]:
@@ -156,9 +163,11 @@ def fit(levels: Sequence[str], played: Sequence[tuple[list[str], int]]) -> dict[
     return out
 
 
-def calibrate(game: Game, games: int, seed: int, master: bool = False) -> dict[str, Fitted]:
+def calibrate(
+    game: Game, games: int, seed: int, master: bool = False, also: Sequence[str] = ()
+) -> dict[str, Fitted]:
     """Fit each level's (mu, sigma) from ``games`` simulated games; also count rated games."""
-    levels = calibrated_levels(game, master)
+    levels = calibrated_levels(game, master, also)
     return fit(levels, play(game, levels, games, seed))
 
 
@@ -177,13 +186,24 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", choices=[game.value for game in Game], help="one game only")
+    parser.add_argument(
+        "--also",
+        action="append",
+        default=[],
+        metavar="GAME=LEVEL",
+        help="a level the game plays but does not offer, in the pool too (repeatable)",
+    )
     args = parser.parse_args()
+    also: dict[str, list[str]] = {}
+    for item in args.also:
+        name, _, level = str(item).partition("=")
+        also.setdefault(name, []).append(level)
     for game in Game:
         if args.only and game.value != args.only:
             continue
         games = args.tsung_games if game is Game.TSUNG_SHAP else args.games
         start = time.perf_counter()
-        fitted = calibrate(game, games, args.seed)
+        fitted = calibrate(game, games, args.seed, also=also.get(game.value, ()))
         seconds = time.perf_counter() - start
         print(f"{game.value}: {games} games, {seconds:.0f} s")
         print("  level      mu     sigma  shown  gap   rated seats")

@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot.ai.base import LEVEL_WORDS
 from bot.ai.family import ai_of
-from bot.ai.levels import all_levels
+from bot.ai.levels import all_levels, playable_levels
 from bot.engine import EngineError
 from bot.engine.family import engine_of
 from bot.games import default_game, find
@@ -240,7 +240,8 @@ class LobbyDesk(DeskBase):
             level = suggestion.level
         assert level is not None
         levels = list(ai_of(table.game).levels(table.game))
-        if level not in levels:
+        # A level no longer offered still plays: a select drawn before the ladder names one.
+        if level not in playable_levels(table.game):
             raise UserError(
                 "Unknown computer level {level}: choose {choices}.",
                 level=quote_input(level),

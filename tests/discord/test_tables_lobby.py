@@ -208,8 +208,8 @@ async def test_a_twenty_seat_table_fits_discords_limits(world: World) -> None:
     alice = world.members[0]
     await alice.slash(ch, "table new", game="kap-tai-shap", seats=20)
     for _ in range(19):
-        await alice.slash(ch, "table addbot", level="random")
-    r = await alice.slash(ch, "table addbot", level="random")
+        await alice.slash(ch, "table addbot", level="beginner")
+    r = await alice.slash(ch, "table addbot", level="beginner")
     assert r.response.content == "The table is full (20 seats)."
     await alice.slash(ch, "table start")
     table = table_of(world)
