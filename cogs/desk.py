@@ -35,7 +35,7 @@ from bot.services.errors import UserError
 from bot.services.tables import QUARANTINE_NOTICE, Outcome, Table, TableStatus
 from cogs.common import guarded, report_incident
 from cogs.desk_base import ACK_AFTER, acknowledged_if_slow
-from cogs.desk_lobby import AI_NAME, LobbyDesk, ai_levels, default_ai_level, level_choices
+from cogs.desk_lobby import AI_NAME, LobbyDesk, ai_levels, level_choices
 from cogs.desk_play import RESIGN_SECONDS, PlayDesk
 from cogs.presenter import Presenter
 from cogs.ui import CustomId, notation_of, register_handler
@@ -47,7 +47,6 @@ __all__ = [
     "Desk",
     "acknowledged_if_slow",
     "ai_levels",
-    "default_ai_level",
     "desk_for",
     "level_choices",
 ]

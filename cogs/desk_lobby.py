@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot.ai.base import LEVEL_WORDS
 from bot.ai.family import ai_of
-from bot.ai.levels import all_levels
+from bot.ai.levels import all_levels, playable_levels
 from bot.engine import EngineError
 from bot.engine.family import engine_of
 from bot.games import default_game, find
@@ -26,13 +26,14 @@ from bot.locale.levels import LEVEL_NAMES, LevelName, level_name
 from bot.render.family import render_of
 from bot.render.text import localize, unbroken
 from bot.services.errors import UserError
+from bot.services.ratings import LevelSuggestion
 from bot.services.tables import Table
 from cogs.common import locale_of, public_locale_of, report_incident
 from cogs.desk_base import DeskBase, acknowledged_if_slow, is_click
 from cogs.presenter import COLOUR, jump_url
 from cogs.ui import ai_level_view
 
-__all__ = ["AI_NAME", "LobbyDesk", "ai_levels", "default_ai_level", "level_choices"]
+__all__ = ["AI_NAME", "LobbyDesk", "ai_levels", "level_choices"]
 
 log = logging.getLogger("cogs.desk")
 
@@ -63,10 +64,19 @@ def level_choices(levels: Sequence[str]) -> list[app_commands.Choice[str]]:
 AI_NAME = N_("AI {number} ({level})")
 
 
-def default_ai_level(game: str | None = None) -> str:
-    """``greedy`` once it exists (for ``game``, when given), else ``random``."""
-    levels = ai_levels() if game is None else ai_of(game).levels(game)
-    return "greedy" if "greedy" in levels else "random"
+def _suggested(suggestion: LevelSuggestion) -> Message:
+    """Why a level was suggested: "Suggested for your rating 1,240: Club." """
+    if suggestion.newcomer:
+        return Message(
+            "Suggested for a first game (rating {rating}): {level}.",
+            rating=f"{suggestion.rating:,}",
+            level=LevelName(suggestion.level),
+        )
+    return Message(
+        "Suggested for your rating {rating}: {level}.",
+        rating=f"{suggestion.rating:,}",
+        level=LevelName(suggestion.level),
+    )
 
 
 class LobbyDesk(DeskBase):
@@ -204,22 +214,37 @@ class LobbyDesk(DeskBase):
             raise UserError("The table is full ({max_seats} seats).", max_seats=table.max_seats)
         levels = list(ai_of(table.game).levels(table.game))
         if len(levels) <= 1:
-            await self.add_ai(interaction, table, default_ai_level(table.game))
+            await self.add_ai(interaction, table, None)
             return
         loc = locale_of(interaction)
+        suggestion = await self._suggestion(interaction, table)
+        question = t(loc, "Which level should the computer play?")
         await interaction.response.send_message(
-            t(loc, "Which level should the computer play?"),
-            view=ai_level_view(table.id, levels, default_ai_level(table.game), loc),
+            f"{question}\n{localize(_suggested(suggestion), loc)}",
+            view=ai_level_view(table.id, levels, suggestion.level, loc),
             ephemeral=True,
         )
+
+    async def _suggestion(
+        self, interaction: discord.Interaction[Any], table: Table
+    ) -> LevelSuggestion:
+        """The level nearest the host's rating for the table's game in this server."""
+        guild_id = interaction.guild_id or 0
+        ratings = self.bot.services.ratings
+        return await ratings.suggest_level(guild_id, interaction.user.id, table.game)
 
     async def add_ai(
         self, interaction: discord.Interaction[Any], table: Table, level: str | None
     ) -> None:
-        """``/table addbot`` or the level chosen after "Add AI"."""
-        level = level or default_ai_level(table.game)
+        """``/table addbot`` or the level chosen after "Add AI"; without a level, the one
+        suggested for the host's rating (and the answer says so)."""
+        suggestion = None if level else await self._suggestion(interaction, table)
+        if suggestion is not None:
+            level = suggestion.level
+        assert level is not None
         levels = list(ai_of(table.game).levels(table.game))
-        if level not in levels:
+        # A level no longer offered still plays: a select drawn before the ladder names one.
+        if level not in playable_levels(table.game):
             raise UserError(
                 "Unknown computer level {level}: choose {choices}.",
                 level=quote_input(level),
@@ -235,7 +260,9 @@ class LobbyDesk(DeskBase):
             level_name=level_name(public, level),
             interaction=interaction.id,
         )
-        text = Message("Added a computer player ({level}).", level=LevelName(level))
+        text: Message = Message("Added a computer player ({level}).", level=LevelName(level))
+        if suggestion is not None:
+            text = Message("{added} {why}", added=text, why=_suggested(suggestion))
         message = interaction.message
         if is_click(interaction) and message is not None and message.flags.ephemeral:
             # The level select sits on the host's private message: replace it by the answer.

@@ -75,12 +75,12 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
     (
         N_("Computer players"),
         N_(
-            "**{random}** plays any legal move (easy) · **{greedy}** makes the move that looks "
-            "best now: the tiles closest to a winning hand, in Tsung Shap the biggest capture "
-            "(fair) · **{expert}** also reckons with the tiles nobody has seen yet (strong) · "
-            "**{master}** plays each move out many times before choosing (strongest, slower). The "
-            "house stakes their antes and collects when they win, so beating them wins their "
-            "antes."
+            "**{beginner}** makes the obvious moves and misjudges most others · **{casual}**, "
+            "**{club}** and **{strong}** play like the expert but misjudge less and less often · "
+            "**{expert}** also reckons with the tiles nobody has seen yet · **{master}** plays "
+            "each move out many times before choosing (slower). Not every game offers every "
+            "level; Add AI offers first the one nearest your rating. The house stakes their "
+            "antes and collects when they win, so beating them wins their antes."
         ),
     ),
     (

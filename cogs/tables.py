@@ -136,7 +136,7 @@ class Tables(
             await self.desk.leave(interaction, await self.desk.here(interaction))
 
     @app_commands.command(name="addbot", description="Add a computer player (host only)")
-    @app_commands.describe(level="How well it plays (default: Normal)")
+    @app_commands.describe(level="How well it plays (default: the level nearest your rating)")
     @app_commands.choices(level=LEVEL_CHOICES)
     async def addbot(self, interaction: discord.Interaction[Any], level: str | None = None) -> None:
         """Add an AI seat."""

@@ -266,7 +266,7 @@ def test_rule_flags_and_options_reach_the_game() -> None:
     status, out, _ = play(argv, ["help", "quit"])
     assert status == 0
     assert "Kap Tai Shap 夾大十: kap-tai-shap, 5 players, 2 sets, last-draw rules." in out
-    assert "Seats in play order: 0: Bot 1 (Beginner AI), 1: Bot 2 (Beginner AI), 2: Ann," in out
+    assert "Seats in play order: 0: Bot 1 (Random AI), 1: Bot 2 (Random AI), 2: Ann," in out
     assert "Ann throws the four dice" in out
     assert "4-2 and 2-1 each count 3 or 6" in out
     assert "You leave the table" in out
@@ -558,7 +558,7 @@ def test_hands_follow_the_moves_in_a_taking_game() -> None:
 
 
 def test_setup_asks_with_defaults() -> None:
-    answers = ["kts", "30", "2", "", "random", "quit"]
+    answers = ["kts", "30", "2", "", "beginner", "quit"]
     status, out, err = play(["--setup", "--seed", "4"], answers)
     assert status == 0, err
     assert "Game: kap-shap, kap-tai-shap or tsung-shap [kap-shap]: kts" in out
@@ -584,7 +584,7 @@ class TtyStdin(io.StringIO):
 
 def test_interactive_terminal_without_options_asks_the_setup_questions() -> None:
     out = io.StringIO()
-    stdin = TtyStdin("\nlast-draw\nrandom\nquit\n")
+    stdin = TtyStdin("\nlast-draw\nbeginner\nquit\n")
     assert main([], stdin=stdin, stdout=out) == 0
     text = out.getvalue()
     # No echo on a tty.

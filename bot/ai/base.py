@@ -13,7 +13,11 @@ __all__ = ["LEVEL_WORDS", "AnyPlayer"]
 LEVEL_WORDS: dict[str, str] = {
     "random": "easiest: plays any legal move",
     "greedy": "steady: always plays the move that brings its hand (or score) closest",
-    "expert": "strong: also counts the discards and the tiles still unseen",
+    "beginner": "first games: sees the obvious moves, misjudges most others",
+    "casual": "knows the game, still misjudges many choices",
+    "club": "plays sensibly, misjudges now and then",
+    "strong": "the expert's play with an occasional slip",
+    "expert": "never slips: counts the tiles played and those still unseen",
     "master": "strongest: plays each move out many times before choosing (slower)",
 }
 """What each level means, for players choosing an opponent (≤ 80 characters each). A new level

@@ -9,7 +9,11 @@ from bot.ai.base import AnyPlayer
 from bot.ai.family import ai_of
 from bot.games import games
 
-__all__ = ["all_levels", "levels_for", "player_for"]
+__all__ = ["RETIRED", "all_levels", "levels_for", "playable_levels", "player_for"]
+
+RETIRED = ("random", "greedy")
+"""Levels no longer offered that still play wherever a family has them: stored games and
+tables name them, the simulator and the tournaments' fillers use them."""
 
 
 def levels_for(game: str) -> list[str]:
@@ -20,6 +24,20 @@ def levels_for(game: str) -> list[str]:
 def player_for(game: str, level: str) -> AnyPlayer:
     """A fresh player of ``level`` for ``game``; ValueError naming the levels if unknown."""
     return ai_of(game).player(game, level)
+
+
+def playable_levels(game: str) -> list[str]:
+    """The levels ``game`` offers (weakest first), then the retired ones it still plays."""
+    offered = levels_for(game)
+    return offered + [level for level in RETIRED if level not in offered and _plays(game, level)]
+
+
+def _plays(game: str, level: str) -> bool:
+    try:
+        player_for(game, level)
+    except ValueError:
+        return False
+    return True
 
 
 def all_levels() -> list[str]:

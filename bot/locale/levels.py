@@ -1,5 +1,6 @@
-"""The computer levels as a member reads them: ``新手`` / ``普通`` / ``高手`` / ``大師`` for the
-codes ``random`` / ``greedy`` / ``expert`` / ``master``.
+"""The computer levels as a member reads them: the ladder ``新手`` / ``入門`` / ``熟手`` / ``好手``
+/ ``高手`` / ``大師`` for the codes ``beginner`` / ``casual`` / ``club`` / ``strong`` / ``expert`` /
+``master``, and the levels no longer offered, ``隨機`` / ``普通`` for ``random`` / ``greedy``.
 
 The codes are what the AI layer registers, the command options and ``--ai`` take and the
 database stores; a member never reads them. Everything that shows a level to a member (a
@@ -17,8 +18,12 @@ __all__ = ["LEVEL_NAMES", "LevelName", "level_name"]
 
 #: A level's name for players, in English (the message id): what each code is called.
 LEVEL_NAMES: dict[str, str] = {
-    "random": N_("Beginner"),
+    "random": N_("Random"),
     "greedy": N_("Normal"),
+    "beginner": N_("Beginner"),
+    "casual": N_("Casual"),
+    "club": N_("Club"),
+    "strong": N_("Strong"),
     "expert": N_("Expert"),
     "master": N_("Master"),
 }

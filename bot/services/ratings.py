@@ -59,12 +59,15 @@ __all__ = [
     "GameSummary",
     "HistoryEntry",
     "LeaderboardPage",
+    "LevelSuggestion",
     "MemberStats",
     "ModelParams",
     "RatingService",
     "SeatSummary",
     "ai_rating",
     "display_rating",
+    "level_ratings",
+    "nearest_level",
     "ranks_of",
     "rate",
     "summarise",
@@ -162,6 +165,40 @@ def ai_rating(game: str, level: str | None, params: ModelParams) -> tuple[float,
     default = ModelParams()
     ratio = params.sigma / default.sigma
     return params.mu + (mu - default.mu) * ratio, sigma * ratio
+
+
+@dataclass(frozen=True, slots=True)
+class LevelSuggestion:
+    """The computer level suggested to a member for one game, and why: the level whose fixed
+    strength is nearest his shown ``rating`` (a ``newcomer``, with no rated game of it yet,
+    shows the prior's number, 1,000 by default)."""
+
+    level: str
+    rating: int
+    newcomer: bool
+
+
+def level_ratings(game: str, params: ModelParams) -> dict[str, int]:
+    """The fixed strength of each level ``game`` offers that has a calibrated rating, on the
+    members' scale but without the conservative three sigmas (``base + scale × (mu −
+    centre)``: a computer seat's strength is fixed, not uncertain), weakest first. Levels
+    that stand in for another (:data:`STANDS_IN`) are left out."""
+    table = AI_RATINGS.get(game) or {}
+    out: dict[str, int] = {}
+    for level in ai_of(game).levels(game):
+        if level in table and level not in STANDS_IN:
+            mu, _ = ai_rating(game, level, params)
+            out[level] = round(params.base + params.scale * (mu - params.centre))
+    return out
+
+
+def nearest_level(game: str, rating: int, params: ModelParams) -> str:
+    """The offered level of ``game`` whose fixed strength is nearest ``rating`` (the weaker of
+    two equally near); the game's weakest level when none is calibrated."""
+    strengths = level_ratings(game, params)
+    if not strengths:
+        return ai_of(game).levels(game)[0]
+    return min(strengths, key=lambda level: abs(strengths[level] - rating))
 
 
 def display_rating(mu: float, sigma: float, params: ModelParams) -> int:
@@ -550,6 +587,18 @@ class RatingService:
         _check_game(game)
         async with self._db.read() as tx:
             return await self._repo.member(tx, guild_id, game, user_id)
+
+    async def suggest_level(self, guild_id: int, user_id: int, game: str) -> LevelSuggestion:
+        """The computer level to offer a member first at a table of ``game`` in a server: the
+        one nearest his shown rating there (:func:`nearest_level`)."""
+        _check_game(game)
+        async with self._db.read() as tx:
+            params = ModelParams.from_json(await self._repo.model_params(tx))
+            member = await self._repo.member(tx, guild_id, game, user_id)
+        newcomer = member is None or member.mu is None or member.sigma is None
+        mu, sigma = (params.mu, params.sigma) if member is None else _mu_sigma(member, params)
+        rating = display_rating(mu, sigma, params)
+        return LevelSuggestion(nearest_level(game, rating, params), rating, newcomer)
 
     async def stats(self, guild_id: int, user_id: int, game: str | None = None) -> MemberStats:
         """A member's statistics in a server, for one game or (None) for every game."""

@@ -80,11 +80,12 @@ class ConfigResult:
 
 
 def known_levels(game: str | None = None) -> list[str]:
-    """The AI level names ``game`` offers (default: the default game), sorted."""
-    from bot.ai.family import ai_of
+    """The AI level names ``game`` plays (default: the default game), sorted: the levels it
+    offers and those no longer offered, which the simulator still measures."""
+    from bot.ai.levels import playable_levels
 
     name = default_game() if game is None else str(game)
-    return sorted(ai_of(name).levels(name))
+    return sorted(playable_levels(name))
 
 
 def check_levels(levels: Sequence[str], game: str | None = None) -> None:

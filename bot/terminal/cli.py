@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn, TextIO
 
+from bot.ai.levels import playable_levels
 from bot.engine.errors import EngineError
 from bot.engine.family import engine_of
 from bot.games import GameInfo, default_game, find, games
@@ -166,7 +167,8 @@ def _configure(args: argparse.Namespace) -> _Config:
         rules = engine.with_flag(rules, name.strip().replace("-", "_"), value.strip())
     level: str = args.ai or default_level(game)
     known = terminal.levels(game)
-    if level not in known:
+    if level not in known and level not in playable_levels(game):
+        # The levels no longer offered (random, greedy) still play when named.
         raise _UsageError(
             terminal.unknown_level(game),
             level=level,

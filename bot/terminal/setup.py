@@ -29,9 +29,9 @@ def playable() -> dict[str, GameTerminal]:
 
 
 def default_level(game: str) -> str:
-    """``greedy`` where the game has it, else its first level."""
-    levels = _facet(game).levels(game)
-    return "greedy" if "greedy" in levels else levels[0]
+    """The game's weakest level (the ladder's beginner): what a newcomer is suggested on
+    Discord too (the terminal keeps no rating)."""
+    return _facet(game).levels(game)[0]
 
 
 def _facet(game: str) -> GameTerminal:

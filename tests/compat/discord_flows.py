@@ -59,7 +59,7 @@ class Flow:
 
 FLOWS = (
     Flow("kap-shap", {"game": "kap-shap"}, ("bob",), 14),
-    Flow("kap-tai-shap", {"game": "kap-tai-shap", "seats": 3}, ("bob", "ai:greedy"), 8, False),
+    Flow("kap-tai-shap", {"game": "kap-tai-shap", "seats": 3}, ("bob", "ai:club"), 8, False),
     Flow("tsung-shap", {"game": "tsung-shap"}, ("bob",), 24),
 )
 """Kap Shap (Culin: takes, sometimes from a select), Kap Tai Shap for three with a computer seat

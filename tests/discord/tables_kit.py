@@ -156,11 +156,11 @@ async def assert_hands_hidden(
 
 
 async def add_ai(
-    host: simcord.MemberActor, lobby: discord.Message, level: str = "random"
+    host: simcord.MemberActor, lobby: discord.Message, level: str = "beginner"
 ) -> simcord.InteractionResult:
     """The host clicks "Add AI" on the lobby and picks a level."""
     r = await host.click(lobby, label="Add AI")
-    assert r.ephemeral and r.response.content == "Which level should the computer play?"
+    assert r.ephemeral and r.response.content.startswith("Which level should the computer play?")
     [custom_id] = [c["custom_id"] for row in r.response.components for c in row["components"]]
     return await host.select(r.response, [level], custom_id=custom_id)
 

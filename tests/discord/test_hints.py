@@ -54,7 +54,7 @@ async def open_against_the_computer(world: World, **options: object) -> None:
     alice = world.members[0]
     r = await alice.slash(world.channel, "table new", game="kap-shap", **options)
     lobby = r.response.message
-    await add_ai(alice, lobby, "greedy")
+    await add_ai(alice, lobby, "club")
     await alice.click(lobby, label="Start")
 
 
@@ -64,7 +64,7 @@ async def test_a_hint_at_an_unrated_table_against_the_computer(world: World, dea
     r = await alice.slash(ch, "table new", game="kap-shap", rated=False)
     lobby = r.response.message
     assert "Not rated: hints allowed." in message_text(lobby)
-    await add_ai(alice, lobby, "greedy")
+    await add_ai(alice, lobby, "club")
     await alice.click(lobby, label="Start")
     table = table_of(world)
     assert table.running and not table.rated and table.hints_allowed()

@@ -52,7 +52,7 @@ async def test_the_house_stakes_computer_seats_and_collects_their_wins(world: Wo
 
     # An ante the house cannot cover for the computer: refused, clearly, nothing charged.
     await alice.slash(ch, "table new", ante=20_000)
-    await alice.slash(ch, "table addbot", level="random")
+    await alice.slash(ch, "table addbot", level="beginner")
     r = await alice.slash(ch, "table start")
     assert r.ephemeral and r.response.content.startswith(
         "The house can't stake the computer players: 1 ante needs 20,000 chips and the "

@@ -239,7 +239,7 @@ async def test_computer_seats_play_on_after_a_crash_before_their_turn(
     env, ch = world.env, world.channel
     alice = world.members[0]
     await alice.slash(ch, "table new")
-    await alice.slash(ch, "table addbot", level="random")
+    await alice.slash(ch, "table addbot", level="beginner")
     await alice.slash(ch, "table start")
     await alice.slash(ch, "discard", tile="5-2")
     await alice.slash(ch, "draw")

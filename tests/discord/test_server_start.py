@@ -159,7 +159,7 @@ async def test_help_explains_games_commands_buttons_and_levels(world: World) -> 
         "**My hand**",
         "**Rematch**",
         "**Beginner**",
-        "**Normal**",
+        "**Club**",
         "**Expert**",
         "**Master**",
         "The house stakes",

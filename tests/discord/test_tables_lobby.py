@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.collecting.ai.base import RandomPlayer
-from bot.games.collecting.ai.levels import AI_LEVELS
+from bot.services.ratings import ModelParams, display_rating, level_ratings
 from bot.services.tables import TableStatus
+from bot.storage.ratings import MemberRating, RatingsRepo
 from tests.discord.conftest import GUILD_ID, World
 from tests.discord.tables_kit import (
     custom_ids,
@@ -16,11 +16,7 @@ from tests.discord.tables_kit import (
 )
 
 
-async def test_lobby_buttons_join_leave_add_ai_and_start(
-    world: World, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # A computer level of the test's own, so that the choice is the test's.
-    monkeypatch.setitem(AI_LEVELS, "steady", RandomPlayer)
+async def test_lobby_buttons_join_leave_add_ai_and_start(world: World) -> None:
     ch = world.channel
     alice, bob, carol = world.members[:3]
     r = await alice.slash(ch, "table new", game="kap-tai-shap", seats=4, ante=25, timer=60)
@@ -45,15 +41,18 @@ async def test_lobby_buttons_join_leave_add_ai_and_start(
     assert r.ephemeral and r.response.content == "Only the host can do that."
 
     r = await alice.click(lobby, label="Add AI")
-    assert r.ephemeral and r.response.content == "Which level should the computer play?"
-    r2 = await alice.select(r.response, ["steady"], custom_id=f"kap:{table.id}:-:choose-ai")
-    assert r2.response.content == "Added a computer player (steady)."
-    assert "3. AI 1 (steady) 🤖" in message_text(ch.history()[0])
+    assert r.ephemeral and r.response.content == (
+        "Which level should the computer play?\n"
+        "Suggested for a first game (rating 1,000): Beginner."
+    )
+    r2 = await alice.select(r.response, ["club"], custom_id=f"kap:{table.id}:-:choose-ai")
+    assert r2.response.content == "Added a computer player (Club)."
+    assert "3. AI 1 (Club) 🤖" in message_text(ch.history()[0])
     await carol.click(lobby, label="Join")  # the last seat: Join is greyed out now
     r = await carol.slash(ch, "table join")
     assert r.response.content == "You are already seated at this table."
     r = await bob.click(lobby, label="Leave")
-    assert [s.name for s in table.seats] == ["alice", "AI 1 (steady)", "carol"]
+    assert [s.name for s in table.seats] == ["alice", "AI 1 (Club)", "carol"]
     assert "Culin rules · 3 players · 2 sets" in message_text(ch.history()[0])
 
     r = await alice.click(lobby, label="Start")
@@ -209,8 +208,8 @@ async def test_a_twenty_seat_table_fits_discords_limits(world: World) -> None:
     alice = world.members[0]
     await alice.slash(ch, "table new", game="kap-tai-shap", seats=20)
     for _ in range(19):
-        await alice.slash(ch, "table addbot", level="random")
-    r = await alice.slash(ch, "table addbot", level="random")
+        await alice.slash(ch, "table addbot", level="beginner")
+    r = await alice.slash(ch, "table addbot", level="beginner")
     assert r.response.content == "The table is full (20 seats)."
     await alice.slash(ch, "table start")
     table = table_of(world)
@@ -218,3 +217,32 @@ async def test_a_twenty_seat_table_fits_discords_limits(world: World) -> None:
     [embed] = next(m for m in ch.history() if m.id == table.message_id).embeds
     assert len(embed) <= 6000 and all(len(f.value or "") <= 1024 for f in embed.fields)
     assert "AI 19 (Beginner) 🤖" in message_text(ch.history()[0])
+
+
+async def test_add_ai_suggests_the_level_nearest_the_hosts_rating(world: World) -> None:
+    """A member rated near the Strong level of Kap Shap: "Add AI" offers it first and says
+    why; ``/table addbot`` without a level adds it, and says why too."""
+    ch = world.channel
+    alice = world.members[0]
+    params = ModelParams()
+    strong = level_ratings("kap-shap", params)["strong"]
+    sigma = 1.2
+    mu = params.centre + (strong - params.base) / params.scale + 3 * sigma
+    shown = display_rating(mu, sigma, params)
+    async with world.bot.services.db.transaction() as tx:
+        member = MemberRating(GUILD_ID, "kap-shap", alice.id, 40, 22, 0, 40, mu, sigma, shown)
+        await RatingsRepo().put_member(tx, member)
+    await alice.slash(ch, "table new", game="kap-shap")
+    table = table_of(world)
+    lobby = ch.history()[0]
+    r = await alice.click(lobby, label="Add AI")
+    why = f"Suggested for your rating {shown:,}: Strong."
+    assert r.response.content == f"Which level should the computer play?\n{why}"
+    [select] = [c for row in r.response.components for c in row["components"]]
+    described = {o["value"]: o.get("description") or "" for o in select["options"]}
+    assert described["strong"].endswith("(default)")
+    assert [v for v, words in described.items() if "(default)" in words] == ["strong"]
+
+    r = await alice.slash(ch, "table addbot")
+    assert r.response.content == f"Added a computer player (Strong). {why}"
+    assert [s.ai_level for s in table.seats] == [None, "strong"]

@@ -264,8 +264,8 @@ async def test_tsung_shap_against_the_computer_and_closed_dms(
     levels = [
         o["value"] for row in r.response.components for c in row["components"] for o in c["options"]
     ]
-    assert levels == ["random", "greedy", "expert", "master"]
-    await alice.select(r.response, ["greedy"], custom_id=custom_id)
+    assert levels == ["beginner", "casual", "expert", "master"]
+    await alice.select(r.response, ["casual"], custom_id=custom_id)
     await alice.slash(ch, "table start")
     table = table_of(world)
     [mention] = [m for m in ch.history() if "I can't DM you" in m.content]

@@ -34,8 +34,9 @@ async def test_every_command_text_fits_discords_100_characters(world: World) -> 
     described = dict(texts)
     assert described["table"] == "Tables of Kap Shap, Kap Tai Shap and Tsung Shap"
     levels = [text for where, text in texts if where == "table addbot level"]
-    assert any(text.startswith("Expert — strong") for text in levels), levels
-    assert any(text.startswith("Beginner — easiest") for text in levels), levels
+    assert any(text.startswith("Expert — never slips") for text in levels), levels
+    assert any(text.startswith("Beginner — first games") for text in levels), levels
+    assert not any(text.startswith("Random") for text in levels), levels
 
 
 async def test_the_lobby_writes_amounts_and_timers_for_people(world: World) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.ai.family import ai_of
+from bot.ai.levels import playable_levels
 from bot.engine.family import TableOptions, engine_of
 from bot.games import games
 from bot.services.ratings import AI_RATINGS
@@ -100,5 +101,5 @@ def test_every_variant_is_a_flag_of_the_game(game: str) -> None:
 def test_the_computer_levels_ratings_are_the_familys(game: str) -> None:
     calibrated = ai_of(game).calibrated(game)
     assert dict(AI_RATINGS[game]) == dict(calibrated)
-    assert set(calibrated) <= set(ai_of(game).levels(game))
+    assert set(calibrated) <= set(playable_levels(game))
     assert list(AI_RATINGS) == GAMES

@@ -49,7 +49,8 @@ def test_play_narrates_in_simplified_chinese() -> None:
     from bot import terminal
 
     out = io.StringIO()
-    assert terminal.main(["--lang", "zh-CN", "--seed", "5"], stdin=io.StringIO(""), stdout=out) == 0
+    argv = ["--lang", "zh-CN", "--seed", "5", "--ai", "greedy"]
+    assert terminal.main(argv, stdin=io.StringIO(""), stdout=out) == 0
     text = out.getvalue()
     assert "第 1 手：轮到电脑 1。" in text and "打出 6-4 红头十" in text
     assert "牌局结束" in text and "胡牌组合" in text and "紅頭十" not in text

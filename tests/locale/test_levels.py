@@ -1,5 +1,6 @@
-"""The computer levels are named, never shown by their codes: 新手 / 普通 / 高手 / 大師 (zh-CN
-大师) for random / greedy / expert / master, through bot.locale.levels.level_name, wherever a
+"""The computer levels are named, never shown by their codes: 新手 / 入門 / 熟手 / 好手 / 高手 /
+大師 (zh-CN 入门, 大师) for the ladder beginner / casual / club / strong / expert / master, 隨機 /
+普通 for the former random / greedy, through bot.locale.levels.level_name, wherever a
 member meets a level: a seat's name, the Add AI select and its answer, the ``level`` choices,
 /help, a tournament's computer fillers and the terminal client. The codes stay what the
 options take and the database stores.
@@ -24,22 +25,23 @@ from tests.discord.conftest import GUILD_ID
 from tests.discord.tables_kit import custom_ids, no_incidents  # noqa: F401
 from tests.locale.test_zh_table_flow import click, make_club
 
+CODES_IN_ORDER = ["random", "greedy", "beginner", "casual", "club", "strong", "expert", "master"]
 NAMES = {
-    "en": ["Beginner", "Normal", "Expert", "Master"],
-    "zh-TW": ["新手", "普通", "高手", "大師"],
-    "zh-CN": ["新手", "普通", "高手", "大师"],
+    "en": ["Random", "Normal", "Beginner", "Casual", "Club", "Strong", "Expert", "Master"],
+    "zh-TW": ["隨機", "普通", "新手", "入門", "熟手", "好手", "高手", "大師"],
+    "zh-CN": ["随机", "普通", "新手", "入门", "熟手", "好手", "高手", "大师"],
 }
-CODES = re.compile(r"\b(?:random|greedy|expert|master)\b")
+LADDER_NAMES = {locale: names[2:] for locale, names in NAMES.items()}
+CODES = re.compile(r"\b(?:random|greedy|beginner|casual|strong|expert|master)\b")
 
 
 @pytest.mark.parametrize("locale", list(NAMES))
 def test_each_level_has_one_name_per_language(locale: str) -> None:
-    """The four levels' names in each language; a level without a name shows its code."""
-    codes = ["random", "greedy", "expert", "master"]
-    assert [level_name(locale, code) for code in codes] == NAMES[locale]
+    """Every level's name in each language; a level without a name shows its code."""
+    assert [level_name(locale, code) for code in CODES_IN_ORDER] == NAMES[locale]
     assert level_name(locale, "wizard") == "wizard"
     assert LevelName("expert") == "Expert"
-    assert LevelName("expert").localized(locale) == NAMES[locale][2]
+    assert LevelName("expert").localized(locale) == NAMES[locale][6]
 
 
 def test_every_registered_level_is_named_in_every_catalogue() -> None:
@@ -75,7 +77,7 @@ async def test_a_chinese_table_names_its_computer_by_level(
     r = await click(alice, lobby, "addai")
     [select] = [c for row in r.response.components for c in row["components"]]
     labels = [option["label"] for option in select["options"]]
-    assert labels == ["新手", "普通", "高手", "大師"]
+    assert labels == LADDER_NAMES["zh-TW"]
     assert "選擇難度" in select["placeholder"]
     r2 = await alice.select(r.response, ["expert"], custom_id=select["custom_id"])
     assert r2.response.content == "已加入電腦玩家（高手）。"
@@ -88,7 +90,7 @@ async def test_a_chinese_table_names_its_computer_by_level(
     r = await alice.slash(ch, "help")
     [embed] = r.response.embeds
     levels = next(f.value for f in embed.fields if f.name == "電腦玩家")
-    assert all(f"**{name}**" in levels for name in NAMES["zh-TW"])
+    assert all(f"**{name}**" in levels for name in LADDER_NAMES["zh-TW"])
     assert not CODES.search(levels)
     rules = next(f.value for f in embed.fields if f.name == "輪到你")
     assert "連續逾時 3 次即出局" in rules  # the server's limit, not "a few"
@@ -131,7 +133,7 @@ def test_the_terminal_names_the_levels(locale: str, expert: str) -> None:
     argv = ["--lang", locale, "--setup", "--seed", "3"]
     assert terminal.main(argv, stdin=io.StringIO(answers), stdout=out) == 0
     text = out.getvalue()
-    assert "新手（'random'）" in text and f"{expert}（'expert'）" in text
+    assert "新手（'beginner'）" in text and f"{expert}（'expert'）" in text
     assert f"（{expert}電腦）" in text or f"（{expert}电脑）" in text
 
 

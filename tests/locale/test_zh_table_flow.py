@@ -147,7 +147,7 @@ async def click(member: simcord.MemberActor | simcord.UserHandle, message: Any, 
     return await member.click(message, custom_id=custom_id)
 
 
-async def add_ai(club: Club, lobby: Any, level: str = "random") -> None:
+async def add_ai(club: Club, lobby: Any, level: str = "beginner") -> None:
     """The host adds a computer player through the lobby's button and the level select."""
     r = await click(club.alice, lobby, "addai")
     assert r.ephemeral
@@ -239,7 +239,7 @@ async def test_kap_tai_shap_with_a_computer_timeouts_and_resign(
     r = await alice.slash(ch, "table new", game="kap-tai-shap", seats=3, rules="classic")
     lobby = r.response.message
     await click(bob, lobby, "join")
-    await add_ai(club, lobby, "random")
+    await add_ai(club, lobby, "beginner")
     await click(alice, lobby, "start")
     table = club.table()
     assert table.running
@@ -423,7 +423,7 @@ async def test_lobbies_variants_forfeits_and_closed_dms_in_chinese(
         rate=2,
         variant="auto_capture=true four_two_value=wild",
     )
-    await alice.slash(ch, "table addbot", level="greedy")  # difference: no computer seats
+    await alice.slash(ch, "table addbot", level="casual")  # difference: no computer seats
     await bob.slash(ch, "table join")
     await bob.slash(ch, "table leave")
     await bob.slash(ch, "table start")  # not the host

@@ -117,7 +117,7 @@ def test_tsung_shap_in_chinese_to_the_end(locale: str) -> None:
     game = "爭十" if locale == "zh-TW" else "争十"
     # The random computer misses captures: the player is offered them and claims one.
     turn = ["claim triplet ends", "claim pair left", *_FISHING_TURN]
-    script = [game, "godlike", "random", *_CHECKS, *(turn * 40), "n"]
+    script = [game, "godlike", "beginner", *_CHECKS, *(turn * 40), "n"]
     status, out, err = _play(["--lang", locale, "--setup", "--seed", "1"], script)
     assert status == 0, err
     assert not _english(out), "\n".join(_english(out))
@@ -175,7 +175,7 @@ def test_english_stays_english() -> None:
     """The default language is untouched: the English names and wording."""
     status, out, _ = _play(["--seed", "3"], ["help", "zz", "quit"])
     assert status == 0
-    assert "Seats in play order: 0: You, 1: Bot 1 (Normal AI)." in out
+    assert "Seats in play order: 0: You, 1: Bot 1 (Beginner AI)." in out
     assert "Rules in force: kap-shap, 2 players, 1 set, culin rules." in out
     assert "You leave the table; the game is abandoned." in out
 
@@ -260,7 +260,7 @@ def test_sim_errors_in_chinese(
     assert err.startswith("kapshap sim：")
     names = {f.name for f in dataclasses.fields(RuleSet)}
     names |= {"kapshap", "sim", "PNG", "culin", "classic", "last", "draw", "base"}
-    names |= {"expert", "greedy", "master", "random"}
+    names |= {"expert", "greedy", "master", "random", "beginner", "casual", "club", "strong"}
     assert not latin_left(err, allowed=names), err
 
 

@@ -160,5 +160,5 @@ def test_a_computer_filler_is_named_once_with_its_level_in_words() -> None:
     """One label: the computer mark once, the level as the reader's word (新手 … 大師)."""
     assert computer_name(1, "greedy", "en") == "Computer 1 (Normal)"
     assert computer_name(2, "expert", "zh-TW") == "電腦 2（高手）"
-    assert computer_name(3, "random", "zh-CN") == "电脑 3（新手）"
+    assert computer_name(3, "random", "zh-CN") == "电脑 3（随机）"
     assert computer_name(4, "master", "zh-TW") == "電腦 4（大師）"

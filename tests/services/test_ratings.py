@@ -106,7 +106,7 @@ def test_ranks_and_the_displayed_number() -> None:
     assert display_rating(25.0, 5.0 / 3.0, PARAMS) == 1500
     # A level nobody calibrated yet (e.g. a new "master") plays at the strongest known level.
     assert ai_rating("kap-shap", "master", PARAMS) == ai_rating("kap-shap", "expert", PARAMS)
-    assert ai_rating("tsung-shap", "master", PARAMS) == ai_rating("tsung-shap", "greedy", PARAMS)
+    assert ai_rating("tsung-shap", "master", PARAMS) == ai_rating("tsung-shap", "expert", PARAMS)
     # Another model maps the calibrated strengths onto its own scale.
     double = ModelParams(mu=50.0, sigma=50.0 / 3.0)
     mu, sigma = AI_RATINGS["kap-shap"]["greedy"]

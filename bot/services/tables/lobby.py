@@ -10,6 +10,7 @@ from typing import Any
 
 from bot import limits
 from bot.ai.family import ai_of
+from bot.ai.levels import playable_levels
 from bot.engine import EngineError
 from bot.engine.family import engine_of
 from bot.engine.rules import MAX_PLAYERS
@@ -227,7 +228,7 @@ class TableLobby(TablePlay):
             self._need_lobby(table)
             self._need_host(table, user_id)
             levels = ai_of(table.game).levels(table.game)
-            if level not in levels:
+            if level not in playable_levels(table.game):
                 raise UserError(
                     "Unknown AI level {level}: choose {choices}.",
                     level=quote_input(level),

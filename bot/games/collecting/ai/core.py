@@ -43,6 +43,7 @@ __all__ = [
     "REVERSED_UNIT",
     "SIMULATOR_MEMO",
     "UNIT",
+    "WILD",
     "HandEvaluator",
     "MemoLimits",
     "count_of",
@@ -75,7 +76,7 @@ DRAW = -1
 DECLARE = -1
 """Decision value: declare the winning hand instead of discarding."""
 
-_WILD = 10  # residue class of 4-2 and 2-1 under gee_joon_wild (value 3 or 6)
+WILD = _WILD = 10  # residue class of 4-2 and 2-1 under gee_joon_wild (value 3 or 6)
 _FOUR_TWO = 19
 _TWO_ONE = 20
 _PAIR_CLASSES = ((1, 9), (2, 8), (3, 7), (4, 6))

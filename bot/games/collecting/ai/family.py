@@ -18,7 +18,7 @@ from bot.ai.family import GameAI
 from bot.ai.review_words import Words, action_phrase
 from bot.games.collecting.ai import absence, hint, puzzles, review
 from bot.games.collecting.ai.core import BOT_MEMO, set_memo_limits
-from bot.games.collecting.ai.levels import AI_LEVELS, get_player
+from bot.games.collecting.ai.levels import ai_ladder, get_player
 from bot.games.collecting.ai.master import MasterPlayer
 from bot.games.collecting.ai.review import kernel_estimator
 from bot.games.dominoes.engine.actions import Draw
@@ -28,14 +28,29 @@ __all__ = ["FACET", "CollectingAI"]
 
 _CALIBRATED: Mapping[str, Mapping[str, tuple[float, float]]] = MappingProxyType(
     {
-        # (mu, sigma) per level under the ratings' default model, fitted with openskill from
-        # 6,000 simulated games between the levels per game (benchmarks/calibrate_ratings.py
-        # --games 6000 --seed 1; docs/ratings.md). sigma is the fit's own uncertainty.
+        # (mu, sigma) per level under the ratings' default model: where the bot's own rating
+        # update balances over 8,000 simulated games between the levels per game
+        # (benchmarks/calibrate_ratings.py --games 8000 --seed 1; docs/ratings.md). sigma is the
+        # fit's standard error. random and greedy are no longer offered but rate old games.
         "kap-shap": MappingProxyType(
-            {"random": (13.60, 1.05), "greedy": (31.37, 0.65), "expert": (33.77, 0.65)}
+            {
+                "random": (12.23, 0.30),
+                "greedy": (33.00, 0.16),
+                "beginner": (15.58, 0.23),
+                "casual": (21.00, 0.44),
+                "club": (26.05, 0.20),
+                "strong": (30.92, 0.18),
+                "expert": (36.22, 0.27),
+            }
         ),
         "kap-tai-shap": MappingProxyType(
-            {"random": (21.00, 0.49), "greedy": (25.72, 0.50), "expert": (27.00, 0.50)}
+            {
+                "random": (19.50, 0.04),
+                "greedy": (29.38, 0.19),
+                "beginner": (19.59, 0.07),
+                "club": (25.33, 0.12),
+                "expert": (31.20, 0.09),
+            }
         ),
     }
 )
@@ -45,8 +60,9 @@ class CollectingAI:
     """Kap Shap and Kap Tai Shap for the AI layer."""
 
     def levels(self, game: str) -> tuple[str, ...]:
-        """``random``, ``greedy``, ``expert``, ``master`` (:data:`bot.ai.levels.AI_LEVELS`)."""
-        return tuple(AI_LEVELS)
+        """The game's ladder, ``beginner`` to ``master``
+        (:func:`bot.games.collecting.ai.levels.ai_ladder`)."""
+        return ai_ladder(game)
 
     def player(self, game: str, level: str) -> AnyPlayer:
         """A fresh player of the level (:func:`bot.ai.levels.get_player`)."""
@@ -75,8 +91,8 @@ class CollectingAI:
         return action_phrase(notation)
 
     def calibrated(self, game: str) -> Mapping[str, tuple[float, float]]:
-        """``random``, ``greedy`` and ``expert`` of Kap Shap and of Kap Tai Shap (the master
-        is not calibrated: the ratings let the strongest level stand in for it)."""
+        """Every level each game offers but the master, and ``random`` and ``greedy`` (the
+        master is not calibrated: the ratings let the strongest level stand in for it)."""
         return _CALIBRATED[game]
 
     def bound_memos(self) -> None:

@@ -45,12 +45,18 @@ from bot.games.collecting.ai.core import (
 from bot.games.collecting.ai.expert import expert_discard, expert_take
 from bot.games.collecting.ai.greedy import greedy_discard, greedy_take
 from bot.games.collecting.ai.knowledge import Seen
+from bot.games.collecting.ai.ladder import LADDER, ladder_discard, ladder_take
 from bot.sim.record import GameRecord
 
 __all__ = ["FAST_LEVELS", "play_fast"]
 
-_RANDOM, _GREEDY, _EXPERT = 0, 1, 2
-FAST_LEVELS: dict[str, int] = {"random": _RANDOM, "greedy": _GREEDY, "expert": _EXPERT}
+_RANDOM, _GREEDY, _EXPERT, _LADDER = 0, 1, 2, 3
+FAST_LEVELS: dict[str, int] = {
+    "random": _RANDOM,
+    "greedy": _GREEDY,
+    "expert": _EXPERT,
+    **dict.fromkeys(LADDER, _LADDER),
+}
 """AI levels the fast path can play (any other level must go through the reference path)."""
 
 _KIND_OF_PIECE: tuple[int, ...] = tuple(PIECE_KINDS[p % PIECES_PER_SET] for p in range(32 * 8))
@@ -92,7 +98,8 @@ def play_fast(rules: RuleSet, deal: Deal, levels: Sequence[str], rng: random.Ran
     stall_guard = rules.stall_guard
     max_turns = rules.max_turns
     total = total_counts(rules)
-    experts = _EXPERT in codes
+    # The ladder's levels are experts too: they read the same knowledge.
+    experts = _EXPERT in codes or _LADDER in codes
 
     # The pool. Under ANY every discard is live: per kind, the seats that discarded its copies,
     # oldest first (a take removes the latest copy it may take). Under LAST only the most recent
@@ -151,7 +158,10 @@ def play_fast(rules: RuleSet, deal: Deal, levels: Sequence[str], rng: random.Ran
                     total, faceup, public, known, discarded, passed, recent,
                     _hand_sizes(hands, players), seat,
                 )  # fmt: skip
-                choice = expert_take(seen)
+                if code == _LADDER:
+                    choice = ladder_take(seen, rng, levels[seat])
+                else:
+                    choice = expert_take(seen)
             recent[seat] = 0  # the turn's first move: its discards start afresh
             if choice == DRAW:
                 if experts:
@@ -215,7 +225,7 @@ def play_fast(rules: RuleSet, deal: Deal, levels: Sequence[str], rng: random.Ran
                     if (hand >> (FIELD_BITS * k)) & FIELD_MASK and k != just_taken
                 ]
                 choice = options[rng.randrange(len(options))]
-        elif ev.table(hand)[0]:
+        elif code == _EXPERT and ev.table(hand)[0]:
             choice = DECLARE  # as ExpertPlayer.choose: a win is declared before anything else
         else:
             seen = Seen(
@@ -223,7 +233,10 @@ def play_fast(rules: RuleSet, deal: Deal, levels: Sequence[str], rng: random.Ran
                 total, faceup, public, known, discarded, passed, recent,
                 _hand_sizes(hands, players), seat,
             )  # fmt: skip
-            choice = expert_discard(seen)
+            if code == _LADDER:
+                choice = ladder_discard(seen, rng, levels[seat])  # it may miss a win
+            else:
+                choice = expert_discard(seen)
         if choice == DECLARE:
             return GameRecord(first, seat, "declared", last_in, turn, takes, take_pool_total)
         tile = choice

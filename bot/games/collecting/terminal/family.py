@@ -34,8 +34,8 @@ class CollectingTerminal:
     """Kap Shap and Kap Tai Shap for the terminal client."""
 
     def levels(self, game: str) -> tuple[str, ...]:
-        """Every level, in alphabetical order (as the client has always listed them)."""
-        return tuple(sorted(ai_of(game).levels(game)))
+        """Every level the game offers, weakest first."""
+        return ai_of(game).levels(game)
 
     def unknown_level(self, game: str) -> str:
         """The refusal of an unknown ``--ai``."""

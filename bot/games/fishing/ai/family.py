@@ -17,7 +17,7 @@ from bot.ai.family import GameAI
 from bot.ai.review_words import Words
 from bot.games.dominoes.engine.actions import Draw
 from bot.games.fishing.ai import absence, hint, puzzles, review
-from bot.games.fishing.ai.levels import FISHING_LEVELS, fishing_player
+from bot.games.fishing.ai.levels import FISHING_LADDER, fishing_player
 from bot.games.fishing.ai.master import MasterFishingPlayer
 from bot.games.fishing.ai.review import fishing_estimator
 
@@ -28,10 +28,18 @@ WORDS_CONTEXT = "tsung shap"
 
 
 _CALIBRATED: Mapping[str, tuple[float, float]] = MappingProxyType(
-    # (mu, sigma) per level under the ratings' default model, fitted with openskill from 6,000
-    # simulated games between the levels (benchmarks/calibrate_ratings.py --games 6000 --seed 1;
-    # docs/ratings.md). sigma is the fit's own uncertainty.
-    {"random": (14.29, 0.89), "greedy": (31.34, 0.64), "expert": (30.93, 0.64)}
+    # (mu, sigma) per level under the ratings' default model: where the bot's own rating update
+    # balances over 3,000 simulated games between the levels (benchmarks/calibrate_ratings.py
+    # --only tsung-shap --tsung-games 3000 --seed 1 --also tsung-shap=club; docs/ratings.md).
+    # sigma is the fit's standard error. random and greedy are no longer offered but rate old
+    # games; club played in the pool but is not offered (83 points below the expert).
+    {
+        "random": (17.63, 0.34),
+        "greedy": (31.37, 0.40),
+        "beginner": (17.28, 0.46),
+        "casual": (23.09, 0.26),
+        "expert": (31.97, 0.30),
+    }
 )
 
 
@@ -39,8 +47,9 @@ class FishingAI:
     """Tsung Shap for the AI layer."""
 
     def levels(self, game: str) -> tuple[str, ...]:
-        """``random``, ``greedy``, ``expert``, ``master``."""
-        return tuple(FISHING_LEVELS)
+        """The ladder, ``beginner`` to ``master``
+        (:data:`bot.games.fishing.ai.levels.FISHING_LADDER`)."""
+        return FISHING_LADDER
 
     def player(self, game: str, level: str) -> AnyPlayer:
         """A fresh player of the level (:func:`bot.games.fishing.ai.levels.fishing_player`)."""
@@ -71,8 +80,8 @@ class FishingAI:
         return review.phrase(notation)
 
     def calibrated(self, game: str) -> Mapping[str, tuple[float, float]]:
-        """``random``, ``greedy`` and ``expert`` (the master is not calibrated: the ratings
-        let the strongest level stand in for it)."""
+        """Every level Tsung Shap offers but the master, and ``random`` and ``greedy`` (the
+        master is not calibrated: the ratings let the strongest level stand in for it)."""
         return _CALIBRATED
 
     def bound_memos(self) -> None:
