@@ -1,0 +1,2 @@
+-- Placeholder: the number is reserved for another branch (replaced when merged).
+SELECT 1;
