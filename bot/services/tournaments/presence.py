@@ -76,7 +76,7 @@ class TournamentPresence(TournamentLifecycle):
             async with self._db.transaction() as tx:
                 for _, number, match_id in due:
                     await self._repo.close_window(tx, tournament_id, number, match_id)
-                if event is not None and record.status == "running":
+                if notices:  # a window that decided nothing leaves the event as it was
                     await self._repo.update(tx, record)
             for notice in notices:
                 await self._post(record, notice)
