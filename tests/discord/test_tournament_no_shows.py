@@ -118,7 +118,7 @@ async def test_a_no_show_loses_by_forfeit_at_once_and_is_withdrawn(
     await check_chips(world)
 
 
-async def test_both_absent_lose_and_a_window_of_zero_waits_for_the_turn_timers(
+async def test_a_window_of_zero_minutes_is_no_window(
     world: World,
     quick_deal: None,  # noqa: F811
 ) -> None:
