@@ -25,7 +25,13 @@ from bot.services.tables import Outcome, Table
 from bot.services.tournaments import TournamentRecord, TournamentService
 from cogs.common import pinging
 from cogs.desk import Desk
-from cogs.tournament_signup import TEXT, signup_content, signup_embed, signup_view
+from cogs.tournament_signup import (
+    TEXT,
+    TournamentButton,
+    signup_content,
+    signup_embed,
+    signup_view,
+)
 
 __all__ = ["MESSAGE_LIMIT", "TournamentHostMixin"]
 
@@ -90,12 +96,27 @@ class TournamentHostMixin:
         except discord.HTTPException as exc:
             log.warning("tournament %s: could not post: %s", record.id, exc)
 
-    async def say(self, channel_id: int, guild_id: int, text: str, mentions: Sequence[int]) -> None:
-        """Post in a match thread, pinging its players (which adds them to the thread)."""
+    async def say(
+        self,
+        channel_id: int,
+        guild_id: int,
+        text: str,
+        mentions: Sequence[int],
+        *,
+        ready: int | None = None,
+    ) -> None:
+        """Post in a match thread, pinging its players (which adds them to the thread);
+        ``ready``: the event whose Ready button goes under the post (the no-show window)."""
         channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        locale = await self.public_locale(guild_id)
         if isinstance(text, Message):
-            text = text.localized(await self.public_locale(guild_id))
-        await channel.send(text[:MESSAGE_LIMIT], allowed_mentions=pinging(mentions))
+            text = text.localized(locale)
+        if ready is None:
+            await channel.send(text[:MESSAGE_LIMIT], allowed_mentions=pinging(mentions))
+            return
+        buttons = discord.ui.View(timeout=None)
+        buttons.add_item(TournamentButton(ready, "ready", locale))
+        await channel.send(text[:MESSAGE_LIMIT], allowed_mentions=pinging(mentions), view=buttons)
 
     async def refresh(self, record: TournamentRecord) -> None:
         """Edit the sign-up message to the event's current state."""

@@ -64,7 +64,7 @@ STATUSES = {
 }
 # The sign-up buttons' labels ("Join" and "Leave" alone are the table's: sit down, stand up).
 BUTTON_CONTEXT = "tournament"
-BUTTON_TEMPLATE = r"tourney:(?P<id>[0-9]+):(?P<verb>join|leave|checkin)"
+BUTTON_TEMPLATE = r"tourney:(?P<id>[0-9]+):(?P<verb>join|leave|checkin|ready)"
 
 
 @runtime_checkable
@@ -152,7 +152,7 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
     """Join or Leave on a sign-up message."""
 
     def __init__(self, tournament_id: int, verb: str, locale: str = "en") -> None:
-        label = {"join": "Join", "checkin": "Check in"}.get(verb, "Leave")
+        label = {"join": "Join", "checkin": "Check in", "ready": "Ready"}.get(verb, "Leave")
         label = t(locale, label, context=BUTTON_CONTEXT)
         style = discord.ButtonStyle.secondary if verb == "leave" else discord.ButtonStyle.success
         super().__init__(

@@ -39,6 +39,7 @@ from bot.services.tournaments import (
     standings_text,
 )
 from bot.services.tournaments import TEXT as SERVICE_TEXT
+from bot.tournament.describe import match_label
 from cogs.common import guarded, locale_of, public_locale_of, report_incident
 from cogs.desk import Desk, desk_for, level_choices
 from cogs.tournament_host import MESSAGE_LIMIT, TournamentHostMixin
@@ -221,6 +222,13 @@ class Tournaments(
         elif verb == "checkin":
             view = await self.service.check_in(tournament_id, user.id)
             text = t(locale_of(interaction), SERVICE_TEXT["checked_in"], name=view.record.name)
+        elif verb == "ready":
+            match_id = await self.service.ready(tournament_id, user.id)
+            view = await self.service.view(tournament_id)
+            locale = locale_of(interaction)
+            label = match_label(match_id, say_in(locale))
+            said = SERVICE_TEXT["ready"]
+            text = t(locale, said, match=label, name=view.record.name)
         else:
             view = await self.service.leave(tournament_id, user.id)
             text = t(locale_of(interaction), TEXT["left"], name=view.record.name)
@@ -248,6 +256,8 @@ class Tournaments(
         games_per_table="Table rounds: games each table plays (default 3)",
         final_table="Table rounds: players at the final table (default 6, 0 for none)",
         decide_by="Tsung Shap: a match is won by games (default) or by total points",
+        no_show="Minutes a match's players have to show up (default 5, 0 for none)",
+        no_shows="No-shows in a row that withdraw a player (default 1)",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
     async def new(
@@ -270,6 +280,8 @@ class Tournaments(
         games_per_table: app_commands.Range[int, 1, 20] = 3,
         final_table: app_commands.Range[int, 0, 20] = 6,
         decide_by: str | None = None,
+        no_show: app_commands.Range[int, 0, 60] = 5,
+        no_shows: app_commands.Range[int, 1, 10] = 1,
     ) -> None:
         """Create an event and post its sign-up message."""
         async with guarded(interaction, "/tournament new"):
@@ -293,6 +305,8 @@ class Tournaments(
                 games_per_table=games_per_table,
                 final_table=final_table,
                 decide_by=decide_by,
+                no_show_minutes=no_show,
+                no_show_limit=no_shows,
             )
             view = await self.service.create(
                 guild_id=guild_id,

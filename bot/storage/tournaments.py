@@ -310,6 +310,84 @@ class TournamentsRepo:
             return None
         return int(row[0]), _match_row(tuple(row)[1:])
 
+    # --- no-show windows (migration 0013) ---------------------------------------------------
+
+    async def open_window(
+        self, tx: Tx, tournament_id: int, round_number: int, match_id: str, deadline: float
+    ) -> None:
+        """Open a match's no-show window, unless it has one (open or decided) already."""
+        await tx.execute(
+            "INSERT INTO tournament_windows (tournament_id, round, match_id, deadline) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id, round, match_id) DO NOTHING",
+            (tournament_id, round_number, match_id, deadline),
+        )
+
+    async def window(
+        self, tx: Tx, tournament_id: int, round_number: int, match_id: str
+    ) -> float | None:
+        """The deadline of a match's open window (None: none, or decided already)."""
+        value = await tx.scalar(
+            "SELECT deadline FROM tournament_windows "
+            "WHERE tournament_id = ? AND round = ? AND match_id = ?",
+            (tournament_id, round_number, match_id),
+        )
+        return None if value is None else float(value)
+
+    async def due_windows(self, tx: Tx, now: float) -> list[tuple[int, int, str]]:
+        """The open windows whose deadline has passed: (event, round, match)."""
+        rows = await tx.fetchall(
+            "SELECT tournament_id, round, match_id FROM tournament_windows "
+            "WHERE deadline IS NOT NULL AND deadline <= ? ORDER BY deadline",
+            (now,),
+        )
+        return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
+
+    async def close_window(
+        self, tx: Tx, tournament_id: int, round_number: int, match_id: str
+    ) -> None:
+        """Mark a window decided (it never fires or opens again)."""
+        await tx.execute(
+            "UPDATE tournament_windows SET deadline = NULL "
+            "WHERE tournament_id = ? AND round = ? AND match_id = ?",
+            (tournament_id, round_number, match_id),
+        )
+
+    async def shift_windows(self, tx: Tx, seen: float, seconds: float) -> None:
+        """Give the open windows still running at ``seen`` (when the bot was last alive) back
+        ``seconds`` (its down time)."""
+        await tx.execute(
+            "UPDATE tournament_windows SET deadline = deadline + ? "
+            "WHERE deadline IS NOT NULL AND deadline > ?",
+            (seconds, seen),
+        )
+
+    async def delete_round_windows(self, tx: Tx, tournament_id: int, round_number: int) -> None:
+        """Forget the windows (and Ready presses) of a round taken back before it was played."""
+        for table in ("tournament_windows", "tournament_ready"):
+            await tx.execute(
+                f"DELETE FROM {table} WHERE tournament_id = ? AND round = ?",
+                (tournament_id, round_number),
+            )
+
+    async def mark_ready(
+        self, tx: Tx, tournament_id: int, round_number: int, match_id: str, user_id: int
+    ) -> None:
+        """A player pressed Ready in his match's window."""
+        await tx.execute(
+            "INSERT INTO tournament_ready (tournament_id, round, match_id, user_id) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (tournament_id, round, match_id, user_id) DO NOTHING",
+            (tournament_id, round_number, match_id, user_id),
+        )
+
+    async def ready(self, tx: Tx, tournament_id: int, round_number: int, match_id: str) -> set[int]:
+        """Who pressed Ready in a match's window."""
+        rows = await tx.fetchall(
+            "SELECT user_id FROM tournament_ready "
+            "WHERE tournament_id = ? AND round = ? AND match_id = ?",
+            (tournament_id, round_number, match_id),
+        )
+        return {int(r[0]) for r in rows}
+
     # --- configuration ---------------------------------------------------------------------
 
     async def organiser_role(self, tx: Tx, guild_id: int) -> int | None:

@@ -15,7 +15,7 @@ rounds ``R{round}-T{n}`` and the final table ``F``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any
@@ -76,6 +76,7 @@ class Event:
     withdrawn: dict[PlayerId, str] = field(default_factory=dict)
     cut: list[PlayerId] = field(default_factory=list)  # Swiss playoff seeds, once it starts
     finished: bool = False
+    no_shows: dict[PlayerId, int] = field(default_factory=dict)  # no-shows in a row
 
     # ---------------------------------------------------------------- creation and lookups
 
@@ -161,6 +162,41 @@ class Event:
         if rnd.phase in ("tables", "final") and result.winner is not None:
             raise TournamentError("A table has game winners, not a match winner.")
         match.result = result
+        if result.how in (How.PLAYED, How.TIME):
+            for p in match.players:  # he played: his run of no-shows is over
+                self.no_shows.pop(p, None)
+
+    def no_show(self, match_id: str, absent: Collection[PlayerId]) -> list[PlayerId]:
+        """The presence check at the start of a two-player match of the current round: the
+        ``absent`` players (who neither acted nor pressed Ready in the window) lose it by
+        forfeit at once. Both absent: a double loss (no winner; a knockout match sends the
+        higher seed through). A player with ``settings.no_show_limit`` no-shows in a row is
+        withdrawn (dropped); the ids so withdrawn are returned. A match already decided (played
+        out, or forfeited by a drop, within the window) is left as it is."""
+        rnd = self.current_round
+        if rnd is None or all(m.id != match_id for m in rnd.matches):
+            raise TournamentError(f"Match {match_id} is not in the current round.")
+        _, match = self.find(match_id)
+        if len(match.players) != 2:
+            raise TournamentError("Only a two-player match has a no-show window.")
+        missing = [p for p in match.players if p in absent]
+        if not missing or match.done:
+            return []
+        present = [p for p in match.players if p not in missing]
+        if present:
+            winner: PlayerId | None = present[0]
+        elif rnd.phase in KNOCKOUT_PHASES:
+            winner = min(match.players, key=self.seed_of)
+        else:
+            winner = None
+        match.result = forfeit_result(winner, match.players)
+        out = []
+        for p in missing:
+            self.no_shows[p] = self.no_shows.get(p, 0) + 1
+            if self.no_shows[p] >= self.settings.no_show_limit and p not in self.withdrawn:
+                self.withdraw(p)
+                out.append(p)
+        return out
 
     def withdraw(self, pid: PlayerId, *, disqualify: bool = False) -> list[str]:
         """Drop (or disqualify) a player: no more pairings; results so far stand. His unfinished
@@ -443,6 +479,7 @@ class Event:
             "withdrawn": [[p, why] for p, why in self.withdrawn.items()],
             "cut": list(self.cut),
             "finished": self.finished,
+            "no_shows": [[p, n] for p, n in self.no_shows.items()],
         }
 
     @classmethod
@@ -457,4 +494,5 @@ class Event:
             {int(p): str(why) for p, why in data.get("withdrawn", [])},
             [int(p) for p in data.get("cut", [])],
             bool(data.get("finished", False)),
+            {int(p): int(n) for p, n in data.get("no_shows", [])},
         )

@@ -93,6 +93,10 @@ class EventSettings:
     games_per_table: int = 3
     final_table: int = 6  # the top players by standings who play the final table; 0 = none
     final_table_games: int = 3
+    # No-shows (issue 23): minutes a two-player match's players have to act or press Ready
+    # when it starts (0: no window), and the no-shows in a row that withdraw a player.
+    no_show_minutes: int = 5
+    no_show_limit: int = 1
 
     def __post_init__(self) -> None:
         problems = list(self.problems())
@@ -140,6 +144,10 @@ class EventSettings:
             out.append("A table plays 1 to 20 games.")
         if self.final_table and not 2 <= self.final_table <= MAX_TABLE_SEATS:
             out.append(f"The final table has 2 to {MAX_TABLE_SEATS} seats (0 for none).")
+        if not 0 <= self.no_show_minutes <= 60:
+            out.append("The no-show window is from 0 (none) to 60 minutes.")
+        if not 1 <= self.no_show_limit <= 10:
+            out.append("A player is withdrawn after 1 to 10 no-shows in a row.")
         return out
 
     @property
@@ -180,6 +188,8 @@ class EventSettings:
             "games_per_table": self.games_per_table,
             "final_table": self.final_table,
             "final_table_games": self.final_table_games,
+            "no_show_minutes": self.no_show_minutes,
+            "no_show_limit": self.no_show_limit,
         }
 
     @classmethod

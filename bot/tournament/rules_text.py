@@ -228,6 +228,19 @@ def explain_rules(settings: EventSettings, entrants: int | None = None, say: Say
                 )
             )
         )
+    if s.two_player and s.no_show_minutes:
+        lines.append(
+            say(
+                N_(
+                    "No-shows: when a match starts, both players have {minutes} minutes to make "
+                    "a move or press Ready; one who does not loses the match by forfeit, and "
+                    "after {limit} no-shows in a row is withdrawn (no refund). Both absent: both "
+                    "lose."
+                ),
+                minutes=s.no_show_minutes,
+                limit=s.no_show_limit,
+            )
+        )
     lines.append(
         say(
             N_(

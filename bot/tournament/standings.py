@@ -95,7 +95,12 @@ def pair_standings(
         opponents[b].append(a)
         games[a] += r.games_won.get(a, 0)
         games[b] += r.games_won.get(b, 0)
-        if r.winner is None:
+        if r.winner is None and r.how is How.FORFEIT:
+            # Both forfeited (both no-shows, both withdrawn): a double loss.
+            got = {a: 0, b: 0}
+            losses[a] += 1
+            losses[b] += 1
+        elif r.winner is None:
             got = {a: 1, b: 1}
             draws[a] += 1
             draws[b] += 1

@@ -40,6 +40,7 @@ from bot.storage.db import (
 )
 from bot.storage.games import GamesRepo
 from bot.storage.integrity import find_problems
+from bot.tournament import Event, How
 from tests.crash.backends import Backend, Target
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
@@ -80,7 +81,15 @@ class Host:
     async def post(self, record: TournamentRecord, text: str, *, pictures: bool = False) -> None:
         return None
 
-    async def say(self, channel_id: int, guild_id: int, text: str, mentions: Sequence[int]) -> None:
+    async def say(
+        self,
+        channel_id: int,
+        guild_id: int,
+        text: str,
+        mentions: Sequence[int],
+        *,
+        ready: int | None = None,
+    ) -> None:
         return None
 
     async def table_stopped(self, table: Table) -> None:
@@ -117,6 +126,7 @@ async def drive(path: Target) -> int:
                 buy_in=25,
                 prize_split="70/30",
                 seats_limit=8,
+                no_show_limit=2,  # the forfeit commit, but every player stays for round 2
             )
             view = await service.create(
                 guild_id=GUILD, channel_id=5, organiser_id=ORGANISER, name="Cup", settings=settings
@@ -132,6 +142,7 @@ async def drive(path: Target) -> int:
                     await service.join(tid, user, f"member{user}")
             await service.start(tid, ORGANISER)
         await service.resume_all()
+        await no_show(service, clock, tid)
         for _ in range(50):
             if (await service.view(tid)).record.status == "finished":
                 break
@@ -150,6 +161,22 @@ async def drive(path: Target) -> int:
         return commit_count()
     finally:
         await db.close()
+
+
+async def no_show(service: TournamentService, clock: ManualClock, tid: int) -> None:
+    """Round 1's first match: its higher seed (the first to act) never shows, the other presses
+    Ready, and the no-show window fires (the forfeit and the withdrawal are commits too)."""
+    event = (await service.view(tid)).event
+    rnd = None if event is None else event.current_round
+    if event is None or rnd is None or rnd.number != 1 or rnd.matches[0].done:
+        return
+    await service.ready(tid, rnd.matches[0].players[1])
+    for player in rnd.matches[1].players:  # both here: that match plays on
+        await service.ready(tid, player)
+    # The clock starts afresh with every process; the window is five minutes from the match's
+    # first game, as stored.
+    clock.advance(5 * 60 + 1)
+    await service.expire_due()
 
 
 def _fork(path: Target, folder: Path, crash_after: int | None) -> int:
@@ -191,14 +218,24 @@ async def outcome_of(path: Target) -> dict[str, Any]:
             )
             status = await tx.scalar("SELECT status FROM tournaments")
             results = await tx.scalar("SELECT results_json FROM tournaments")
+            state = await tx.scalar("SELECT state_json FROM tournaments")
         return {
             "problems": [str(p) for p in problems],
             "balances": {int(r[0]): int(r[1]) for r in rows},
             "status": status,
             "ranking": None if results is None else json.loads(results)["ranking"],
+            "forfeits": None if state is None else _forfeits(json.loads(state)),
         }
     finally:
         await db.close()
+
+
+def _forfeits(state: dict[str, Any]) -> list[str]:
+    """The matches of the event decided by forfeit."""
+    event = Event.from_dict(state)
+    return [
+        m.id for r in event.rounds for m in r.matches if m.result and m.result.how is How.FORFEIT
+    ]
 
 
 def test_every_commit_point_of_a_tournament_is_survived(backend: Backend) -> None:
@@ -207,6 +244,7 @@ def test_every_commit_point_of_a_tournament_is_survived(backend: Backend) -> Non
     total = int((backend.tmp / "whole" / "commits").read_text())
     expected = asyncio.run(outcome_of(whole))
     assert expected["problems"] == [] and expected["status"] == "finished"
+    assert expected["forfeits"] == ["R1-1"], "round 1's no-show window fired"
     pool = 25 * len(USERS)
     assert sum(expected["balances"].values()) == START * len(USERS)
     assert sorted(b - (START - 25) for b in expected["balances"].values())[-2:] == [30, 70]

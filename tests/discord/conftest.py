@@ -74,10 +74,13 @@ async def simcord_bot(settings: Settings) -> AsyncIterator[KapBot]:
 
 @pytest.fixture
 def env(simcord_env: simcord.Env) -> simcord.Env:
-    """The running in-memory Discord, with a shorter settle interval (simcord is pinned)."""
+    """The running in-memory Discord, with a shorter settle interval (simcord is pinned) and a
+    longer real-time bound on settling: on PostgreSQL the bot waits for a real server, which on
+    a loaded machine can take longer than simcord's default 5 s without anything being stuck."""
     simcord_env._settle_internal = functools.partial(  # type: ignore[method-assign]
         simcord_env._settle_internal, idle=0.001
     )
+    simcord_env.settle_timeout = 30.0
     return simcord_env
 
 

@@ -60,7 +60,15 @@ class Host:
     async def post(self, record: TournamentRecord, text: str, *, pictures: bool = False) -> None:
         return None
 
-    async def say(self, channel_id: int, guild_id: int, text: str, mentions: Sequence[int]) -> None:
+    async def say(
+        self,
+        channel_id: int,
+        guild_id: int,
+        text: str,
+        mentions: Sequence[int],
+        *,
+        ready: int | None = None,
+    ) -> None:
         return None
 
     async def table_stopped(self, table: Table) -> None:

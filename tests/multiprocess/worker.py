@@ -401,7 +401,15 @@ class Host:
         """Journal what would be posted in the event's channel."""
         self.journal.ack(op="post", text=str(text))
 
-    async def say(self, channel_id: int, guild_id: int, text: str, mentions: Sequence[int]) -> None:
+    async def say(
+        self,
+        channel_id: int,
+        guild_id: int,
+        text: str,
+        mentions: Sequence[int],
+        *,
+        ready: int | None = None,
+    ) -> None:
         """Nothing: a notice in a match's thread."""
 
     async def table_stopped(self, table: Table) -> None:

@@ -51,6 +51,9 @@ async def _fill(path: Path) -> None:
             for user in (scenario.ALICE, scenario.BOB):
                 await repo.add_entry(tx, event, user, f"player {user}", None, WHEN)
             await repo.put_match(tx, event, MatchRow("m1", 1, 555, ["g-1"], [], {"g-1": [1, 2]}))
+            # Its no-show window, with a Ready press (migration 0013).
+            await repo.open_window(tx, event, 1, "m1", 1764201900.5)
+            await repo.mark_ready(tx, event, 1, "m1", scenario.BOB)
             await repo.set_organiser_role(tx, scenario.GUILD, 777)
             await tx.execute(
                 "INSERT INTO guild_play_config (guild_id, language) VALUES (?, 'zh-TW')",

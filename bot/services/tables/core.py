@@ -102,6 +102,8 @@ class TableCore:
         records a heartbeat, so a restart of another gives back no time."""
         self._polled_at = float("-inf")
         self._alive_at = float("-inf")
+        self.last_seen: float | None = None
+        """When the bot was last seen alive before this start (set by ``restore_all``)."""
         self._pruned_at = float("-inf")
 
     # ----------------------------------------------------------------------------- lookups

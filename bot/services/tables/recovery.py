@@ -35,6 +35,8 @@ class TableRecovery(TableLobby):
             await self.repair_at_start()
         last = await self._games.last_activity()
         last_seen = None if last is None else last.timestamp()
+        # Other timers of the bot give back the same down time (a tournament's no-show window).
+        self.last_seen = last_seen
         restored = []
         for record in await self._games.list_unfinished():
             try:

@@ -56,8 +56,17 @@ class TournamentHost(Protocol):
     async def post(self, record: TournamentRecord, text: str, *, pictures: bool = False) -> None:
         """Post in the event's channel (``pictures``: with the standings / bracket)."""
 
-    async def say(self, channel_id: int, guild_id: int, text: str, mentions: Sequence[int]) -> None:
-        """Post in a match's thread, pinging ``mentions``."""
+    async def say(
+        self,
+        channel_id: int,
+        guild_id: int,
+        text: str,
+        mentions: Sequence[int],
+        *,
+        ready: int | None = None,
+    ) -> None:
+        """Post in a match's thread, pinging ``mentions``; ``ready``: an event's id, to put
+        its Ready button (the no-show window) under the post."""
 
     async def table_stopped(self, table: Table) -> None:
         """A match's game was ended by the event (time limit, drop, re-pair, cancel)."""

@@ -178,6 +178,7 @@ class TournamentLifecycle(TournamentSignUp):
             record.state = event.to_dict()
             async with self._db.transaction() as tx:
                 await self._repo.delete_round_matches(tx, record.id, rnd.number)
+                await self._repo.delete_round_windows(tx, record.id, rnd.number)
                 await self._repo.update(tx, record)
             await self._post(record, Message(TEXT["repaired"], number=rnd.number, name=record.name))
         await self.advance(tournament_id)

@@ -24,6 +24,8 @@ def settings_from_options(
     games_per_table: int = 3,
     final_table: int = 6,
     decide_by: str | None = None,
+    no_show_minutes: int = 5,
+    no_show_limit: int = 1,
 ) -> EventSettings:
     """Event settings from a command's options, refused in words when they do not fit."""
     try:
@@ -50,6 +52,8 @@ def settings_from_options(
             games_per_table=games_per_table,
             final_table=final_table,
             decide_by=DecideBy(decide_by or DecideBy.GAMES.value),
+            no_show_minutes=no_show_minutes,
+            no_show_limit=no_show_limit,
         )
     except (TournamentError, ValueError) as exc:
         raise refusal(exc) from None

@@ -7,6 +7,7 @@ import contextlib
 import logging
 from collections.abc import Sequence
 from datetime import timedelta
+from typing import Any
 
 from bot.engine.family import engine_of
 from bot.locale import Message
@@ -223,12 +224,15 @@ class TournamentRounds(TournamentCore):
             with contextlib.suppress(UserError):
                 await self._tables.cancel(thread, existing.host_id, admin=True)
             existing = None
+        window = self._has_window(event, match, row)
         if existing is not None and existing.status.is_open:
             # Opened just before a crash, before its id was stored: adopt it.
             row.game_ids.append(existing.id)
             row.seatings[existing.id] = seated[: len(existing.seats)]
             async with self._db.transaction() as tx:
                 await self._repo.put_match(tx, record.id, row)
+                if window:
+                    await self._open_window(tx, record, event, match)
             return
         humans = [p for p in match.players if p >= 0]
         if first:
@@ -252,6 +256,14 @@ class TournamentRounds(TournamentCore):
                 ),
                 humans,
             )
+            if window:
+                await self._need_host().say(
+                    thread,
+                    record.guild_id,
+                    Message(TEXT["no_show_window"], n=settings.no_show_minutes),
+                    [],
+                    ready=record.id,
+                )
         if len(seated) < 2:  # everyone else left: the table is decided by its games so far
             rnd, _ = event.find(match.id)
             result = self._result(event, rnd, match, row, timed_out=True)
@@ -274,7 +286,29 @@ class TournamentRounds(TournamentCore):
         row.seatings[outcome.table.id] = seated
         async with self._db.transaction() as tx:
             await self._repo.put_match(tx, record.id, row)
+            if window:
+                await self._open_window(tx, record, event, match)
         await self._need_host().show_table(outcome)
+
+    @staticmethod
+    def _has_window(event: Event, match: Match, row: MatchRow) -> bool:
+        """Whether the match's first game opens a no-show window: a two-player match with a
+        member in it, in an event with a window (it opens once: a later game of the match, or
+        a game replayed after ``/kapadmin endtable``, finds it there already)."""
+        return (
+            event.settings.two_player
+            and event.settings.no_show_minutes > 0
+            and not row.games
+            and any(p >= 0 for p in match.players)
+        )
+
+    async def _open_window(
+        self, tx: Any, record: TournamentRecord, event: Event, match: Match
+    ) -> None:
+        """Store the match's no-show window (in the commit that stores its first game)."""
+        rnd, _ = event.find(match.id)
+        deadline = self._clock.now().timestamp() + 60 * event.settings.no_show_minutes
+        await self._repo.open_window(tx, record.id, rnd.number, match.id, deadline)
 
     async def game_ended(self, outcome: Outcome) -> None:
         """A table's game ended (the table service's listener): carry its event on."""

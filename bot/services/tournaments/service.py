@@ -10,15 +10,17 @@ calls only what is defined below it (no module imports a later one):
 * :mod:`~bot.services.tournaments.signup`: ``create``, ``join``, ``leave``, ``fill``,
   ``start``, ``check_in``;
 * :mod:`~bot.services.tournaments.lifecycle`: ``expire_due`` (the clock), ``drop``, ``repair``,
-  ``pause``, ``resume``, ``cancel``, ``resume_all``.
+  ``pause``, ``resume``, ``cancel``, ``resume_all``;
+* :mod:`~bot.services.tournaments.presence`: the no-show window (``ready``, its clock, its
+  down time at a restart).
 """
 
 from __future__ import annotations
 
-from bot.services.tournaments.lifecycle import TournamentLifecycle
+from bot.services.tournaments.presence import TournamentPresence
 
 __all__ = ["TournamentService"]
 
 
-class TournamentService(TournamentLifecycle):
+class TournamentService(TournamentPresence):
     """Create, fill, run and pay out tournaments."""

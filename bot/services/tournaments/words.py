@@ -79,6 +79,17 @@ TEXT = {
     "games": N_("{n} games"),
     "level": N_("Choose the computer level from: {levels}."),
     "computer": N_("Computer {number} ({level})"),
+    "no_show_window": N_(
+        "⏱️ Show that you are here within {n} minutes: make your move or press **Ready**. "
+        "A player who does not loses this match by forfeit."
+    ),
+    "no_show": N_("🚫 {who} did not show up for match **{match}** of **{name}**: a forfeit."),
+    "no_show_both": N_(
+        "🚫 Neither player showed up for match **{match}** of **{name}**: both lose it."
+    ),
+    "no_show_out": N_("{who} is withdrawn from **{name}** after {n} no-shows in a row."),
+    "ready": N_("You are ready for match **{match}** of **{name}**."),
+    "no_window": N_("You have no match waiting for you to show up."),
 }
 
 # The refusals of the pure event package (English, like the engine's), recognized so that a
@@ -112,6 +123,9 @@ REFUSALS = (
     N_("The final table has 2 to {n} seats (0 for none)."),
     N_("A player is entered twice."),
     N_("An elimination bracket needs at least two players."),
+    N_("The no-show window is from 0 (none) to 60 minutes."),
+    N_("A player is withdrawn after 1 to 10 no-shows in a row."),
+    N_("Only a two-player match has a no-show window."),
 )
 
 
