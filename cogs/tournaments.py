@@ -11,8 +11,11 @@ its buttons (:mod:`cogs.tournament_signup`); here the commands and the clock.
 
 from __future__ import annotations
 
+import io
+import json
 import logging
 import random
+import zipfile
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -30,6 +33,7 @@ from bot.services.tournaments import (
     AI_LEVELS,
     FORMATS,
     OPEN_STATUSES,
+    EventExport,
     TournamentService,
     TournamentView,
     explain_rules,
@@ -54,6 +58,7 @@ __all__ = ["TournamentButton", "Tournaments", "setup"]
 
 log = logging.getLogger(__name__)
 
+_ZIP_TIME = (2000, 1, 1, 0, 0, 0)  # fixed, so the same event always packs the same bytes
 CLOCK_SECONDS = 30.0  # how often the event clock looks for a closed sign-up or a round's end
 
 GAME_CHOICES = [
@@ -80,6 +85,45 @@ READABLE = (*OPEN_STATUSES, "finished", "cancelled")
 
 def _manager(interaction: discord.Interaction[Any]) -> bool:
     return bool(interaction.permissions.manage_guild)
+
+
+def _upload_limit(interaction: discord.Interaction[Any]) -> int:
+    guild = interaction.guild
+    return guild.filesize_limit if guild else discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
+
+
+def export_files(found: EventExport, locale: str, limit: int) -> tuple[list[discord.File], str]:
+    """The attachments of ``/tournament export`` and what its answer says.
+
+    ``event-N.json`` (everything), ``standings.csv``, ``matches.csv`` and ``records.zip`` (one
+    record file a game, named by its id). Discord refuses a message whose files add up to more
+    than the server's upload ``limit``: the zip is then left out and the answer says how to get
+    each record instead (``/replay``), so the data itself always comes."""
+    number = found.data["id"]
+    data = json.dumps(found.data, ensure_ascii=False, indent=1).encode()
+    sheets = [
+        (f"event-{number}.json", data),
+        (f"event-{number}-standings.csv", found.standings_csv.encode()),
+        (f"event-{number}-matches.csv", found.matches_csv.encode()),
+    ]
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
+        for game_id, text in found.records.items():
+            archive.writestr(zipfile.ZipInfo(f"{game_id}.txt", _ZIP_TIME), text)
+    archive_bytes = packed.getvalue()
+    size = sum(len(b) for _, b in sheets)
+    if size + len(archive_bytes) <= limit:
+        sheets.append((f"event-{number}-records.zip", archive_bytes))
+        text = t(locale, TEXT["exported"], name=found.name, n=len(found.records))
+    else:
+        text = t(
+            locale,
+            TEXT["exported_no_records"],
+            name=found.name,
+            size=f"{len(archive_bytes) / 1e6:.1f}",
+            limit=f"{limit / 1e6:.0f}",
+        )
+    return [discord.File(io.BytesIO(b), filename=name) for name, b in sheets], text
 
 
 def _guild(interaction: discord.Interaction[Any]) -> int:
@@ -362,6 +406,36 @@ class Tournaments(
             await interaction.response.send_message(filled, ephemeral=True)
             await self.refresh(view.record)
 
+    @app_commands.command(
+        name="remove", description="Take an entrant out before the start, refunded (organiser)"
+    )
+    @app_commands.describe(member="The entrant", event=EVENT_HELP)
+    @app_commands.autocomplete(event=open_events)
+    async def remove(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member,
+        event: int | None = None,
+    ) -> None:
+        """Remove an entrant before the start; his buy-in comes back and he is told by DM."""
+        async with guarded(interaction, "/tournament remove"):
+            view = await self._for_organiser(interaction, event, ("registration", "check-in"))
+            view, refunded = await self.service.remove(
+                view.id, interaction.user.id, member.id, manager=_manager(interaction)
+            )
+            name = view.record.name
+            await interaction.response.send_message(
+                t(locale_of(interaction), TEXT["removed"], who=member.display_name, name=name),
+                ephemeral=True,
+            )
+            await self.refresh(view.record)
+            # The member's own language is unknown outside an interaction: the server's.
+            told = t(await public_locale_of(interaction), TEXT["removed_dm"], name=name, n=refunded)
+            try:
+                await member.send(told)
+            except discord.HTTPException:
+                log.info("could not DM %s about his removal from event %s", member.id, view.id)
+
     @app_commands.command(name="start", description="Close sign-up and start (organiser)")
     @app_commands.describe(event=EVENT_HELP)
     @app_commands.autocomplete(event=open_events)
@@ -432,6 +506,21 @@ class Tournaments(
                     t(public, TEXT["history"], id=record.id, name=record.name, when=when, top=top)
                 )
             await interaction.response.send_message("\n".join(lines)[:MESSAGE_LIMIT])
+
+    @app_commands.command(
+        name="export", description="The whole event as JSON, CSV and game records"
+    )
+    @app_commands.describe(event=EVENT_HELP)
+    @app_commands.autocomplete(event=any_events)
+    async def export(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
+        """Hand anyone in the server the event's data once it has results (while it runs too:
+        the standings are public anyway), privately."""
+        async with guarded(interaction, "/tournament export"):
+            view = await self._meant(interaction, event, READABLE)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            found = await self.service.export(view.id, _guild(interaction))
+            files, text = export_files(found, locale_of(interaction), _upload_limit(interaction))
+            await interaction.followup.send(text, files=files, ephemeral=True)
 
     @app_commands.command(name="drop", description="Leave a running tournament")
     @app_commands.describe(event=EVENT_HELP)

@@ -272,6 +272,15 @@ class TournamentsRepo:
         )
         return [_match_row(r) for r in rows]
 
+    async def all_matches(self, tx: Tx, tournament_id: int) -> list[MatchRow]:
+        """The match rows of every round, in round order (an export's games)."""
+        rows = await tx.fetchall(
+            "SELECT match_id, round, thread_id, game_ids, games_json, seatings_json "
+            "FROM tournament_matches WHERE tournament_id = ? ORDER BY round, match_id",
+            (tournament_id,),
+        )
+        return [_match_row(r) for r in rows]
+
     async def put_match(self, tx: Tx, tournament_id: int, row: MatchRow) -> None:
         """Insert or replace a match row."""
         await tx.execute(

@@ -124,6 +124,31 @@ class TournamentSignUp(TournamentRounds):
             await self._repo.update(tx, record)
         return await self.view(tournament_id)
 
+    async def remove(
+        self, tournament_id: int, actor_id: int, user_id: int, *, manager: bool = False
+    ) -> tuple[TournamentView, int]:
+        """The organiser takes an entrant (a member or a computer filler) out before the start;
+        a member's buy-in comes back in the same commit, exactly as if he had left. The view
+        and the chips refunded (the cog tells the member by DM)."""
+        async with self._lock(tournament_id), self._db.transaction() as tx:
+            record = await self._require(tx, tournament_id)
+            self._need_organiser(record, actor_id, manager)
+            if record.status not in ("registration", "check-in"):
+                raise UserError(TEXT["not_registration"])
+            entry = await self._repo.entry(tx, tournament_id, user_id)
+            if entry is None or not entry.active:
+                raise UserError(TEXT["not_entrant"])
+            refunded = await self._chips.refund_member(
+                pot_id(tournament_id),
+                user_id,
+                f"refund:{pot_id(tournament_id)}:{user_id}:{entry.joins}",
+                tx=tx,
+            )
+            await self._repo.remove_entry(tx, tournament_id, user_id)
+            await self._repo.update(tx, record)
+        log.info("tournament %s: %s removed %s before the start", tournament_id, actor_id, user_id)
+        return await self.view(tournament_id), refunded
+
     async def fill(
         self,
         tournament_id: int,

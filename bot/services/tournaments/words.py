@@ -79,6 +79,8 @@ TEXT = {
     "games": N_("{n} games"),
     "level": N_("Choose the computer level from: {levels}."),
     "computer": N_("Computer {number} ({level})"),
+    "no_results": N_("**{name}** has no results to export yet."),
+    "not_entrant": N_("That member is not entered in this tournament."),
 }
 
 # The refusals of the pure event package (English, like the engine's), recognized so that a

@@ -1,0 +1,142 @@
+"""``/tournament export`` and the history of every place (docs/tournaments.md, issue 23).
+
+A knockout of five members is played to the end; anyone in the server then gets the whole
+event as JSON, two CSV sheets and a zip of the game records, privately. An event of seventeen
+keeps all seventeen places in its stored results (only the top 16 were kept before), and an
+event stored the old way gets its full order back from its stored state.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import zipfile
+
+import pytest
+
+from bot.engine.record import parse_record
+from bot.storage.tournaments import TournamentsRepo
+from cogs.tournaments import export_files
+from tests.discord.conftest import GUILD_ID, World
+from tests.discord.tables_kit import (
+    no_incidents,  # noqa: F401  (autouse: no error logged)
+    resign,
+)
+from tests.discord.test_tournaments import (
+    check_chips,
+    declare_all,
+    quick_any,  # noqa: F401  (fixture)
+    running_tables,
+    service,
+    thread_of,
+)
+
+pytestmark = pytest.mark.both_backends
+
+
+async def test_export_of_a_finished_knockout_has_every_part(
+    world: World,
+    quick_any: None,  # noqa: F811
+) -> None:
+    ch, admin = world.channel, world.admin
+    members = world.members
+    actors = {m.id: m for m in members}
+    await admin.slash(ch, "tournament new", name="Knockout", format="single-elimination", buy_in=20)
+    signup = ch.history()[-1]
+    # Before any result there is nothing to export: a short private refusal.
+    r = await members[0].slash(ch, "tournament export")
+    assert r.ephemeral and "no results to export yet" in r.response.content
+    assert not r.response.attachments
+    for member in members:
+        await member.click(signup, label="Join")
+    await admin.slash(ch, "tournament start")
+    for _ in range(5):
+        await declare_all(world, actors)
+    view = await service(world).current(GUILD_ID, 1)
+    assert view.record.status == "finished" and view.event is not None
+    # Any member (not the organiser) may export.
+    r = await members[3].slash(ch, "tournament export", event=view.id)
+    assert r.ephemeral
+    files = {a.filename: await a.read() for a in r.response.attachments}
+    n = view.id
+    assert sorted(files) == sorted(
+        [
+            f"event-{n}.json",
+            f"event-{n}-standings.csv",
+            f"event-{n}-matches.csv",
+            f"event-{n}-records.zip",
+        ]
+    )
+    data = json.loads(files[f"event-{n}.json"])
+    ranking = view.event.ranking()
+    assert [row["id"] for row in data["standings"]] == ranking
+    assert [row["place"] for row in data["standings"]] == [1, 2, 3, 4, 5]
+    assert {e["id"] for e in data["entrants"]} == {m.id for m in members}
+    assert data["standings"][0]["prize"] == 100 and data["pool"] == 100
+    played = [m for r in data["rounds"] for m in r["matches"] if len(m["players"]) == 2]
+    assert len(played) == 4 and all(m["result"]["winner"] is not None for m in played)
+    games = [g for m in played for g in m["games"]]
+    assert len(games) == 4
+    with zipfile.ZipFile(io.BytesIO(files[f"event-{n}-records.zip"])) as archive:
+        assert sorted(archive.namelist()) == sorted(f"{g}.txt" for g in games)
+        for name in archive.namelist():
+            record = parse_record(archive.read(name).decode())
+            assert record.tags["Id"] == name.removesuffix(".txt")
+    assert "4 finished games" in r.response.content
+    standings = list(csv.DictReader(io.StringIO(files[f"event-{n}-standings.csv"].decode())))
+    assert [int(row["id"]) for row in standings] == ranking
+    assert {"place", "name", "seed", "wins", "losses", "prize"} <= set(standings[0])
+    matches = list(csv.DictReader(io.StringIO(files[f"event-{n}-matches.csv"].decode())))
+    assert sorted(g for row in matches for g in row["game_ids"].split()) == sorted(games)
+    await check_chips(world)
+
+    # Past the server's upload limit the records are left out and the answer says so.
+    found = await service(world).export(view.id, GUILD_ID)
+    kept, text = export_files(
+        found, "en", 1 + sum(len(b) for k, b in files.items() if "zip" not in k)
+    )
+    assert [f.filename for f in kept] == [
+        f"event-{n}.json",
+        f"event-{n}-standings.csv",
+        f"event-{n}-matches.csv",
+    ]
+    assert "/replay" in text
+
+
+async def test_history_keeps_every_place_of_seventeen(
+    world: World,
+    quick_any: None,  # noqa: F811
+) -> None:
+    ch, admin = world.channel, world.admin
+    alice = world.members[0]
+    await admin.slash(ch, "tournament new", name="Big", rounds=1, seats=32)
+    signup = ch.history()[-1]
+    await alice.click(signup, label="Join")
+    await admin.slash(ch, "tournament fill", count=16, level="random")
+    await admin.slash(ch, "tournament start")
+    tournaments = service(world)
+    for _ in range(10):
+        tables = running_tables(world)
+        if not tables:
+            break
+        await resign(alice, thread_of(world, tables[0]))
+    view = await tournaments.current(GUILD_ID, 1)
+    assert view.record.status == "finished" and view.event is not None
+    full = [[p, view.event.player(p).name] for p in view.event.ranking()]
+    assert len(full) == 17
+    # Stored as they are: every place.
+    assert view.record.results is not None and view.record.results["ranking"] == full
+
+    # An event stored when only the top 16 were kept gets every place back from its state.
+    db = world.bot.services.db
+    repo = TournamentsRepo()
+    async with db.transaction() as tx:
+        record = await repo.get(tx, view.id)
+        assert record is not None and record.results is not None
+        record.results["ranking"] = record.results["ranking"][:16]
+        await repo.update(tx, record)
+    [past] = await tournaments.history(GUILD_ID)
+    assert past.results is not None and past.results["ranking"] == full
+    r = await alice.slash(ch, "tournament history")
+    assert "1. " in r.response.content
