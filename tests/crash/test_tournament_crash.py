@@ -47,6 +47,7 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 GUILD = 1
 ORGANISER = 99
 USERS = (11, 12, 13, 14)
+REMOVED = 15  # joins, and is removed by the organiser before the start
 START = 1000
 WINNING = "6-6 6-6 4-4 1-1 3-1 3-3 6-5 5-4"
 
@@ -130,6 +131,11 @@ async def drive(path: Target) -> int:
             for user in USERS:
                 if user not in entered:
                     await service.join(tid, user, f"member{user}")
+            # One more member joins and the organiser removes him before the start (refunded
+            # in the removal's commit): done again from the start after a kill in between.
+            if REMOVED not in entered:
+                await service.join(tid, REMOVED, f"member{REMOVED}")
+            await service.remove(tid, ORGANISER, REMOVED)
             await service.start(tid, ORGANISER)
         await service.resume_all()
         for _ in range(50):
@@ -147,6 +153,12 @@ async def drive(path: Target) -> int:
                 if outcome.finished:
                     await tables.notify_ended(outcome)
         assert (await service.view(tid)).record.status == "finished"
+        exported = await service.export(tid, GUILD)  # reads only: no commit
+        assert [row["id"] for row in exported.data["standings"]] == [
+            p
+            for p, _ in (await service.view(tid)).record.results["ranking"]  # type: ignore[index]
+        ]
+        assert len(exported.records) >= len(USERS)
         return commit_count()
     finally:
         await db.close()
@@ -208,8 +220,10 @@ def test_every_commit_point_of_a_tournament_is_survived(backend: Backend) -> Non
     expected = asyncio.run(outcome_of(whole))
     assert expected["problems"] == [] and expected["status"] == "finished"
     pool = 25 * len(USERS)
+    assert expected["balances"].pop(REMOVED) == START  # refunded, exactly once
     assert sum(expected["balances"].values()) == START * len(USERS)
     assert sorted(b - (START - 25) for b in expected["balances"].values())[-2:] == [30, 70]
+    expected["balances"][REMOVED] = START
     assert pool == 100
     assert total > 30  # long enough to mean something
 

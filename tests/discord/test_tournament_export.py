@@ -24,6 +24,7 @@ from tests.discord.tables_kit import (
     resign,
 )
 from tests.discord.test_tournaments import (
+    START,
     check_chips,
     declare_all,
     quick_any,  # noqa: F401  (fixture)
@@ -140,3 +141,41 @@ async def test_history_keeps_every_place_of_seventeen(
     assert past.results is not None and past.results["ranking"] == full
     r = await alice.slash(ch, "tournament history")
     assert "1. " in r.response.content
+
+
+async def test_the_organiser_removes_an_entrant_before_the_start(
+    world: World,
+    quick_any: None,  # noqa: F811
+) -> None:
+    ch, admin = world.channel, world.admin
+    alice, bob, carol = world.members[:3]
+    chips = world.bot.services.chips
+    await admin.slash(ch, "tournament new", name="Trim", buy_in=30)
+    signup = ch.history()[-1]
+    for member in (alice, bob):
+        await member.click(signup, label="Join")
+    # Not the organiser: refused, nothing changes.
+    r = await bob.slash(ch, "tournament remove", member=alice)
+    assert r.ephemeral and "Only the organiser" in r.response.content
+    # Not entered: refused.
+    r = await admin.slash(ch, "tournament remove", member=carol)
+    assert r.ephemeral and "not entered" in r.response.content
+    tournaments = service(world)
+    view = await tournaments.current(GUILD_ID)
+    assert len(view.entries) == 2 and view.pool == 60
+    r = await admin.slash(ch, "tournament remove", member=alice)
+    assert r.ephemeral and "no longer entered in **Trim**" in r.response.content
+    view = await tournaments.current(GUILD_ID)
+    assert [e.user_id for e in view.entries] == [bob.id] and view.pool == 30
+    assert await chips.balance(GUILD_ID, alice.id) == START
+    [dm] = alice.user.dm_channel.history()
+    assert "took you out of the tournament **Trim**" in dm.content and "30 chips" in dm.content
+    await check_chips(world)
+    # After the start: refused.
+    await admin.slash(ch, "tournament fill", count=1)
+    await admin.slash(ch, "tournament start")
+    r = await admin.slash(ch, "tournament remove", member=bob, event=view.id)
+    assert r.ephemeral and "closed" in r.response.content
+    view = await tournaments.view(view.id)
+    assert view.event is not None and bob.id in [p.id for p in view.event.players]
+    await check_chips(world)
