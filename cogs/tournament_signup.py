@@ -56,6 +56,9 @@ TEXT = {
         "The organiser took you out of the tournament **{name}** before it started; "
         "{n} chips of buy-in were refunded to you."
     ),
+    "seed_order": N_("Name the entrants in seed order as mentions: `@first @second …`."),
+    "seeded": N_("The first seeds of **{name}**: {order}. The others follow by rating."),
+    "seeded_none": N_("**{name}** is seeded by rating again."),
     "exported": N_(
         "**{name}**: the whole event (JSON and CSV) and the records of its {n} finished games."
     ),

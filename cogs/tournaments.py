@@ -15,6 +15,7 @@ import io
 import json
 import logging
 import random
+import re
 import zipfile
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -58,6 +59,8 @@ __all__ = ["TournamentButton", "Tournaments", "setup"]
 
 log = logging.getLogger(__name__)
 
+MENTION = re.compile(r"<@!?(\d{1,20})>")
+"""A member's mention in text (``seed``'s order)."""
 _ZIP_TIME = (2000, 1, 1, 0, 0, 0)  # fixed, so the same event always packs the same bytes
 CLOCK_SECONDS = 30.0  # how often the event clock looks for a closed sign-up or a round's end
 
@@ -435,6 +438,37 @@ class Tournaments(
                 await member.send(told)
             except discord.HTTPException:
                 log.info("could not DM %s about his removal from event %s", member.id, view.id)
+
+    @app_commands.command(name="seed", description="Set the first seeds by hand (organiser)")
+    @app_commands.describe(
+        order="The entrants as mentions, seed 1 first (empty: by rating again)",
+        event=EVENT_HELP,
+    )
+    @app_commands.autocomplete(event=open_events)
+    async def seed(
+        self,
+        interaction: discord.Interaction[Any],
+        order: app_commands.Range[str, 0, 2000] = "",
+        event: int | None = None,
+    ) -> None:
+        """Seed entrants by hand before the start; the others follow by rating."""
+        async with guarded(interaction, "/tournament seed"):
+            view = await self._for_organiser(interaction, event, ("registration", "check-in"))
+            ids = [int(m) for m in MENTION.findall(order)]
+            if MENTION.sub("", order).strip() or len(ids) > len(view.entries):
+                raise UserError(TEXT["seed_order"])
+            view = await self.service.seed(
+                view.id, interaction.user.id, ids, manager=_manager(interaction)
+            )
+            names = {e.user_id: e.name for e in view.entries}
+            shown = t(locale_of(interaction), ", ").join(
+                f"{i}. {names.get(p, p)}" for i, p in enumerate(ids, 1)
+            )
+            said = TEXT["seeded"] if ids else TEXT["seeded_none"]
+            await interaction.response.send_message(
+                t(locale_of(interaction), said, name=view.record.name, order=shown),
+                ephemeral=True,
+            )
 
     @app_commands.command(name="start", description="Close sign-up and start (organiser)")
     @app_commands.describe(event=EVENT_HELP)

@@ -173,7 +173,7 @@ class TournamentsRepo:
         changed = await tx.execute(
             "UPDATE tournaments SET message_id = ?, status = ?, state_json = ?, version = ?, "
             "closes_at = ?, round_deadline = ?, paused_left = ?, finished_at = ?, "
-            "results_json = ? WHERE id = ? AND version = ?",
+            "results_json = ?, settings_json = ?, options_json = ? WHERE id = ? AND version = ?",
             (
                 record.message_id,
                 record.status,
@@ -184,6 +184,8 @@ class TournamentsRepo:
                 record.paused_left,
                 None if record.finished_at is None else to_db_time(record.finished_at),
                 None if record.results is None else json.dumps(record.results),
+                json.dumps(record.settings),
+                json.dumps(record.options),
                 record.id,
                 read_at,
             ),

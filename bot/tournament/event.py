@@ -80,9 +80,18 @@ class Event:
     # ---------------------------------------------------------------- creation and lookups
 
     @classmethod
-    def start(cls, settings: EventSettings, entrants: Sequence[Player], rng: Random) -> Event:
+    def start(
+        cls,
+        settings: EventSettings,
+        entrants: Sequence[Player],
+        rng: Random,
+        *,
+        fixed: Sequence[PlayerId] = (),
+    ) -> Event:
         """A new event for ``entrants``, seeded (ratings first, the rest at random by
-        ``rng``). Raises :class:`TournamentError` when the number of players does not fit."""
+        ``rng``); the players in ``fixed`` (the organiser's order, set by hand) take the first
+        seeds in that order, the others follow in theirs. Raises :class:`TournamentError` when
+        the number of players does not fit."""
         n = len(entrants)
         if n < 2:
             raise TournamentError("An event needs at least two players.")
@@ -96,7 +105,10 @@ class Event:
             )
         if not any(not p.ai for p in entrants):
             raise TournamentError("An event needs at least one human player.")
-        return cls(settings, seed_players(entrants, rng))
+        seeded = seed_players(entrants, rng)
+        by_id = {p.id: p for p in seeded}
+        first = [by_id[p] for p in dict.fromkeys(fixed) if p in by_id]
+        return cls(settings, first + [p for p in seeded if p not in first])
 
     @property
     def seeds(self) -> list[PlayerId]:

@@ -4,6 +4,7 @@ fillers, check-in, and the start that seeds the players and opens the first roun
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from datetime import timedelta
 
 from bot.locale import Message
@@ -149,6 +150,31 @@ class TournamentSignUp(TournamentRounds):
         log.info("tournament %s: %s removed %s before the start", tournament_id, actor_id, user_id)
         return await self.view(tournament_id), refunded
 
+    async def seed(
+        self,
+        tournament_id: int,
+        actor_id: int,
+        order: Sequence[int],
+        *,
+        manager: bool = False,
+    ) -> TournamentView:
+        """The organiser sets the first seeds by hand before the start: ``order`` (entrants,
+        seed 1 first) replaces any order set before; the entrants it leaves out follow by
+        rating as usual. Empty: back to seeding by rating alone."""
+        if len(set(order)) != len(order):
+            raise UserError(TEXT["seed_twice"])
+        async with self._lock(tournament_id), self._db.transaction() as tx:
+            record = await self._require(tx, tournament_id)
+            self._need_organiser(record, actor_id, manager)
+            if record.status not in ("registration", "check-in"):
+                raise UserError(TEXT["not_registration"])
+            entered = {e.user_id for e in await self._repo.entries(tx, tournament_id)}
+            if any(p not in entered for p in order):
+                raise UserError(TEXT["not_entrant"])
+            record.options = {**record.options, "seeds": list(order)}
+            await self._repo.update(tx, record)
+        return await self.view(tournament_id)
+
     async def fill(
         self,
         tournament_id: int,
@@ -222,7 +248,8 @@ class TournamentSignUp(TournamentRounds):
             settings = EventSettings.from_dict(record.settings)
             players = [await self._player(record, e, settings) for e in entries]
             try:
-                event = Event.start(settings, players, self._rng)
+                fixed = [int(p) for p in record.options.get("seeds", [])]
+                event = Event.start(settings, players, self._rng, fixed=fixed)
             except TournamentError as exc:
                 raise refusal(exc) from None
             async with self._db.transaction() as tx:

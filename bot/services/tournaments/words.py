@@ -81,6 +81,7 @@ TEXT = {
     "computer": N_("Computer {number} ({level})"),
     "no_results": N_("**{name}** has no results to export yet."),
     "not_entrant": N_("That member is not entered in this tournament."),
+    "seed_twice": N_("Name each entrant once in the seed order."),
 }
 
 # The refusals of the pure event package (English, like the engine's), recognized so that a

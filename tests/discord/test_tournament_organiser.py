@@ -1,4 +1,4 @@
-"""``/tournament export`` and the history of every place (docs/tournaments.md, issue 23).
+"""`/tournament export`, the history of every place and the organiser's tools (issue 23).
 
 A knockout of five members is played to the end; anyone in the server then gets the whole
 event as JSON, two CSV sheets and a zip of the game records, privately. An event of seventeen
@@ -178,4 +178,37 @@ async def test_the_organiser_removes_an_entrant_before_the_start(
     assert r.ephemeral and "closed" in r.response.content
     view = await tournaments.view(view.id)
     assert view.event is not None and bob.id in [p.id for p in view.event.players]
+    await check_chips(world)
+
+
+async def test_the_organiser_seeds_entrants_by_hand(
+    world: World,
+    quick_any: None,  # noqa: F811
+) -> None:
+    ch, admin = world.channel, world.admin
+    alice, bob, carol, dave = world.members[:4]
+    await admin.slash(ch, "tournament new", name="Seeded")
+    signup = ch.history()[-1]
+    for member in (alice, bob, carol):
+        await member.click(signup, label="Join")
+    tournaments = service(world)
+    refusals = [
+        (bob, f"{carol.mention} {bob.mention}", "Only the organiser"),
+        (admin, "carol first", "seed order as mentions"),
+        (admin, f"{carol.mention} {dave.mention}", "not entered"),
+        (admin, f"{carol.mention} {carol.mention}", "each entrant once"),
+    ]
+    for who, order, said in refusals:
+        r = await who.slash(ch, "tournament seed", order=order)
+        assert r.ephemeral and said in r.response.content, r.response.content
+        view = await tournaments.current(GUILD_ID)
+        assert "seeds" not in view.record.options  # nothing stored
+    r = await admin.slash(ch, "tournament seed", order=f"{carol.mention} {bob.mention}")
+    assert r.ephemeral and "1. carol, 2. bob" in r.response.content, r.response.content
+    await admin.slash(ch, "tournament start")
+    view = await tournaments.current(GUILD_ID)
+    assert view.event is not None
+    assert [p.id for p in view.event.players] == [carol.id, bob.id, alice.id]
+    r = await admin.slash(ch, "tournament seed", order=alice.mention)
+    assert r.ephemeral and "closed" in r.response.content
     await check_chips(world)
