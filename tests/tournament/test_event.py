@@ -346,3 +346,11 @@ def test_rules_text(settings: EventSettings, phrases: list[str]) -> None:
 
 def test_make_players_helper() -> None:
     assert [p.ai for p in make_players(4, ai=1)] == [False, False, False, True]
+
+
+def test_seeds_set_by_hand_come_first_and_the_rest_keep_their_order() -> None:
+    players = make_players(6)  # rated: seed i is player i
+    event = Event.start(EventSettings(), players, Random(0), fixed=[5, 2, 99])
+    # 99 is not an entrant (left since): ignored; the others follow by rating.
+    assert event.seeds == [5, 2, 1, 3, 4, 6]
+    assert Event.start(EventSettings(), players, Random(0)).seeds == [1, 2, 3, 4, 5, 6]
