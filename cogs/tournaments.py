@@ -359,6 +359,81 @@ class Tournaments(
                 message_id = (await interaction.original_response()).id
             await self.service.set_message(view.id, message_id)
 
+    @app_commands.command(name="edit", description="Change an event's settings before the start")
+    @app_commands.describe(
+        game="Which game",
+        format="Swiss (default for two players), elimination, round robin, table rounds",
+        best_of="Games per match (odd; default 1)",
+        rounds="Swiss or table rounds (default: log2 of the players, or 3 table rounds)",
+        buy_in="Chips each member pays to enter (default 0: free)",
+        prize_split="Percentages of the pool by place, e.g. 60/30/10 (default 100)",
+        seats="Most players (default 64)",
+        round_minutes="Time limit of a round in minutes (default 60)",
+        timer="Seconds per turn (default 120)",
+        top_cut="Swiss: the top K play a knockout playoff",
+        table_size="Table rounds: most seats at a table (default 6)",
+        games_per_table="Table rounds: games each table plays (default 3)",
+        final_table="Table rounds: players at the final table (default 6, 0 for none)",
+        decide_by="Tsung Shap: a match is won by games (default) or by total points",
+        event=EVENT_HELP,
+    )
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
+    @app_commands.autocomplete(event=open_events)
+    async def edit(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str | None = None,
+        format: str | None = None,
+        best_of: app_commands.Range[int, 1, 15] | None = None,
+        rounds: app_commands.Range[int, 1, 30] | None = None,
+        buy_in: app_commands.Range[int, 0, MAX_ANTE] | None = None,
+        prize_split: str | None = None,
+        seats: app_commands.Range[int, 2, 1024] | None = None,
+        round_minutes: app_commands.Range[int, 5, 1440] | None = None,
+        timer: app_commands.Range[int, 10, 3600] | None = None,
+        top_cut: app_commands.Range[int, 0, 64] | None = None,
+        table_size: app_commands.Range[int, 2, 20] | None = None,
+        games_per_table: app_commands.Range[int, 1, 20] | None = None,
+        final_table: app_commands.Range[int, 0, 20] | None = None,
+        decide_by: str | None = None,
+        event: int | None = None,
+    ) -> None:
+        """Change the options given (the others stay), validated as ``new`` validates them;
+        the sign-up message shows the new rules."""
+        async with guarded(interaction, "/tournament edit"):
+            view = await self._for_organiser(interaction, event, ("registration", "check-in"))
+            now = view.settings
+            # A new game without a format takes the game's own format, as in ``new``.
+            keep_format = None if game is not None else now.format.value
+            settings = settings_from_options(
+                game=game if game is not None else now.game,
+                format=format if format is not None else keep_format,
+                best_of=best_of if best_of is not None else now.best_of,
+                rounds=rounds if rounds is not None else now.rounds,
+                buy_in=buy_in if buy_in is not None else now.buy_in,
+                prize_split=prize_split or "/".join(str(p) for p in now.prize_split),
+                seats_limit=seats if seats is not None else now.seats_limit,
+                top_cut=top_cut if top_cut is not None else now.top_cut,
+                table_size=table_size if table_size is not None else now.table_size,
+                games_per_table=(
+                    games_per_table if games_per_table is not None else now.games_per_table
+                ),
+                final_table=final_table if final_table is not None else now.final_table,
+                decide_by=decide_by if decide_by is not None else now.decide_by.value,
+            )
+            view = await self.service.edit(
+                view.id,
+                interaction.user.id,
+                settings,
+                round_minutes=round_minutes,
+                turn_seconds=timer,
+                manager=_manager(interaction),
+            )
+            await interaction.response.send_message(
+                t(locale_of(interaction), TEXT["edited"], name=view.record.name), ephemeral=True
+            )
+            await self.refresh(view.record)
+
     @app_commands.command(name="join", description="Enter the tournament (pays the buy-in)")
     @app_commands.describe(event=EVENT_HELP)
     @app_commands.autocomplete(event=open_events)

@@ -20,6 +20,7 @@ from bot.storage.tournaments import TournamentsRepo
 from cogs.tournaments import export_files
 from tests.discord.conftest import GUILD_ID, World
 from tests.discord.tables_kit import (
+    message_text,
     no_incidents,  # noqa: F401  (autouse: no error logged)
     resign,
 )
@@ -211,4 +212,50 @@ async def test_the_organiser_seeds_entrants_by_hand(
     assert [p.id for p in view.event.players] == [carol.id, bob.id, alice.id]
     r = await admin.slash(ch, "tournament seed", order=alice.mention)
     assert r.ephemeral and "closed" in r.response.content
+    await check_chips(world)
+
+
+async def test_the_organiser_edits_the_settings_before_the_start(
+    world: World,
+    quick_any: None,  # noqa: F811
+) -> None:
+    ch, admin = world.channel, world.admin
+    alice, bob = world.members[:2]
+    await admin.slash(ch, "tournament new", name="Edit me")
+    signup = ch.history()[-1]
+    tournaments = service(world)
+    before = await tournaments.current(GUILD_ID)
+    refusals = [
+        (bob, {"best_of": 3}, "Only the organiser"),
+        (admin, {"prize_split": "half"}, "60/30/10"),
+        (admin, {"best_of": 2}, "odd"),
+    ]
+    for who, options, said in refusals:
+        r = await who.slash(ch, "tournament edit", **options)
+        assert r.ephemeral and said in r.response.content, r.response.content
+        view = await tournaments.current(GUILD_ID)
+        assert view.record.settings == before.record.settings  # nothing applied
+    r = await admin.slash(
+        ch, "tournament edit", best_of=3, buy_in=15, prize_split="70/30", timer=60
+    )
+    assert r.ephemeral and "new settings" in r.response.content, r.response.content
+    view = await tournaments.current(GUILD_ID)
+    assert (view.settings.best_of, view.settings.buy_in) == (3, 15)
+    assert view.settings.prize_split == (70, 30) and view.record.options["turn_seconds"] == 60
+    assert view.settings.game == before.settings.game  # what was not given stays
+    [board] = [m for m in ch.history() if m.id == signup.id]
+    assert "70/30" in message_text(board).replace(" ", "") or "70%" in message_text(board)
+    # Members in: the buy-in they paid cannot change, the seats not go below them.
+    for member in (alice, bob):
+        await member.click(signup, label="Join")
+    await admin.slash(ch, "tournament fill", count=1)
+    r = await admin.slash(ch, "tournament edit", buy_in=5)
+    assert r.ephemeral and "buy-in cannot change" in r.response.content
+    r = await admin.slash(ch, "tournament edit", seats=2)
+    assert r.ephemeral and "3 players are already entered" in r.response.content
+    r = await admin.slash(ch, "tournament edit", seats=3, best_of=5)
+    assert r.ephemeral and "new settings" in r.response.content
+    view = await tournaments.current(GUILD_ID)
+    assert (view.settings.buy_in, view.settings.best_of, view.settings.seats_limit) == (15, 5, 3)
+    assert view.pool == 30
     await check_chips(world)

@@ -71,6 +71,47 @@ class TournamentSignUp(TournamentRounds):
         log.info("tournament %s created in guild %s by %s", tid, guild_id, organiser_id)
         return await self.view(tid)
 
+    async def edit(
+        self,
+        tournament_id: int,
+        actor_id: int,
+        settings: EventSettings,
+        *,
+        round_minutes: int | None = None,
+        turn_seconds: int | None = None,
+        manager: bool = False,
+    ) -> TournamentView:
+        """The organiser changes an event's settings before the start (``settings`` built
+        from ``/tournament new``'s options and validated the same way). The buy-in may change
+        only while no member is entered (nobody is charged or refunded behind his back); the
+        seats never below the entrants already in. One commit, or nothing."""
+        if round_minutes is not None and not 5 <= round_minutes <= 1440:
+            raise UserError(TEXT["round_minutes"])
+        if turn_seconds is not None and not 10 <= turn_seconds <= 3600:
+            raise UserError(TEXT["turn_seconds"])
+        async with self._lock(tournament_id), self._db.transaction() as tx:
+            record = await self._require(tx, tournament_id)
+            self._need_organiser(record, actor_id, manager)
+            if record.status not in ("registration", "check-in"):
+                raise UserError(TEXT["not_registration"])
+            before = EventSettings.from_dict(record.settings)
+            entries = await self._repo.entries(tx, tournament_id)
+            members = [e for e in entries if e.ai_level is None]
+            if settings.buy_in != before.buy_in and members:
+                raise UserError(TEXT["buy_in_fixed"], n=len(members))
+            if settings.seats_limit < len(entries):
+                raise UserError(TEXT["seats_below"], n=len(entries))
+            record.settings = settings.to_dict()
+            options = dict(record.options)
+            if round_minutes is not None:
+                options["round_minutes"] = round_minutes
+            if turn_seconds is not None:
+                options["turn_seconds"] = turn_seconds
+            record.options = options
+            await self._repo.update(tx, record)
+        log.info("tournament %s: settings edited by %s", tournament_id, actor_id)
+        return await self.view(tournament_id)
+
     async def set_message(self, tournament_id: int, message_id: int) -> None:
         """Remember the sign-up message (its buttons find the event after a restart)."""
         async with self._lock(tournament_id), self._db.transaction() as tx:

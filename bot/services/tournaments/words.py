@@ -82,6 +82,11 @@ TEXT = {
     "no_results": N_("**{name}** has no results to export yet."),
     "not_entrant": N_("That member is not entered in this tournament."),
     "seed_twice": N_("Name each entrant once in the seed order."),
+    "buy_in_fixed": N_(
+        "The buy-in cannot change once members have entered ({n} so far): they paid the "
+        "old one. Cancel and create the event again to change it."
+    ),
+    "seats_below": N_("{n} players are already entered: the seats cannot be fewer."),
 }
 
 # The refusals of the pure event package (English, like the engine's), recognized so that a
