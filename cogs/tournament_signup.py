@@ -56,6 +56,7 @@ TEXT = {
         "The organiser took you out of the tournament **{name}** before it started; "
         "{n} chips of buy-in were refunded to you."
     ),
+    "winner_or_draw": N_("Name the winner, or set `drawn` for a drawn match (not both)."),
     "edited": N_("**{name}** has its new settings; the sign-up message shows them."),
     "seed_order": N_("Name the entrants in seed order as mentions: `@first @second …`."),
     "seeded": N_("The first seeds of **{name}**: {order}. The others follow by rating."),

@@ -681,6 +681,43 @@ class Tournaments(
                 ),
             )
 
+    @app_commands.command(
+        name="result", description="Enter or correct a match's result, with a reason (organiser)"
+    )
+    @app_commands.describe(
+        match="The match, as the pairings name it (e.g. R2-3)",
+        reason="Why (kept in the event's history and posted)",
+        winner="Who won the match",
+        drawn="The match is drawn (instead of a winner)",
+        event=EVENT_HELP,
+    )
+    @app_commands.autocomplete(event=open_events)
+    async def result(
+        self,
+        interaction: discord.Interaction[Any],
+        match: app_commands.Range[str, 1, 20],
+        reason: app_commands.Range[str, 1, 300],
+        winner: discord.Member | None = None,
+        drawn: bool = False,
+        event: int | None = None,
+    ) -> None:
+        """Set a two-player match's result in the current round; the standings follow."""
+        async with guarded(interaction, "/tournament result"):
+            if (winner is None) == (not drawn):
+                raise UserError(TEXT["winner_or_draw"])
+            view = await self._for_organiser(interaction, event, PLAYING)
+            await self._act(
+                interaction,
+                lambda: self.service.set_result(
+                    view.id,
+                    interaction.user.id,
+                    match,
+                    None if winner is None else winner.id,
+                    reason,
+                    manager=_manager(interaction),
+                ),
+            )
+
     @app_commands.command(name="pause", description="Pause a tournament (organiser)")
     @app_commands.describe(event=EVENT_HELP)
     @app_commands.autocomplete(event=open_events)

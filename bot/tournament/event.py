@@ -174,6 +174,31 @@ class Event:
             raise TournamentError("A table has game winners, not a match winner.")
         match.result = result
 
+    def set_result(self, match_id: str, winner: PlayerId | None) -> Result:
+        """The organiser enters (or corrects) the result of a two-player match of the current
+        round: ``winner`` wins it as if by the games needed (None: a drawn match). Only the
+        current round, so no later pairing rests on the result it replaces; the standings are
+        computed from the results, so they follow. The result it stored."""
+        rnd = self.current_round
+        if rnd is None or all(m.id != match_id for m in rnd.matches):
+            raise TournamentError(f"Match {match_id} is not in the current round.")
+        _, match = self.find(match_id)
+        if match.is_bye or len(match.players) != 2:
+            raise TournamentError(f"Match {match_id} is not a match of two players.")
+        if winner is not None and winner not in match.players:
+            raise TournamentError(f"The winner of {match_id} did not play in it.")
+        needed = self.settings.wins_needed
+        won = {p: needed if p == winner else 0 for p in match.players}
+        result = Result(winner, won, sum(won.values()), how=How.ORGANISER)
+        before = match.result
+        match.result = None
+        try:
+            self.record(match_id, result)
+        except TournamentError:
+            match.result = before
+            raise
+        return result
+
     def withdraw(self, pid: PlayerId, *, disqualify: bool = False) -> list[str]:
         """Drop (or disqualify) a player: no more pairings; results so far stand. His unfinished
         two-player match of the current round is forfeited to the opponent; the ids of the

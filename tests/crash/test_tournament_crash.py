@@ -138,6 +138,14 @@ async def drive(path: Target) -> int:
             await service.remove(tid, ORGANISER, REMOVED)
             await service.start(tid, ORGANISER)
         await service.resume_all()
+        # The organiser enters the result of round 1's first match while it is played (its
+        # table ended, the correction kept), once: a restart finds it among the corrections.
+        view = await service.view(tid)
+        if view.event is not None and not view.record.options.get("corrections"):
+            rnd = view.event.current_round
+            assert rnd is not None and rnd.number == 1
+            first = rnd.matches[0]
+            await service.set_result(tid, ORGANISER, first.id, first.players[1], "entered by hand")
         for _ in range(50):
             if (await service.view(tid)).record.status == "finished":
                 break
@@ -158,7 +166,8 @@ async def drive(path: Target) -> int:
             p
             for p, _ in (await service.view(tid)).record.results["ranking"]  # type: ignore[index]
         ]
-        assert len(exported.records) >= len(USERS)
+        assert len(exported.records) >= len(USERS) - 1
+        assert [c["reason"] for c in exported.data["corrections"]] == ["entered by hand"]
         return commit_count()
     finally:
         await db.close()

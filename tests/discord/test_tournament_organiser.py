@@ -259,3 +259,65 @@ async def test_the_organiser_edits_the_settings_before_the_start(
     assert (view.settings.buy_in, view.settings.best_of, view.settings.seats_limit) == (15, 5, 3)
     assert view.pool == 30
     await check_chips(world)
+
+
+async def test_the_organiser_enters_and_corrects_a_result_with_a_reason(
+    world: World,
+    quick_any: None,  # noqa: F811
+) -> None:
+    ch, admin = world.channel, world.admin
+    members = world.members[:4]
+    actors = {m.id: m for m in members}
+    await admin.slash(ch, "tournament new", name="Fix", buy_in=10, rounds=2)
+    signup = ch.history()[-1]
+    for member in members:
+        await member.click(signup, label="Join")
+    await admin.slash(ch, "tournament start")
+    tournaments = service(world)
+    view = await tournaments.current(GUILD_ID)
+    assert view.event is not None and view.event.current_round is not None
+    first, second = view.event.current_round.matches
+    high, low = first.players
+    outsider = next(p for p in second.players)
+    why = "the table froze"
+    refusals = [
+        (members[0] if members[0].id != admin.id else members[1], {"winner": actors[low]}, "Only"),
+        (admin, {"match": "Z9-9", "winner": actors[low]}, "no match Z9-9"),
+        (admin, {"winner": actors[outsider]}, "did not play"),
+        (admin, {}, "Name the winner"),
+        (admin, {"winner": actors[low], "reason": "x"}, "reason of 3 to 300"),
+    ]
+    for who, options, said in refusals:
+        r = await who.slash(
+            ch, "tournament result", **{"match": first.id, "reason": why, **options}
+        )
+        assert r.ephemeral and said in (
+            r.followups[-1].content if r.followups else r.response.content
+        )
+        now = await tournaments.view(view.id)
+        assert now.event is not None and now.event.find(first.id)[1].result is None
+    # Entered while the match's game is still being played: its table ends, the match is decided.
+    r = await admin.slash(ch, "tournament result", match=first.id, winner=actors[low], reason=why)
+    now = await tournaments.view(view.id)
+    assert now.event is not None
+    result = now.event.find(first.id)[1].result
+    assert result is not None and result.winner == low and result.how.value == "organiser"
+    assert f"result of match **{first.id}**" in ch.history()[-1].content
+    assert why in ch.history()[-1].content
+    assert [m.id for m in now.event.open_matches()] == [second.id]
+    # Corrected (the round is not done yet): the standings follow.
+    await admin.slash(ch, "tournament result", match=first.id, winner=actors[high], reason="typo")
+    now = await tournaments.view(view.id)
+    assert now.event is not None
+    standing = {s.player: s for s in now.event.pair_standings()}
+    assert standing[high].wins == 1 and standing[low].wins == 0
+    assert [c["reason"] for c in now.record.options["corrections"]] == [why, "typo"]
+    await check_chips(world)
+    # The round done, the next is paired on these results: round 1 can no longer change.
+    await declare_all(world, actors)
+    r = await admin.slash(ch, "tournament result", match=first.id, winner=actors[low], reason=why)
+    said = r.followups[-1].content if r.followups else r.response.content
+    assert r.ephemeral and "not in the current round" in said
+    exported = await tournaments.export(view.id, GUILD_ID)
+    assert len(exported.data["corrections"]) == 2
+    await check_chips(world)

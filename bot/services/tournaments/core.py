@@ -189,6 +189,7 @@ class TournamentCore:
             "created_at": to_db_time(record.created_at),
             "finished_at": None if record.finished_at is None else to_db_time(record.finished_at),
             "pool": int(results.get("pool", view.pool)),
+            "corrections": list(record.options.get("corrections", [])),
         }
         data = event_data(event, meta=meta, prizes=prizes, games=games)
         replays = ReplayService(self._games)

@@ -86,6 +86,13 @@ TEXT = {
         "The buy-in cannot change once members have entered ({n} so far): they paid the "
         "old one. Cancel and create the event again to change it."
     ),
+    "reason": N_("Give a reason of 3 to 300 characters; it is kept in the event's history."),
+    "no_match": N_("There is no match {match} in this tournament."),
+    "drawn": N_("a draw"),
+    "result_set": N_(
+        "📝 The organiser set the result of match **{match}** of **{name}**: {winner}. "
+        "Reason: {reason}"
+    ),
     "seats_below": N_("{n} players are already entered: the seats cannot be fewer."),
 }
 
@@ -120,6 +127,10 @@ REFUSALS = (
     N_("The final table has 2 to {n} seats (0 for none)."),
     N_("A player is entered twice."),
     N_("An elimination bracket needs at least two players."),
+    N_("Match {match} is not in the current round."),
+    N_("Match {match} is not a match of two players."),
+    N_("The winner of {match} did not play in it."),
+    N_("Match {match} is a knockout match: it needs a winner."),
 )
 
 
