@@ -229,7 +229,8 @@ class Event:
         if rnd is None:
             raise TournamentError("No round has been paired yet.")
         if any(
-            m.result is not None and m.result.how in (How.PLAYED, How.TIME) for m in rnd.matches
+            m.result is not None and m.result.how in (How.PLAYED, How.TIME, How.ORGANISER)
+            for m in rnd.matches
         ):
             raise TournamentError("The round has results already; it cannot be re-paired.")
         self.rounds.pop()

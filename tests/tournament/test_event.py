@@ -374,3 +374,12 @@ def test_the_organiser_sets_and_corrects_a_result_of_the_current_round_only() ->
     assert event.next_round() is not None
     with pytest.raises(TournamentError, match="not in the current round"):
         event.set_result(first.id, b)
+
+
+def test_a_round_with_a_result_set_by_hand_is_not_paired_again() -> None:
+    event = new_event(EventSettings(), 4)
+    rnd = event.next_round()
+    assert rnd is not None
+    event.set_result(rnd.matches[0].id, rnd.matches[0].players[0])
+    with pytest.raises(TournamentError, match="results already"):
+        event.unpair()
