@@ -51,6 +51,24 @@ TEXT = {
     "status": N_("Status: {status}"),
     "over": N_("🏆 **{name}** is over."),
     "history": N_("**#{id} {name}** ({when}): {top}"),
+    "removed": N_("{who} is no longer entered in **{name}**; any buy-in was refunded."),
+    "removed_dm": N_(
+        "The organiser took you out of the tournament **{name}** before it started; "
+        "{n} chips of buy-in were refunded to you."
+    ),
+    "winner_or_draw": N_("Name the winner, or set `drawn` for a drawn match (not both)."),
+    "edited": N_("**{name}** has its new settings; the sign-up message shows them."),
+    "seed_order": N_("Name the entrants in seed order as mentions: `@first @second …`."),
+    "seeded": N_("The first seeds of **{name}**: {order}. The others follow by rating."),
+    "seeded_none": N_("**{name}** is seeded by rating again."),
+    "exported": N_(
+        "**{name}**: the whole event (JSON and CSV) and the records of its {n} finished games."
+    ),
+    "exported_no_records": N_(
+        "**{name}**: the whole event (JSON and CSV). The records of its games ({size} MB) are "
+        "over this server's {limit} MB upload limit: open each with `/replay` by its game id "
+        "(in the JSON and matches.csv)."
+    ),
 }
 
 # An event's status, in words (the footer of its sign-up message).

@@ -12,8 +12,12 @@ its buttons (:mod:`cogs.tournament_signup`); here the commands and the clock.
 from __future__ import annotations
 
 import asyncio
+import io
+import json
 import logging
 import random
+import re
+import zipfile
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -31,6 +35,7 @@ from bot.services.tournaments import (
     AI_LEVELS,
     FORMATS,
     OPEN_STATUSES,
+    EventExport,
     TournamentService,
     TournamentView,
     explain_rules,
@@ -56,6 +61,9 @@ __all__ = ["TournamentButton", "Tournaments", "setup"]
 
 log = logging.getLogger(__name__)
 
+MENTION = re.compile(r"<@!?(\d{1,20})>")
+"""A member's mention in text (``seed``'s order)."""
+_ZIP_TIME = (2000, 1, 1, 0, 0, 0)  # fixed, so the same event always packs the same bytes
 CLOCK_SECONDS = 30.0  # how often the event clock looks for a closed sign-up or a round's end
 
 GAME_CHOICES = [
@@ -82,6 +90,45 @@ READABLE = (*OPEN_STATUSES, "finished", "cancelled")
 
 def _manager(interaction: discord.Interaction[Any]) -> bool:
     return bool(interaction.permissions.manage_guild)
+
+
+def _upload_limit(interaction: discord.Interaction[Any]) -> int:
+    guild = interaction.guild
+    return guild.filesize_limit if guild else discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
+
+
+def export_files(found: EventExport, locale: str, limit: int) -> tuple[list[discord.File], str]:
+    """The attachments of ``/tournament export`` and what its answer says.
+
+    ``event-N.json`` (everything), ``standings.csv``, ``matches.csv`` and ``records.zip`` (one
+    record file a game, named by its id). Discord refuses a message whose files add up to more
+    than the server's upload ``limit``: the zip is then left out and the answer says how to get
+    each record instead (``/replay``), so the data itself always comes."""
+    number = found.data["id"]
+    data = json.dumps(found.data, ensure_ascii=False, indent=1).encode()
+    sheets = [
+        (f"event-{number}.json", data),
+        (f"event-{number}-standings.csv", found.standings_csv.encode()),
+        (f"event-{number}-matches.csv", found.matches_csv.encode()),
+    ]
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
+        for game_id, text in found.records.items():
+            archive.writestr(zipfile.ZipInfo(f"{game_id}.txt", _ZIP_TIME), text)
+    archive_bytes = packed.getvalue()
+    size = sum(len(b) for _, b in sheets)
+    if size + len(archive_bytes) <= limit:
+        sheets.append((f"event-{number}-records.zip", archive_bytes))
+        text = t(locale, TEXT["exported"], name=found.name, n=len(found.records))
+    else:
+        text = t(
+            locale,
+            TEXT["exported_no_records"],
+            name=found.name,
+            size=f"{len(archive_bytes) / 1e6:.1f}",
+            limit=f"{limit / 1e6:.0f}",
+        )
+    return [discord.File(io.BytesIO(b), filename=name) for name, b in sheets], text
 
 
 def _guild(interaction: discord.Interaction[Any]) -> int:
@@ -331,6 +378,81 @@ class Tournaments(
                 message_id = (await interaction.original_response()).id
             await self.service.set_message(view.id, message_id)
 
+    @app_commands.command(name="edit", description="Change an event's settings before the start")
+    @app_commands.describe(
+        game="Which game",
+        format="Swiss (default for two players), elimination, round robin, table rounds",
+        best_of="Games per match (odd; default 1)",
+        rounds="Swiss or table rounds (default: log2 of the players, or 3 table rounds)",
+        buy_in="Chips each member pays to enter (default 0: free)",
+        prize_split="Percentages of the pool by place, e.g. 60/30/10 (default 100)",
+        seats="Most players (default 64)",
+        round_minutes="Time limit of a round in minutes (default 60)",
+        timer="Seconds per turn (default 120)",
+        top_cut="Swiss: the top K play a knockout playoff",
+        table_size="Table rounds: most seats at a table (default 6)",
+        games_per_table="Table rounds: games each table plays (default 3)",
+        final_table="Table rounds: players at the final table (default 6, 0 for none)",
+        decide_by="Tsung Shap: a match is won by games (default) or by total points",
+        event=EVENT_HELP,
+    )
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
+    @app_commands.autocomplete(event=open_events)
+    async def edit(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str | None = None,
+        format: str | None = None,
+        best_of: app_commands.Range[int, 1, 15] | None = None,
+        rounds: app_commands.Range[int, 1, 30] | None = None,
+        buy_in: app_commands.Range[int, 0, MAX_ANTE] | None = None,
+        prize_split: str | None = None,
+        seats: app_commands.Range[int, 2, 1024] | None = None,
+        round_minutes: app_commands.Range[int, 5, 1440] | None = None,
+        timer: app_commands.Range[int, 10, 3600] | None = None,
+        top_cut: app_commands.Range[int, 0, 64] | None = None,
+        table_size: app_commands.Range[int, 2, 20] | None = None,
+        games_per_table: app_commands.Range[int, 1, 20] | None = None,
+        final_table: app_commands.Range[int, 0, 20] | None = None,
+        decide_by: str | None = None,
+        event: int | None = None,
+    ) -> None:
+        """Change the options given (the others stay), validated as ``new`` validates them;
+        the sign-up message shows the new rules."""
+        async with guarded(interaction, "/tournament edit"):
+            view = await self._for_organiser(interaction, event, ("registration", "check-in"))
+            now = view.settings
+            # A new game without a format takes the game's own format, as in ``new``.
+            keep_format = None if game is not None else now.format.value
+            settings = settings_from_options(
+                game=game if game is not None else now.game,
+                format=format if format is not None else keep_format,
+                best_of=best_of if best_of is not None else now.best_of,
+                rounds=rounds if rounds is not None else now.rounds,
+                buy_in=buy_in if buy_in is not None else now.buy_in,
+                prize_split=prize_split or "/".join(str(p) for p in now.prize_split),
+                seats_limit=seats if seats is not None else now.seats_limit,
+                top_cut=top_cut if top_cut is not None else now.top_cut,
+                table_size=table_size if table_size is not None else now.table_size,
+                games_per_table=(
+                    games_per_table if games_per_table is not None else now.games_per_table
+                ),
+                final_table=final_table if final_table is not None else now.final_table,
+                decide_by=decide_by if decide_by is not None else now.decide_by.value,
+            )
+            view = await self.service.edit(
+                view.id,
+                interaction.user.id,
+                settings,
+                round_minutes=round_minutes,
+                turn_seconds=timer,
+                manager=_manager(interaction),
+            )
+            await interaction.response.send_message(
+                t(locale_of(interaction), TEXT["edited"], name=view.record.name), ephemeral=True
+            )
+            await self.refresh(view.record)
+
     @app_commands.command(name="join", description="Enter the tournament (pays the buy-in)")
     @app_commands.describe(event=EVENT_HELP)
     @app_commands.autocomplete(event=open_events)
@@ -380,6 +502,67 @@ class Tournaments(
             )
             await interaction.response.send_message(filled, ephemeral=True)
             await self.refresh(view.record)
+
+    @app_commands.command(
+        name="remove", description="Take an entrant out before the start, refunded (organiser)"
+    )
+    @app_commands.describe(member="The entrant", event=EVENT_HELP)
+    @app_commands.autocomplete(event=open_events)
+    async def remove(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member,
+        event: int | None = None,
+    ) -> None:
+        """Remove an entrant before the start; his buy-in comes back and he is told by DM."""
+        async with guarded(interaction, "/tournament remove"):
+            view = await self._for_organiser(interaction, event, ("registration", "check-in"))
+            view, refunded = await self.service.remove(
+                view.id, interaction.user.id, member.id, manager=_manager(interaction)
+            )
+            name = view.record.name
+            await interaction.response.send_message(
+                t(locale_of(interaction), TEXT["removed"], who=member.display_name, name=name),
+                ephemeral=True,
+            )
+            await self.refresh(view.record)
+            # The member's own language is unknown outside an interaction: the server's.
+            told = t(await public_locale_of(interaction), TEXT["removed_dm"], name=name, n=refunded)
+            try:
+                await member.send(told)
+            except discord.HTTPException:
+                log.info("could not DM %s about his removal from event %s", member.id, view.id)
+
+    @app_commands.command(name="seed", description="Set the first seeds by hand (organiser)")
+    @app_commands.describe(
+        order="The entrants as mentions, seed 1 first (empty: by rating again)",
+        event=EVENT_HELP,
+    )
+    @app_commands.autocomplete(event=open_events)
+    async def seed(
+        self,
+        interaction: discord.Interaction[Any],
+        order: app_commands.Range[str, 0, 2000] = "",
+        event: int | None = None,
+    ) -> None:
+        """Seed entrants by hand before the start; the others follow by rating."""
+        async with guarded(interaction, "/tournament seed"):
+            view = await self._for_organiser(interaction, event, ("registration", "check-in"))
+            ids = [int(m) for m in MENTION.findall(order)]
+            if MENTION.sub("", order).strip() or len(ids) > len(view.entries):
+                raise UserError(TEXT["seed_order"])
+            view = await self.service.seed(
+                view.id, interaction.user.id, ids, manager=_manager(interaction)
+            )
+            names = {e.user_id: e.name for e in view.entries}
+            shown = t(locale_of(interaction), ", ").join(
+                f"{i}. {names.get(p, p)}" for i, p in enumerate(ids, 1)
+            )
+            said = TEXT["seeded"] if ids else TEXT["seeded_none"]
+            await interaction.response.send_message(
+                t(locale_of(interaction), said, name=view.record.name, order=shown),
+                ephemeral=True,
+            )
 
     @app_commands.command(name="start", description="Close sign-up and start (organiser)")
     @app_commands.describe(event=EVENT_HELP)
@@ -452,6 +635,21 @@ class Tournaments(
                 )
             await interaction.response.send_message("\n".join(lines)[:MESSAGE_LIMIT])
 
+    @app_commands.command(
+        name="export", description="The whole event as JSON, CSV and game records"
+    )
+    @app_commands.describe(event=EVENT_HELP)
+    @app_commands.autocomplete(event=any_events)
+    async def export(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
+        """Hand anyone in the server the event's data once it has results (while it runs too:
+        the standings are public anyway), privately."""
+        async with guarded(interaction, "/tournament export"):
+            view = await self._meant(interaction, event, READABLE)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            found = await self.service.export(view.id, _guild(interaction))
+            files, text = export_files(found, locale_of(interaction), _upload_limit(interaction))
+            await interaction.followup.send(text, files=files, ephemeral=True)
+
     @app_commands.command(name="drop", description="Leave a running tournament")
     @app_commands.describe(event=EVENT_HELP)
     @app_commands.autocomplete(event=open_events)
@@ -499,6 +697,43 @@ class Tournaments(
                 interaction,
                 lambda: self.service.repair(
                     view.id, interaction.user.id, manager=_manager(interaction)
+                ),
+            )
+
+    @app_commands.command(
+        name="result", description="Enter or correct a match's result, with a reason (organiser)"
+    )
+    @app_commands.describe(
+        match="The match, as the pairings name it (e.g. R2-3)",
+        reason="Why (kept in the event's history and posted)",
+        winner="Who won the match",
+        drawn="The match is drawn (instead of a winner)",
+        event=EVENT_HELP,
+    )
+    @app_commands.autocomplete(event=open_events)
+    async def result(
+        self,
+        interaction: discord.Interaction[Any],
+        match: app_commands.Range[str, 1, 20],
+        reason: app_commands.Range[str, 1, 300],
+        winner: discord.Member | None = None,
+        drawn: bool = False,
+        event: int | None = None,
+    ) -> None:
+        """Set a two-player match's result in the current round; the standings follow."""
+        async with guarded(interaction, "/tournament result"):
+            if (winner is None) == (not drawn):
+                raise UserError(TEXT["winner_or_draw"])
+            view = await self._for_organiser(interaction, event, PLAYING)
+            await self._act(
+                interaction,
+                lambda: self.service.set_result(
+                    view.id,
+                    interaction.user.id,
+                    match,
+                    None if winner is None else winner.id,
+                    reason,
+                    manager=_manager(interaction),
                 ),
             )
 

@@ -173,7 +173,7 @@ class TournamentsRepo:
         changed = await tx.execute(
             "UPDATE tournaments SET message_id = ?, status = ?, state_json = ?, version = ?, "
             "closes_at = ?, round_deadline = ?, paused_left = ?, finished_at = ?, "
-            "results_json = ? WHERE id = ? AND version = ?",
+            "results_json = ?, settings_json = ?, options_json = ? WHERE id = ? AND version = ?",
             (
                 record.message_id,
                 record.status,
@@ -184,6 +184,8 @@ class TournamentsRepo:
                 record.paused_left,
                 None if record.finished_at is None else to_db_time(record.finished_at),
                 None if record.results is None else json.dumps(record.results),
+                json.dumps(record.settings),
+                json.dumps(record.options),
                 record.id,
                 read_at,
             ),
@@ -269,6 +271,15 @@ class TournamentsRepo:
             "SELECT match_id, round, thread_id, game_ids, games_json, seatings_json "
             "FROM tournament_matches WHERE tournament_id = ? AND round = ? ORDER BY match_id",
             (tournament_id, round_number),
+        )
+        return [_match_row(r) for r in rows]
+
+    async def all_matches(self, tx: Tx, tournament_id: int) -> list[MatchRow]:
+        """The match rows of every round, in round order (an export's games)."""
+        rows = await tx.fetchall(
+            "SELECT match_id, round, thread_id, game_ids, games_json, seatings_json "
+            "FROM tournament_matches WHERE tournament_id = ? ORDER BY round, match_id",
+            (tournament_id,),
         )
         return [_match_row(r) for r in rows]
 

@@ -81,9 +81,18 @@ class Event:
     # ---------------------------------------------------------------- creation and lookups
 
     @classmethod
-    def start(cls, settings: EventSettings, entrants: Sequence[Player], rng: Random) -> Event:
+    def start(
+        cls,
+        settings: EventSettings,
+        entrants: Sequence[Player],
+        rng: Random,
+        *,
+        fixed: Sequence[PlayerId] = (),
+    ) -> Event:
         """A new event for ``entrants``, seeded (ratings first, the rest at random by
-        ``rng``). Raises :class:`TournamentError` when the number of players does not fit."""
+        ``rng``); the players in ``fixed`` (the organiser's order, set by hand) take the first
+        seeds in that order, the others follow in theirs. Raises :class:`TournamentError` when
+        the number of players does not fit."""
         n = len(entrants)
         if n < 2:
             raise TournamentError("An event needs at least two players.")
@@ -97,7 +106,10 @@ class Event:
             )
         if not any(not p.ai for p in entrants):
             raise TournamentError("An event needs at least one human player.")
-        return cls(settings, seed_players(entrants, rng))
+        seeded = seed_players(entrants, rng)
+        by_id = {p.id: p for p in seeded}
+        first = [by_id[p] for p in dict.fromkeys(fixed) if p in by_id]
+        return cls(settings, first + [p for p in seeded if p not in first])
 
     @property
     def seeds(self) -> list[PlayerId]:
@@ -198,6 +210,31 @@ class Event:
                 out.append(p)
         return out
 
+    def set_result(self, match_id: str, winner: PlayerId | None) -> Result:
+        """The organiser enters (or corrects) the result of a two-player match of the current
+        round: ``winner`` wins it as if by the games needed (None: a drawn match). Only the
+        current round, so no later pairing rests on the result it replaces; the standings are
+        computed from the results, so they follow. The result it stored."""
+        rnd = self.current_round
+        if rnd is None or all(m.id != match_id for m in rnd.matches):
+            raise TournamentError(f"Match {match_id} is not in the current round.")
+        _, match = self.find(match_id)
+        if match.is_bye or len(match.players) != 2:
+            raise TournamentError(f"Match {match_id} is not a match of two players.")
+        if winner is not None and winner not in match.players:
+            raise TournamentError(f"The winner of {match_id} did not play in it.")
+        needed = self.settings.wins_needed
+        won = {p: needed if p == winner else 0 for p in match.players}
+        result = Result(winner, won, sum(won.values()), how=How.ORGANISER)
+        before = match.result
+        match.result = None
+        try:
+            self.record(match_id, result)
+        except TournamentError:
+            match.result = before
+            raise
+        return result
+
     def withdraw(self, pid: PlayerId, *, disqualify: bool = False) -> list[str]:
         """Drop (or disqualify) a player: no more pairings; results so far stand. His unfinished
         two-player match of the current round is forfeited to the opponent; the ids of the
@@ -228,7 +265,8 @@ class Event:
         if rnd is None:
             raise TournamentError("No round has been paired yet.")
         if any(
-            m.result is not None and m.result.how in (How.PLAYED, How.TIME) for m in rnd.matches
+            m.result is not None and m.result.how in (How.PLAYED, How.TIME, How.ORGANISER)
+            for m in rnd.matches
         ):
             raise TournamentError("The round has results already; it cannot be re-paired.")
         self.rounds.pop()

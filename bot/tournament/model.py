@@ -276,6 +276,7 @@ class How(StrEnum):
     TIME = "time"  # decided by the event's rule when the round's time ran out
     FORFEIT = "forfeit"  # a no-show, a drop or a disqualification
     BYE = "bye"
+    ORGANISER = "organiser"  # entered or corrected by the organiser, with a reason
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,9 @@ ALLOWED = {
     "df",
     "ceil",
     "log",
+    "JSON",  # file formats an export hands out (/tournament export)
+    "CSV",
+    "MB",
 }
 
 

@@ -346,3 +346,40 @@ def test_rules_text(settings: EventSettings, phrases: list[str]) -> None:
 
 def test_make_players_helper() -> None:
     assert [p.ai for p in make_players(4, ai=1)] == [False, False, False, True]
+
+
+def test_seeds_set_by_hand_come_first_and_the_rest_keep_their_order() -> None:
+    players = make_players(6)  # rated: seed i is player i
+    event = Event.start(EventSettings(), players, Random(0), fixed=[5, 2, 99])
+    # 99 is not an entrant (left since): ignored; the others follow by rating.
+    assert event.seeds == [5, 2, 1, 3, 4, 6]
+    assert Event.start(EventSettings(), players, Random(0)).seeds == [1, 2, 3, 4, 5, 6]
+
+
+def test_the_organiser_sets_and_corrects_a_result_of_the_current_round_only() -> None:
+    event = new_event(EventSettings(best_of=3), 4)
+    rnd = event.next_round()
+    assert rnd is not None
+    first, second = rnd.matches
+    a, b = first.players
+    result = event.set_result(first.id, b)
+    assert result.winner == b and result.games_won == {a: 0, b: 2}
+    assert result.how is How.ORGANISER
+    event.set_result(first.id, a)  # corrected: the standings follow the result stored
+    assert {s.player: s.wins for s in event.pair_standings()}[a] == 1
+    with pytest.raises(TournamentError, match="did not play"):
+        event.set_result(first.id, second.players[0])
+    assert first.result is not None and first.result.winner == a  # the refused one left nothing
+    event.set_result(second.id, None)  # a drawn match
+    assert event.next_round() is not None
+    with pytest.raises(TournamentError, match="not in the current round"):
+        event.set_result(first.id, b)
+
+
+def test_a_round_with_a_result_set_by_hand_is_not_paired_again() -> None:
+    event = new_event(EventSettings(), 4)
+    rnd = event.next_round()
+    assert rnd is not None
+    event.set_result(rnd.matches[0].id, rnd.matches[0].players[0])
+    with pytest.raises(TournamentError, match="results already"):
+        event.unpair()

@@ -16,10 +16,12 @@ from bot.logs import bound
 from bot.services.chips import ChipsService
 from bot.services.clock import Clock
 from bot.services.errors import UserError
+from bot.services.replays import ReplayService
 from bot.services.tables import TableService
 from bot.services.tournaments.host import (
     MAX_OPEN,
     OPEN_STATUSES,
+    EventExport,
     OrganiserRoles,
     RatingLookup,
     TournamentHost,
@@ -29,8 +31,10 @@ from bot.services.tournaments.host import (
 from bot.services.tournaments.words import TEXT
 from bot.storage.db import Database
 from bot.storage.games import GamesRepo
+from bot.storage.timestamps import to_db_time
 from bot.storage.tournaments import EntryRecord, MatchRow, TournamentRecord, TournamentsRepo
 from bot.tournament import Event, EventSettings
+from bot.tournament.export import event_data, matches_csv, standings_csv
 
 __all__ = ["EVENT_LOCK_POLL", "EVENT_LOCK_WAIT", "TournamentCore"]
 
@@ -149,9 +153,54 @@ class TournamentCore:
         return [r for r in found if typed in f"{r.id} {r.name}".casefold()][:25]
 
     async def history(self, guild_id: int, limit: int = 10) -> list[TournamentRecord]:
-        """The server's finished events, newest first (``results`` holds the final order)."""
+        """The server's finished events, newest first (``results`` holds the final order of
+        every player: events stored when only the top 16 were kept get theirs back from the
+        stored event state, which always held every result)."""
         async with self._db.read() as tx:
-            return await self._repo.list_guild(tx, guild_id, ("finished",), limit=limit)
+            records = await self._repo.list_guild(tx, guild_id, ("finished",), limit=limit)
+        for record in records:
+            results = record.results
+            if results is None or record.state is None:
+                continue
+            if len(results.get("ranking", [])) < int(results.get("players", 0)):
+                event = Event.from_dict(record.state)
+                results["ranking"] = [[p, event.player(p).name] for p in event.ranking()]
+        return records
+
+    async def export(self, tournament_id: int, guild_id: int) -> EventExport:
+        """The whole event for ``/tournament export``: its data (:func:`event_data`), the two
+        spreadsheets and the record of every finished game, by game id. Refused while no
+        match has a result yet (there is nothing to export but the sign-up list)."""
+        view = await self.view(tournament_id, guild_id)
+        record, event = view.record, view.event
+        if event is None or not any(m.result for r in event.rounds for m in r.matches):
+            raise UserError(TEXT["no_results"], name=record.name)
+        async with self._db.read() as tx:
+            rows = await self._repo.all_matches(tx, tournament_id)
+        games: dict[str, list[str]] = {}
+        for row in rows:
+            games.setdefault(row.match_id, []).extend(row.game_ids)
+        results = record.results or {}
+        prizes = {int(p): int(a) for p, a in results.get("prizes", [])}
+        meta = {
+            "id": record.id,
+            "name": record.name,
+            "status": record.status,
+            "organiser_id": record.organiser_id,
+            "created_at": to_db_time(record.created_at),
+            "finished_at": None if record.finished_at is None else to_db_time(record.finished_at),
+            "pool": int(results.get("pool", view.pool)),
+            "corrections": list(record.options.get("corrections", [])),
+        }
+        data = event_data(event, meta=meta, prizes=prizes, games=games)
+        replays = ReplayService(self._games)
+        records: dict[str, str] = {}
+        for game_id in (g for ids in games.values() for g in ids):
+            try:
+                records[game_id] = (await replays.load(game_id, guild_id)).text
+            except UserError:
+                continue  # still being played, or never started: no record yet
+        return EventExport(record.name, data, standings_csv(data), matches_csv(data), records)
 
     async def may_organise(self, guild_id: int, role_ids: Sequence[int], *, manager: bool) -> bool:
         """Server managers, and members with the organiser role, may create events."""

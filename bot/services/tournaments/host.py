@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.services.tables import Outcome, Table
 from bot.storage.db import Database
@@ -19,6 +19,7 @@ __all__ = [
     "MAX_OPEN",
     "MAX_STEPS",
     "OPEN_STATUSES",
+    "EventExport",
     "OrganiserRoles",
     "RatingLookup",
     "TournamentHost",
@@ -89,6 +90,20 @@ class TournamentView:
     def id(self) -> int:
         """The event's number."""
         return self.record.id
+
+
+@dataclass(slots=True)
+class EventExport:
+    """An event as ``/tournament export`` hands it out (see
+    :meth:`~bot.services.tournaments.core.TournamentCore.export`)."""
+
+    name: str
+    data: dict[str, Any]
+    """Everything, as JSON values (:func:`bot.tournament.export.event_data`)."""
+    standings_csv: str
+    matches_csv: str
+    records: dict[str, str]
+    """Game id -> its record (``docs/record-format.md``), for every finished game."""
 
 
 class OrganiserRoles:

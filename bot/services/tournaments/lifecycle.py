@@ -141,6 +141,80 @@ class TournamentLifecycle(TournamentSignUp):
         await self.advance(tournament_id)
         return await self.view(tournament_id)
 
+    async def set_result(
+        self,
+        tournament_id: int,
+        actor_id: int,
+        match_id: str,
+        winner_id: int | None,
+        reason: str,
+        *,
+        manager: bool = False,
+    ) -> TournamentView:
+        """The organiser enters or corrects the result of a two-player match of the current
+        round (:meth:`Event.set_result`), with a reason kept in the event's history
+        (``options["corrections"]``, in the export too) and posted in the event's channel. A
+        game still being played for it is ended. Only while the event runs: once the round is
+        done the next is paired on its results, and once the event is over the prizes are paid
+        (no ledger correction is made after that: refused). Standings follow the results."""
+        reason = " ".join(reason.split())
+        if not 3 <= len(reason) <= 300:
+            raise UserError(TEXT["reason"])
+        async with self._lock(tournament_id):
+            async with self._db.read() as tx:
+                record = await self._require(tx, tournament_id)
+            self._need_organiser(record, actor_id, manager)
+            if record.status not in ("running", "paused") or record.state is None:
+                raise UserError(TEXT["not_running"])
+            event = Event.from_dict(record.state)
+            match_id = match_id.strip().upper()
+            try:
+                _, match = event.find(match_id)
+            except TournamentError:
+                raise UserError(TEXT["no_match"], match=match_id[:20]) from None
+            before = None if match.result is None else match.result.to_dict()
+            try:
+                result = event.set_result(match_id, winner_id)
+            except TournamentError as exc:
+                raise refusal(exc) from None
+            rnd = event.current_round
+            assert rnd is not None
+            rows = {r.match_id: r for r in await self._match_rows(record.id, rnd.number)}
+            row = rows.get(match_id)
+            if row is not None and before is None:
+                await self._stop_table(row, record)
+            record.state = event.to_dict()
+            corrections = list(record.options.get("corrections", []))
+            corrections.append(
+                {
+                    "round": rnd.number,
+                    "match": match_id,
+                    "by": actor_id,
+                    "reason": reason,
+                    "before": before,
+                    "after": result.to_dict(),
+                    "at": self._clock.now().isoformat(),
+                }
+            )
+            record.options = {**record.options, "corrections": corrections}
+            async with self._db.transaction() as tx:
+                await self._repo.update(tx, record)
+            winner: str = (
+                Message(TEXT["drawn"]) if winner_id is None else event.player(winner_id).name
+            )
+            await self._post(
+                record,
+                Message(
+                    TEXT["result_set"],
+                    match=match_id,
+                    name=record.name,
+                    winner=winner,
+                    reason=reason,
+                ),
+            )
+        await self.advance(tournament_id)
+        return await self.view(tournament_id)
+
     async def _resign(self, thread_id: int, user_id: int) -> None:
         table = await self._tables.lookup(thread_id)  # any process may hold it
         if table is None or not table.running:

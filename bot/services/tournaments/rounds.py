@@ -358,7 +358,7 @@ class TournamentRounds(TournamentCore):
         record.finished_at = self._clock.now()
         record.round_deadline = None
         record.results = {
-            "ranking": [[p, event.player(p).name] for p in ranking[:16]],
+            "ranking": [[p, event.player(p).name] for p in ranking],
             "prizes": [[p, a] for p, a in prizes.items()],
             "pool": pool,
             "players": len(event.players),

@@ -4,6 +4,7 @@ fillers, check-in, and the start that seeds the players and opens the first roun
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from datetime import timedelta
 
 from bot.locale import Message
@@ -70,6 +71,47 @@ class TournamentSignUp(TournamentRounds):
         log.info("tournament %s created in guild %s by %s", tid, guild_id, organiser_id)
         return await self.view(tid)
 
+    async def edit(
+        self,
+        tournament_id: int,
+        actor_id: int,
+        settings: EventSettings,
+        *,
+        round_minutes: int | None = None,
+        turn_seconds: int | None = None,
+        manager: bool = False,
+    ) -> TournamentView:
+        """The organiser changes an event's settings before the start (``settings`` built
+        from ``/tournament new``'s options and validated the same way). The buy-in may change
+        only while no member is entered (nobody is charged or refunded behind his back); the
+        seats never below the entrants already in. One commit, or nothing."""
+        if round_minutes is not None and not 5 <= round_minutes <= 1440:
+            raise UserError(TEXT["round_minutes"])
+        if turn_seconds is not None and not 10 <= turn_seconds <= 3600:
+            raise UserError(TEXT["turn_seconds"])
+        async with self._lock(tournament_id), self._db.transaction() as tx:
+            record = await self._require(tx, tournament_id)
+            self._need_organiser(record, actor_id, manager)
+            if record.status not in ("registration", "check-in"):
+                raise UserError(TEXT["not_registration"])
+            before = EventSettings.from_dict(record.settings)
+            entries = await self._repo.entries(tx, tournament_id)
+            members = [e for e in entries if e.ai_level is None]
+            if settings.buy_in != before.buy_in and members:
+                raise UserError(TEXT["buy_in_fixed"], n=len(members))
+            if settings.seats_limit < len(entries):
+                raise UserError(TEXT["seats_below"], n=len(entries))
+            record.settings = settings.to_dict()
+            options = dict(record.options)
+            if round_minutes is not None:
+                options["round_minutes"] = round_minutes
+            if turn_seconds is not None:
+                options["turn_seconds"] = turn_seconds
+            record.options = options
+            await self._repo.update(tx, record)
+        log.info("tournament %s: settings edited by %s", tournament_id, actor_id)
+        return await self.view(tournament_id)
+
     async def set_message(self, tournament_id: int, message_id: int) -> None:
         """Remember the sign-up message (its buttons find the event after a restart)."""
         async with self._lock(tournament_id), self._db.transaction() as tx:
@@ -121,6 +163,56 @@ class TournamentSignUp(TournamentRounds):
                 tx=tx,
             )
             await self._repo.remove_entry(tx, tournament_id, user_id)
+            await self._repo.update(tx, record)
+        return await self.view(tournament_id)
+
+    async def remove(
+        self, tournament_id: int, actor_id: int, user_id: int, *, manager: bool = False
+    ) -> tuple[TournamentView, int]:
+        """The organiser takes an entrant (a member or a computer filler) out before the start;
+        a member's buy-in comes back in the same commit, exactly as if he had left. The view
+        and the chips refunded (the cog tells the member by DM)."""
+        async with self._lock(tournament_id), self._db.transaction() as tx:
+            record = await self._require(tx, tournament_id)
+            self._need_organiser(record, actor_id, manager)
+            if record.status not in ("registration", "check-in"):
+                raise UserError(TEXT["not_registration"])
+            entry = await self._repo.entry(tx, tournament_id, user_id)
+            if entry is None or not entry.active:
+                raise UserError(TEXT["not_entrant"])
+            refunded = await self._chips.refund_member(
+                pot_id(tournament_id),
+                user_id,
+                f"refund:{pot_id(tournament_id)}:{user_id}:{entry.joins}",
+                tx=tx,
+            )
+            await self._repo.remove_entry(tx, tournament_id, user_id)
+            await self._repo.update(tx, record)
+        log.info("tournament %s: %s removed %s before the start", tournament_id, actor_id, user_id)
+        return await self.view(tournament_id), refunded
+
+    async def seed(
+        self,
+        tournament_id: int,
+        actor_id: int,
+        order: Sequence[int],
+        *,
+        manager: bool = False,
+    ) -> TournamentView:
+        """The organiser sets the first seeds by hand before the start: ``order`` (entrants,
+        seed 1 first) replaces any order set before; the entrants it leaves out follow by
+        rating as usual. Empty: back to seeding by rating alone."""
+        if len(set(order)) != len(order):
+            raise UserError(TEXT["seed_twice"])
+        async with self._lock(tournament_id), self._db.transaction() as tx:
+            record = await self._require(tx, tournament_id)
+            self._need_organiser(record, actor_id, manager)
+            if record.status not in ("registration", "check-in"):
+                raise UserError(TEXT["not_registration"])
+            entered = {e.user_id for e in await self._repo.entries(tx, tournament_id)}
+            if any(p not in entered for p in order):
+                raise UserError(TEXT["not_entrant"])
+            record.options = {**record.options, "seeds": list(order)}
             await self._repo.update(tx, record)
         return await self.view(tournament_id)
 
@@ -197,7 +289,8 @@ class TournamentSignUp(TournamentRounds):
             settings = EventSettings.from_dict(record.settings)
             players = [await self._player(record, e, settings) for e in entries]
             try:
-                event = Event.start(settings, players, self._rng)
+                fixed = [int(p) for p in record.options.get("seeds", [])]
+                event = Event.start(settings, players, self._rng, fixed=fixed)
             except TournamentError as exc:
                 raise refusal(exc) from None
             async with self._db.transaction() as tx:

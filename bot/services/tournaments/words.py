@@ -90,6 +90,21 @@ TEXT = {
     "no_show_out": N_("{who} is withdrawn from **{name}** after {n} no-shows in a row."),
     "ready": N_("You are ready for match **{match}** of **{name}**."),
     "no_window": N_("You have no match waiting for you to show up."),
+    "no_results": N_("**{name}** has no results to export yet."),
+    "not_entrant": N_("That member is not entered in this tournament."),
+    "seed_twice": N_("Name each entrant once in the seed order."),
+    "buy_in_fixed": N_(
+        "The buy-in cannot change once members have entered ({n} so far): they paid the "
+        "old one. Cancel and create the event again to change it."
+    ),
+    "reason": N_("Give a reason of 3 to 300 characters; it is kept in the event's history."),
+    "no_match": N_("There is no match {match} in this tournament."),
+    "drawn": N_("a draw"),
+    "result_set": N_(
+        "📝 The organiser set the result of match **{match}** of **{name}**: {winner}. "
+        "Reason: {reason}"
+    ),
+    "seats_below": N_("{n} players are already entered: the seats cannot be fewer."),
 }
 
 # The refusals of the pure event package (English, like the engine's), recognized so that a
@@ -126,6 +141,10 @@ REFUSALS = (
     N_("The no-show window is from 0 (none) to 60 minutes."),
     N_("A player is withdrawn after 1 to 10 no-shows in a row."),
     N_("Only a two-player match has a no-show window."),
+    N_("Match {match} is not in the current round."),
+    N_("Match {match} is not a match of two players."),
+    N_("The winner of {match} did not play in it."),
+    N_("Match {match} is a knockout match: it needs a winner."),
 )
 
 
