@@ -128,7 +128,10 @@ def export_files(found: EventExport, locale: str, limit: int) -> tuple[list[disc
             size=f"{len(archive_bytes) / 1e6:.1f}",
             limit=f"{limit / 1e6:.0f}",
         )
-    return [discord.File(io.BytesIO(b), filename=name) for name, b in sheets], text
+    # Not pictures, but a screen reader still reads an attachment's description: its name says
+    # what it holds (event-N.json, event-N-standings.csv, event-N-matches.csv, the records zip).
+    files = [discord.File(io.BytesIO(b), filename=name, description=name) for name, b in sheets]
+    return files, text
 
 
 def _guild(interaction: discord.Interaction[Any]) -> int:

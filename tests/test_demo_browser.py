@@ -356,8 +356,8 @@ def test_a_visitor_plays_a_game_in_the_browser(demo_url: str, browser: Any, tmp_
     page.shows("new table")
     page.shows("Host: @alice")  # a mention, shown as Discord shows it: the name
     page.click("Add AI")
-    page.choose("Computer level…", "Normal")
-    page.shows("Added a computer player (Normal).")
+    page.choose("Computer level…", "Club")
+    page.shows("Added a computer player (Club).")
     page.click("Start")
     page.until("the running table", lambda: page.buttons("My hand"))
     assert "Seats" in page.text() and "Wall" in page.text()
@@ -390,7 +390,7 @@ def test_a_visitor_plays_a_game_in_the_browser(demo_url: str, browser: Any, tmp_
     page.screenshot("table")
     text = page.text()
     assert "Kap Shap 夾十 — table" in text
-    assert "alice" in text and "AI 1 (Normal)" in text
+    assert "alice" in text and "AI 1 (Club)" in text
 
     # Resign, then review the game: long work for the bot, which the demo's clock waits for.
     found = re.search(r"Kap Shap 夾十 — table ([0-9a-f]+)", text)

@@ -252,8 +252,9 @@ def test_the_set_up_asks_the_familys_questions() -> None:
     assert status == 0
     assert "Game: kap-shap, kap-tai-shap, tsung-shap or countdown [kap-shap]: cd" in text
     assert "Players (2 or 3) [2]: 4\n! Answer 2 or 3\nPlayers (2 or 3) [2]: 3" in text
-    assert "Computer level: Beginner ('random'), Normal ('greedy') [greedy]: " in text
-    assert "Countdown from 7 against greedy." in text
+    # The weakest level is the default (the ladder's beginner where a game has one).
+    assert "Computer level: Random ('random'), Normal ('greedy') [random]: " in text
+    assert "Countdown from 7 against random." in text
     assert "You leave the table; the game is abandoned." in text
 
 

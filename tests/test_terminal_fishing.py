@@ -270,7 +270,7 @@ def test_setup_offers_tsung_shap() -> None:
     status, out, err = play(["--setup", "--seed", "3"], ["ts", "expert", "quit"])
     assert status == 0, err
     assert "Rule set" not in out
-    levels = "Beginner ('random'), Normal ('greedy'), Expert ('expert'), Master ('master')"
-    assert f"Computer level: {levels} [greedy]: expert" in out
+    levels = "Beginner ('beginner'), Casual ('casual'), Expert ('expert'), Master ('master')"
+    assert f"Computer level: {levels} [beginner]: expert" in out
     assert "(Expert AI)" in out
     assert "Tsung Shap 爭十" in out
