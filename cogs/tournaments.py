@@ -16,9 +16,7 @@ import io
 import json
 import logging
 import random
-import re
 import zipfile
-from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -26,30 +24,39 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.app import KapBot
-from bot.games import EVENT_FORMATS, default_game, games
 from bot.limits import MAX_ANTE
-from bot.locale import date_text, nt, t
+from bot.locale import date_text, t
 from bot.services.errors import UserError
 from bot.services.tables import Table
+from bot.services.tournaments import TEXT as SERVICE_TEXT
 from bot.services.tournaments import (
-    AI_LEVELS,
-    FORMATS,
-    OPEN_STATUSES,
     EventExport,
     TournamentService,
-    TournamentView,
     explain_rules,
     say_in,
     settings_from_options,
     standings_text,
 )
-from bot.services.tournaments import TEXT as SERVICE_TEXT
 from bot.tournament.describe import match_label
 from cogs.common import guarded, locale_of, public_locale_of, report_incident
-from cogs.desk import Desk, desk_for, level_choices
+from cogs.desk import Desk, desk_for
+from cogs.tournament_common import (
+    DECIDE_CHOICES,
+    DEFAULT_GAME,
+    EVENT_HELP,
+    FORMAT_CHOICES,
+    GAME_CHOICES,
+    PLAYING,
+    READABLE,
+    SIGN_UP,
+    any_events,
+    guild_of,
+    manager_of,
+    open_events,
+)
 from cogs.tournament_host import MESSAGE_LIMIT, TournamentHostMixin
+from cogs.tournament_organiser import TournamentOrganiserMixin
 from cogs.tournament_signup import (
-    STATUSES,
     TEXT,
     TournamentButton,
     signup_content,
@@ -61,35 +68,8 @@ __all__ = ["TournamentButton", "Tournaments", "setup"]
 
 log = logging.getLogger(__name__)
 
-MENTION = re.compile(r"<@!?(\d{1,20})>")
-"""A member's mention in text (``seed``'s order)."""
 _ZIP_TIME = (2000, 1, 1, 0, 0, 0)  # fixed, so the same event always packs the same bytes
 CLOCK_SECONDS = 30.0  # how often the event clock looks for a closed sign-up or a round's end
-
-GAME_CHOICES = [
-    app_commands.Choice(name=choice, value=g.name)
-    for g in sorted(games(), key=lambda g: EVENT_FORMATS.index(g.event_format))
-    if (choice := g.event_choice) is not None
-]
-"""``game:`` of ``/tournament new``: every game with events, those played in Swiss and
-brackets first, then those played in table rounds (each group in the registry's order)."""
-FORMAT_CHOICES = [app_commands.Choice(name=f, value=f) for f in FORMATS]
-DECIDE_CHOICES = [
-    app_commands.Choice(name="Games won (best of N)", value="games"),
-    app_commands.Choice(name="Total points over N games (Tsung Shap)", value="points"),
-]
-LEVEL_CHOICES = level_choices(AI_LEVELS)
-DEFAULT_GAME = default_game()
-#: The ``event:`` option of every command that takes one.
-EVENT_HELP = "The event's number (default: the one you are in, or the only one it can be)"
-SIGN_UP = ("registration",)
-PLAYING = ("running", "paused")
-#: Events a member may read about (``show``, ``rules``): open ones, and those that ended.
-READABLE = (*OPEN_STATUSES, "finished", "cancelled")
-
-
-def _manager(interaction: discord.Interaction[Any]) -> bool:
-    return bool(interaction.permissions.manage_guild)
 
 
 def _upload_limit(interaction: discord.Interaction[Any]) -> int:
@@ -134,45 +114,9 @@ def export_files(found: EventExport, locale: str, limit: int) -> tuple[list[disc
     return files, text
 
 
-def _guild(interaction: discord.Interaction[Any]) -> int:
-    if interaction.guild_id is None:
-        raise UserError(TEXT["guild_only"])
-    return interaction.guild_id
-
-
-async def _event_choices(
-    interaction: discord.Interaction[Any], typed: str, statuses: Sequence[str]
-) -> list[app_commands.Choice[int]]:
-    cog = interaction.client.get_cog("Tournaments") if interaction.client else None
-    if not isinstance(cog, Tournaments) or interaction.guild_id is None:
-        return []
-    locale = locale_of(interaction)
-    records = await cog.service.choices(interaction.guild_id, typed, statuses=statuses)
-    choices = []
-    for record in records:
-        status = STATUSES.get(record.status)
-        said = t(locale, status) if status else record.status
-        name = f"#{record.id} {record.name} · {said}"
-        choices.append(app_commands.Choice(name=name[:100], value=record.id))
-    return choices
-
-
-async def open_events(
-    interaction: discord.Interaction[Any], current: str
-) -> list[app_commands.Choice[int]]:
-    """The ``event:`` choices of a command that acts on an event: the server's open events."""
-    return await _event_choices(interaction, current, OPEN_STATUSES)
-
-
-async def any_events(
-    interaction: discord.Interaction[Any], current: str
-) -> list[app_commands.Choice[int]]:
-    """The ``event:`` choices of ``show`` and ``rules``: open events and those that ended."""
-    return await _event_choices(interaction, current, READABLE)
-
-
 @app_commands.guild_only()
 class Tournaments(
+    TournamentOrganiserMixin,
     TournamentHostMixin,
     commands.GroupCog,
     group_name="tournament",
@@ -335,12 +279,14 @@ class Tournaments(
     ) -> None:
         """Create an event and post its sign-up message."""
         async with guarded(interaction, "/tournament new"):
-            guild_id = _guild(interaction)
+            guild_id = guild_of(interaction)
             if not isinstance(interaction.channel, discord.TextChannel):
                 raise UserError(TEXT["text_channel"])
             member = interaction.user
             roles = [r.id for r in getattr(member, "roles", [])]
-            if not await self.service.may_organise(guild_id, roles, manager=_manager(interaction)):
+            if not await self.service.may_organise(
+                guild_id, roles, manager=manager_of(interaction)
+            ):
                 raise UserError(SERVICE_TEXT["may_not_create"])
             settings = settings_from_options(
                 game=game,
@@ -381,81 +327,6 @@ class Tournaments(
                 message_id = (await interaction.original_response()).id
             await self.service.set_message(view.id, message_id)
 
-    @app_commands.command(name="edit", description="Change an event's settings before the start")
-    @app_commands.describe(
-        game="Which game",
-        format="Swiss (default for two players), elimination, round robin, table rounds",
-        best_of="Games per match (odd; default 1)",
-        rounds="Swiss or table rounds (default: log2 of the players, or 3 table rounds)",
-        buy_in="Chips each member pays to enter (default 0: free)",
-        prize_split="Percentages of the pool by place, e.g. 60/30/10 (default 100)",
-        seats="Most players (default 64)",
-        round_minutes="Time limit of a round in minutes (default 60)",
-        timer="Seconds per turn (default 120)",
-        top_cut="Swiss: the top K play a knockout playoff",
-        table_size="Table rounds: most seats at a table (default 6)",
-        games_per_table="Table rounds: games each table plays (default 3)",
-        final_table="Table rounds: players at the final table (default 6, 0 for none)",
-        decide_by="Tsung Shap: a match is won by games (default) or by total points",
-        event=EVENT_HELP,
-    )
-    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
-    @app_commands.autocomplete(event=open_events)
-    async def edit(
-        self,
-        interaction: discord.Interaction[Any],
-        game: str | None = None,
-        format: str | None = None,
-        best_of: app_commands.Range[int, 1, 15] | None = None,
-        rounds: app_commands.Range[int, 1, 30] | None = None,
-        buy_in: app_commands.Range[int, 0, MAX_ANTE] | None = None,
-        prize_split: str | None = None,
-        seats: app_commands.Range[int, 2, 1024] | None = None,
-        round_minutes: app_commands.Range[int, 5, 1440] | None = None,
-        timer: app_commands.Range[int, 10, 3600] | None = None,
-        top_cut: app_commands.Range[int, 0, 64] | None = None,
-        table_size: app_commands.Range[int, 2, 20] | None = None,
-        games_per_table: app_commands.Range[int, 1, 20] | None = None,
-        final_table: app_commands.Range[int, 0, 20] | None = None,
-        decide_by: str | None = None,
-        event: int | None = None,
-    ) -> None:
-        """Change the options given (the others stay), validated as ``new`` validates them;
-        the sign-up message shows the new rules."""
-        async with guarded(interaction, "/tournament edit"):
-            view = await self._for_organiser(interaction, event, ("registration", "check-in"))
-            now = view.settings
-            # A new game without a format takes the game's own format, as in ``new``.
-            keep_format = None if game is not None else now.format.value
-            settings = settings_from_options(
-                game=game if game is not None else now.game,
-                format=format if format is not None else keep_format,
-                best_of=best_of if best_of is not None else now.best_of,
-                rounds=rounds if rounds is not None else now.rounds,
-                buy_in=buy_in if buy_in is not None else now.buy_in,
-                prize_split=prize_split or "/".join(str(p) for p in now.prize_split),
-                seats_limit=seats if seats is not None else now.seats_limit,
-                top_cut=top_cut if top_cut is not None else now.top_cut,
-                table_size=table_size if table_size is not None else now.table_size,
-                games_per_table=(
-                    games_per_table if games_per_table is not None else now.games_per_table
-                ),
-                final_table=final_table if final_table is not None else now.final_table,
-                decide_by=decide_by if decide_by is not None else now.decide_by.value,
-            )
-            view = await self.service.edit(
-                view.id,
-                interaction.user.id,
-                settings,
-                round_minutes=round_minutes,
-                turn_seconds=timer,
-                manager=_manager(interaction),
-            )
-            await interaction.response.send_message(
-                t(locale_of(interaction), TEXT["edited"], name=view.record.name), ephemeral=True
-            )
-            await self.refresh(view.record)
-
     @app_commands.command(name="join", description="Enter the tournament (pays the buy-in)")
     @app_commands.describe(event=EVENT_HELP)
     @app_commands.autocomplete(event=open_events)
@@ -473,118 +344,6 @@ class Tournaments(
         async with guarded(interaction, "/tournament leave"):
             view = await self._meant(interaction, event, ("registration", "check-in"), entered=True)
             await self.join_or_leave(interaction, view.id, "leave")
-
-    @app_commands.command(name="fill", description="Add computer players (organiser)")
-    @app_commands.describe(count="How many", level="How well they play", event=EVENT_HELP)
-    @app_commands.choices(level=LEVEL_CHOICES)
-    @app_commands.autocomplete(event=open_events)
-    async def fill(
-        self,
-        interaction: discord.Interaction[Any],
-        count: app_commands.Range[int, 1, 64],
-        level: str = "greedy",
-        event: int | None = None,
-    ) -> None:
-        """Fill an event with computer players."""
-        async with guarded(interaction, "/tournament fill"):
-            view = await self._for_organiser(interaction, event, SIGN_UP)
-            view = await self.service.fill(
-                view.id,
-                interaction.user.id,
-                count,
-                level,
-                manager=_manager(interaction),
-                locale=await public_locale_of(interaction),
-            )
-            filled = nt(
-                locale_of(interaction),
-                "Added {n} computer player to **{name}**.",
-                "Added {n} computer players to **{name}**.",
-                count,
-                name=view.record.name,
-            )
-            await interaction.response.send_message(filled, ephemeral=True)
-            await self.refresh(view.record)
-
-    @app_commands.command(
-        name="remove", description="Take an entrant out before the start, refunded (organiser)"
-    )
-    @app_commands.describe(member="The entrant", event=EVENT_HELP)
-    @app_commands.autocomplete(event=open_events)
-    async def remove(
-        self,
-        interaction: discord.Interaction[Any],
-        member: discord.Member,
-        event: int | None = None,
-    ) -> None:
-        """Remove an entrant before the start; his buy-in comes back and he is told by DM."""
-        async with guarded(interaction, "/tournament remove"):
-            view = await self._for_organiser(interaction, event, ("registration", "check-in"))
-            view, refunded = await self.service.remove(
-                view.id, interaction.user.id, member.id, manager=_manager(interaction)
-            )
-            name = view.record.name
-            await interaction.response.send_message(
-                t(locale_of(interaction), TEXT["removed"], who=member.display_name, name=name),
-                ephemeral=True,
-            )
-            await self.refresh(view.record)
-            # The member's own language is unknown outside an interaction: the server's.
-            told = t(await public_locale_of(interaction), TEXT["removed_dm"], name=name, n=refunded)
-            try:
-                await member.send(told)
-            except discord.HTTPException:
-                log.info("could not DM %s about his removal from event %s", member.id, view.id)
-
-    @app_commands.command(name="seed", description="Set the first seeds by hand (organiser)")
-    @app_commands.describe(
-        order="The entrants as mentions, seed 1 first (empty: by rating again)",
-        event=EVENT_HELP,
-    )
-    @app_commands.autocomplete(event=open_events)
-    async def seed(
-        self,
-        interaction: discord.Interaction[Any],
-        order: app_commands.Range[str, 0, 2000] = "",
-        event: int | None = None,
-    ) -> None:
-        """Seed entrants by hand before the start; the others follow by rating."""
-        async with guarded(interaction, "/tournament seed"):
-            view = await self._for_organiser(interaction, event, ("registration", "check-in"))
-            ids = [int(m) for m in MENTION.findall(order)]
-            if MENTION.sub("", order).strip() or len(ids) > len(view.entries):
-                raise UserError(TEXT["seed_order"])
-            view = await self.service.seed(
-                view.id, interaction.user.id, ids, manager=_manager(interaction)
-            )
-            names = {e.user_id: e.name for e in view.entries}
-            shown = t(locale_of(interaction), ", ").join(
-                f"{i}. {names.get(p, p)}" for i, p in enumerate(ids, 1)
-            )
-            said = TEXT["seeded"] if ids else TEXT["seeded_none"]
-            await interaction.response.send_message(
-                t(locale_of(interaction), said, name=view.record.name, order=shown),
-                ephemeral=True,
-            )
-
-    @app_commands.command(name="start", description="Close sign-up and start (organiser)")
-    @app_commands.describe(event=EVENT_HELP)
-    @app_commands.autocomplete(event=open_events)
-    async def start(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
-        """Start an event."""
-        async with guarded(interaction, "/tournament start"):
-            view = await self._for_organiser(interaction, event, ("registration", "check-in"))
-            manager = _manager(interaction)
-            self.service.need_organiser(view.record, interaction.user.id, manager)
-            # Answered privately once the start is done: a refused start (too few players, say)
-            # must not have been announced, and the service posts the public notices itself
-            # (check-in open, or the first round's pairings).
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            view = await self.service.start(view.id, interaction.user.id, manager=manager)
-            done = TEXT["checkin_opened"] if view.record.status == "check-in" else TEXT["started"]
-            await interaction.followup.send(
-                t(locale_of(interaction), done, name=view.record.name), ephemeral=True
-            )
 
     @app_commands.command(name="show", description="Post the standings (and bracket) pictures")
     @app_commands.describe(event=EVENT_HELP)
@@ -619,7 +378,7 @@ class Tournaments(
     async def history(self, interaction: discord.Interaction[Any]) -> None:
         """Finished events with their winners."""
         async with guarded(interaction, "/tournament history"):
-            records = await self.service.history(_guild(interaction))
+            records = await self.service.history(guild_of(interaction))
             if not records:
                 await interaction.response.send_message(
                     t(locale_of(interaction), TEXT["no_history"]), ephemeral=True
@@ -649,7 +408,7 @@ class Tournaments(
         async with guarded(interaction, "/tournament export"):
             view = await self._meant(interaction, event, READABLE)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            found = await self.service.export(view.id, _guild(interaction))
+            found = await self.service.export(view.id, guild_of(interaction))
             files, text = export_files(found, locale_of(interaction), _upload_limit(interaction))
             await interaction.followup.send(text, files=files, ephemeral=True)
 
@@ -666,178 +425,7 @@ class Tournaments(
                 TEXT["dropped"],
             )
 
-    @app_commands.command(name="disqualify", description="Disqualify a player (organiser)")
-    @app_commands.describe(member="The player", event=EVENT_HELP)
-    @app_commands.autocomplete(event=open_events)
-    async def disqualify(
-        self,
-        interaction: discord.Interaction[Any],
-        member: discord.Member,
-        event: int | None = None,
-    ) -> None:
-        """Disqualify a player: no prize, no more pairings."""
-        async with guarded(interaction, "/tournament disqualify"):
-            view = await self._for_organiser(interaction, event, PLAYING, player=member.id)
-            await self._act(
-                interaction,
-                lambda: self.service.drop(
-                    view.id,
-                    member.id,
-                    actor_id=interaction.user.id,
-                    disqualify=True,
-                    manager=_manager(interaction),
-                ),
-            )
-
-    @app_commands.command(name="repair", description="Pair the current round again (organiser)")
-    @app_commands.describe(event=EVENT_HELP)
-    @app_commands.autocomplete(event=open_events)
-    async def repair(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
-        """Re-pair a round before its games are in."""
-        async with guarded(interaction, "/tournament repair"):
-            view = await self._for_organiser(interaction, event, PLAYING)
-            await self._act(
-                interaction,
-                lambda: self.service.repair(
-                    view.id, interaction.user.id, manager=_manager(interaction)
-                ),
-            )
-
-    @app_commands.command(
-        name="result", description="Enter or correct a match's result, with a reason (organiser)"
-    )
-    @app_commands.describe(
-        match="The match, as the pairings name it (e.g. R2-3)",
-        reason="Why (kept in the event's history and posted)",
-        winner="Who won the match",
-        drawn="The match is drawn (instead of a winner)",
-        event=EVENT_HELP,
-    )
-    @app_commands.autocomplete(event=open_events)
-    async def result(
-        self,
-        interaction: discord.Interaction[Any],
-        match: app_commands.Range[str, 1, 20],
-        reason: app_commands.Range[str, 1, 300],
-        winner: discord.Member | None = None,
-        drawn: bool = False,
-        event: int | None = None,
-    ) -> None:
-        """Set a two-player match's result in the current round; the standings follow."""
-        async with guarded(interaction, "/tournament result"):
-            if (winner is None) == (not drawn):
-                raise UserError(TEXT["winner_or_draw"])
-            view = await self._for_organiser(interaction, event, PLAYING)
-            await self._act(
-                interaction,
-                lambda: self.service.set_result(
-                    view.id,
-                    interaction.user.id,
-                    match,
-                    None if winner is None else winner.id,
-                    reason,
-                    manager=_manager(interaction),
-                ),
-            )
-
-    @app_commands.command(name="pause", description="Pause a tournament (organiser)")
-    @app_commands.describe(event=EVENT_HELP)
-    @app_commands.autocomplete(event=open_events)
-    async def pause(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
-        """Pause: no new games, the round clock stops."""
-        async with guarded(interaction, "/tournament pause"):
-            view = await self._for_organiser(interaction, event, ("running",))
-            await self._act(
-                interaction,
-                lambda: self.service.pause(
-                    view.id, interaction.user.id, manager=_manager(interaction)
-                ),
-            )
-
-    @app_commands.command(name="resume", description="Resume a paused tournament (organiser)")
-    @app_commands.describe(event=EVENT_HELP)
-    @app_commands.autocomplete(event=open_events)
-    async def resume(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
-        """Resume after a pause."""
-        async with guarded(interaction, "/tournament resume"):
-            view = await self._for_organiser(interaction, event, ("paused",))
-            await self._act(
-                interaction,
-                lambda: self.service.resume(
-                    view.id, interaction.user.id, manager=_manager(interaction)
-                ),
-            )
-
-    @app_commands.command(name="cancel", description="Cancel and refund every buy-in (organiser)")
-    @app_commands.describe(event=EVENT_HELP)
-    @app_commands.autocomplete(event=open_events)
-    async def cancel(self, interaction: discord.Interaction[Any], event: int | None = None) -> None:
-        """Cancel an event."""
-        async with guarded(interaction, "/tournament cancel"):
-            view = await self._for_organiser(interaction, event)
-            await self._act(
-                interaction,
-                lambda: self.service.cancel(
-                    view.id, interaction.user.id, manager=_manager(interaction)
-                ),
-            )
-
     # ------------------------------------------------------------------------- helpers
-
-    async def _meant(
-        self,
-        interaction: discord.Interaction[Any],
-        event: int | None,
-        statuses: Sequence[str] = OPEN_STATUSES,
-        *,
-        entered: bool | None = None,
-    ) -> TournamentView:
-        """The event a member's command means: ``event:``, else the one he is in (see
-        :meth:`TournamentService.current`)."""
-        return await self.service.current(
-            _guild(interaction),
-            event,
-            statuses=statuses,
-            player=interaction.user.id,
-            entered=entered,
-        )
-
-    async def _for_organiser(
-        self,
-        interaction: discord.Interaction[Any],
-        event: int | None,
-        statuses: Sequence[str] = OPEN_STATUSES,
-        *,
-        player: int | None = None,
-    ) -> TournamentView:
-        """The event an organiser's command means: ``event:``, else the one of his events it
-        can act on (refused when several could be meant)."""
-        manager = _manager(interaction)
-        view = await self.service.current(
-            _guild(interaction),
-            event,
-            statuses=statuses,
-            player=player,
-            organiser=interaction.user.id,
-            manager=manager,
-        )
-        self.service.need_organiser(view.record, interaction.user.id, manager)
-        return view
-
-    async def _act(
-        self,
-        interaction: discord.Interaction[Any],
-        action: Callable[[], Awaitable[TournamentView]],
-        done: str = TEXT["done"],
-    ) -> None:
-        """Do it, then answer once, privately: ``done`` (with the event's ``name``) or, from
-        :func:`guarded`, the refusal. The answer waits while the event carries on (games are
-        stopped or opened), so it is deferred first."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        view = await action()
-        await interaction.followup.send(
-            t(locale_of(interaction), done, name=view.record.name), ephemeral=True
-        )
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
