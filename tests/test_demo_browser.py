@@ -244,6 +244,8 @@ class Page:
         from selenium.webdriver.common.keys import Keys
 
         def type_it() -> bool:
+            if not self.composer_ready():
+                return False
             box = self.driver.find_element(self.by.ID, "channel-composer-input")
             # Focused, not clicked: a click may land on what a screenshot's scroll put over it.
             self.driver.execute_script("arguments[0].focus()", box)
@@ -264,6 +266,19 @@ class Page:
             lambda: self.driver.find_element(self.by.ID, "send-message").click() or True,
         )
 
+    def composer_ready(self) -> bool:
+        """Whether the page would send what is typed now. Until the page has its view of the
+        channel (it reloads on a change of place, and polls before it shows it) and while an
+        action is pending, it keeps the send button disabled and Enter leaves a line where it
+        is: typed then, a command is never sent (a loaded machine once showed it)."""
+        return bool(
+            self.driver.execute_script(
+                "const send = document.getElementById('send-message');"
+                "const app = document.getElementById('preview-app');"
+                "return !!send && !send.disabled && !(app && app.ariaBusy === 'true');"
+            )
+        )
+
     def type(self, line: str, wait: float = WAIT) -> None:
         """Type ``line`` in the composer and send it as it is (a command with its options
         typed out: ``/table new game:Kap Tai Shap``); ``wait``: how long the command may take."""
@@ -273,7 +288,7 @@ class Page:
             # An empty composer: the last command is done with it (it clears it when the
             # command settles); then the line, checked before it is sent.
             box = self.driver.find_element(self.by.ID, "channel-composer-input")
-            if box.get_attribute("value"):
+            if box.get_attribute("value") or not self.composer_ready():
                 return False
             box.send_keys(line)
             if box.get_attribute("value") != line:
