@@ -14,9 +14,11 @@ import secrets
 import time
 import weakref
 from collections.abc import AsyncIterator, Iterable
+from datetime import timedelta
 from typing import Any
 
 import discord
+from discord.ext import tasks
 
 from bot.app import KapBot, Services
 from bot.limits import fit_message, quote_input
@@ -39,6 +41,7 @@ __all__ = [
     "reply_ephemeral",
     "report_incident",
     "services_of",
+    "wake_in",
 ]
 
 INCIDENT_LOGGER = "kapshap.incident"
@@ -245,3 +248,22 @@ async def guarded(interaction: discord.Interaction[Any], what: str) -> AsyncIter
             client.observer.interaction(
                 command_of(interaction), outcome, time.monotonic() - started
             )
+
+
+def wake_in(loop: tasks.Loop[Any], wait: float) -> None:
+    """Set a running ``tasks.loop``'s next pass ``wait`` seconds from now (its clock:
+    ``discord.utils.utcnow``, virtual under simcord), for a loop that sleeps until its next
+    due work rather than ticking.
+
+    ``tasks.Loop.change_interval`` counts from the start of the last pass and, when the
+    loop is sleeping, re-arms its sleep at once; called during a pass, it only sets the next
+    one (the pass plans again when it ends anyway). Before its first pass, nothing is set."""
+    planned = loop.next_iteration
+    if planned is None or loop.seconds is None:
+        return
+    now = discord.utils.utcnow()
+    last = planned - timedelta(seconds=loop.seconds)
+    target = now + timedelta(seconds=wait)
+    interval = max(0.0, (target - last).total_seconds())
+    if abs(interval - loop.seconds) > 1e-6:
+        loop.change_interval(seconds=interval)

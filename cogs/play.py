@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import timedelta
 from typing import Any
 
 import discord
@@ -38,7 +37,7 @@ from bot.app import KapBot
 from bot.engine import plain_notation
 from bot.render.family import render_of
 from bot.services.tables import Table
-from cogs.common import guarded, locale_of, report_incident
+from cogs.common import guarded, locale_of, report_incident, wake_in
 from cogs.desk import Desk, desk_for
 from cogs.ui import KapButton, KapSelect
 
@@ -119,16 +118,8 @@ class Play(commands.Cog):
             self.replan()
 
     def replan(self) -> None:
-        """Set the scheduler's next wake to the earliest turn deadline or due table edit.
-
-        ``tasks.Loop.change_interval`` counts from the start of the last pass and, when the
-        loop is sleeping, re-arms its sleep at once; called during a pass, it only sets the next
-        one (the pass re-plans when it ends anyway).
-        """
-        loop = self.scheduler
-        planned = loop.next_iteration
-        if planned is None or loop.seconds is None:
-            return
+        """Set the scheduler's next wake to the earliest turn deadline or due table edit
+        (:func:`cogs.common.wake_in`)."""
         now = discord.utils.utcnow()
         if not self.bot.is_ready():
             wait = IDLE_SECONDS
@@ -143,11 +134,7 @@ class Play(commands.Cog):
             ]
             wait = min(dues) - now.timestamp() if dues else MAX_SLEEP_SECONDS
             wait = min(max(wait, 0.0), MAX_SLEEP_SECONDS)
-        last = planned - timedelta(seconds=loop.seconds)
-        target = now + timedelta(seconds=wait)
-        interval = max(0.0, (target - last).total_seconds())
-        if abs(interval - loop.seconds) > 1e-6:
-            loop.change_interval(seconds=interval)
+        wake_in(self.scheduler, wait)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:

@@ -1,7 +1,7 @@
 """The Discord side of the tournament service (its
 :class:`~bot.services.tournaments.TournamentHost`): match threads, table messages, posts and
-mentions in the event's channel, the sign-up message kept up to date, the standings and bracket
-pictures.
+mentions in the event's channel, the standings and bracket pictures (the sign-up message, which
+is the event's board, is :mod:`cogs.tournament_board`'s).
 
 :class:`TournamentHostMixin` is a part of the ``/tournament`` cog
 (:class:`cogs.tournaments.Tournaments`).
@@ -25,13 +25,7 @@ from bot.services.tables import Outcome, Table
 from bot.services.tournaments import TournamentRecord, TournamentService
 from cogs.common import pinging
 from cogs.desk import Desk
-from cogs.tournament_signup import (
-    TEXT,
-    TournamentButton,
-    signup_content,
-    signup_embed,
-    signup_view,
-)
+from cogs.tournament_signup import TEXT, TournamentButton
 
 __all__ = ["MESSAGE_LIMIT", "TournamentHostMixin"]
 
@@ -117,22 +111,6 @@ class TournamentHostMixin:
         buttons = discord.ui.View(timeout=None)
         buttons.add_item(TournamentButton(ready, "ready", locale))
         await channel.send(text[:MESSAGE_LIMIT], allowed_mentions=pinging(mentions), view=buttons)
-
-    async def refresh(self, record: TournamentRecord) -> None:
-        """Edit the sign-up message to the event's current state."""
-        if record.message_id is None:
-            return
-        view = await self.service.view(record.id)
-        channel = self.bot.get_partial_messageable(record.channel_id, guild_id=record.guild_id)
-        locale = await self.public_locale(record.guild_id)
-        try:
-            await channel.get_partial_message(record.message_id).edit(
-                content=signup_content(view, locale)[:MESSAGE_LIMIT],
-                embed=signup_embed(view, locale, self._organiser_name(view.record)),
-                view=signup_view(view, locale),
-            )
-        except discord.HTTPException as exc:
-            log.info("tournament %s: could not edit its sign-up message: %s", record.id, exc)
 
     def _organiser_name(self, record: TournamentRecord) -> str | None:
         """The organiser's name: stored at the event's creation, else his member's (cached)."""

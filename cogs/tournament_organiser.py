@@ -19,6 +19,7 @@ from bot.locale import nt, t
 from bot.services.errors import UserError
 from bot.services.tournaments import settings_from_options
 from cogs.common import guarded, locale_of, public_locale_of
+from cogs.tournament_board import TournamentBoardMixin
 from cogs.tournament_common import (
     DECIDE_CHOICES,
     EVENT_HELP,
@@ -32,7 +33,6 @@ from cogs.tournament_common import (
     manager_of,
     open_events,
 )
-from cogs.tournament_host import TournamentHostMixin
 from cogs.tournament_signup import TEXT
 
 __all__ = ["TournamentOrganiserMixin"]
@@ -40,7 +40,7 @@ __all__ = ["TournamentOrganiserMixin"]
 log = logging.getLogger("cogs.tournaments")
 
 
-class TournamentOrganiserMixin(TournamentCommands, TournamentHostMixin, commands.Cog):
+class TournamentOrganiserMixin(TournamentCommands, TournamentBoardMixin, commands.Cog):
     """The commands only an event's organiser (or a server manager) may use. A cog only for
     its commands' sake: :class:`~cogs.tournaments.Tournaments` gathers them into its group."""
 

@@ -13,7 +13,7 @@ import discord
 
 from bot.locale import N_, t
 from bot.services.tournaments import TEXT as SERVICE_TEXT
-from bot.services.tournaments import TournamentView, board_text, say_in
+from bot.services.tournaments import TournamentView, board_shows_standings, board_text, say_in
 from cogs.common import guarded, locale_of
 
 __all__ = [
@@ -126,15 +126,16 @@ def signup_embed(
         description=board_text(view, say_in(locale))[:3500],
         colour=discord.Colour.gold(),
     )
-    names = [e.name for e in view.entries]
-    shown = t(locale, ", ").join(names[:40]) + (
-        f" … (+{len(names) - 40})" if len(names) > 40 else ""
-    )
-    embed.add_field(
-        name=t(locale, TEXT["players"], n=len(names)),
-        value=shown or t(locale, TEXT["nobody"]),
-        inline=False,
-    )
+    if not board_shows_standings(view):  # then the standings name the players
+        names = [e.name for e in view.entries]
+        shown = t(locale, ", ").join(names[:40]) + (
+            f" … (+{len(names) - 40})" if len(names) > 40 else ""
+        )
+        embed.add_field(
+            name=t(locale, TEXT["players"], n=len(names)),
+            value=shown or t(locale, TEXT["nobody"]),
+            inline=False,
+        )
     if settings.buy_in:
         chips = TEXT["chips"]
         embed.add_field(

@@ -40,6 +40,7 @@ from bot.services.tournaments import (
 from bot.tournament.describe import match_label
 from cogs.common import guarded, locale_of, public_locale_of, report_incident
 from cogs.desk import Desk, desk_for
+from cogs.tournament_board import TournamentBoardMixin
 from cogs.tournament_common import (
     DECIDE_CHOICES,
     DEFAULT_GAME,
@@ -117,6 +118,7 @@ def export_files(found: EventExport, locale: str, limit: int) -> tuple[list[disc
 @app_commands.guild_only()
 class Tournaments(
     TournamentOrganiserMixin,
+    TournamentBoardMixin,  # the live standings board (issue 23)
     TournamentHostMixin,
     commands.GroupCog,
     group_name="tournament",
@@ -159,11 +161,13 @@ class Tournaments(
         self.bot.services.tables.end_listeners.append(self.service.game_ended)
         self.desk.presenter.event_table = self.service.is_event_table
         self.clock.start()
+        self.start_boards()
 
     async def cog_unload(self) -> None:
         """Stop the clock (once its pass is done) and the listener."""
         async with self._ticking:
             self.clock.cancel()
+        await self.stop_boards()
         if self.desk.presenter.event_table == self.service.is_event_table:
             self.desk.presenter.event_table = None
         listeners = self.bot.services.tables.end_listeners
@@ -189,6 +193,8 @@ class Tournaments(
         self._resumed = True
         try:
             await self.service.resume_all()
+            for tournament_id in await self.service.boards_behind():
+                self.standings_changed(tournament_id)  # stopped before drawing it
         except Exception as exc:
             await report_incident(None, exc, "resuming tournaments", bot=self.bot)
 

@@ -13,6 +13,7 @@ from bot.tournament.standings import PairStanding, TableStanding, format_score, 
 from bot.tournament.text import N_, Say, english, ordinal
 
 __all__ = [
+    "board_standings_text",
     "display_name",
     "knockout_status",
     "match_label",
@@ -104,17 +105,22 @@ def pairings_text(event: Event, rnd: Round, say: Say = english) -> str:
     return "\n".join(lines)
 
 
+def _standing_name(event: Event, pid: PlayerId, say: Say) -> str:
+    """A player's name in the standings, marked when he dropped or was disqualified."""
+    name = display_name(event, pid, say)
+    if event.withdrawn.get(pid):
+        if event.withdrawn[pid] == DISQUALIFIED:
+            return say(N_("{name} (DQ)"), name=name)
+        return say(N_("{name} (dropped)"), name=name)
+    return name
+
+
 def standings_text(event: Event, limit: int = 10, say: Say = english) -> str:
     """The top ``limit`` lines of the standings with their tie-break figures."""
     rows = event.standings()
     lines = []
     for r in rows[:limit]:
-        name = display_name(event, r.player, say)
-        if event.withdrawn.get(r.player):
-            if event.withdrawn[r.player] == DISQUALIFIED:
-                name = say(N_("{name} (DQ)"), name=name)
-            else:
-                name = say(N_("{name} (dropped)"), name=name)
+        name = _standing_name(event, r.player, say)
         if isinstance(r, PairStanding):
             lines.append(
                 say(
@@ -149,6 +155,47 @@ def standings_text(event: Event, limit: int = 10, say: Say = english) -> str:
                     losses=r.losses,
                 )
             )
+    if len(rows) > limit:
+        lines.append(say(N_("… and {n} more"), n=len(rows) - limit))
+    return "\n".join(lines)
+
+
+def board_standings_text(event: Event, limit: int = 10, say: Say = english) -> str:
+    """The live standings board's text (issue 23), short enough for a phone: where the event
+    stands (the round and how many of its matches are decided), then the top ``limit``
+    players, one short line each (the score, the points, or where an elimination player
+    stands; the tie-breaks are on the picture and in ``/tournament show``), and how many more."""
+    lines = []
+    rnd = event.current_round
+    if rnd is not None:
+        played = [m for m in rnd.matches if not m.is_bye]
+        lines.append(
+            say(
+                N_("Round {number}: {done} of {total} matches decided"),
+                number=rnd.number,
+                done=sum(1 for m in played if m.done),
+                total=len(played),
+            )
+        )
+    rows = event.standings()
+    for r in rows[:limit]:
+        name = _standing_name(event, r.player, say)
+        if isinstance(r, PairStanding):
+            line = say(
+                N_("{rank}. {name} · {score}"), rank=r.rank, name=name, score=format_score(r.score)
+            )
+        elif isinstance(r, TableStanding):
+            line = say(N_("{rank}. {name} · {points} pts"), rank=r.rank, name=name, points=r.points)
+        else:
+            line = say(
+                N_("{rank}. {name}: {status} ({wins}-{losses})"),
+                rank=r.rank,
+                name=name,
+                status=knockout_status(r, say),
+                wins=r.wins,
+                losses=r.losses,
+            )
+        lines.append(line)
     if len(rows) > limit:
         lines.append(say(N_("… and {n} more"), n=len(rows) - limit))
     return "\n".join(lines)

@@ -66,11 +66,26 @@ def quick_deal(rules: Any, rng: Any, thrower: int = 0) -> Deal:
 
 
 class Host:
-    """The Discord side, reduced to what the service needs: fresh thread ids, no posts."""
+    """The Discord side, reduced to what the service needs: fresh thread ids, no posts, and the
+    live standings board drawn as the cog draws it (its drawings are commits too)."""
 
     def __init__(self, service: TournamentService) -> None:
         self.service = service
         self._ids = random.SystemRandom()
+        self.due: set[int] = set()  # the boards due a drawing (the cog's coalescing)
+        service.standings_changed = self.due.add
+
+    async def draw(self, tournament_id: int, *, redraw: bool = False) -> None:
+        """Draw the board as the cog does (no Discord: the message stays the sign-up one)."""
+        async with self.service.board_turn(tournament_id, redraw=redraw) as turn:
+            if turn is not None:
+                await self.service.board_drawn(turn, turn.message_id)
+
+    async def draw_due(self) -> None:
+        """The cog's ``boards`` pass: every due board, once."""
+        due, self.due = self.due, set()
+        for tournament_id in sorted(due):
+            await self.draw(tournament_id)
 
     async def open_thread(self, record: TournamentRecord, match_id: str, title: str) -> int:
         return self._ids.getrandbits(48) + 1
@@ -97,7 +112,7 @@ class Host:
         return None
 
     async def refresh(self, record: TournamentRecord) -> None:
-        return None
+        await self.draw(record.id, redraw=True)
 
 
 async def drive(path: Target) -> int:
@@ -113,7 +128,8 @@ async def drive(path: Target) -> int:
             GamesRepo(db), chips, clock, TableDefaults(ante=0, turn_seconds=60), random.Random(1)
         )
         service = TournamentService(db, chips, tables, clock, rng=random.Random(7))
-        service.host = Host(service)
+        host = Host(service)
+        service.host = host
         tables.end_listeners.append(service.game_ended)
         await tables.restore()
         async with db.read() as tx:
@@ -133,6 +149,7 @@ async def drive(path: Target) -> int:
                 guild_id=GUILD, channel_id=5, organiser_id=ORGANISER, name="Cup", settings=settings
             )
             tid = view.id
+            await service.set_message(tid, 500)  # the sign-up message: the board
         else:
             tid = int(found)
         view = await service.view(tid)
@@ -148,7 +165,10 @@ async def drive(path: Target) -> int:
             await service.remove(tid, ORGANISER, REMOVED)
             await service.start(tid, ORGANISER)
         await service.resume_all()
+        host.due.update(await service.boards_behind())  # as the cog does at a start
+        await host.draw_due()
         await no_show(service, clock, tid)
+        await host.draw_due()
         # The organiser enters the result of round 1's second match while it is played (its
         # table ended, the correction kept), once: a restart finds it among the corrections.
         # (The first match is the no-show's forfeit.)
@@ -174,6 +194,8 @@ async def drive(path: Target) -> int:
                 outcome = await tables.act(table.channel_id, user, Declare())
                 if outcome.finished:
                     await tables.notify_ended(outcome)
+            await host.draw_due()
+        await host.draw_due()
         assert (await service.view(tid)).record.status == "finished"
         exported = await service.export(tid, GUILD)  # reads only: no commit
         assert [row["id"] for row in exported.data["standings"]] == [
@@ -243,12 +265,18 @@ async def outcome_of(path: Target) -> dict[str, Any]:
                 (GUILD,),
             )
             status = await tx.scalar("SELECT status FROM tournaments")
+            # The board shows the event's last version (its final results), whatever the kill.
+            board = await tx.scalar(
+                "SELECT b.version = t.version FROM tournaments t "
+                "JOIN tournament_boards b ON b.tournament_id = t.id"
+            )
             results = await tx.scalar("SELECT results_json FROM tournaments")
             state = await tx.scalar("SELECT state_json FROM tournaments")
         return {
             "problems": [str(p) for p in problems],
             "balances": {int(r[0]): int(r[1]) for r in rows},
             "status": status,
+            "board_current": bool(board),
             "ranking": None if results is None else json.loads(results)["ranking"],
             "forfeits": None if state is None else _forfeits(json.loads(state)),
         }
@@ -270,6 +298,7 @@ def test_every_commit_point_of_a_tournament_is_survived(backend: Backend) -> Non
     total = int((backend.tmp / "whole" / "commits").read_text())
     expected = asyncio.run(outcome_of(whole))
     assert expected["problems"] == [] and expected["status"] == "finished"
+    assert expected["board_current"]
     assert expected["forfeits"] == ["R1-1"], "round 1's no-show window fired"
     pool = 25 * len(USERS)
     assert expected["balances"].pop(REMOVED) == START  # refunded, exactly once

@@ -17,6 +17,7 @@ from bot.storage.copy import DERIVED_TABLES, CopyError, copy_database, list_tabl
 from bot.storage.db import Database
 from bot.storage.errors import IntegrityError
 from bot.storage.lock import ProcessLock
+from bot.storage.tournament_boards import BoardsRepo
 from bot.storage.tournaments import MatchRow, TournamentsRepo
 from tests.crash import scenario
 
@@ -54,6 +55,8 @@ async def _fill(path: Path) -> None:
             # Its no-show window, with a Ready press (migration 0013).
             await repo.open_window(tx, event, 1, "m1", 1764201900.5)
             await repo.mark_ready(tx, event, 1, "m1", scenario.BOB)
+            # Its live standings board, posted again after a deletion (migration *_boards).
+            await BoardsRepo().drawn(tx, event, 556, 4, 1764201901.25)
             await repo.set_organiser_role(tx, scenario.GUILD, 777)
             await tx.execute(
                 "INSERT INTO guild_play_config (guild_id, language) VALUES (?, 'zh-TW')",

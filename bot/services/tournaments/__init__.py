@@ -26,6 +26,7 @@ says, :mod:`~bot.services.tournaments.host` for what its parts share and
 re-exports their public names.
 """
 
+from bot.services.tournaments.board import BoardTurn
 from bot.services.tournaments.host import (
     AI_LEVELS,
     FORMATS,
@@ -45,6 +46,7 @@ from bot.services.tournaments.words import (
     REFUSALS,
     TEXT,
     Worded,
+    board_shows_standings,
     board_text,
     computer_name,
     refusal,
@@ -62,6 +64,7 @@ __all__ = [
     "OPEN_STATUSES",
     "REFUSALS",
     "TEXT",
+    "BoardTurn",
     "EventExport",
     "OrganiserRoles",
     "RatingLookup",
@@ -70,6 +73,7 @@ __all__ = [
     "TournamentService",
     "TournamentView",
     "Worded",
+    "board_shows_standings",
     "board_text",
     "computer_name",
     "explain_rules",

@@ -8,7 +8,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -72,9 +72,15 @@ class TournamentCore:
         self._locks: dict[int, asyncio.Lock] = {}
         self._threads: dict[int, int] = {}  # thread id -> event id (filled as matches open)
         self._again: set[int] = set()  # events to look at again once their step is done
+        self._board_locks: dict[int, asyncio.Lock] = {}  # one drawing of a board at a time
         self.host: TournamentHost | None = None
         self.rating_of: RatingLookup | None = None
         """Seeding by rating: set by whoever provides ratings; None seeds at random."""
+        # The live standings board (issue 23).
+        self.standings_changed: Callable[[int], None] | None = None
+        """Called with an event's id after each pass that carried it on (a result, a new
+        round, the end): set by the cog that keeps the event's board, which coalesces the
+        calls into one edit (:mod:`~bot.services.tournaments.board`)."""
 
     # ----------------------------------------------------------------------------- reading
 
@@ -228,18 +234,24 @@ class TournamentCore:
         what it stored. On SQLite (one process) it is granted at once. After
         :data:`EVENT_LOCK_WAIT` seconds it goes on without: the version checks still keep the
         event's state right."""
-        name = f"tournament:{tournament_id}"
-        waited_until = time.monotonic() + EVENT_LOCK_WAIT
+        async with self._held(f"tournament:{tournament_id}"):
+            with bound(tournament=tournament_id):
+                yield
+
+    @asynccontextmanager
+    async def _held(self, name: str, wait: float = EVENT_LOCK_WAIT) -> AsyncIterator[None]:
+        """The database's named lock ``name`` across processes, waited for up to ``wait``
+        seconds, then gone on without (see :meth:`_across_processes`)."""
+        waited_until = time.monotonic() + wait
         held = await self._db.hold(name)
         while held is None and time.monotonic() < waited_until:
             # Real time, not the service's clock: another process is at work meanwhile.
             await asyncio.sleep(EVENT_LOCK_POLL)
             held = await self._db.hold(name)
         if held is None:
-            log.warning("tournament %s: its lock stayed taken; going on without", tournament_id)
+            log.warning("%s: its lock stayed taken; going on without", name)
         try:
-            with bound(tournament=tournament_id):
-                yield
+            yield
         finally:
             if held is not None:
                 await held.release()

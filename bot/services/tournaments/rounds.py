@@ -54,7 +54,11 @@ class TournamentRounds(TournamentCore):
                     if not await self._step(tournament_id):
                         break
                 if tournament_id not in self._again:
-                    return
+                    break
+        if self.standings_changed is not None:
+            # Every result comes through here (a game's end, the time limit, a no-show, a
+            # drop, the organiser's result): the board's keeper draws what changed.
+            self.standings_changed(tournament_id)
 
     async def _step(self, tournament_id: int) -> bool:
         """One step of :meth:`advance`; False when there is nothing more to do now."""

@@ -16,18 +16,24 @@ from bot.locale.levels import level_name
 from bot.services.errors import UserError
 from bot.services.tournaments.host import TournamentView
 from bot.tournament import explain_rules
-from bot.tournament.describe import results_text
+from bot.tournament.describe import board_standings_text, results_text
 from bot.tournament.text import Say
 
 __all__ = [
+    "BOARD_LINES",
     "REFUSALS",
     "TEXT",
     "Worded",
+    "board_shows_standings",
     "board_text",
     "computer_name",
     "refusal",
     "say_in",
 ]
+
+BOARD_LINES = 10
+"""The players the live standings board names (a shared message cannot show each member his
+own place: the picture shows 40, ``/tournament show`` everyone)."""
 
 # Every sentence the tournament service says, in one place (translated by the catalogues).
 TEXT = {
@@ -105,6 +111,9 @@ TEXT = {
         "Reason: {reason}"
     ),
     "seats_below": N_("{n} players are already entered: the seats cannot be fewer."),
+    # The live standings board (issue 23).
+    "board_show": N_("Everyone's place and the tie-breaks: `/tournament show`."),
+    "board_export": N_("Every pairing, result and game record: `/tournament export event:{id}`."),
 }
 
 # The refusals of the pure event package (English, like the engine's), recognized so that a
@@ -193,11 +202,26 @@ def computer_name(number: int, level: str, locale: str) -> str:
     return t(locale, TEXT["computer"], number=number, level=level_name(locale, level))
 
 
+def board_shows_standings(view: TournamentView) -> bool:
+    """Whether an event's board shows its standings (with their picture): from its first
+    result on, until it is cancelled."""
+    record, event = view.record, view.event
+    if event is None or record.status not in ("running", "paused", "finished"):
+        return False
+    return record.status == "finished" or any(
+        m.result is not None and not m.is_bye for r in event.rounds for m in r.matches
+    )
+
+
 def board_text(view: TournamentView, say: Say) -> str:
-    """The text of an event's sign-up message: its rules until it is over, then its results, so
-    that the message becomes the event's result board."""
-    record = view.record
-    if record.status == "finished" and view.event is not None:
-        return results_text(view.event, int((record.results or {}).get("pool", 0)), say)
-    entrants = len(view.event.players) if view.event else len(view.entries) or None
+    """The text of an event's sign-up message, which is its board: the rules until the first
+    result, then the live standings (:func:`board_standings_text`), and once the event is over
+    its results (places and prizes) with where to get the whole event."""
+    record, event = view.record, view.event
+    if record.status == "finished" and event is not None:
+        results = results_text(event, int((record.results or {}).get("pool", 0)), say)
+        return f"{results}\n\n{say(TEXT['board_export'], id=record.id)}"
+    if board_shows_standings(view) and event is not None:
+        return f"{board_standings_text(event, BOARD_LINES, say)}\n\n{say(TEXT['board_show'])}"
+    entrants = len(event.players) if event else len(view.entries) or None
     return explain_rules(view.settings, entrants, say)
