@@ -18,10 +18,10 @@ from typing import Any
 from bot.games import EVENT_FORMATS, UnknownGame, default_game, find, games
 
 __all__ = [
+    "GROUP_ADVANCE",
     "DecideBy",
     "EventSettings",
     "Format",
-    "GROUP_ADVANCE",
     "GameRecord",
     "How",
     "Match",
@@ -160,9 +160,8 @@ class EventSettings:
         if not 1 <= self.no_show_limit <= 10:
             out.append("A player is withdrawn after 1 to 10 no-shows in a row.")
         elimination = self.format in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION)
-        if self.third_place and not (
-            self.format is Format.SINGLE_ELIMINATION or (self.format is Format.SWISS and self.top_cut)
-        ):
+        playoff = self.format is Format.SWISS and bool(self.top_cut)
+        if self.third_place and not (self.format is Format.SINGLE_ELIMINATION or playoff):
             out.append("A third-place match is for single elimination or a Swiss top cut.")
         if self.groups and (not elimination or not MIN_GROUP <= self.groups <= MAX_GROUP):
             out.append("Groups of 3 to 8 players (0 for none) are for elimination events.")
