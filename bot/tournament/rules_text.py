@@ -216,15 +216,6 @@ def explain_rules(settings: EventSettings, entrants: int | None = None, say: Say
                     n=s.top_cut,
                 )
             )
-    if s.third_place:
-        lines.append(
-            say(
-                N_(
-                    "The losers of the two semi-finals play a match for third place "
-                    "alongside the final; its loser is fourth."
-                )
-            )
-        )
     elif s.format in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION):
         if s.groups:
             lines.append(_group_stage(s, say))
@@ -241,6 +232,15 @@ def explain_rules(settings: EventSettings, entrants: int | None = None, say: Say
         )
     else:
         lines += _table_rounds(s, game, say)
+    if s.third_place:
+        lines.append(
+            say(
+                N_(
+                    "The losers of the two semi-finals play a match for third place "
+                    "alongside the final; its loser is fourth."
+                )
+            )
+        )
     if s.format is not Format.TABLE_ROUNDS:
         lines.append(_match_length(s, say))
         if s.format in (Format.SWISS, Format.ROUND_ROBIN) or s.groups:

@@ -270,3 +270,19 @@ def test_every_entrant_is_placed_exactly_once(
     assert sorted(ranking) == list(range(1, n + 1))
     assert set(ranking[: len(event.cut)]) == set(event.cut), "the qualifiers place first"
     assert sorted(r.player for r in event.standings()) == list(range(1, n + 1))
+
+
+def test_the_rules_text_explains_the_formats() -> None:
+    from bot.tournament import explain_rules
+
+    text = explain_rules(EventSettings(format=SE, third_place=True, groups=4), 10)
+    paragraphs = text.split("\n\n")
+    assert paragraphs[0].startswith("Group stage first: round-robin groups of at most 4 players")
+    assert "The top 2 of each group" in paragraphs[0]
+    assert "single elimination: one loss and you are out" in paragraphs[1]
+    assert paragraphs[2].startswith("The losers of the two semi-finals play a match for third")
+    assert any(p.startswith("Standings: a match win scores 1") for p in paragraphs)
+    swiss = explain_rules(EventSettings(format=Format.SWISS, top_cut=4, third_place=True))
+    assert "Swiss system" in swiss and "third place" in swiss
+    without = explain_rules(EventSettings(format=DE, grand_final_reset=False))
+    assert "losers' champion, one match" in without and "second final" not in without
