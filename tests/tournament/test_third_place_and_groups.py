@@ -286,3 +286,26 @@ def test_the_rules_text_explains_the_formats() -> None:
     assert "Swiss system" in swiss and "third place" in swiss
     without = explain_rules(EventSettings(format=DE, grand_final_reset=False))
     assert "losers' champion, one match" in without and "second final" not in without
+
+
+def test_the_export_has_the_groups_and_the_qualifiers() -> None:
+    from bot.tournament.export import event_data, standings_csv
+
+    event = play_by_seed(new_event(EventSettings(format=SE, groups=3, third_place=True), 6))
+    data = event_data(event, meta={"id": 1}, prizes={})
+    assert [g["name"] for g in data["groups"]] == ["A", "B"]
+    assert [r["player"] for r in data["groups"][0]["standings"]] == [1, 4, 5]
+    assert data["groups"][0]["standings"][0]["score"] == 4  # two wins, in half-points
+    assert data["qualified"] == event.cut == [1, 2, 4, 3]
+    assert {r["id"]: r["group"] for r in data["standings"]} == {
+        1: "A",
+        4: "A",
+        5: "A",
+        2: "B",
+        3: "B",
+        6: "B",
+    }
+    header = standings_csv(data).splitlines()[0].split(",")
+    assert "group" in header
+    plain = event_data(new_event(EventSettings(format=SE), 4), meta={}, prizes={})
+    assert plain["groups"] == [] and plain["qualified"] == []
