@@ -115,6 +115,9 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentHostMixin, commands
                 ),
                 final_table=final_table if final_table is not None else now.final_table,
                 decide_by=decide_by if decide_by is not None else now.decide_by.value,
+                # Not options of edit: kept (they fell back to their defaults before).
+                no_show_minutes=now.no_show_minutes,
+                no_show_limit=now.no_show_limit,
                 third_place=third_place if third_place is not None else now.third_place,
                 groups=groups if groups is not None else now.groups,
                 grand_final_reset=(

@@ -151,3 +151,14 @@ async def test_the_organiser_sets_the_formats_with_new_and_edit(world: World) ->
     # Groups are for elimination events only.
     r = await admin.slash(ch, "tournament new", name="Swiss groups", groups=4)
     assert r.ephemeral and "Groups of 3 to 8 players" in r.response.content
+
+
+async def test_edit_keeps_the_no_show_settings_it_is_not_given(world: World) -> None:
+    ch, admin = world.channel, world.admin
+    await admin.slash(
+        ch, "tournament new", name="Patient", format="single-elimination", no_show=0, no_shows=3
+    )
+    await admin.slash(ch, "tournament edit", third_place=True)
+    view = await service(world).current(GUILD_ID)
+    assert view.settings.third_place
+    assert (view.settings.no_show_minutes, view.settings.no_show_limit) == (0, 3)
