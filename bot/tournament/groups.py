@@ -10,8 +10,9 @@ side; a group standings table is the round robin's (a rest scores nothing). The 
 :data:`~bot.tournament.model.GROUP_ADVANCE` of each group go into the bracket, never a whole
 group (a group of two sends only its winner), and a withdrawn player does not go through: the
 next in his group takes his place. The bracket is seeded by group place: the group winners
-first (group A's first), then the runners-up (A's first), so a group's winner and runner-up sit
-in different halves whenever there are at least two groups.
+first (group A's first), then the runners-up, ordered (group order turned round or reversed, the
+first that does it best) so that a group's two qualifiers could only meet as late as possible:
+with two or four groups only in the final.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import math
 import string
 from collections.abc import Collection, Iterable, Sequence
 
+from bot.tournament.bracket import seed_order
 from bot.tournament.model import GROUP_ADVANCE, Match, PlayerId, TournamentError
 from bot.tournament.standings import PairStanding, pair_standings
 
@@ -68,10 +70,32 @@ def bracket_seeds(
     tables: Sequence[Sequence[PairStanding]], withdrawn: Collection[PlayerId]
 ) -> list[PlayerId]:
     """The bracket's seeds from the finished groups' standings: every group's winner (group
-    order), then every runner-up, …; withdrawn players are passed over."""
+    order), then the runners-up, in the order (a rotation of the groups, forwards or back)
+    that keeps each group's two qualifiers apart in the bracket the longest; withdrawn players
+    are passed over."""
     places: list[list[PlayerId]] = []
     for rows in tables:
         staying = [r.player for r in rows if r.player not in withdrawn]
         places.append(staying[: advancing([r.player for r in rows])])
-    depth = max((len(p) for p in places), default=0)
-    return [p[i] for i in range(depth) for p in places if i < len(p)]
+    winners = [p[0] for p in places if p]
+    runners = [p[1] for p in places if len(p) > 1]
+    if len(winners) + len(runners) < 2 or not runners:
+        return winners + runners
+    group_of = {p: i for i, group in enumerate(places) for p in group}
+    size = 1 << (len(winners) + len(runners) - 1).bit_length()
+    slot = {seed: i for i, seed in enumerate(seed_order(size))}  # seed -> first-round slot
+
+    def apart(order: list[PlayerId]) -> list[int]:
+        """The round in which each group's two qualifiers could first meet, earliest first."""
+        seeds = winners + order
+        meets = []
+        for i, p in enumerate(seeds):
+            for j in range(i + 1, len(seeds)):
+                if group_of[seeds[j]] == group_of[p]:
+                    meets.append((slot[i + 1] ^ slot[j + 1]).bit_length())
+        return sorted(meets)
+
+    candidates = [runners[i:] + runners[:i] for i in range(len(runners))]
+    candidates += [c[::-1] for c in candidates]
+    best = max(candidates, key=apart)  # max() keeps the first of equals: group order first
+    return winners + best

@@ -126,8 +126,9 @@ def _group_stage(s: EventSettings, say: Say) -> str:
             "gets one of the strongest; with an odd number in a group each player rests one "
             "round (a rest scores nothing). The top {advance} of each group (only the winner "
             "of a group of two) go into the bracket, seeded by group place: the group winners "
-            "first (group A's first), then the runners-up. Players out in the groups are "
-            "placed after the bracket's, by group place."
+            "first (group A's first), then the runners-up, so that two players of a group meet "
+            "as late as they can. Players out in the groups are placed after the bracket's, "
+            "by group place."
         ),
         size=s.groups,
         advance=GROUP_ADVANCE,

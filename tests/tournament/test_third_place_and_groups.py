@@ -19,7 +19,7 @@ from bot.tournament import (
     double_elimination,
     single_elimination,
 )
-from bot.tournament.bracket import Slot, knockout_standings, placing, resolve
+from bot.tournament.bracket import Slot, knockout_standings, placing, resolve, seed_order
 from bot.tournament.event import GROUP_STAGE
 from bot.tournament.groups import advancing, snake_groups
 from bot.tournament.model import Result
@@ -309,3 +309,23 @@ def test_the_export_has_the_groups_and_the_qualifiers() -> None:
     assert "group" in header
     plain = event_data(new_event(EventSettings(format=SE), 4), meta={}, prizes={})
     assert plain["groups"] == [] and plain["qualified"] == []
+
+
+@pytest.mark.parametrize(("n", "size"), [(6, 3), (8, 4), (12, 3), (16, 4), (9, 3), (15, 3)])
+def test_a_groups_qualifiers_meet_as_late_as_they_can(n: int, size: int) -> None:
+    """Two or four groups: a group's winner and runner-up are in different halves (they can
+    only meet in the final). Three or five groups (byes in the bracket): never in round 1."""
+    event = play_by_seed(new_event(EventSettings(format=SE, groups=size), n))
+    group_of = {p: i for i, g in enumerate(event.groups()) for p in g}
+    found = event.bracket()
+    assert found is not None
+    bracket, seeds = found
+    order = seed_order(bracket.size)
+    half = {seeds[s - 1]: i < bracket.size // 2 for i, s in enumerate(order) if s <= len(seeds)}
+    first_round = next(r for r in event.rounds if r.phase == "bracket")
+    for a, b in (m.players for m in first_round.matches if len(m.players) == 2):
+        assert group_of[a] != group_of[b], "no rematch from a group in the first round"
+    if len(event.groups()) in (2, 4):
+        for p in seeds:
+            mates = [q for q in seeds if q != p and group_of[q] == group_of[p]]
+            assert all(half[q] != half[p] for q in mates)
