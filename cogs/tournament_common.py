@@ -21,6 +21,7 @@ from bot.services.tournaments import (
     TournamentService,
     TournamentView,
 )
+from bot.tournament.model import MAX_GROUP
 from cogs.common import locale_of
 from cogs.desk import level_choices
 from cogs.tournament_signup import STATUSES, TEXT
@@ -31,11 +32,14 @@ __all__ = [
     "EVENT_HELP",
     "FORMAT_CHOICES",
     "GAME_CHOICES",
+    "GROUPS_HELP",
     "LEVEL_CHOICES",
+    "MAX_GROUP",
     "MENTION",
     "PLAYING",
     "READABLE",
     "SIGN_UP",
+    "THIRD_PLACE_HELP",
     "TournamentCommands",
     "any_events",
     "guild_of",
@@ -62,6 +66,9 @@ LEVEL_CHOICES = level_choices(AI_LEVELS)
 DEFAULT_GAME = default_game()
 #: The ``event:`` option of every command that takes one.
 EVENT_HELP = "The event's number (default: the one you are in, or the only one it can be)"
+# Formats (issue 23): the third-place match and the group stage, in ``new`` and ``edit``.
+THIRD_PLACE_HELP = "Single elimination or a Swiss top cut: the semi-finals' losers play for third"
+GROUPS_HELP = "Elimination: round-robin groups of this many first, the top 2 go on (0: none)"
 SIGN_UP = ("registration",)
 PLAYING = ("running", "paused")
 #: Events a member may read about (``show``, ``rules``): open ones, and those that ended.

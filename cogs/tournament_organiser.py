@@ -25,10 +25,13 @@ from cogs.tournament_common import (
     EVENT_HELP,
     FORMAT_CHOICES,
     GAME_CHOICES,
+    GROUPS_HELP,
     LEVEL_CHOICES,
+    MAX_GROUP,
     MENTION,
     PLAYING,
     SIGN_UP,
+    THIRD_PLACE_HELP,
     TournamentCommands,
     manager_of,
     open_events,
@@ -61,6 +64,9 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentBoardMixin, command
         final_table="Table rounds: players at the final table (default 6, 0 for none)",
         decide_by="Tsung Shap: a match is won by games (default) or by total points",
         event=EVENT_HELP,
+        third_place=THIRD_PLACE_HELP,
+        groups=GROUPS_HELP,
+        grand_final_reset="Double elimination: a second final if the losers' champion wins",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
     @app_commands.autocomplete(event=open_events)
@@ -82,6 +88,10 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentBoardMixin, command
         final_table: app_commands.Range[int, 0, 20] | None = None,
         decide_by: str | None = None,
         event: int | None = None,
+        # Formats (issue 23); the grand-final reset only here (new is at Discord's 25 options).
+        third_place: bool | None = None,
+        groups: app_commands.Range[int, 0, MAX_GROUP] | None = None,
+        grand_final_reset: bool | None = None,
     ) -> None:
         """Change the options given (the others stay), validated as ``new`` validates them;
         the sign-up message shows the new rules."""
@@ -105,6 +115,14 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentBoardMixin, command
                 ),
                 final_table=final_table if final_table is not None else now.final_table,
                 decide_by=decide_by if decide_by is not None else now.decide_by.value,
+                # Not options of edit: kept (they fell back to their defaults before).
+                no_show_minutes=now.no_show_minutes,
+                no_show_limit=now.no_show_limit,
+                third_place=third_place if third_place is not None else now.third_place,
+                groups=groups if groups is not None else now.groups,
+                grand_final_reset=(
+                    grand_final_reset if grand_final_reset is not None else now.grand_final_reset
+                ),
             )
             view = await self.service.edit(
                 view.id,

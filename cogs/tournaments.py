@@ -47,9 +47,12 @@ from cogs.tournament_common import (
     EVENT_HELP,
     FORMAT_CHOICES,
     GAME_CHOICES,
+    GROUPS_HELP,
+    MAX_GROUP,
     PLAYING,
     READABLE,
     SIGN_UP,
+    THIRD_PLACE_HELP,
     any_events,
     guild_of,
     manager_of,
@@ -258,6 +261,8 @@ class Tournaments(
         decide_by="Tsung Shap: a match is won by games (default) or by total points",
         no_show="Minutes a match's players have to show up (default 5, 0 for none)",
         no_shows="No-shows in a row that withdraw a player (default 1)",
+        third_place=THIRD_PLACE_HELP,
+        groups=GROUPS_HELP,
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
     async def new(
@@ -282,6 +287,9 @@ class Tournaments(
         decide_by: str | None = None,
         no_show: app_commands.Range[int, 0, 60] = 5,
         no_shows: app_commands.Range[int, 1, 10] = 1,
+        # Formats (issue 23).
+        third_place: bool = False,
+        groups: app_commands.Range[int, 0, MAX_GROUP] = 0,
     ) -> None:
         """Create an event and post its sign-up message."""
         async with guarded(interaction, "/tournament new"):
@@ -309,6 +317,8 @@ class Tournaments(
                 decide_by=decide_by,
                 no_show_minutes=no_show,
                 no_show_limit=no_shows,
+                third_place=third_place,
+                groups=groups,
             )
             view = await self.service.create(
                 guild_id=guild_id,

@@ -120,7 +120,11 @@ def bracket_description(event: Event, title: str, locale: str = "en") -> str | N
         if r.skipped or (r.decided and r.loser is None and None in r.players):
             continue  # a reset final not needed, or a bye: the picture leaves them out
         a, b = (name(p, s) for p, s in zip(r.players, r.settled, strict=True))
-        label = {"GF": t(locale, "Grand final"), "GF2": t(locale, "Reset")}.get(node.id, node.id)
+        label = {
+            "GF": t(locale, "Grand final"),
+            "GF2": t(locale, "Reset"),
+            "3P": t(locale, "Third place"),
+        }.get(node.id, node.id)
         line = t(locale, "{match}: {a} v {b}", match=label, a=a, b=b)
         if r.winner is not None:
             line += t(locale, ", won by {name}", name=name(r.winner, True))

@@ -19,9 +19,10 @@ from PIL import Image, ImageDraw
 
 from bot.locale import t
 from bot.render.typeface import draw_text, fit_text, text_width
-from bot.tournament.bracket import Bracket, KnockoutStanding, Node, Resolved
+from bot.tournament.bracket import THIRD_PLACE, Bracket, KnockoutStanding, Node, Resolved
 from bot.tournament.describe import display_name, knockout_status
 from bot.tournament.event import DISQUALIFIED, Event
+from bot.tournament.groups import advancing, group_name
 from bot.tournament.model import PlayerId
 from bot.tournament.standings import PairStanding, TableStanding
 from bot.tournament.text import Say
@@ -168,6 +169,12 @@ def _layout(bracket: Bracket, hidden: set[str]) -> tuple[dict[str, _Box], int, i
         l_top = int(bottom + 24)
         bottom = place(f"L{l_rounds}-1", "L", l_top + 20)
         columns = max(columns, l_rounds)
+    third = [n for n in bracket.nodes if n.side == THIRD_PLACE and n.id not in hidden]
+    for node in third:  # under the final, in its column
+        final = boxes.get(f"W{w_rounds}-1")
+        x = final.x if final is not None else column(w_rounds - 1)
+        boxes[node.id] = _Box(x, bottom + 10 + _PITCH / 2)
+        bottom += _PITCH + 10
     gf = [n for n in bracket.nodes if n.side == "GF" and n.id not in hidden]
     for node in gf:
         if node.id == "GF":
@@ -261,6 +268,8 @@ def _draw_box(
         label = t(locale, "Grand final")
     elif node.id == "GF2":
         label = t(locale, "Reset")
+    elif node.id == THIRD_PLACE:
+        label = t(locale, "Third place")
     else:
         label = node.id
     _text(draw, box.x + 2, y0 - 13, label, _SMALL, _DIM)
@@ -397,7 +406,10 @@ def render_standings(
 def render_event_standings(
     event: Event, title: str = "", *, limit: int = _MAX_ROWS, locale: str = "en"
 ) -> bytes:
-    """The standings of an event, the prize places (or the top cut) highlighted."""
+    """The standings of an event, the prize places (or the top cut) highlighted; during a group
+    stage every group's table, one under the other, its qualifiers highlighted."""
+    if event.in_groups:
+        return render_group_tables(event, title, locale=locale)
     highlight = event.settings.top_cut or (
         len(event.settings.prize_split) if event.settings.buy_in else 0
     )
@@ -409,3 +421,33 @@ def render_event_standings(
         limit=limit,
         locale=locale,
     )
+
+
+def render_group_tables(event: Event, title: str = "", *, locale: str = "en") -> bytes:
+    """The group stage's tables, one under the other under the event's title, each group's
+    qualifying places in gold."""
+    names = _names(event, locale)
+    tables = [
+        Image.open(
+            io.BytesIO(
+                render_standings(
+                    rows,
+                    names,
+                    t(locale, "Group {name}", name=group_name(i)),
+                    highlight=advancing([r.player for r in rows]),
+                    locale=locale,
+                )
+            )
+        )
+        for i, rows in enumerate(event.group_tables())
+    ]
+    head = _MARGIN + _TITLE + 8
+    width = max(max(im.width for im in tables), 260)
+    image = Image.new("RGB", (width, head + sum(im.height for im in tables)), FELT)
+    draw = ImageDraw.Draw(image)
+    _text(draw, _MARGIN, _MARGIN, title or t(locale, "Standings"), _TITLE, _TEXT)
+    y = head
+    for im in tables:
+        image.paste(im, (0, y))
+        y += im.height
+    return _png(image)

@@ -12,6 +12,9 @@ player who drops meets someone from the other side of the bracket and not the op
 just beaten or lost to. The grand final is the winners' champion against the losers' champion;
 with ``reset`` a second grand final is played when the losers' champion wins the first.
 
+A single-elimination bracket may add a match for third place (``3P``) between the losers of the
+two semi-finals; it is played alongside the final.
+
 A bracket is a list of :class:`Node`\\ s whose slots name where their players come from
 (a seed, or the winner or loser of an earlier node). Results are applied by :func:`resolve`,
 which also settles walkovers: a slot that can never be filled (a bye) lets the other player
@@ -27,6 +30,7 @@ from bot.tournament.model import PlayerId, TournamentError
 
 __all__ = [
     "EMPTY",
+    "THIRD_PLACE",
     "Bracket",
     "KnockoutStanding",
     "Node",
@@ -51,8 +55,8 @@ class Slot:
 
 @dataclass(frozen=True)
 class Node:
-    """One bracket match: its id (``W1-3``, ``L2-1``, ``GF``, ``GF2``), the bracket side
-    (``W``, ``L``, ``GF``), its round within that side (1-based) and its two slots."""
+    """One bracket match: its id (``W1-3``, ``L2-1``, ``GF``, ``GF2``, ``3P``), the bracket side
+    (``W``, ``L``, ``GF``, ``3P``), its round within that side (1-based) and its two slots."""
 
     id: str
     side: str
@@ -69,6 +73,14 @@ class Bracket:
     double: bool
     reset: bool
     nodes: tuple[Node, ...]
+    third_place: bool = False  # single elimination: a ``3P`` match between the semis' losers
+
+    @property
+    def final(self) -> str:
+        """The id of the match that decides the champion (GF2 is only played when needed)."""
+        if self.double:
+            return "GF2" if self.reset else "GF"
+        return f"W{self.size.bit_length() - 1}-1"
 
     def node(self, node_id: str) -> Node:
         """The node with this id."""
@@ -135,10 +147,20 @@ def _winners_side(size: int) -> list[Node]:
     return nodes
 
 
-def single_elimination(entrants: int) -> Bracket:
-    """The single-elimination bracket for ``entrants`` players (seeds 1…N)."""
+THIRD_PLACE = "3P"
+
+
+def single_elimination(entrants: int, *, third_place: bool = False) -> Bracket:
+    """The single-elimination bracket for ``entrants`` players (seeds 1…N); with
+    ``third_place`` (and semi-finals, so four slots or more) the semis' losers play for third."""
     size = _bracket_size(entrants)
-    return Bracket(size, entrants, False, False, tuple(_winners_side(size)))
+    nodes = _winners_side(size)
+    k = size.bit_length() - 1
+    third = third_place and k >= 2
+    if third:
+        semis = (Slot("loser", f"W{k - 1}-1"), Slot("loser", f"W{k - 1}-2"))
+        nodes.append(Node(THIRD_PLACE, THIRD_PLACE, 1, semis))
+    return Bracket(size, entrants, False, False, tuple(nodes), third)
 
 
 def _route(items: list[str], drop_round: int) -> list[str]:
@@ -278,10 +300,7 @@ def resolve(
 
 def champion(bracket: Bracket, state: Mapping[str, Resolved]) -> PlayerId | None:
     """The bracket's winner once it is decided, else None."""
-    last = "GF2" if bracket.reset and bracket.double else ("GF" if bracket.double else None)
-    if last is None:
-        last = bracket.nodes[-1].id
-    r = state[last]
+    r = state[bracket.final]
     if not r.decided:
         return None
     return r.winner
@@ -301,9 +320,21 @@ def _knocked_out(
         if r.loser is not None and r.winner is not None:
             wins[r.winner] = wins.get(r.winner, 0) + 1
             losses[r.loser] = losses.get(r.loser, 0) + 1
-            if losses[r.loser] >= lives:
+            # The loser of the deciding final is out even with a life left (the winners'
+            # champion losing a grand final without a reset); the third-place match's loser
+            # went out in his semi-final.
+            out = losses[r.loser] >= lives or node.id == bracket.final
+            if out and r.loser not in out_at:
                 out_at[r.loser] = node
     return out_at, wins, losses
+
+
+def _third(bracket: Bracket, state: Mapping[str, Resolved], p: PlayerId) -> int:
+    """0 for the third-place match's winner (and everyone it does not concern), 1 for its loser:
+    the semi-finals' losers are placed by it."""
+    if not bracket.third_place:
+        return 0
+    return 1 if state[THIRD_PLACE].loser == p else 0
 
 
 def placing(
@@ -319,7 +350,15 @@ def placing(
     stage = bracket.stages()
     out_at = {p: stage[node.id] for p, node in _knocked_out(bracket, state)[0].items()}
     everyone = {p for r in state.values() for p in r.players if p is not None}
-    return sorted(everyone, key=lambda p: (p != winner, -out_at.get(p, 10**6), seed_rank(p)))
+    return sorted(
+        everyone,
+        key=lambda p: (
+            p != winner,
+            -out_at.get(p, 10**6),
+            _third(bracket, state, p),
+            seed_rank(p),
+        ),
+    )
 
 
 @dataclass(frozen=True)
@@ -348,11 +387,11 @@ def knockout_standings(
     winner = champion(bracket, state)
     stage = bracket.stages()
 
-    def standing(p: PlayerId) -> tuple[bool, bool, int]:
+    def standing(p: PlayerId) -> tuple[bool, bool, int, int]:
         node = out_at.get(p)
         if node is None:  # still in: in a double elimination, those without a loss first
-            return (p != winner, False, losses.get(p, 0))
-        return (p != winner, True, -stage[node.id])
+            return (p != winner, False, losses.get(p, 0), 0)
+        return (p != winner, True, -stage[node.id], _third(bracket, state, p))
 
     seed = {p: i for i, p in enumerate(seeds, start=1)}
     order = sorted(seeds, key=lambda p: (standing(p), seed[p]))

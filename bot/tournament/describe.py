@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bot.tournament.bracket import KnockoutStanding
 from bot.tournament.event import DISQUALIFIED, Event
+from bot.tournament.groups import group_name
 from bot.tournament.model import Format, How, PlayerId, Round
 from bot.tournament.standings import PairStanding, TableStanding, format_score, pair_standings
 from bot.tournament.text import N_, Say, english, ordinal
@@ -30,6 +31,7 @@ _PHASES = {
     "round-robin": N_("Round robin"),
     "tables": N_("Tables"),
     "final": N_("Final table"),
+    "group": N_("Groups"),
 }
 
 
@@ -39,7 +41,7 @@ def phase_name(phase: str, say: Say = english) -> str:
 
 
 # The grand final's match ids are letters (the others are notation: ``W2-1``, ``R3-2``, ``F``).
-_LABELS = {"GF": N_("GF"), "GF2": N_("GF2")}
+_LABELS = {"GF": N_("GF"), "GF2": N_("GF2"), "3P": N_("3P")}
 
 
 def match_label(match_id: str, say: Say = english) -> str:
@@ -79,12 +81,17 @@ def pairings_text(event: Event, rnd: Round, say: Say = english) -> str:
     for i, m in enumerate(rnd.matches, start=1):
         names = [named(p) for p in m.players]
         if m.is_bye:
-            if rnd.phase == "round-robin":
+            if rnd.phase in ("round-robin", "group"):
                 lines.append(say(N_("{name} rests"), name=names[0]))
             else:
                 lines.append(say(N_("{name} has a bye (a win)"), name=names[0]))
         elif len(m.players) == 2:
-            label = match_label(m.id, say) if rnd.phase in ("bracket", "playoff") else str(i)
+            if rnd.phase in ("bracket", "playoff"):
+                label = match_label(m.id, say)
+            elif rnd.phase == "group":  # R2-B1: group B's first match of the round
+                label = say(N_("Group {match}"), match=m.id.split("-", 1)[1])
+            else:
+                label = str(i)
             if m.result is not None and m.result.how is How.FORFEIT:
                 template = N_("{label}. {a} v {b} (forfeit)")
             else:
@@ -116,45 +123,24 @@ def _standing_name(event: Event, pid: PlayerId, say: Say) -> str:
 
 
 def standings_text(event: Event, limit: int = 10, say: Say = english) -> str:
-    """The top ``limit`` lines of the standings with their tie-break figures."""
+    """The top ``limit`` lines of the standings with their tie-break figures; during a group
+    stage every group's table (``limit`` lines in all), each under its name."""
+    if event.in_groups:
+        lines: list[str] = []
+        shown = total = 0
+        for i, table in enumerate(event.group_tables()):
+            total += len(table)
+            if len(lines) >= limit:
+                continue
+            lines.append(say(N_("Group {name}"), name=group_name(i)))
+            for r in table[: max(0, limit - len(lines))]:
+                lines.append(_standing_line(event, r, say))
+                shown += 1
+        if shown < total:
+            lines.append(say(N_("… and {n} more"), n=total - shown))
+        return "\n".join(lines)
     rows = event.standings()
-    lines = []
-    for r in rows[:limit]:
-        name = _standing_name(event, r.player, say)
-        if isinstance(r, PairStanding):
-            lines.append(
-                say(
-                    N_("{rank}. {name} {score} (M-Buch {median}, Buch {buchholz}, games {games})"),
-                    rank=r.rank,
-                    name=name,
-                    score=format_score(r.score),
-                    median=format_score(r.median_buchholz),
-                    buchholz=format_score(r.buchholz),
-                    games=r.games_won,
-                )
-            )
-        elif isinstance(r, TableStanding):
-            lines.append(
-                say(
-                    N_("{rank}. {name} {points} pts ({wins} wins, opp. avg {average})"),
-                    rank=r.rank,
-                    name=name,
-                    points=r.points,
-                    wins=r.wins,
-                    average=f"{float(r.opponents_average):.2f}",
-                )
-            )
-        elif isinstance(r, KnockoutStanding):
-            lines.append(
-                say(
-                    N_("{rank}. {name}: {status} ({wins}-{losses})"),
-                    rank=r.rank,
-                    name=name,
-                    status=knockout_status(r, say),
-                    wins=r.wins,
-                    losses=r.losses,
-                )
-            )
+    lines = [_standing_line(event, r, say) for r in rows[:limit]]
     if len(rows) > limit:
         lines.append(say(N_("… and {n} more"), n=len(rows) - limit))
     return "\n".join(lines)
@@ -201,6 +187,39 @@ def board_standings_text(event: Event, limit: int = 10, say: Say = english) -> s
     return "\n".join(lines)
 
 
+def _standing_line(
+    event: Event, r: PairStanding | TableStanding | KnockoutStanding, say: Say
+) -> str:
+    name = _standing_name(event, r.player, say)
+    if isinstance(r, PairStanding):
+        return say(
+            N_("{rank}. {name} {score} (M-Buch {median}, Buch {buchholz}, games {games})"),
+            rank=r.rank,
+            name=name,
+            score=format_score(r.score),
+            median=format_score(r.median_buchholz),
+            buchholz=format_score(r.buchholz),
+            games=r.games_won,
+        )
+    if isinstance(r, TableStanding):
+        return say(
+            N_("{rank}. {name} {points} pts ({wins} wins, opp. avg {average})"),
+            rank=r.rank,
+            name=name,
+            points=r.points,
+            wins=r.wins,
+            average=f"{float(r.opponents_average):.2f}",
+        )
+    return say(
+        N_("{rank}. {name}: {status} ({wins}-{losses})"),
+        rank=r.rank,
+        name=name,
+        status=knockout_status(r, say),
+        wins=r.wins,
+        losses=r.losses,
+    )
+
+
 def knockout_status(row: KnockoutStanding, say: Say = english) -> str:
     """Where a player of an elimination event stands: ``champion``, ``still in`` or
     ``knocked out in W2-1`` (the match, as the bracket picture and the pairings name it)."""
@@ -208,6 +227,8 @@ def knockout_status(row: KnockoutStanding, say: Say = english) -> str:
         return say(N_("champion"))
     if row.out_in is None:
         return say(N_("still in"))
+    if row.out_in == "group":
+        return say(N_("out in the group stage"))
     return say(N_("knocked out in {match}"), match=match_label(row.out_in, say))
 
 

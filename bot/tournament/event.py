@@ -8,15 +8,20 @@ result in, :meth:`Event.withdraw` drops or disqualifies a player. :meth:`Event.t
 after every step and carries on after a restart. Pairing is deterministic given the state; the
 only randomness (seeding players without a rating) happens in :meth:`Event.start`.
 
-Match ids: Swiss and round robin ``R{round}-{n}`` (``R{round}-bye`` for a bye); elimination
-and the Swiss playoff use the bracket's node ids (``W1-3``, ``L2-1``, ``GF``, ``GF2``); table
+Match ids: Swiss and round robin ``R{round}-{n}`` (``R{round}-bye`` for a bye); a group stage
+``R{round}-{group}{n}`` (``R3-B2``; ``R{round}-{group}-bye`` for a rest); elimination and the
+Swiss playoff use the bracket's node ids (``W1-3``, ``L2-1``, ``GF``, ``GF2``, ``3P``); table
 rounds ``R{round}-T{n}`` and the final table ``F``.
+
+An elimination event with a group stage (``settings.groups``) first plays the groups' round
+robins (phase ``group``, :mod:`bot.tournament.groups`); when they are over ``cut`` holds the
+bracket's seeds (by group place) and the bracket is played as without groups.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from random import Random
 from typing import Any
 
@@ -30,6 +35,7 @@ from bot.tournament.bracket import (
     resolve,
     single_elimination,
 )
+from bot.tournament.groups import bracket_seeds, group_name, group_standings, snake_groups
 from bot.tournament.matches import bye_result, forfeit_result
 from bot.tournament.model import (
     EventSettings,
@@ -57,13 +63,15 @@ from bot.tournament.standings import (
 )
 from bot.tournament.swiss import pair_swiss
 
-__all__ = ["DISQUALIFIED", "DROPPED", "MAX_ROUND_ROBIN", "STATE_VERSION", "Event"]
+__all__ = ["DISQUALIFIED", "DROPPED", "GROUP_STAGE", "MAX_ROUND_ROBIN", "STATE_VERSION", "Event"]
 
 STATE_VERSION = 1
 DROPPED = "dropped"
 DISQUALIFIED = "disqualified"
 MAX_ROUND_ROBIN = 24  # a round robin of N players takes N − 1 rounds: for small groups only
 KNOCKOUT_PHASES = frozenset({"bracket", "playoff"})
+GROUP_STAGE = "group"  # the phase of a group stage's rounds, and where its non-qualifiers went out
+ELIMINATION = frozenset({Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION})
 
 
 @dataclass
@@ -74,7 +82,8 @@ class Event:
     players: list[Player]  # seed order: seed 1 first
     rounds: list[Round] = field(default_factory=list)
     withdrawn: dict[PlayerId, str] = field(default_factory=dict)
-    cut: list[PlayerId] = field(default_factory=list)  # Swiss playoff seeds, once it starts
+    # The Swiss playoff's seeds, or the bracket's after a group stage, once it starts.
+    cut: list[PlayerId] = field(default_factory=list)
     finished: bool = False
     no_shows: dict[PlayerId, int] = field(default_factory=dict)  # no-shows in a row
 
@@ -106,6 +115,8 @@ class Event:
             )
         if not any(not p.ai for p in entrants):
             raise TournamentError("An event needs at least one human player.")
+        if settings.groups and settings.format in ELIMINATION and n < 3:
+            raise TournamentError("A group stage needs at least three players.")
         seeded = seed_players(entrants, rng)
         by_id = {p.id: p for p in seeded}
         first = [by_id[p] for p in dict.fromkeys(fixed) if p in by_id]
@@ -270,8 +281,8 @@ class Event:
         ):
             raise TournamentError("The round has results already; it cannot be re-paired.")
         self.rounds.pop()
-        if rnd.phase == "playoff" and not any(r.phase == "playoff" for r in self.rounds):
-            self.cut = []
+        if rnd.phase in KNOCKOUT_PHASES and not any(r.phase == rnd.phase for r in self.rounds):
+            self.cut = []  # the cut (or the groups' qualifiers) is taken again when re-paired
         self.finished = False
         return rnd
 
@@ -288,8 +299,8 @@ class Event:
         fmt = self.settings.format
         if fmt is Format.SWISS:
             new = self._next_swiss()
-        elif fmt in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION):
-            new = self._next_bracket("bracket", self.seeds)
+        elif fmt in ELIMINATION:
+            new = self._next_elimination()
         elif fmt is Format.ROUND_ROBIN:
             new = self._next_round_robin()
         else:
@@ -350,6 +361,57 @@ class Event:
             out.append(Match(f"R{n}-bye", (rest,), bye_result(rest)))
         return Round(n, "round-robin", out)
 
+    # ---------------------------------------------------------------- group stage
+
+    def groups(self) -> list[list[PlayerId]]:
+        """The group stage's groups (snake-seeded from the seeds), or none without one."""
+        size = self.settings.groups
+        if not size or self.settings.format not in ELIMINATION:
+            return []
+        return snake_groups(self.seeds, size)
+
+    def group_tables(self) -> list[list[PairStanding]]:
+        """Every group's standings (empty without a group stage)."""
+        matches = [m for r in self._rounds(GROUP_STAGE) for m in r.matches]
+        return group_standings(self.groups(), matches)
+
+    @property
+    def in_groups(self) -> bool:
+        """Whether the event is (still) in its group stage."""
+        return bool(self.groups()) and not self.cut
+
+    def _next_elimination(self) -> Round | None:
+        if self.in_groups:
+            new = self._next_group_round()
+            if new is not None:
+                return new
+            qualified = bracket_seeds(self.group_tables(), self.withdrawn)
+            if len(qualified) < 2:  # everyone else withdrew: the groups decide it all
+                return None
+            self.cut = qualified
+        return self._next_bracket("bracket", self.cut or self.seeds)
+
+    def _next_group_round(self) -> Round | None:
+        groups = self.groups()
+        schedules = [round_robin_schedule(g) for g in groups]
+        done = len(self._rounds(GROUP_STAGE))
+        if done >= max(len(s) for s in schedules):
+            return None
+        n = self._number()
+        out = []
+        for index, schedule in enumerate(schedules):
+            if done >= len(schedule):  # a smaller group has finished its round robin
+                continue
+            name = group_name(index)
+            pairs, rest = schedule[done]
+            for i, (a, b) in enumerate(pairs, start=1):
+                match = Match(f"R{n}-{name}{i}", (a, b))
+                self._forfeit_if_withdrawn(match, knockout=False)
+                out.append(match)
+            if rest is not None:
+                out.append(Match(f"R{n}-{name}-bye", (rest,), bye_result(rest)))
+        return Round(n, GROUP_STAGE, out)
+
     def _forfeit_if_withdrawn(self, match: Match, *, knockout: bool) -> None:
         gone = [p for p in match.players if p in self.withdrawn]
         if not gone:
@@ -365,14 +427,16 @@ class Event:
 
     def bracket(self) -> tuple[Bracket, list[PlayerId]] | None:
         """The elimination bracket (or the Swiss playoff once it has started) and its seeds."""
-        fmt = self.settings.format
-        if fmt is Format.SINGLE_ELIMINATION:
-            return single_elimination(len(self.players)), self.seeds
-        if fmt is Format.DOUBLE_ELIMINATION:
-            bracket = double_elimination(len(self.players), reset=self.settings.grand_final_reset)
-            return bracket, self.seeds
-        if fmt is Format.SWISS and self.cut:
-            return single_elimination(len(self.cut)), list(self.cut)
+        s = self.settings
+        if s.format in ELIMINATION:
+            if self.in_groups:
+                return None
+            seeds = list(self.cut) if s.groups else self.seeds
+            if s.format is Format.SINGLE_ELIMINATION:
+                return single_elimination(len(seeds), third_place=s.third_place), seeds
+            return double_elimination(len(seeds), reset=s.grand_final_reset), seeds
+        if s.format is Format.SWISS and self.cut:
+            return single_elimination(len(self.cut), third_place=s.third_place), list(self.cut)
         return None
 
     def bracket_state(self) -> dict[str, Resolved] | None:
@@ -443,11 +507,45 @@ class Event:
         still in, who went out where)."""
         if self.settings.format is Format.TABLE_ROUNDS:
             return self.table_standings()
-        if self.settings.format in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION):
+        if self.settings.format in ELIMINATION:
+            if self.groups():
+                return self._group_event_standings()
             found, state = self.bracket(), self.bracket_state()
             assert found is not None and state is not None
             return knockout_standings(found[0], state, found[1])
         return self.pair_standings()
+
+    def _group_event_standings(self) -> list[PairStanding] | list[KnockoutStanding]:
+        """An event with a group stage: in the groups, every group's table side by side (the
+        group winners first, then the runners-up …, ranked by group place); once the bracket
+        has started, its standings, then the players who went out in the groups by group
+        place (sharing a rank per place)."""
+        tables = self.group_tables()
+        by_place = sorted(
+            (row for rows in tables for row in rows),
+            key=lambda r: (r.rank, self.seed_of(r.player)),
+        )
+        if self.in_groups:
+            out: list[PairStanding] = []
+            for row in by_place:
+                same = out and out[-1].rank == row.rank
+                out.append(replace(row, rank=out[-1].rank if same else len(out) + 1))
+            return out
+        found, state = self.bracket(), self.bracket_state()
+        assert found is not None and state is not None
+        rows = knockout_standings(found[0], state, found[1])
+        last_place = None
+        for row in by_place:
+            if row.player in self.cut:
+                continue
+            rank = rows[-1].rank if row.rank == last_place else len(rows) + 1
+            last_place = row.rank
+            rows.append(
+                KnockoutStanding(
+                    rank, row.player, self.seed_of(row.player), row.wins, row.losses, GROUP_STAGE
+                )
+            )
+        return rows
 
     def pair_standings(self) -> list[PairStanding]:
         """Two-player standings (see :mod:`bot.tournament.standings`)."""
@@ -469,10 +567,11 @@ class Event:
         Disqualified players come last."""
         fmt = self.settings.format
         order: list[PlayerId]
-        if fmt in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION) and self.finished:
+        if fmt in ELIMINATION and self.finished and self.bracket() is not None:
             found, state = self.bracket(), self.bracket_state()
             assert found is not None and state is not None
-            order = placing(found[0], state, self.seed_of)
+            top = placing(found[0], state, found[1].index)
+            order = top + [r.player for r in self.standings() if r.player not in top]
         else:
             order = [r.player for r in self.standings()]
             if fmt is Format.SWISS and self.cut and self.finished:

@@ -5,7 +5,8 @@ dates, the pool and the prizes it paid, which games each match played) and the g
 
 * :func:`event_data`: every entrant (seed, rating, computer or not, withdrawn or disqualified),
   every round's pairings and results, the standings with each tie-break the format uses, the
-  final (or current) place of every player and the prizes;
+  final (or current) place of every player and the prizes; with a group stage, every group's
+  table and the bracket's seeds it gave (and each player's group in the standings);
 * :func:`standings_csv` and :func:`matches_csv`: the same as two spreadsheets (one row a
   player, one row a match), for the tools organisers already use.
 
@@ -23,6 +24,7 @@ from fractions import Fraction
 from typing import Any
 
 from bot.tournament.event import Event
+from bot.tournament.groups import group_name
 from bot.tournament.model import PlayerId
 
 __all__ = ["EXPORT_VERSION", "event_data", "matches_csv", "standings_csv"]
@@ -52,6 +54,20 @@ def event_data(
     ranking = event.ranking()
     place = {p: i for i, p in enumerate(ranking, 1)}
     standings = {s.player: s for s in event.standings()}
+    groups: list[dict[str, Any]] = [
+        {
+            "name": group_name(i),
+            "standings": [
+                {"name": event.player(r.player).name, "player": r.player}
+                | {k: _plain(v) for k, v in dataclasses.asdict(r).items() if k != "player"}
+                for r in table
+            ],
+        }
+        for i, table in enumerate(event.group_tables())
+    ]
+    group_of = {
+        r.player: group_name(i) for i, table in enumerate(event.group_tables()) for r in table
+    }
     entrants = [
         {
             "seed": seed,
@@ -71,6 +87,8 @@ def event_data(
             for key, value in dataclasses.asdict(found).items():
                 if key != "player":
                     row[key] = _plain(value)
+        if pid in group_of:
+            row["group"] = group_of[pid]
         row["prize"] = prizes.get(pid, 0)
         rows.append(row)
     rounds = []
@@ -95,6 +113,9 @@ def event_data(
         "entrants": entrants,
         "rounds": rounds,
         "standings": rows,
+        # A group stage (issue 23): every group's table, and the bracket's seeds it gave.
+        "groups": groups,
+        "qualified": list(event.cut) if groups else [],
         "prizes": [[p, a] for p, a in prizes.items()],
     }
 

@@ -18,6 +18,7 @@ from typing import Any
 from bot.games import EVENT_FORMATS, UnknownGame, default_game, find, games
 
 __all__ = [
+    "GROUP_ADVANCE",
     "DecideBy",
     "EventSettings",
     "Format",
@@ -35,6 +36,11 @@ __all__ = [
 PlayerId = int
 
 MAX_TABLE_SEATS = 20
+# A group stage (issue 23): groups of MIN_GROUP to MAX_GROUP players (a round robin of eight
+# takes seven rounds); the top GROUP_ADVANCE of each go into the bracket.
+MIN_GROUP = 3  # the refusal in problems() says these two numbers
+MAX_GROUP = 8
+GROUP_ADVANCE = 2
 
 
 def _event_games() -> tuple[str, ...]:
@@ -97,6 +103,11 @@ class EventSettings:
     # when it starts (0: no window), and the no-shows in a row that withdraw a player.
     no_show_minutes: int = 5
     no_show_limit: int = 1
+    # Formats (issue 23): a match for third place between the semi-finals' losers (single
+    # elimination and the Swiss playoff), and a group stage before an elimination bracket:
+    # round-robin groups of at most ``groups`` players (0 = none), whose top GROUP_ADVANCE go on.
+    third_place: bool = False
+    groups: int = 0
 
     def __post_init__(self) -> None:
         problems = list(self.problems())
@@ -148,6 +159,12 @@ class EventSettings:
             out.append("The no-show window is from 0 (none) to 60 minutes.")
         if not 1 <= self.no_show_limit <= 10:
             out.append("A player is withdrawn after 1 to 10 no-shows in a row.")
+        elimination = self.format in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION)
+        playoff = self.format is Format.SWISS and bool(self.top_cut)
+        if self.third_place and not (self.format is Format.SINGLE_ELIMINATION or playoff):
+            out.append("A third-place match is for single elimination or a Swiss top cut.")
+        if self.groups and (not elimination or not MIN_GROUP <= self.groups <= MAX_GROUP):
+            out.append("Groups of 3 to 8 players (0 for none) are for elimination events.")
         return out
 
     @property
@@ -190,6 +207,8 @@ class EventSettings:
             "final_table_games": self.final_table_games,
             "no_show_minutes": self.no_show_minutes,
             "no_show_limit": self.no_show_limit,
+            "third_place": self.third_place,
+            "groups": self.groups,
         }
 
     @classmethod

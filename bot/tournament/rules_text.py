@@ -7,7 +7,7 @@ Chinese with every number kept."""
 from __future__ import annotations
 
 from bot.games import UnknownGame, find
-from bot.tournament.model import DecideBy, EventSettings, Format
+from bot.tournament.model import GROUP_ADVANCE, DecideBy, EventSettings, Format
 from bot.tournament.payout import split_pool
 from bot.tournament.text import N_, Say, english, ordinal
 
@@ -118,6 +118,23 @@ def _elimination(s: EventSettings, game: str, say: Say) -> str:
     )
 
 
+def _group_stage(s: EventSettings, say: Say) -> str:
+    return say(
+        N_(
+            "Group stage first: round-robin groups of at most {size} players, dealt by seed "
+            "like a snake (seeds 1, 2, 3 … to groups A, B, C …, then back), so every group "
+            "gets one of the strongest; with an odd number in a group each player rests one "
+            "round (a rest scores nothing). The top {advance} of each group (only the winner "
+            "of a group of two) go into the bracket, seeded by group place: the group winners "
+            "first (group A's first), then the runners-up, so that two players of a group meet "
+            "as late as they can. Players out in the groups are placed after the bracket's, "
+            "by group place."
+        ),
+        size=s.groups,
+        advance=GROUP_ADVANCE,
+    )
+
+
 def _table_rounds(s: EventSettings, game: str, say: Say) -> list[str]:
     count = s.table_rounds()
     rounds = (
@@ -201,6 +218,8 @@ def explain_rules(settings: EventSettings, entrants: int | None = None, say: Say
                 )
             )
     elif s.format in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION):
+        if s.groups:
+            lines.append(_group_stage(s, say))
         lines.append(_elimination(s, game, say))
     elif s.format is Format.ROUND_ROBIN:
         lines.append(
@@ -214,9 +233,18 @@ def explain_rules(settings: EventSettings, entrants: int | None = None, say: Say
         )
     else:
         lines += _table_rounds(s, game, say)
+    if s.third_place:
+        lines.append(
+            say(
+                N_(
+                    "The losers of the two semi-finals play a match for third place "
+                    "alongside the final; its loser is fourth."
+                )
+            )
+        )
     if s.format is not Format.TABLE_ROUNDS:
         lines.append(_match_length(s, say))
-        if s.format in (Format.SWISS, Format.ROUND_ROBIN):
+        if s.format in (Format.SWISS, Format.ROUND_ROBIN) or s.groups:
             lines.append(_two_player_tiebreaks(say))
         lines.append(_time_limit(s, say))
     else:

@@ -26,6 +26,10 @@ def settings_from_options(
     decide_by: str | None = None,
     no_show_minutes: int = 5,
     no_show_limit: int = 1,
+    # Formats (issue 23): the third-place match, the grand-final reset, the group stage.
+    third_place: bool = False,
+    grand_final_reset: bool = True,
+    groups: int = 0,
 ) -> EventSettings:
     """Event settings from a command's options, refused in words when they do not fit."""
     try:
@@ -54,6 +58,9 @@ def settings_from_options(
             decide_by=DecideBy(decide_by or DecideBy.GAMES.value),
             no_show_minutes=no_show_minutes,
             no_show_limit=no_show_limit,
+            third_place=third_place,
+            grand_final_reset=grand_final_reset,
+            groups=groups,
         )
     except (TournamentError, ValueError) as exc:
         raise refusal(exc) from None

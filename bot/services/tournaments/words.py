@@ -154,6 +154,10 @@ REFUSALS = (
     N_("Match {match} is not a match of two players."),
     N_("The winner of {match} did not play in it."),
     N_("Match {match} is a knockout match: it needs a winner."),
+    # Formats (issue 23): the third-place match and the group stage.
+    N_("A third-place match is for single elimination or a Swiss top cut."),
+    N_("Groups of 3 to 8 players (0 for none) are for elimination events."),
+    N_("A group stage needs at least three players."),
 )
 
 
