@@ -61,6 +61,7 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentHostMixin, commands
         final_table="Table rounds: players at the final table (default 6, 0 for none)",
         decide_by="Tsung Shap: a match is won by games (default) or by total points",
         event=EVENT_HELP,
+        starts="A new start, in the server's time zone: 2026-12-05 19:30, 19:30, in 2h…",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
     @app_commands.autocomplete(event=open_events)
@@ -82,6 +83,8 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentHostMixin, commands
         final_table: app_commands.Range[int, 0, 20] | None = None,
         decide_by: str | None = None,
         event: int | None = None,
+        # Schedule (issue 23): a new start time.
+        starts: app_commands.Range[str, 1, 60] | None = None,
     ) -> None:
         """Change the options given (the others stay), validated as ``new`` validates them;
         the sign-up message shows the new rules."""
@@ -113,6 +116,7 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentHostMixin, commands
                 round_minutes=round_minutes,
                 turn_seconds=timer,
                 manager=manager_of(interaction),
+                starts_at=None if starts is None else await self.starts_at(interaction, starts),
             )
             await interaction.response.send_message(
                 t(locale_of(interaction), TEXT["edited"], name=view.record.name), ephemeral=True

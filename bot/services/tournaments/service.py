@@ -12,15 +12,17 @@ calls only what is defined below it (no module imports a later one):
 * :mod:`~bot.services.tournaments.lifecycle`: ``expire_due`` (the clock), ``drop``, ``repair``,
   ``pause``, ``resume``, ``cancel``, ``resume_all``;
 * :mod:`~bot.services.tournaments.presence`: the no-show window (``ready``, its clock, its
-  down time at a restart).
+  down time at a restart);
+* :mod:`~bot.services.tournaments.schedule`: reminders before the start, DM reminders, the
+  rounds' schedule (``set_schedule``, ``toggle_reminders``, their clock).
 """
 
 from __future__ import annotations
 
-from bot.services.tournaments.presence import TournamentPresence
+from bot.services.tournaments.schedule import TournamentSchedule
 
 __all__ = ["TournamentService"]
 
 
-class TournamentService(TournamentPresence):
+class TournamentService(TournamentSchedule):
     """Create, fill, run and pay out tournaments."""

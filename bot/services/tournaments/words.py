@@ -105,6 +105,23 @@ TEXT = {
         "Reason: {reason}"
     ),
     "seats_below": N_("{n} players are already entered: the seats cannot be fewer."),
+    # Schedule (issue 23): the start time, reminders and the rounds' schedule.
+    "starts_or_closes": N_("Give the start time (`starts`) or `closes_in`, not both."),
+    "checkin_before_now": N_(
+        "With {minutes} minutes of check-in before it, that start is too soon: check-in would "
+        "open before now."
+    ),
+    "remind_open": N_("📣 Sign-up for **{name}** is open: press **Join** on its sign-up message."),
+    "remind_open_at": N_(
+        "📣 Sign-up for **{name}** is open: press **Join** on its sign-up message. It starts "
+        "{when} ({left})."
+    ),
+    "remind_soon": N_("⏰ **{name}** starts {left} ({when})."),
+    "round_waits": N_("⏳ Round {number} of **{name}** starts {when} ({left})."),
+    "next_round_at": N_("The next round starts {when}."),
+    "next_round_break": N_("After this round, a break of {n} minutes before the next one."),
+    "break_range": N_("The break between rounds is from 0 (none) to 1440 minutes."),
+    "break_or_times": N_("Give a break between rounds or the rounds' start times, not both."),
 }
 
 # The refusals of the pure event package (English, like the engine's), recognized so that a
@@ -145,6 +162,16 @@ REFUSALS = (
     N_("Match {match} is not a match of two players."),
     N_("The winner of {match} did not play in it."),
     N_("Match {match} is a knockout match: it needs a winner."),
+    # Schedule (issue 23): bot.tournament.schedule's refusals.
+    N_("Unknown time zone {zone}: use a name like Europe/London or Asia/Hong_Kong."),
+    N_(
+        "Could not read the time {text}: write e.g. 2026-12-05 19:30, 19:30, tomorrow 20:00 "
+        "or in 2h."
+    ),
+    N_("{text} does not exist in {zone}: the clocks go forward then."),
+    N_("{text} has already passed."),
+    N_("A start is at most {n} days ahead."),
+    N_("Give the rounds' start times in order, the first round's first."),
 )
 
 
