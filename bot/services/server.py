@@ -24,7 +24,7 @@ from bot.locale import LOCALES
 from bot.services.errors import UserError
 from bot.storage.db import Database
 from bot.storage.server import GameMessage, PlayConfigRecord, SeatStateRecord, ServerRepo
-from bot.tournament.schedule import UNKNOWN_ZONE, ScheduleError
+from bot.tournament.schedule import UNKNOWN_ZONE, ZONE_EXAMPLES, ScheduleError
 from bot.tournament.schedule import time_zone as zone_named
 
 __all__ = [
@@ -158,7 +158,9 @@ class ServerService:
             try:
                 time_zone = zone_named(time_zone).key
             except ScheduleError:
-                raise UserError(UNKNOWN_ZONE, zone=repr(time_zone.strip()[:64])) from None
+                raise UserError(
+                    UNKNOWN_ZONE, zone=repr(time_zone.strip()[:64]), examples=ZONE_EXAMPLES
+                ) from None
         given = [
             v
             for v in (notice_mode, timeout_limit, lobby_minutes, review_mode, language, time_zone)

@@ -10,6 +10,9 @@ zone) and every result is an aware :class:`datetime` in UTC. The forms read:
 * ``today 19:30``, ``tomorrow 20:00``;
 * ``in 2h``, ``in 90m``, ``in 1h30m``, ``in 45 minutes``: from now.
 
+The Chinese words read the same way: ``今天`` / ``明天`` (also ``今日`` / ``明日``) for today and
+tomorrow, ``2小時後`` / ``90分钟后`` for ``in 2h`` / ``in 90m``.
+
 A wall time that does not exist in the zone (the hour skipped when the clocks go forward) is
 refused; one that happens twice (the hour repeated when they go back) is the first of the two.
 A time not in the future, or more than :data:`MAX_AHEAD_DAYS` ahead, is refused.
@@ -23,12 +26,21 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.tournament.model import TournamentError
 
-__all__ = ["MAX_AHEAD_DAYS", "ScheduleError", "parse_round_times", "parse_when", "time_zone"]
+__all__ = [
+    "MAX_AHEAD_DAYS",
+    "UNKNOWN_ZONE",
+    "ZONE_EXAMPLES",
+    "ScheduleError",
+    "parse_round_times",
+    "parse_when",
+    "time_zone",
+]
 
 MAX_AHEAD_DAYS = 366
 """The furthest ahead an event (or a round) may be set to start."""
 
-UNKNOWN_ZONE = "Unknown time zone {zone}: use a name like Europe/London or Asia/Hong_Kong."
+UNKNOWN_ZONE = "Unknown time zone {zone}: use a name of the time zone database, e.g. {examples}."
+ZONE_EXAMPLES = "Europe/London, Asia/Hong_Kong, America/New_York"
 UNREADABLE = (
     "Could not read the time {text}: write e.g. 2026-12-05 19:30, 19:30, tomorrow 20:00 or in 2h."
 )
@@ -49,7 +61,35 @@ _DATE_TIME = re.compile(
 _CLOCK = re.compile(r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<half>am|pm)?")
 _DAY = re.compile(r"(?P<day>today|tomorrow)\s+(?P<clock>.+)")
 _IN = re.compile(r"in\s+(?P<rest>.+)")
-_PART = re.compile(r"(?P<n>\d+)\s*(?P<unit>hours?|hrs|hr|h|minutes?|mins|min|m)\b")
+_PART = re.compile(r"(?P<n>\d+)\s*(?P<unit>hours?|hrs|hr|h|minutes?|mins|min|m)(?![a-z])")
+
+
+_CHINESE = (
+    ("今天", "today "),
+    ("今日", "today "),
+    ("明天", "tomorrow "),
+    ("明日", "tomorrow "),
+    ("小時", "h "),
+    ("小时", "h "),
+    ("鐘頭", "h "),
+    ("钟头", "h "),
+    ("分鐘", "m "),
+    ("分钟", "m "),
+    ("：", ":"),
+)
+_AFTER = re.compile(r"(?P<rest>.+?)\s*(?:後|后|以後|以后)")
+
+
+def _plain(text: str) -> str:
+    """``text`` in the parser's words: lower case, single spaces, Chinese words read as the
+    English ones (``明天 20:00`` is ``tomorrow 20:00``, ``2小時後`` is ``in 2h``)."""
+    said = text.strip().lower()
+    for word, plain in _CHINESE:
+        said = said.replace(word, plain)
+    said = " ".join(said.split())
+    if (after := _AFTER.fullmatch(said)) is not None:
+        said = "in " + after["rest"]
+    return said
 
 
 def time_zone(name: str) -> ZoneInfo:
@@ -57,18 +97,18 @@ def time_zone(name: str) -> ZoneInfo:
     name = name.strip()
     # ZoneInfo also reads paths; only plain IANA names are zones here.
     if not name or name.startswith(("/", ".")) or ".." in name or len(name) > 64:
-        raise ScheduleError(UNKNOWN_ZONE.format(zone=repr(name[:64])))
+        raise ScheduleError(UNKNOWN_ZONE.format(zone=repr(name[:64]), examples=ZONE_EXAMPLES))
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):
-        raise ScheduleError(UNKNOWN_ZONE.format(zone=repr(name))) from None
+        raise ScheduleError(UNKNOWN_ZONE.format(zone=repr(name), examples=ZONE_EXAMPLES)) from None
 
 
 def parse_when(text: str, now: datetime, zone: str) -> datetime:
     """The moment ``text`` names, read in ``zone`` (see the module's forms), in UTC; refused
     (:class:`ScheduleError`) when unreadable, missing from the zone, past or too far ahead."""
     tz = time_zone(zone)
-    said = " ".join(text.strip().lower().split())
+    said = _plain(text)
     shown = repr(text.strip()[:40])
     here = now.astimezone(tz)
     moment: datetime
@@ -118,7 +158,7 @@ def parse_round_times(text: str, now: datetime, zone: str) -> list[datetime]:
 
 def _bare(part: str) -> bool:
     """Whether ``part`` is a time of day alone (no date, no day, no ``in``)."""
-    return _CLOCK.fullmatch(" ".join(part.lower().split())) is not None
+    return _CLOCK.fullmatch(_plain(part)) is not None
 
 
 def _duration(rest: str, shown: str) -> timedelta:

@@ -163,7 +163,7 @@ REFUSALS = (
     N_("The winner of {match} did not play in it."),
     N_("Match {match} is a knockout match: it needs a winner."),
     # Schedule (issue 23): bot.tournament.schedule's refusals.
-    N_("Unknown time zone {zone}: use a name like Europe/London or Asia/Hong_Kong."),
+    N_("Unknown time zone {zone}: use a name of the time zone database, e.g. {examples}."),
     N_(
         "Could not read the time {text}: write e.g. 2026-12-05 19:30, 19:30, tomorrow 20:00 "
         "or in 2h."
