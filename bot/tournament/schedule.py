@@ -56,7 +56,7 @@ class ScheduleError(TournamentError):
 
 
 _DATE_TIME = re.compile(
-    r"(?P<y>\d{4})[-/](?P<mo>\d{1,2})[-/](?P<d>\d{1,2})(?:[ T]+|\s*)(?P<clock>.+)"
+    r"(?P<y>\d{4})[-/](?P<mo>\d{1,2})[-/](?P<d>\d{1,2})(?:[ t]+|\s*)(?P<clock>.+)"
 )
 _CLOCK = re.compile(r"(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<half>am|pm)?")
 _DAY = re.compile(r"(?P<day>today|tomorrow)\s+(?P<clock>.+)")
