@@ -175,15 +175,18 @@ def signup_embed(
 
 
 def signup_view(view: TournamentView, locale: str = "en") -> discord.ui.View:
-    """Join / Leave while sign-up is open; no buttons afterwards."""
+    """Join / Leave while sign-up is open (Check in / Leave during check-in), and Remind me
+    when there is something to remind of (a start time, or a check-in to open); no buttons
+    afterwards."""
     buttons = discord.ui.View(timeout=None)
+    options = view.record.options
     if view.record.status == "registration":
         buttons.add_item(TournamentButton(view.id, "join", locale))
         buttons.add_item(TournamentButton(view.id, "leave", locale))
-        buttons.add_item(TournamentButton(view.id, "remind", locale))
     elif view.record.status == "check-in":
         buttons.add_item(TournamentButton(view.id, "checkin", locale))
         buttons.add_item(TournamentButton(view.id, "leave", locale))
+    if buttons.children and (options.get("starts_at") or options.get("checkin_minutes")):
         buttons.add_item(TournamentButton(view.id, "remind", locale))
     return buttons
 

@@ -1,11 +1,12 @@
 """A tournament killed after every commit point in turn carries on to the same end.
 
 A forked child runs a small event on the services (four members with buy-ins, Swiss, two
-rounds with a break between them; every game dealt so the first seat declares at once) and is killed by the storage hook
-(``KAPSHAP_CRASH_AFTER_COMMIT=N``) right after its N-th commit. A second child then starts as
-the bot does (``TableService.restore``, ``TournamentService.resume_all``) and drives the event to
-its end. The parent checks the invariant and that the final balances are exactly those of a run
-that was never killed: every buy-in taken once, the prizes paid once, nothing lost.
+rounds with a break between them; every game dealt so the first seat declares at once) and is
+killed by the storage hook (``KAPSHAP_CRASH_AFTER_COMMIT=N``) right after its N-th commit. A
+second child then starts as the bot does (``TableService.restore``,
+``TournamentService.resume_all``) and drives the event to its end. The parent checks the
+invariant and that the final balances are exactly those of a run that was never killed: every
+buy-in taken once, the prizes paid once, nothing lost.
 """
 
 from __future__ import annotations

@@ -146,8 +146,14 @@ async def test_a_restart_during_the_wait_sends_no_reminder_twice_and_the_start_h
     restart: Callable[[], Awaitable[KapBot]],
 ) -> None:
     env, ch, admin = world.env, world.channel, world.admin
-    await admin.slash(ch, "tournament new", name="Night Cup", starts="in 1h5m")
+    await admin.slash(ch, "tournament new", name="Night Cup", starts="in 3h")
     signup = ch.history()[-1]
+    # The organiser moves the start: the sign-up message and the reminders follow.
+    r = await admin.slash(ch, "tournament edit", starts="in 1h5m")
+    assert r.ephemeral and "has its new settings" in r.response.content
+    at = int(env.now().timestamp()) + 65 * 60
+    [field] = [f for f in ch.history()[-1].embeds[0].fields if f.name == "Starts"]
+    assert field.value == f"<t:{at}:F> (<t:{at}:R>)"
     for member in world.members[:4]:
         await member.click(signup, label="Join")
     await world.members[0].click(signup, label="Remind me")
@@ -199,6 +205,8 @@ async def test_a_break_between_rounds_waits_and_the_pairings_say_so(
     )
     assert f"1: <t:{first}:t>, 2: <t:{second}:t>" in r.response.content
     r = await admin.slash(ch, "tournament schedule", break_minutes=10)
+    assert "A break of 10 minutes between rounds" in r.response.content
+    r = await admin.slash(ch, "tournament schedule")  # no option: shown, not changed
     assert "A break of 10 minutes between rounds" in r.response.content
     await admin.slash(ch, "tournament start")
     [pairings] = said(world, "**Break Cup: round 1**")

@@ -80,6 +80,10 @@ class TournamentSchedule(TournamentPresence):
             raise UserError(TEXT["break_range"])
         if break_minutes and round_times:
             raise UserError(TEXT["break_or_times"])
+        if role_id is None and not clear_role and break_minutes is None and round_times is None:
+            view = await self.view(tournament_id)  # only shown: nothing to write
+            self._need_organiser(view.record, actor_id, manager)
+            return view
         async with self._lock(tournament_id), self._db.transaction() as tx:
             record = await self._require(tx, tournament_id)
             self._need_organiser(record, actor_id, manager)
