@@ -30,7 +30,7 @@ from bot.tournament import (
 from bot.tournament.describe import match_label, pairings_text, results_text, standings_text
 from bot.tournament.rules_text import game_name
 
-__all__ = ["TournamentRounds"]
+__all__ = ["TournamentRounds", "stored_moment"]
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ class TournamentRounds(TournamentCore):
         event = Event.from_dict(record.state)
         rnd = event.current_round
         if rnd is None or rnd.done:
-            waiting = _moment(record.options.get("next_round_at"))
+            waiting = stored_moment(record.options.get("next_round_at"))
             if waiting is not None:
                 # A scheduled wait (issue 23): the clock pairs the round once it is time.
                 if waiting > self._clock.now():
@@ -151,7 +151,7 @@ class TournamentRounds(TournamentCore):
         now = self._clock.now()
         until: datetime | None = None
         if number <= len(times) and times[number - 1]:
-            until = _moment(times[number - 1])
+            until = stored_moment(times[number - 1])
         elif pause and event.current_round is not None:
             until = now + timedelta(minutes=pause)
         if until is None or until <= now:
@@ -178,7 +178,7 @@ class TournamentRounds(TournamentCore):
         schedule)."""
         times = record.options.get("round_starts") or []
         if number <= len(times) and times[number - 1]:
-            at = _moment(times[number - 1])
+            at = stored_moment(times[number - 1])
             if at is not None:
                 return Message(TEXT["next_round_at"], when=f"<t:{int(at.timestamp())}:F>")
         pause = int(record.options.get("round_break") or 0)
@@ -449,6 +449,6 @@ class TournamentRounds(TournamentCore):
         log.info("tournament %s finished: %s chips paid", record.id, sum(prizes.values()))
 
 
-def _moment(value: object) -> datetime | None:
+def stored_moment(value: object) -> datetime | None:
     """A moment stored in an event's options (ISO 8601 text), or None."""
     return datetime.fromisoformat(value) if isinstance(value, str) and value else None

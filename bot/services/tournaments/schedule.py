@@ -20,6 +20,7 @@ from bot.locale import Message
 from bot.services.errors import UserError
 from bot.services.tournaments.host import OPEN_STATUSES, TournamentView
 from bot.services.tournaments.presence import TournamentPresence
+from bot.services.tournaments.rounds import stored_moment
 from bot.services.tournaments.signup import REMINDERS
 from bot.services.tournaments.words import TEXT, refusal
 from bot.storage.errors import StaleVersionError
@@ -31,10 +32,6 @@ __all__ = ["TournamentSchedule"]
 log = logging.getLogger(__name__)
 
 MAX_BREAK = 1440
-
-
-def _moment(value: object) -> datetime | None:
-    return datetime.fromisoformat(value) if isinstance(value, str) and value else None
 
 
 def _stamps(moment: datetime) -> dict[str, str]:
@@ -112,7 +109,7 @@ class TournamentSchedule(TournamentPresence):
             await self._repo.update(tx, record)
         log.info("tournament %s: schedule set by %s", tournament_id, actor_id)
         if announce:
-            starts = _moment(record.options.get("starts_at"))
+            starts = stored_moment(record.options.get("starts_at"))
             said = (
                 Message(TEXT["remind_open"], name=record.name)
                 if starts is None
@@ -154,7 +151,7 @@ class TournamentSchedule(TournamentPresence):
                 ):
                     await self._remind(record.id)
                 elif record.status == "running":
-                    waiting = _moment(record.options.get("next_round_at"))
+                    waiting = stored_moment(record.options.get("next_round_at"))
                     if waiting is not None and waiting <= now:
                         await self.advance(record.id)
             except StaleVersionError:
@@ -168,7 +165,7 @@ class TournamentSchedule(TournamentPresence):
         that were not sent, while the start is still ahead. One whose moment passed while the
         bot was down is sent late only while it is the latest due (an hour's reminder found
         10 minutes before the start is dropped for the 10 minutes' one)."""
-        starts = _moment(record.options.get("starts_at"))
+        starts = stored_moment(record.options.get("starts_at"))
         if starts is None or now >= starts:
             return None
         reminded = set(record.options.get("reminded", []))
@@ -193,7 +190,7 @@ class TournamentSchedule(TournamentPresence):
                 sent.update(names[: names.index(name) + 1])
                 record.options = {**record.options, "reminded": sorted(sent)}
                 await self._repo.update(tx, record)
-            starts = _moment(record.options.get("starts_at"))
+            starts = stored_moment(record.options.get("starts_at"))
             assert starts is not None
             log.info("tournament %s: reminder %s", tournament_id, name)
             said = Message(TEXT["remind_soon"], name=record.name, **_stamps(starts))
