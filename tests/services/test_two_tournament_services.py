@@ -268,3 +268,44 @@ async def test_a_reminder_due_in_two_processes_at_once_is_sent_once(
     await asyncio.gather(one.events.expire_due(), other.events.expire_due())
     assert (await one.events.view(view.id)).record.status == "running"
     assert len([p for p in posts if "**Cup** starts" in p]) == 2
+
+
+async def test_the_first_round_waits_for_its_start_time(
+    two: tuple[Process, Process, ManualClock, list[str]],
+) -> None:
+    """Issue 23, "Schedule": with a start time for each round, round 1 is paired at its time
+    (not at the event's start), by whichever process's clock finds it due, once; its pairings
+    say when round 2 starts."""
+    one, other, clock, posts = two
+    settings = settings_from_options(
+        game="kap-shap",
+        format=None,
+        best_of=1,
+        rounds=2,
+        buy_in=0,
+        prize_split=None,
+        seats_limit=8,
+    )
+    view = await one.events.create(
+        guild_id=GUILD, channel_id=5, organiser_id=ORGANISER, name="Cup", settings=settings
+    )
+    for user in USERS:
+        await one.events.join(view.id, user, f"member{user}")
+    first, second = clock.now() + timedelta(minutes=30), clock.now() + timedelta(minutes=90)
+    await other.events.set_schedule(view.id, ORGANISER, round_times=[first, second])
+    await one.events.start(view.id, ORGANISER)
+    waiting = await one.events.view(view.id)
+    assert waiting.record.status == "running"
+    assert waiting.event is not None and waiting.event.rounds == []
+    at = int(first.timestamp())
+    assert posts[-1] == f"⏳ Round 1 of **Cup** starts <t:{at}:t> (<t:{at}:R>)."
+    clock.advance(29 * 60)
+    await asyncio.gather(one.events.expire_due(), other.events.expire_due())
+    assert (await one.events.view(view.id)).event.rounds == []  # type: ignore[union-attr]
+    clock.advance(61)
+    await asyncio.gather(one.events.expire_due(), other.events.expire_due())
+    paired = await one.events.view(view.id)
+    assert paired.event is not None and len(paired.event.rounds) == 1
+    assert "next_round_at" not in paired.record.options
+    [pairings] = [p for p in posts if p.startswith("**Cup: round 1**")]
+    assert pairings.endswith(f"The next round starts <t:{int(second.timestamp())}:F>.")
