@@ -111,6 +111,7 @@ def _play_text(play: PlaySettings, locale: str = "en", reviews_public: bool = Fa
             t(locale, "• **A lobby nobody starts closes after**: {n} min", n=play.lobby_minutes),
             t(locale, "• **Reviews**: {reviews}", reviews=reviews),
             t(locale, "• **Language of public messages**: {language}", language=language),
+            t(locale, "• **Time zone of event times**: {zone}", zone=play.time_zone),
         ]
     )
 
@@ -227,6 +228,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
         organiser_role="Members with this role may create tournaments (managers always may)",
         reset="Go back to the bot's defaults first (then apply any values given)",
         language="Language of the table messages and channel lines (auto: the server's own)",
+        time_zone="Time zone of the times members type, e.g. Europe/London (default UTC)",
     )
     @app_commands.choices(notices=NOTICE_CHOICES, reviews=REVIEW_CHOICES, language=LANGUAGE_CHOICES)
     async def config(
@@ -243,6 +245,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
         organiser_role: discord.Role | None = None,
         reset: bool = False,
         language: str | None = None,
+        time_zone: app_commands.Range[str, 1, 64] | None = None,
     ) -> None:
         """With no option, show the settings; otherwise change the ones given."""
         async with guarded(interaction, "/kapadmin config"):
@@ -261,6 +264,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
                     reviews,
                     language,
                     organiser_role,
+                    time_zone,
                 )
             )
             play = await self.services.server.update_play_settings(
@@ -271,6 +275,7 @@ class AdminCog(commands.GroupCog, name="Admin", group_name="kapadmin"):
                 review_mode=reviews,
                 language=language,
                 reset=reset,
+                time_zone=time_zone,
             )
             current = await self.services.guild_settings.update(
                 guild_id,

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
 from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.app import KapBot
 from bot.games import EVENT_FORMATS, default_game, games
 from bot.locale import t
 from bot.services.errors import UserError
@@ -122,7 +124,14 @@ async def any_events(
 class TournamentCommands:
     """How a ``/tournament`` command finds the event it means and answers an action."""
 
+    bot: KapBot
     service: TournamentService
+
+    async def starts_at(self, interaction: discord.Interaction[Any], text: str) -> datetime:
+        """The start a member typed (``starts:`` of ``new`` and ``edit``; issue 23), read in
+        the server's time zone (``/kapadmin config time_zone``)."""
+        play = await self.bot.services.server.play_settings(guild_of(interaction))
+        return self.service.read_time(text, play.time_zone)
 
     async def _meant(
         self,

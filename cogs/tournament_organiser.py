@@ -67,6 +67,7 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentBoardMixin, command
         third_place=THIRD_PLACE_HELP,
         groups=GROUPS_HELP,
         grand_final_reset="Double elimination: a second final if the losers' champion wins",
+        starts="A new start, in the server's time zone: 2026-12-05 19:30, 19:30, in 2h…",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
     @app_commands.autocomplete(event=open_events)
@@ -92,6 +93,8 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentBoardMixin, command
         third_place: bool | None = None,
         groups: app_commands.Range[int, 0, MAX_GROUP] | None = None,
         grand_final_reset: bool | None = None,
+        # Schedule (issue 23): a new start time.
+        starts: app_commands.Range[str, 1, 60] | None = None,
     ) -> None:
         """Change the options given (the others stay), validated as ``new`` validates them;
         the sign-up message shows the new rules."""
@@ -131,6 +134,7 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentBoardMixin, command
                 round_minutes=round_minutes,
                 turn_seconds=timer,
                 manager=manager_of(interaction),
+                starts_at=None if starts is None else await self.starts_at(interaction, starts),
             )
             await interaction.response.send_message(
                 t(locale_of(interaction), TEXT["edited"], name=view.record.name), ephemeral=True

@@ -7,6 +7,7 @@ they work after a restart) and hand the click to the ``/tournament`` cog
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 import discord
@@ -69,6 +70,20 @@ TEXT = {
         "over this server's {limit} MB upload limit: open each with `/replay` by its game id "
         "(in the JSON and matches.csv)."
     ),
+    # Schedule (issue 23).
+    "starts": N_("Starts"),
+    "remind_on": N_(
+        "You will get a DM an hour and 10 minutes before **{name}** starts, and when its "
+        "check-in opens. Press 「Remind me」 again to stop."
+    ),
+    "remind_off": N_("No more reminders by DM for **{name}**."),
+    "schedule_head": N_("**{name}**: its schedule"),
+    "schedule_role": N_("• Reminders ping: {role}"),
+    "schedule_none": N_("no role"),
+    "schedule_start": N_("• Starts: {when}"),
+    "schedule_times": N_("• Rounds start at: {times}"),
+    "schedule_break": N_("• A break of {n} minutes between rounds"),
+    "schedule_asap": N_("• Each round starts as soon as the one before ends"),
 }
 
 # An event's status, in words (the footer of its sign-up message).
@@ -82,7 +97,7 @@ STATUSES = {
 }
 # The sign-up buttons' labels ("Join" and "Leave" alone are the table's: sit down, stand up).
 BUTTON_CONTEXT = "tournament"
-BUTTON_TEMPLATE = r"tourney:(?P<id>[0-9]+):(?P<verb>join|leave|checkin|ready)"
+BUTTON_TEMPLATE = r"tourney:(?P<id>[0-9]+):(?P<verb>join|leave|checkin|ready|remind)"
 
 
 @runtime_checkable
@@ -144,6 +159,11 @@ def signup_embed(
         embed.add_field(
             name=t(locale, TEXT["pool"]), value=t(locale, chips, amount=f"{view.pool:,}")
         )
+    starts = record.options.get("starts_at")
+    if starts and record.status in ("registration", "check-in"):
+        # A Discord timestamp: each member reads the start in his own time zone.
+        at = int(datetime.fromisoformat(starts).timestamp())
+        embed.add_field(name=t(locale, TEXT["starts"]), value=f"<t:{at}:F> (<t:{at}:R>)")
     status = STATUSES.get(record.status)
     said = t(locale, status) if status else record.status
     organiser = organiser or record.options.get("organiser_name")
@@ -156,14 +176,19 @@ def signup_embed(
 
 
 def signup_view(view: TournamentView, locale: str = "en") -> discord.ui.View:
-    """Join / Leave while sign-up is open; no buttons afterwards."""
+    """Join / Leave while sign-up is open (Check in / Leave during check-in), and Remind me
+    when there is something to remind of (a start time, or a check-in to open); no buttons
+    afterwards."""
     buttons = discord.ui.View(timeout=None)
+    options = view.record.options
     if view.record.status == "registration":
         buttons.add_item(TournamentButton(view.id, "join", locale))
         buttons.add_item(TournamentButton(view.id, "leave", locale))
     elif view.record.status == "check-in":
         buttons.add_item(TournamentButton(view.id, "checkin", locale))
         buttons.add_item(TournamentButton(view.id, "leave", locale))
+    if buttons.children and (options.get("starts_at") or options.get("checkin_minutes")):
+        buttons.add_item(TournamentButton(view.id, "remind", locale))
     return buttons
 
 
@@ -171,9 +196,15 @@ class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=
     """Join or Leave on a sign-up message."""
 
     def __init__(self, tournament_id: int, verb: str, locale: str = "en") -> None:
-        label = {"join": "Join", "checkin": "Check in", "ready": "Ready"}.get(verb, "Leave")
+        label = {
+            "join": "Join",
+            "checkin": "Check in",
+            "ready": "Ready",
+            "remind": "Remind me",
+        }.get(verb, "Leave")
         label = t(locale, label, context=BUTTON_CONTEXT)
-        style = discord.ButtonStyle.secondary if verb == "leave" else discord.ButtonStyle.success
+        quiet = verb in ("leave", "remind")
+        style = discord.ButtonStyle.secondary if quiet else discord.ButtonStyle.success
         super().__init__(
             discord.ui.Button(label=label, style=style, custom_id=f"tourney:{tournament_id}:{verb}")
         )

@@ -60,6 +60,7 @@ from cogs.tournament_common import (
 )
 from cogs.tournament_host import MESSAGE_LIMIT, TournamentHostMixin
 from cogs.tournament_organiser import TournamentOrganiserMixin
+from cogs.tournament_schedule import TournamentScheduleMixin
 from cogs.tournament_signup import (
     TEXT,
     TournamentButton,
@@ -120,6 +121,7 @@ def export_files(found: EventExport, locale: str, limit: int) -> tuple[list[disc
 
 @app_commands.guild_only()
 class Tournaments(
+    TournamentScheduleMixin,
     TournamentOrganiserMixin,
     TournamentBoardMixin,  # the live standings board (issue 23)
     TournamentHostMixin,
@@ -225,6 +227,9 @@ class Tournaments(
         elif verb == "checkin":
             view = await self.service.check_in(tournament_id, user.id)
             text = t(locale_of(interaction), SERVICE_TEXT["checked_in"], name=view.record.name)
+        elif verb == "remind":
+            await self.toggle_reminders(interaction, tournament_id)
+            return
         elif verb == "ready":
             match_id = await self.service.ready(tournament_id, user.id)
             view = await self.service.view(tournament_id)
@@ -263,6 +268,7 @@ class Tournaments(
         no_shows="No-shows in a row that withdraw a player (default 1)",
         third_place=THIRD_PLACE_HELP,
         groups=GROUPS_HELP,
+        starts="When it starts, in the server's time zone: 2026-12-05 19:30, 19:30, in 2h…",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
     async def new(
@@ -290,6 +296,8 @@ class Tournaments(
         # Formats (issue 23).
         third_place: bool = False,
         groups: app_commands.Range[int, 0, MAX_GROUP] = 0,
+        # Schedule (issue 23): when the event starts by itself.
+        starts: app_commands.Range[str, 1, 60] | None = None,
     ) -> None:
         """Create an event and post its sign-up message."""
         async with guarded(interaction, "/tournament new"):
@@ -320,6 +328,7 @@ class Tournaments(
                 third_place=third_place,
                 groups=groups,
             )
+            starts_at = None if starts is None else await self.starts_at(interaction, starts)
             view = await self.service.create(
                 guild_id=guild_id,
                 channel_id=interaction.channel.id,
@@ -331,6 +340,7 @@ class Tournaments(
                 closes_in_minutes=closes_in,
                 checkin_minutes=checkin,
                 organiser_name=member.display_name,
+                starts_at=starts_at,
             )
             public = await public_locale_of(interaction)
             response = await interaction.response.send_message(

@@ -24,6 +24,8 @@ from bot.locale import LOCALES
 from bot.services.errors import UserError
 from bot.storage.db import Database
 from bot.storage.server import GameMessage, PlayConfigRecord, SeatStateRecord, ServerRepo
+from bot.tournament.schedule import UNKNOWN_ZONE, ZONE_EXAMPLES, ScheduleError
+from bot.tournament.schedule import time_zone as zone_named
 
 __all__ = [
     "COMMAND_HASH_KEY",
@@ -60,6 +62,8 @@ class PlaySettings:
     review_mode: str | None = None  # None: the bot-wide default (KAPSHAP_REVIEW_PUBLIC)
     #: The language of public messages (``en``, ``zh-TW``, ``zh-CN``); None: the server's own.
     language: str | None = None
+    # Schedule (issue 23): the IANA time zone members type times in (`/tournament new starts:`).
+    time_zone: str = "UTC"
 
     @property
     def dm_notices(self) -> bool:
@@ -133,6 +137,7 @@ class ServerService:
         review_mode: str | None = None,
         language: str | None = None,
         reset: bool = False,
+        time_zone: str | None = None,
     ) -> PlaySettings:
         """Change some play settings (``None``: unchanged; ``reset``: back to the defaults
         first). Every value is checked before anything is written."""
@@ -149,9 +154,16 @@ class ServerService:
                 "Choose the language from the list: {choices}.",
                 choices=", ".join((*LOCALES, AUTO_LANGUAGE)),
             )
+        if time_zone is not None:
+            try:
+                time_zone = zone_named(time_zone).key
+            except ScheduleError:
+                raise UserError(
+                    UNKNOWN_ZONE, zone=repr(time_zone.strip()[:64]), examples=ZONE_EXAMPLES
+                ) from None
         given = [
             v
-            for v in (notice_mode, timeout_limit, lobby_minutes, review_mode, language)
+            for v in (notice_mode, timeout_limit, lobby_minutes, review_mode, language, time_zone)
             if v is not None
         ]
         if not given and not reset:
@@ -171,6 +183,7 @@ class ServerService:
                 language=record.language
                 if language is None
                 else (None if language == AUTO_LANGUAGE else language),
+                time_zone=record.time_zone if time_zone is None else time_zone,
             )
             await self._repo.put_play_config(tx, record)
         settings = _effective(record)
@@ -267,4 +280,5 @@ def _effective(record: PlayConfigRecord) -> PlaySettings:
         lobby_minutes=record.lobby_minutes or DEFAULT_LOBBY_MINUTES,
         review_mode=record.review_mode,
         language=record.language,
+        time_zone=record.time_zone or "UTC",
     )

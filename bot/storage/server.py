@@ -23,6 +23,8 @@ class PlayConfigRecord:
     lobby_minutes: int | None = None
     review_mode: str | None = None
     language: str | None = None  # None follows the server's Discord locale
+    # Schedule (issue 23): the IANA time zone members type times in; None is UTC.
+    time_zone: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +75,7 @@ class ServerRepo:
     async def get_play_config(self, tx: Tx, guild_id: int) -> PlayConfigRecord:
         """The server's play settings (all None when it never chose any)."""
         row = await tx.fetchone(
-            "SELECT notice_mode, timeout_limit, lobby_minutes, review_mode, language "
+            "SELECT notice_mode, timeout_limit, lobby_minutes, review_mode, language, time_zone "
             "FROM guild_play_config WHERE guild_id = ?",
             (guild_id,),
         )
@@ -86,17 +88,18 @@ class ServerRepo:
             row["lobby_minutes"],
             row["review_mode"],
             row["language"],
+            row["time_zone"],
         )
 
     async def put_play_config(self, tx: Tx, record: PlayConfigRecord) -> None:
         """Replace the server's play settings."""
         await tx.execute(
             "INSERT INTO guild_play_config "
-            "(guild_id, notice_mode, timeout_limit, lobby_minutes, review_mode, language) "
-            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "(guild_id, notice_mode, timeout_limit, lobby_minutes, review_mode, language, "
+            "time_zone) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
             "notice_mode = excluded.notice_mode, timeout_limit = excluded.timeout_limit, "
             "lobby_minutes = excluded.lobby_minutes, review_mode = excluded.review_mode, "
-            "language = excluded.language",
+            "language = excluded.language, time_zone = excluded.time_zone",
             (
                 record.guild_id,
                 record.notice_mode,
@@ -104,6 +107,7 @@ class ServerRepo:
                 record.lobby_minutes,
                 record.review_mode,
                 record.language,
+                record.time_zone,
             ),
         )
 

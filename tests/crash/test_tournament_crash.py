@@ -1,11 +1,12 @@
 """A tournament killed after every commit point in turn carries on to the same end.
 
 A forked child runs a small event on the services (four members with buy-ins, Swiss, two
-rounds; every game dealt so the first seat declares at once) and is killed by the storage hook
-(``KAPSHAP_CRASH_AFTER_COMMIT=N``) right after its N-th commit. A second child then starts as
-the bot does (``TableService.restore``, ``TournamentService.resume_all``) and drives the event to
-its end. The parent checks the invariant and that the final balances are exactly those of a run
-that was never killed: every buy-in taken once, the prizes paid once, nothing lost.
+rounds with a break between them; every game dealt so the first seat declares at once) and is
+killed by the storage hook (``KAPSHAP_CRASH_AFTER_COMMIT=N``) right after its N-th commit. A
+second child then starts as the bot does (``TableService.restore``,
+``TournamentService.resume_all``) and drives the event to its end. The parent checks the
+invariant and that the final balances are exactly those of a run that was never killed: every
+buy-in taken once, the prizes paid once, nothing lost.
 """
 
 from __future__ import annotations
@@ -163,6 +164,9 @@ async def drive(path: Target) -> int:
             if REMOVED not in entered:
                 await service.join(tid, REMOVED, f"member{REMOVED}")
             await service.remove(tid, ORGANISER, REMOVED)
+            # A break of five minutes between the rounds (issue 23, "Schedule"): round 2
+            # waits for it (the wait is a commit of its own).
+            await service.set_schedule(tid, ORGANISER, break_minutes=5)
             await service.start(tid, ORGANISER)
         await service.resume_all()
         host.due.update(await service.boards_behind())  # as the cog does at a start
@@ -185,6 +189,9 @@ async def drive(path: Target) -> int:
                 break
             playing = [t for t in tables.tables() if t.running]
             if not playing:
+                # The break before round 2: its time passes, the clock pairs the round.
+                clock.advance(5 * 60 + 1)
+                await service.expire_due()
                 await service.advance(tid)
                 continue
             for table in playing:

@@ -146,7 +146,16 @@ def test_the_event_package_s_refusals_are_recognized(locale: str) -> None:
     assert error.msgid == "This event takes at most {n} players."
     assert "64" in error.localized(locale) and not latin_left(error.localized(locale))
     for template in REFUSALS:
-        text = template.format(n=8, number=2, game="'x'", games="kap-shap", match="W1-2")
+        text = template.format(
+            n=8,
+            number=2,
+            game="'x'",
+            games="kap-shap",
+            match="W1-2",
+            zone="'x'",
+            examples="x",
+            text="'x'",
+        )
         found = refusal(TournamentError(text))
         assert found.msgid == template
         # The option values a member types stay as they are.

@@ -81,3 +81,19 @@ async def test_review_permissions_per_server_and_member(db: Database) -> None:
     assert not await fresh.notices_on(8) and await fresh.reviews_allowed(8)
     await fresh.set_reviews_allowed(8, False)
     assert not await ServerService(db).reviews_allowed(8)
+
+
+async def test_the_time_zone_is_checked_stored_and_reset(db: Database) -> None:
+    """Issue 23, "Schedule": the zone members type times in (an IANA name; UTC by default)."""
+    server = ServerService(db)
+    assert (await server.play_settings(GUILD)).time_zone == "UTC"
+    with pytest.raises(UserError, match="Unknown time zone 'Mars/Olympus'"):
+        await server.update_play_settings(GUILD, time_zone="Mars/Olympus", timeout_limit=5)
+    assert await server.play_settings(GUILD) == PlaySettings(GUILD)  # nothing was written
+    changed = await server.update_play_settings(GUILD, time_zone=" Asia/Hong_Kong ")
+    assert changed.time_zone == "Asia/Hong_Kong"
+    assert await ServerService(db).play_settings(GUILD) == changed  # read back
+    # Changing another setting keeps the zone; a reset forgets it.
+    kept = await server.update_play_settings(GUILD, lobby_minutes=7)
+    assert (kept.time_zone, kept.lobby_minutes) == ("Asia/Hong_Kong", 7)
+    assert (await server.update_play_settings(GUILD, reset=True)).time_zone == "UTC"

@@ -60,6 +60,11 @@ class Host:
     async def refresh(self, record: TournamentRecord) -> None:
         return None
 
+    async def announce(
+        self, record: TournamentRecord, text: str, role_id: int | None, members: Sequence[int]
+    ) -> None:
+        self.posts.append(f"{role_id} {list(members)} {text}")
+
 
 @dataclass
 class Process:
@@ -213,3 +218,94 @@ async def test_two_processes_ending_a_round_at_once_decide_it_once(
         problems, _ = await find_problems(tx)
     assert games == 4  # round 2's two games, opened once
     assert [str(p) for p in problems] == []
+
+
+async def test_a_reminder_due_in_two_processes_at_once_is_sent_once(
+    two: tuple[Process, Process, ManualClock, list[str]],
+) -> None:
+    """Issue 23, "Schedule": the reminder is marked sent in the commit that decides it, so two
+    processes' clocks finding it due at the same moment send it once; the role and the member
+    who asked for DMs get it."""
+    one, other, clock, posts = two
+    settings = settings_from_options(
+        game="kap-shap",
+        format=None,
+        best_of=1,
+        rounds=2,
+        buy_in=0,
+        prize_split=None,
+        seats_limit=8,
+    )
+    view = await one.events.create(
+        guild_id=GUILD,
+        channel_id=5,
+        organiser_id=ORGANISER,
+        name="Cup",
+        settings=settings,
+        starts_at=clock.now() + timedelta(minutes=70),
+    )
+    for user in USERS:
+        await other.events.join(view.id, user, f"member{user}")
+    name, on = await one.events.toggle_reminders(view.id, USERS[0])
+    assert (name, on) == ("Cup", True)
+    await other.events.set_schedule(view.id, ORGANISER, role_id=777)
+    assert [p for p in posts if "Sign-up" in p] == [posts[-1]]
+    assert posts[-1].startswith("777 [] ")  # the sign-up reminder: the role, no DMs
+    for _ in range(2):
+        clock.advance(5 * 60)
+        await asyncio.gather(one.events.expire_due(), other.events.expire_due())
+    sent = [p for p in posts if "**Cup** starts" in p]
+    at = int(clock.now().timestamp()) + 3600
+    assert sent == [f"777 [{USERS[0]}] ⏰ **Cup** starts <t:{at}:R> (<t:{at}:F>)."]
+    # Nothing more until ten minutes before; then once more; then the start, by itself.
+    clock.advance(49 * 60)
+    await asyncio.gather(one.events.expire_due(), other.events.expire_due())
+    assert len([p for p in posts if "**Cup** starts" in p]) == 1
+    clock.advance(61)
+    await asyncio.gather(one.events.expire_due(), other.events.expire_due())
+    assert len([p for p in posts if "**Cup** starts" in p]) == 2
+    clock.advance(10 * 60)
+    await asyncio.gather(one.events.expire_due(), other.events.expire_due())
+    assert (await one.events.view(view.id)).record.status == "running"
+    assert len([p for p in posts if "**Cup** starts" in p]) == 2
+
+
+async def test_the_first_round_waits_for_its_start_time(
+    two: tuple[Process, Process, ManualClock, list[str]],
+) -> None:
+    """Issue 23, "Schedule": with a start time for each round, round 1 is paired at its time
+    (not at the event's start), by whichever process's clock finds it due, once; its pairings
+    say when round 2 starts."""
+    one, other, clock, posts = two
+    settings = settings_from_options(
+        game="kap-shap",
+        format=None,
+        best_of=1,
+        rounds=2,
+        buy_in=0,
+        prize_split=None,
+        seats_limit=8,
+    )
+    view = await one.events.create(
+        guild_id=GUILD, channel_id=5, organiser_id=ORGANISER, name="Cup", settings=settings
+    )
+    for user in USERS:
+        await one.events.join(view.id, user, f"member{user}")
+    first, second = clock.now() + timedelta(minutes=30), clock.now() + timedelta(minutes=90)
+    await other.events.set_schedule(view.id, ORGANISER, round_times=[first, second])
+    await one.events.start(view.id, ORGANISER)
+    waiting = await one.events.view(view.id)
+    assert waiting.record.status == "running"
+    assert waiting.event is not None and waiting.event.rounds == []
+    at = int(first.timestamp())
+    assert posts[-1] == f"⏳ Round 1 of **Cup** starts <t:{at}:t> (<t:{at}:R>)."
+    clock.advance(29 * 60)
+    await asyncio.gather(one.events.expire_due(), other.events.expire_due())
+    assert (await one.events.view(view.id)).event.rounds == []  # type: ignore[union-attr]
+    clock.advance(61)
+    await asyncio.gather(one.events.expire_due(), other.events.expire_due())
+    paired = await one.events.view(view.id)
+    assert paired.event is not None and len(paired.event.rounds) == 1
+    assert "next_round_at" not in paired.record.options
+    [pairings] = [p for p in posts if p.startswith("**Cup: round 1**")]
+    assert pairings.endswith(f"The next round starts <t:{int(second.timestamp())}:F>.")

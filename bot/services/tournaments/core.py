@@ -292,3 +292,18 @@ class TournamentCore:
     async def _refresh(self, record: TournamentRecord) -> None:
         if self.host is not None:
             await self.host.refresh(record)
+
+    async def _announce(self, record: TournamentRecord, text: str, *, dm: bool = True) -> None:
+        """Post a reminder (issue 23, "Schedule") pinging the event's reminder role, if it has
+        one, and (``dm``) send it to the entrants who asked for reminders by DM."""
+        if self.host is None:
+            return
+        role = record.options.get("reminder_role")
+        members: list[int] = []
+        if dm and record.options.get("remind_me"):
+            opted = {int(u) for u in record.options.get("remind_me", [])}
+            members = [e.user_id for e in await self._entries(record.id) if e.user_id in opted]
+        if role is None and not members:
+            await self.host.post(record, text)
+            return
+        await self.host.announce(record, text, None if role is None else int(role), members)

@@ -75,6 +75,13 @@ class TournamentHost(Protocol):
     async def refresh(self, record: TournamentRecord) -> None:
         """Update the sign-up / status message of the event."""
 
+    async def announce(
+        self, record: TournamentRecord, text: str, role_id: int | None, members: Sequence[int]
+    ) -> None:
+        """A reminder (issue 23, "Schedule"): post ``text`` in the event's channel pinging the
+        role ``role_id`` (and nobody else), and send it by DM to ``members`` (a member whose
+        DMs are closed is skipped)."""
+
 
 @dataclass(slots=True)
 class TournamentView:

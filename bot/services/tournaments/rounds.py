@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.engine.family import engine_of
@@ -30,7 +30,7 @@ from bot.tournament import (
 from bot.tournament.describe import match_label, pairings_text, results_text, standings_text
 from bot.tournament.rules_text import game_name
 
-__all__ = ["TournamentRounds"]
+__all__ = ["TournamentRounds", "stored_moment"]
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +69,12 @@ class TournamentRounds(TournamentCore):
         event = Event.from_dict(record.state)
         rnd = event.current_round
         if rnd is None or rnd.done:
+            waiting = stored_moment(record.options.get("next_round_at"))
+            if waiting is not None:
+                # A scheduled wait (issue 23): the clock pairs the round once it is time.
+                if waiting > self._clock.now():
+                    return False
+                return await self._next_round(record, event)
             if rnd is not None:
                 await self._post(
                     record,
@@ -80,6 +86,8 @@ class TournamentRounds(TournamentCore):
                     ),
                     pictures=True,
                 )
+            if await self._wait_for_round(record, event):
+                return False
             return await self._next_round(record, event)
         rows = {r.match_id: r for r in await self._match_rows(record.id, rnd.number)}
         progressed = False
@@ -101,7 +109,8 @@ class TournamentRounds(TournamentCore):
         if new is None:
             await self._finish(record, event)
             return False
-        options = record.options
+        options = {k: v for k, v in record.options.items() if k != "next_round_at"}
+        record.options = options
         record.state = event.to_dict()
         record.round_deadline = self._clock.now() + timedelta(
             minutes=int(options.get("round_minutes", 60))
@@ -111,16 +120,75 @@ class TournamentRounds(TournamentCore):
                 if not match.done:
                     await self._repo.put_match(tx, record.id, MatchRow(match.id, new.number, None))
             await self._repo.update(tx, record)
+        said = self._next_round_said(record, new.number + 1)
+
+        def then(locale: str) -> str:
+            # When the next round starts, if the event has a schedule (issue 23).
+            return "" if said is None else "\n" + said.localized(locale)
+
         await self._post(
             record,
             Message(
                 TEXT["pairings"],
                 name=record.name,
                 number=new.number,
-                text=Worded(lambda loc: pairings_text(event, new, say_in(loc))),
+                text=Worded(lambda loc: pairings_text(event, new, say_in(loc)) + then(loc)),
             ),
         )
         return True
+
+    # ----------------------------------------------------------------------------- schedule
+
+    async def _wait_for_round(self, record: TournamentRecord, event: Event) -> bool:
+        """Whether the next round waits for its scheduled time (issue 23, "Schedule"): a start
+        time set for it, or the break after a round. The wait is stored (``next_round_at`` in
+        the event's options) and posted once; :meth:`_step` pairs the round when it is due."""
+        times = record.options.get("round_starts") or []
+        pause = int(record.options.get("round_break") or 0)
+        if not times and not pause:
+            return False
+        probe = Event.from_dict(event.to_dict())  # pairing is deterministic: a dry run
+        upcoming = probe.next_round()
+        if upcoming is None:
+            return False  # the event is over: the results are not kept waiting
+        number = upcoming.number
+        now = self._clock.now()
+        until: datetime | None = None
+        if number <= len(times) and times[number - 1]:
+            until = stored_moment(times[number - 1])
+        elif pause and event.current_round is not None:
+            until = now + timedelta(minutes=pause)
+        if until is None or until <= now:
+            return False
+        record.options = {**record.options, "next_round_at": until.isoformat()}
+        record.round_deadline = None
+        async with self._db.transaction() as tx:
+            await self._repo.update(tx, record)
+        await self._post(
+            record,
+            Message(
+                TEXT["round_waits"],
+                number=number,
+                name=record.name,
+                when=f"<t:{int(until.timestamp())}:t>",
+                left=f"<t:{int(until.timestamp())}:R>",
+            ),
+        )
+        return True
+
+    @staticmethod
+    def _next_round_said(record: TournamentRecord, number: int) -> Message | None:
+        """What the pairings post adds about when round ``number`` starts (None: no
+        schedule)."""
+        times = record.options.get("round_starts") or []
+        if number <= len(times) and times[number - 1]:
+            at = stored_moment(times[number - 1])
+            if at is not None:
+                return Message(TEXT["next_round_at"], when=f"<t:{int(at.timestamp())}:F>")
+        pause = int(record.options.get("round_break") or 0)
+        if pause:
+            return Message(TEXT["next_round_break"], n=pause)
+        return None
 
     async def _count_games(
         self, record: TournamentRecord, event: Event, rnd: Round, match: Match, row: MatchRow
@@ -383,3 +451,8 @@ class TournamentRounds(TournamentCore):
         )
         await self._refresh(record)
         log.info("tournament %s finished: %s chips paid", record.id, sum(prizes.values()))
+
+
+def stored_moment(value: object) -> datetime | None:
+    """A moment stored in an event's options (ISO 8601 text), or None."""
+    return datetime.fromisoformat(value) if isinstance(value, str) and value else None

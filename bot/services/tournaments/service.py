@@ -14,15 +14,17 @@ calls only what is defined below it (no module imports a later one):
 * :mod:`~bot.services.tournaments.presence`: the no-show window (``ready``, its clock, its
   down time at a restart);
 * :mod:`~bot.services.tournaments.board`: the live standings board (whose turn it is to draw
-  it, which message it is).
+  it, which message it is);
+* :mod:`~bot.services.tournaments.schedule`: reminders before the start, DM reminders, the
+  rounds' schedule (``set_schedule``, ``toggle_reminders``, their clock).
 """
 
 from __future__ import annotations
 
-from bot.services.tournaments.board import TournamentBoard
+from bot.services.tournaments.schedule import TournamentSchedule
 
 __all__ = ["TournamentService"]
 
 
-class TournamentService(TournamentBoard):
+class TournamentService(TournamentSchedule):
     """Create, fill, run and pay out tournaments."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from bot.locale import Message
 from bot.services.errors import UserError
@@ -15,7 +16,7 @@ from bot.services.tournaments.words import TEXT, computer_name, refusal
 from bot.storage.tournaments import EntryRecord, TournamentRecord
 from bot.tournament import Event, EventSettings, Player, TournamentError
 
-__all__ = ["TournamentSignUp"]
+__all__ = ["REMINDERS", "TournamentSignUp"]
 
 log = logging.getLogger(__name__)
 
@@ -37,25 +38,35 @@ class TournamentSignUp(TournamentRounds):
         closes_in_minutes: int | None = None,
         checkin_minutes: int | None = None,
         organiser_name: str | None = None,
+        starts_at: datetime | None = None,
     ) -> TournamentView:
         """A new event in registration (the caller checked :meth:`may_organise`).
 
         ``checkin_minutes``: when the event starts, a check-in window of that length opens
         first; members who do not check in are dropped and refunded when it closes.
-        ``organiser_name`` is shown where a mention would stay an id (the message's footer)."""
+        ``organiser_name`` is shown where a mention would stay an id (the message's footer).
+        ``starts_at`` (issue 23, "Schedule"): when the event starts by itself, check-in (if
+        any) opening that many minutes before; ``closes_in_minutes`` is the other way to say
+        it (sign-up closes then, and the event starts after any check-in), not both."""
         if not 5 <= round_minutes <= 1440:
             raise UserError(TEXT["round_minutes"])
         if not 10 <= turn_seconds <= 3600:
             raise UserError(TEXT["turn_seconds"])
         now = self._clock.now()
         closes = None if closes_in_minutes is None else now + timedelta(minutes=closes_in_minutes)
-        options = {
+        options: dict[str, Any] = {
             "round_minutes": round_minutes,
             "turn_seconds": turn_seconds,
             "rule_set": rule_set,
             "checkin_minutes": checkin_minutes,
             "organiser_name": organiser_name,
         }
+        if starts_at is not None and closes is not None:
+            raise UserError(TEXT["starts_or_closes"])
+        if starts_at is not None:
+            closes = self._closes_for(starts_at, checkin_minutes, now)
+        if closes is not None:
+            options.update(_start_options(closes, checkin_minutes, now))
         async with self._db.transaction() as tx:
             tid = await self._repo.create(
                 tx,
@@ -80,11 +91,13 @@ class TournamentSignUp(TournamentRounds):
         round_minutes: int | None = None,
         turn_seconds: int | None = None,
         manager: bool = False,
+        starts_at: datetime | None = None,
     ) -> TournamentView:
         """The organiser changes an event's settings before the start (``settings`` built
         from ``/tournament new``'s options and validated the same way). The buy-in may change
         only while no member is entered (nobody is charged or refunded behind his back); the
-        seats never below the entrants already in. One commit, or nothing."""
+        seats never below the entrants already in. One commit, or nothing. ``starts_at``: a
+        new start time (during sign-up only), its reminders due again."""
         if round_minutes is not None and not 5 <= round_minutes <= 1440:
             raise UserError(TEXT["round_minutes"])
         if turn_seconds is not None and not 10 <= turn_seconds <= 3600:
@@ -107,6 +120,15 @@ class TournamentSignUp(TournamentRounds):
                 options["round_minutes"] = round_minutes
             if turn_seconds is not None:
                 options["turn_seconds"] = turn_seconds
+            if starts_at is not None:
+                if record.status != "registration":
+                    raise UserError(TEXT["not_registration"])
+                now = self._clock.now()
+                checkin = options.get("checkin_minutes")
+                record.closes_at = self._closes_for(starts_at, checkin, now)
+                opened = [k for k in options.get("reminded", []) if k == "open"]
+                options.update(_start_options(record.closes_at, checkin, now))
+                options["reminded"] = opened + options["reminded"]
             record.options = options
             await self._repo.update(tx, record)
         log.info("tournament %s: settings edited by %s", tournament_id, actor_id)
@@ -272,12 +294,15 @@ class TournamentSignUp(TournamentRounds):
                 if record.status == "registration" and minutes:
                     record.status = "check-in"
                     record.closes_at = self._clock.now() + timedelta(minutes=int(minutes))
+                    # Started early by the organiser: the start is when check-in closes.
+                    record.options = {**record.options, "starts_at": record.closes_at.isoformat()}
                     await self._repo.update(tx, record)
                     opened = True
                 else:
                     opened = False
             if opened:
-                await self._post(
+                # The check-in reminder (issue 23): the role pinged, the opted-in told by DM.
+                await self._announce(
                     record, Message(TEXT["checkin_open"], name=record.name, minutes=minutes)
                 )
                 await self._refresh(record)
@@ -337,6 +362,16 @@ class TournamentSignUp(TournamentRounds):
             await self._repo.update(tx, record)
         await self._post(record, Message(TEXT["checkin_closed"], name=record.name, dropped=dropped))
 
+    @staticmethod
+    def _closes_for(starts_at: datetime, checkin_minutes: object, now: datetime) -> datetime:
+        """When sign-up closes for an event starting at ``starts_at``: that many minutes of
+        check-in earlier (refused when that is already past)."""
+        minutes = int(checkin_minutes) if isinstance(checkin_minutes, int) else 0
+        closes = starts_at - timedelta(minutes=minutes)
+        if closes <= now:
+            raise UserError(TEXT["checkin_before_now"], minutes=minutes)
+        return closes
+
     async def _player(
         self, record: TournamentRecord, entry: EntryRecord, settings: EventSettings
     ) -> Player:
@@ -344,3 +379,17 @@ class TournamentSignUp(TournamentRounds):
         if self.rating_of is not None and entry.ai_level is None:
             rating = await self.rating_of(record.guild_id, entry.user_id, settings.game)
         return Player(entry.user_id, entry.name, rating, ai=entry.ai_level is not None)
+
+
+REMINDERS = (("hour", 60), ("ten", 10))
+"""The reminders before an event's start (issue 23): their names and minutes before it."""
+
+
+def _start_options(closes: datetime, checkin_minutes: object, now: datetime) -> dict[str, Any]:
+    """The options that schedule an event whose sign-up closes at ``closes``: its start (after
+    any check-in) and the reminders already past (a start set 30 minutes ahead has no "one
+    hour before" to send: it is marked sent)."""
+    minutes = int(checkin_minutes) if isinstance(checkin_minutes, int) else 0
+    starts = closes + timedelta(minutes=minutes)
+    past = [name for name, before in REMINDERS if starts - timedelta(minutes=before) <= now]
+    return {"starts_at": starts.isoformat(), "reminded": past}

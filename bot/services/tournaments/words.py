@@ -114,6 +114,23 @@ TEXT = {
     # The live standings board (issue 23).
     "board_show": N_("Everyone's place and the tie-breaks: `/tournament show`."),
     "board_export": N_("Every pairing, result and game record: `/tournament export event:{id}`."),
+    # Schedule (issue 23): the start time, reminders and the rounds' schedule.
+    "starts_or_closes": N_("Give the start time (`starts`) or `closes_in`, not both."),
+    "checkin_before_now": N_(
+        "With {minutes} minutes of check-in before it, that start is too soon: check-in would "
+        "open before now."
+    ),
+    "remind_open": N_("📣 Sign-up for **{name}** is open: press **Join** on its sign-up message."),
+    "remind_open_at": N_(
+        "📣 Sign-up for **{name}** is open: press **Join** on its sign-up message. It starts "
+        "{when} ({left})."
+    ),
+    "remind_soon": N_("⏰ **{name}** starts {left} ({when})."),
+    "round_waits": N_("⏳ Round {number} of **{name}** starts {when} ({left})."),
+    "next_round_at": N_("The next round starts {when}."),
+    "next_round_break": N_("After this round, a break of {n} minutes before the next one."),
+    "break_range": N_("The break between rounds is from 0 (none) to 1440 minutes."),
+    "break_or_times": N_("Give a break between rounds or the rounds' start times, not both."),
 }
 
 # The refusals of the pure event package (English, like the engine's), recognized so that a
@@ -158,6 +175,16 @@ REFUSALS = (
     N_("A third-place match is for single elimination or a Swiss top cut."),
     N_("Groups of 3 to 8 players (0 for none) are for elimination events."),
     N_("A group stage needs at least three players."),
+    # Schedule (issue 23): bot.tournament.schedule's refusals.
+    N_("Unknown time zone {zone}: use a name of the time zone database, e.g. {examples}."),
+    N_(
+        "Could not read the time {text}: write e.g. 2026-12-05 19:30, 19:30, tomorrow 20:00 "
+        "or in 2h."
+    ),
+    N_("{text} does not exist in {zone}: the clocks go forward then."),
+    N_("{text} has already passed."),
+    N_("A start is at most {n} days ahead."),
+    N_("Give the rounds' start times in order, the first round's first."),
 )
 
 

@@ -1,6 +1,5 @@
 -- 0014_boards: the live standings board of a tournament (issue 23; docs/tournaments.md, "Live
--- standings"). i23-board's reserved number is 0018: numbered 0014 here because the loader
--- refuses a gap. Self-contained: it only adds a table, so it may be renumbered at merge time.
+-- standings").
 --
 --   tournament_boards  one row per event whose board was drawn: the event's version it last
 --                      showed (so a process that finds that version or a later one drawn
