@@ -118,6 +118,17 @@ class TournamentHostMixin:
         buttons.add_item(TournamentButton(ready, "ready", locale))
         await channel.send(text[:MESSAGE_LIMIT], allowed_mentions=pinging(mentions), view=buttons)
 
+    async def tell(self, record: TournamentRecord, user_id: int, text: str) -> None:
+        """DM a member about the event, in the server's language (his own is unknown outside
+        an interaction); closed DMs are logged and otherwise fine."""
+        if isinstance(text, Message):
+            text = text.localized(await self.public_locale(record.guild_id))
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text[:MESSAGE_LIMIT])
+        except discord.HTTPException as exc:
+            log.info("tournament %s: could not DM %s: %s", record.id, user_id, exc)
+
     async def refresh(self, record: TournamentRecord) -> None:
         """Edit the sign-up message to the event's current state."""
         if record.message_id is None:

@@ -61,6 +61,7 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentHostMixin, commands
         final_table="Table rounds: players at the final table (default 6, 0 for none)",
         decide_by="Tsung Shap: a match is won by games (default) or by total points",
         event=EVENT_HELP,
+        late_until="Swiss: members may still join after the start until this round (0: none)",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
     @app_commands.autocomplete(event=open_events)
@@ -82,6 +83,7 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentHostMixin, commands
         final_table: app_commands.Range[int, 0, 20] | None = None,
         decide_by: str | None = None,
         event: int | None = None,
+        late_until: app_commands.Range[int, 0, 30] | None = None,
     ) -> None:
         """Change the options given (the others stay), validated as ``new`` validates them;
         the sign-up message shows the new rules."""
@@ -105,6 +107,9 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentHostMixin, commands
                 ),
                 final_table=final_table if final_table is not None else now.final_table,
                 decide_by=decide_by if decide_by is not None else now.decide_by.value,
+                no_show_minutes=now.no_show_minutes,
+                no_show_limit=now.no_show_limit,
+                late_until=late_until if late_until is not None else now.late_until,
             )
             view = await self.service.edit(
                 view.id,

@@ -212,7 +212,12 @@ class Tournaments(
         user = interaction.user
         if verb == "join":
             view = await self.service.join(tournament_id, user.id, user.display_name)
-            text = t(locale_of(interaction), TEXT["joined"], name=view.record.name)
+            waiting = [p for p, _ in view.waitlist]
+            if user.id in waiting:
+                said, n = TEXT["waitlisted"], waiting.index(user.id) + 1
+            else:
+                said, n = TEXT["joined"], 0
+            text = t(locale_of(interaction), said, name=view.record.name, n=n)
         elif verb == "checkin":
             view = await self.service.check_in(tournament_id, user.id)
             text = t(locale_of(interaction), SERVICE_TEXT["checked_in"], name=view.record.name)
@@ -252,6 +257,7 @@ class Tournaments(
         decide_by="Tsung Shap: a match is won by games (default) or by total points",
         no_show="Minutes a match's players have to show up (default 5, 0 for none)",
         no_shows="No-shows in a row that withdraw a player (default 1)",
+        late_until="Swiss: members may still join after the start until this round (0: none)",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
     async def new(
@@ -276,6 +282,7 @@ class Tournaments(
         decide_by: str | None = None,
         no_show: app_commands.Range[int, 0, 60] = 5,
         no_shows: app_commands.Range[int, 1, 10] = 1,
+        late_until: app_commands.Range[int, 0, 30] = 0,
     ) -> None:
         """Create an event and post its sign-up message."""
         async with guarded(interaction, "/tournament new"):
@@ -303,6 +310,7 @@ class Tournaments(
                 decide_by=decide_by,
                 no_show_minutes=no_show,
                 no_show_limit=no_shows,
+                late_until=late_until,
             )
             view = await self.service.create(
                 guild_id=guild_id,
@@ -371,7 +379,9 @@ class Tournaments(
         async with guarded(interaction, "/tournament rules"):
             view = await self._meant(interaction, event)
             entrants = len(view.event.players) if view.event else len(view.entries) or None
-            text = explain_rules(view.settings, entrants, say_in(locale_of(interaction)))
+            starters = view.event.starters if view.event else None
+            say = say_in(locale_of(interaction))
+            text = explain_rules(view.settings, entrants, say, starters=starters)
             await interaction.response.send_message(text[:MESSAGE_LIMIT], ephemeral=True)
 
     @app_commands.command(name="history", description="Past tournaments of this server")

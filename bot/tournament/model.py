@@ -18,6 +18,7 @@ from typing import Any
 from bot.games import EVENT_FORMATS, UnknownGame, default_game, find, games
 
 __all__ = [
+    "LATE_ENTRY_FORMATS",
     "DecideBy",
     "EventSettings",
     "Format",
@@ -60,6 +61,12 @@ class Format(StrEnum):
     TABLE_ROUNDS = "table-rounds"
 
 
+LATE_ENTRY_FORMATS = frozenset({Format.SWISS})
+"""The formats a member may join after the start (``EventSettings.late_until``): those where
+a newcomer can simply be paired from the next round on. Never an elimination bracket or a round
+robin (their schedule is fixed by the entrants at the start)."""
+
+
 class DecideBy(StrEnum):
     """How a two-player match of N games is won."""
 
@@ -97,6 +104,9 @@ class EventSettings:
     # when it starts (0: no window), and the no-shows in a row that withdraw a player.
     no_show_minutes: int = 5
     no_show_limit: int = 1
+    # Late registration (issue 23, i23-entries): the last round a member may still join in
+    # after the start (0: no late entry), for the formats in LATE_ENTRY_FORMATS only.
+    late_until: int = 0
 
     def __post_init__(self) -> None:
         problems = list(self.problems())
@@ -148,6 +158,10 @@ class EventSettings:
             out.append("The no-show window is from 0 (none) to 60 minutes.")
         if not 1 <= self.no_show_limit <= 10:
             out.append("A player is withdrawn after 1 to 10 no-shows in a row.")
+        if self.late_until and self.format not in LATE_ENTRY_FORMATS:
+            out.append("Late entry is only for Swiss events.")
+        elif self.late_until and not 2 <= self.late_until <= (self.rounds or 30):
+            out.append("Late entry ends at a round from 2 to the last round (0 for none).")
         return out
 
     @property
@@ -190,6 +204,7 @@ class EventSettings:
             "final_table_games": self.final_table_games,
             "no_show_minutes": self.no_show_minutes,
             "no_show_limit": self.no_show_limit,
+            "late_until": self.late_until,
         }
 
     @classmethod

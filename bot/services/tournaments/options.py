@@ -26,6 +26,8 @@ def settings_from_options(
     decide_by: str | None = None,
     no_show_minutes: int = 5,
     no_show_limit: int = 1,
+    # Late registration (issue 23, i23-entries).
+    late_until: int = 0,
 ) -> EventSettings:
     """Event settings from a command's options, refused in words when they do not fit."""
     try:
@@ -54,6 +56,7 @@ def settings_from_options(
             decide_by=DecideBy(decide_by or DecideBy.GAMES.value),
             no_show_minutes=no_show_minutes,
             no_show_limit=no_show_limit,
+            late_until=late_until,
         )
     except (TournamentError, ValueError) as exc:
         raise refusal(exc) from None

@@ -105,6 +105,18 @@ TEXT = {
         "Reason: {reason}"
     ),
     "seats_below": N_("{n} players are already entered: the seats cannot be fewer."),
+    # --- late registration and the waitlist (issue 23, i23-entries) ---
+    "late_joined": N_("➕ {who} joins **{name}** late: paired from round {number}."),
+    "already_waiting": N_("You are already on the waitlist of this tournament."),
+    "promoted": N_(
+        "🎟️ A seat came free in **{name}**: you are entered now, and your buy-in of {buy_in} "
+        "chips was taken."
+    ),
+    "promoted_free": N_("🎟️ A seat came free in **{name}**: you are entered now."),
+    "waitlist_short": N_(
+        "A seat came free in **{name}**, but you could not pay the buy-in ({reason}): you are "
+        "off its waitlist."
+    ),
 }
 
 # The refusals of the pure event package (English, like the engine's), recognized so that a
@@ -145,6 +157,11 @@ REFUSALS = (
     N_("Match {match} is not a match of two players."),
     N_("The winner of {match} did not play in it."),
     N_("Match {match} is a knockout match: it needs a winner."),
+    # Late registration (issue 23, i23-entries).
+    N_("Late entry is only for Swiss events."),
+    N_("Late entry ends at a round from 2 to the last round (0 for none)."),
+    N_("Late entry to this event closed with round {number}."),
+    N_("This event takes no entries after its start."),
 )
 
 
@@ -200,4 +217,5 @@ def board_text(view: TournamentView, say: Say) -> str:
     if record.status == "finished" and view.event is not None:
         return results_text(view.event, int((record.results or {}).get("pool", 0)), say)
     entrants = len(view.event.players) if view.event else len(view.entries) or None
-    return explain_rules(view.settings, entrants, say)
+    starters = view.event.starters if view.event else None
+    return explain_rules(view.settings, entrants, say, starters=starters)
