@@ -157,6 +157,7 @@ class Tournaments(
     async def cog_load(self) -> None:
         """Listen for ended games and start the event clock."""
         self.bot.services.tables.end_listeners.append(self.service.game_ended)
+        self.bot.services.tables.act_listeners.append(self.service.acted)
         self.desk.presenter.event_table = self.service.is_event_table
         self.clock.start()
 
@@ -169,6 +170,9 @@ class Tournaments(
         listeners = self.bot.services.tables.end_listeners
         if self.service.game_ended in listeners:
             listeners.remove(self.service.game_ended)
+        acting = self.bot.services.tables.act_listeners
+        if self.service.acted in acting:
+            acting.remove(self.service.acted)
 
     @commands.Cog.listener()
     async def on_kap_table_ended(self, table: Table, admin_id: int) -> None:
