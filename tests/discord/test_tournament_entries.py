@@ -137,7 +137,7 @@ async def test_a_full_event_has_a_waitlist_promoted_in_order(
 ) -> None:
     env, ch, admin = world.env, world.channel, world.admin
     alice, bob, carol, dave, eve = world.members
-    await admin.slash(ch, "tournament new", name="Tiny", seats=2, buy_in=30)
+    await admin.slash(ch, "tournament new", name="Tiny", seats=2, buy_in=30, no_show=3)
     signup = ch.history()[-1]
     for member in (alice, bob):
         await member.click(signup, label="Join")
@@ -188,10 +188,40 @@ async def test_a_full_event_has_a_waitlist_promoted_in_order(
     await admin.slash(ch, "tournament edit", seats=3)
     view = await tournaments.current(GUILD_ID)
     assert [e.user_id for e in view.entries] == [carol.id, dave.id, eve.id] and view.pool == 90
+    # The options `edit` was not given stay as they were (the no-show window too).
+    assert view.settings.no_show_minutes == 3
     chips = world.bot.services.chips
     assert await chips.balance(GUILD_ID, eve.id) == START - 30
     await check_chips(world)
     # Everyone still in plays: the event starts with the three.
     await admin.slash(ch, "tournament start")
     assert running_tables(world)
+    await check_chips(world)
+
+
+async def test_a_check_in_drop_promotes_the_first_waiting(
+    world: World,
+    quick_any: None,  # noqa: F811
+) -> None:
+    env, ch, admin = world.env, world.channel, world.admin
+    alice, bob, carol = world.members[:3]
+    chips = world.bot.services.chips
+    await admin.slash(ch, "tournament new", name="Checked", seats=2, buy_in=40, checkin=10)
+    signup = ch.history()[-1]
+    for member in (alice, bob, carol):
+        await member.click(signup, label="Join")
+    assert await chips.balance(GUILD_ID, carol.id) == START, "waiting: nothing paid"
+    await admin.slash(ch, "tournament start")
+    signup = next(m for m in ch.history() if m.id == signup.id)
+    await alice.click(signup, label="Check in")
+    # Check-in closes: Bob is dropped and refunded, Carol takes his seat in that commit (she
+    # asked to play by joining: no second check-in) and the event starts with her.
+    await env.advance_time(10 * 60 + 31)
+    assert await chips.balance(GUILD_ID, bob.id) == START
+    assert await chips.balance(GUILD_ID, carol.id) == START - 40
+    assert any(
+        "A seat came free in **Checked**" in m.content for m in carol.user.dm_channel.history()
+    )
+    [table] = running_tables(world)
+    assert {s.user_id for s in table.seats} == {alice.id, carol.id}
     await check_chips(world)
