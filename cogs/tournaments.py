@@ -217,7 +217,7 @@ class Tournaments(
         if verb == "join":
             view = await self.service.join(tournament_id, user.id, user.display_name)
             waiting = [p for p, _ in view.waitlist]
-            if user.id in waiting:
+            if user.id in waiting and view.record.status == "registration":
                 said, n = TEXT["waitlisted"], waiting.index(user.id) + 1
             else:
                 said, n = TEXT["joined"], 0

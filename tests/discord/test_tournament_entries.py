@@ -225,3 +225,26 @@ async def test_a_check_in_drop_promotes_the_first_waiting(
     [table] = running_tables(world)
     assert {s.user_id for s in table.seats} == {alice.id, carol.id}
     await check_chips(world)
+
+
+async def test_a_member_waiting_who_cannot_pay_is_passed_over(
+    world: World,
+    quick_any: None,  # noqa: F811
+) -> None:
+    ch, admin = world.channel, world.admin
+    alice, bob, carol, dave = world.members[:4]
+    chips = world.bot.services.chips
+    await admin.slash(ch, "tournament new", name="Dear", seats=2, buy_in=300)
+    signup = ch.history()[-1]
+    for member in (alice, bob, carol, dave):
+        await member.click(signup, label="Join")
+    # Carol, first in line, gives most of her chips away while she waits.
+    await carol.slash(ch, "chips give", member=world.members[4], amount=START - 100)
+    await alice.click(signup, label="Leave")
+    view = await service(world).current(GUILD_ID)
+    assert [e.user_id for e in view.entries] == [bob.id, dave.id] and not view.waitlist
+    assert await chips.balance(GUILD_ID, carol.id) == 100, "nothing taken"
+    assert await chips.balance(GUILD_ID, dave.id) == START - 300
+    [dm] = carol.user.dm_channel.history()
+    assert "could not pay the buy-in" in dm.content and "you have 100" in dm.content
+    await check_chips(world)

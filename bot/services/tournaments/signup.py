@@ -219,6 +219,7 @@ class TournamentSignUp(TournamentRounds):
             try:
                 await self._enter(tx, record, settings, user_id, name)
             except InsufficientChips as exc:
+                await self._repo.remove_entry(tx, record.id, user_id)  # added before the debit
                 told.append(
                     (
                         user_id,
@@ -409,6 +410,8 @@ class TournamentSignUp(TournamentRounds):
                 record.status = "running"
                 record.state = event.to_dict()
                 record.closes_at = None
+                # Nobody waiting paid anything; after the start late entry is the way in.
+                record.options = {**record.options, "waitlist": []}
                 await self._repo.update(tx, record)
             log.info("tournament %s started with %s players", tournament_id, len(players))
         await self._refresh(record)
