@@ -166,13 +166,15 @@ class TournamentPresence(TournamentLifecycle):
         tid = self._threads.get(table.channel_id)
         if tid is None:
             return
-        async with self._db.transaction() as tx:
+        async with self._db.read() as tx:
             found = await self._repo.match_by_thread(tx, table.channel_id)
             if found is None:
                 return
             _, row = found
-            if await self._repo.window(tx, tid, row.round, row.match_id) is not None:
-                await self._repo.mark_ready(tx, tid, row.round, row.match_id, user_id)
+            if await self._repo.window(tx, tid, row.round, row.match_id) is None:
+                return  # decided, or none: a read only, no commit on every later action
+        async with self._db.transaction() as tx:
+            await self._repo.mark_ready(tx, tid, row.round, row.match_id, user_id)
 
     async def resume_all(self) -> None:
         """After a start: give the open no-show windows back the bot's down time (measured
