@@ -112,6 +112,17 @@ class TournamentHostMixin:
         buttons.add_item(TournamentButton(ready, "ready", locale))
         await channel.send(text[:MESSAGE_LIMIT], allowed_mentions=pinging(mentions), view=buttons)
 
+    async def tell(self, record: TournamentRecord, user_id: int, text: str) -> None:
+        """DM a member about the event, in the server's language (his own is unknown outside
+        an interaction); closed DMs are logged and otherwise fine."""
+        if isinstance(text, Message):
+            text = text.localized(await self.public_locale(record.guild_id))
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text[:MESSAGE_LIMIT])
+        except discord.HTTPException as exc:
+            log.info("tournament %s: could not DM %s: %s", record.id, user_id, exc)
+
     def _organiser_name(self, record: TournamentRecord) -> str | None:
         """The organiser's name: stored at the event's creation, else his member's (cached)."""
         stored = record.options.get("organiser_name")

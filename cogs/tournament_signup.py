@@ -62,6 +62,12 @@ TEXT = {
     "seed_order": N_("Name the entrants in seed order as mentions: `@first @second …`."),
     "seeded": N_("The first seeds of **{name}**: {order}. The others follow by rating."),
     "seeded_none": N_("**{name}** is seeded by rating again."),
+    # --- late registration and the waitlist (issue 23, i23-entries) ---
+    "waitlisted": N_(
+        "**{name}** is full: you are number {n} on its waitlist. You pay the buy-in only when "
+        "a seat frees for you before the start; you will get a DM."
+    ),
+    "waitlist": N_("Waitlist ({n})"),
     "exported": N_(
         "**{name}**: the whole event (JSON and CSV) and the records of its {n} finished games."
     ),
@@ -151,6 +157,15 @@ def signup_embed(
             value=shown or t(locale, TEXT["nobody"]),
             inline=False,
         )
+    waiting = [name for _, name in view.waitlist]
+    if waiting and record.status in ("registration", "check-in"):
+        order = [f"{i}. {name}" for i, name in enumerate(waiting[:20], start=1)]
+        more = f" … (+{len(waiting) - 20})" if len(waiting) > 20 else ""
+        embed.add_field(
+            name=t(locale, TEXT["waitlist"], n=len(waiting)),
+            value=(t(locale, ", ").join(order) + more)[:1024],
+            inline=False,
+        )
     if settings.buy_in:
         chips = TEXT["chips"]
         embed.add_field(
@@ -177,17 +192,21 @@ def signup_embed(
 
 def signup_view(view: TournamentView, locale: str = "en") -> discord.ui.View:
     """Join / Leave while sign-up is open (Check in / Leave during check-in), and Remind me
-    when there is something to remind of (a start time, or a check-in to open); no buttons
-    afterwards."""
+    when there is something to remind of (a start time, or a check-in to open); Join alone
+    while late entry is open after the start; no buttons otherwise."""
     buttons = discord.ui.View(timeout=None)
     options = view.record.options
-    if view.record.status == "registration":
+    late = view.event is not None and view.event.late_entry_round() is not None
+    if view.record.status in ("running", "paused") and late:
+        buttons.add_item(TournamentButton(view.id, "join", locale))
+    elif view.record.status == "registration":
         buttons.add_item(TournamentButton(view.id, "join", locale))
         buttons.add_item(TournamentButton(view.id, "leave", locale))
     elif view.record.status == "check-in":
         buttons.add_item(TournamentButton(view.id, "checkin", locale))
         buttons.add_item(TournamentButton(view.id, "leave", locale))
-    if buttons.children and (options.get("starts_at") or options.get("checkin_minutes")):
+    signing_up = view.record.status in ("registration", "check-in")
+    if signing_up and (options.get("starts_at") or options.get("checkin_minutes")):
         buttons.add_item(TournamentButton(view.id, "remind", locale))
     return buttons
 

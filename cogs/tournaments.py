@@ -164,6 +164,7 @@ class Tournaments(
     async def cog_load(self) -> None:
         """Listen for ended games and start the event clock."""
         self.bot.services.tables.end_listeners.append(self.service.game_ended)
+        self.bot.services.tables.act_listeners.append(self.service.acted)
         self.desk.presenter.event_table = self.service.is_event_table
         self.clock.start()
         self.start_boards()
@@ -178,6 +179,9 @@ class Tournaments(
         listeners = self.bot.services.tables.end_listeners
         if self.service.game_ended in listeners:
             listeners.remove(self.service.game_ended)
+        acting = self.bot.services.tables.act_listeners
+        if self.service.acted in acting:
+            acting.remove(self.service.acted)
 
     @commands.Cog.listener()
     async def on_kap_table_ended(self, table: Table, admin_id: int) -> None:
@@ -223,7 +227,12 @@ class Tournaments(
         user = interaction.user
         if verb == "join":
             view = await self.service.join(tournament_id, user.id, user.display_name)
-            text = t(locale_of(interaction), TEXT["joined"], name=view.record.name)
+            waiting = [p for p, _ in view.waitlist]
+            if user.id in waiting and view.record.status == "registration":
+                said, n = TEXT["waitlisted"], waiting.index(user.id) + 1
+            else:
+                said, n = TEXT["joined"], 0
+            text = t(locale_of(interaction), said, name=view.record.name, n=n)
         elif verb == "checkin":
             view = await self.service.check_in(tournament_id, user.id)
             text = t(locale_of(interaction), SERVICE_TEXT["checked_in"], name=view.record.name)
@@ -269,6 +278,7 @@ class Tournaments(
         third_place=THIRD_PLACE_HELP,
         groups=GROUPS_HELP,
         starts="When it starts, in the server's time zone: 2026-12-05 19:30, 19:30, in 2h…",
+        late_until="Swiss: members may still join after the start until this round (0: none)",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
     async def new(
@@ -298,6 +308,7 @@ class Tournaments(
         groups: app_commands.Range[int, 0, MAX_GROUP] = 0,
         # Schedule (issue 23): when the event starts by itself.
         starts: app_commands.Range[str, 1, 60] | None = None,
+        late_until: app_commands.Range[int, 0, 30] = 0,
     ) -> None:
         """Create an event and post its sign-up message."""
         async with guarded(interaction, "/tournament new"):
@@ -327,6 +338,7 @@ class Tournaments(
                 no_show_limit=no_shows,
                 third_place=third_place,
                 groups=groups,
+                late_until=late_until,
             )
             starts_at = None if starts is None else await self.starts_at(interaction, starts)
             view = await self.service.create(
@@ -397,7 +409,9 @@ class Tournaments(
         async with guarded(interaction, "/tournament rules"):
             view = await self._meant(interaction, event)
             entrants = len(view.event.players) if view.event else len(view.entries) or None
-            text = explain_rules(view.settings, entrants, say_in(locale_of(interaction)))
+            starters = view.event.starters if view.event else None
+            say = say_in(locale_of(interaction))
+            text = explain_rules(view.settings, entrants, say, starters=starters)
             await interaction.response.send_message(text[:MESSAGE_LIMIT], ephemeral=True)
 
     @app_commands.command(name="history", description="Past tournaments of this server")

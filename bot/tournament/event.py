@@ -38,6 +38,7 @@ from bot.tournament.bracket import (
 from bot.tournament.groups import bracket_seeds, group_name, group_standings, snake_groups
 from bot.tournament.matches import bye_result, forfeit_result
 from bot.tournament.model import (
+    LATE_ENTRY_FORMATS,
     EventSettings,
     Format,
     How,
@@ -86,6 +87,7 @@ class Event:
     cut: list[PlayerId] = field(default_factory=list)
     finished: bool = False
     no_shows: dict[PlayerId, int] = field(default_factory=dict)  # no-shows in a row
+    late: dict[PlayerId, int] = field(default_factory=dict)  # late entrant -> his first round
 
     # ---------------------------------------------------------------- creation and lookups
 
@@ -139,6 +141,12 @@ class Event:
         return self.seeds.index(pid) + 1
 
     @property
+    def starters(self) -> int:
+        """How many players the event started with (late entrants do not change the number
+        of Swiss rounds it was announced with)."""
+        return len(self.players) - len(self.late)
+
+    @property
     def active(self) -> list[PlayerId]:
         """Players still in the event (not dropped or disqualified), seed order."""
         return [p for p in self.seeds if p not in self.withdrawn]
@@ -165,6 +173,46 @@ class Event:
         """The matches of the current round still waiting for a result."""
         rnd = self.current_round
         return [] if rnd is None else [m for m in rnd.matches if not m.done]
+
+    # ---------------------------------------------------------------- late entry
+
+    def late_entry_round(self) -> int | None:
+        """The round a member joining now would first play in, or None when late entry is
+        closed: the format has none (:data:`LATE_ENTRY_FORMATS`, ``late_until`` 0), that round
+        is past ``late_until`` or past the last Swiss round, or the playoff has begun. The one
+        place that decides whether a late entry is allowed."""
+        s = self.settings
+        if self.finished or not s.late_until or s.format not in LATE_ENTRY_FORMATS or self.cut:
+            return None
+        first = self._number()  # the round after the current one: the next to be paired
+        if first > s.late_until or first > s.swiss_rounds(self.starters):
+            return None
+        return first
+
+    def join_late(self, player: Player) -> int:
+        """Enter ``player`` after the start (the last seed); he is paired from the next round,
+        and the rounds before it score 0 for him (:mod:`bot.tournament.standings`). The round
+        he first plays in. Raises :class:`TournamentError` when late entry is closed."""
+        first = self.late_entry_round()
+        if first is None:
+            if self.settings.late_until and self.settings.format in LATE_ENTRY_FORMATS:
+                raise TournamentError(
+                    f"Late entry to this event closed with round {self.settings.late_until}."
+                )
+            raise TournamentError("This event takes no entries after its start.")
+        if any(p.id == player.id for p in self.players):
+            raise TournamentError("A player is entered twice.")
+        if len(self.players) >= self.settings.seats_limit:
+            raise TournamentError(f"This event takes at most {self.settings.seats_limit} players.")
+        self.players.append(player)
+        self.late[player.id] = first
+        return first
+
+    def missed(self) -> dict[PlayerId, int]:
+        """The rounds each late entrant has missed so far (finished Swiss rounds before his
+        first): they score 0 for him."""
+        done = [r.number for r in self._rounds("swiss") if r.done]
+        return {p: sum(1 for n in done if n < first) for p, first in self.late.items()}
 
     # ---------------------------------------------------------------- results and withdrawals
 
@@ -281,6 +329,9 @@ class Event:
         ):
             raise TournamentError("The round has results already; it cannot be re-paired.")
         self.rounds.pop()
+        for p, first in self.late.items():
+            if first == rnd.number + 1:  # he joined during it: he plays in it when re-paired
+                self.late[p] = rnd.number
         if rnd.phase in KNOCKOUT_PHASES and not any(r.phase == rnd.phase for r in self.rounds):
             self.cut = []  # the cut (or the groups' qualifiers) is taken again when re-paired
         self.finished = False
@@ -319,7 +370,7 @@ class Event:
 
     def _next_swiss(self) -> Round | None:
         swiss = self._rounds("swiss")
-        total = self.settings.swiss_rounds(len(self.players))
+        total = self.settings.swiss_rounds(self.starters)
         if len(swiss) < total and len(self.active) >= 2 and not self.cut:
             return self._pair_swiss_round()
         if self.settings.top_cut:
@@ -335,7 +386,7 @@ class Event:
     def _pair_swiss_round(self) -> Round:
         n = self._number()
         matches = [m for r in self._rounds("swiss") for m in r.matches]
-        rows = pair_standings(self.seeds, matches)
+        rows = pair_standings(self.seeds, matches, missed=self.missed())
         ranked = [r.player for r in rows if r.player not in self.withdrawn]
         scores = {r.player: r.score for r in rows}
         had_bye = {r.player for r in rows if r.byes}
@@ -555,7 +606,10 @@ class Event:
         }.get(self.settings.format, ("bracket",))
         matches = [m for r in self._rounds(*phases) for m in r.matches]
         return pair_standings(
-            self.seeds, matches, bye_scores=self.settings.format is not Format.ROUND_ROBIN
+            self.seeds,
+            matches,
+            bye_scores=self.settings.format is not Format.ROUND_ROBIN,
+            missed=self.missed(),
         )
 
     def table_standings(self) -> list[TableStanding]:
@@ -617,6 +671,7 @@ class Event:
             "cut": list(self.cut),
             "finished": self.finished,
             "no_shows": [[p, n] for p, n in self.no_shows.items()],
+            "late": [[p, n] for p, n in self.late.items()],
         }
 
     @classmethod
@@ -632,4 +687,5 @@ class Event:
             [int(p) for p in data.get("cut", [])],
             bool(data.get("finished", False)),
             {int(p): int(n) for p, n in data.get("no_shows", [])},
+            {int(p): int(n) for p, n in data.get("late", [])},
         )

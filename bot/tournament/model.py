@@ -19,6 +19,7 @@ from bot.games import EVENT_FORMATS, UnknownGame, default_game, find, games
 
 __all__ = [
     "GROUP_ADVANCE",
+    "LATE_ENTRY_FORMATS",
     "DecideBy",
     "EventSettings",
     "Format",
@@ -66,6 +67,12 @@ class Format(StrEnum):
     TABLE_ROUNDS = "table-rounds"
 
 
+LATE_ENTRY_FORMATS = frozenset({Format.SWISS})
+"""The formats a member may join after the start (``EventSettings.late_until``): those where
+a newcomer can simply be paired from the next round on. Never an elimination bracket or a round
+robin (their schedule is fixed by the entrants at the start)."""
+
+
 class DecideBy(StrEnum):
     """How a two-player match of N games is won."""
 
@@ -108,6 +115,9 @@ class EventSettings:
     # round-robin groups of at most ``groups`` players (0 = none), whose top GROUP_ADVANCE go on.
     third_place: bool = False
     groups: int = 0
+    # Late registration (issue 23, i23-entries): the last round a member may still join in
+    # after the start (0: no late entry), for the formats in LATE_ENTRY_FORMATS only.
+    late_until: int = 0
 
     def __post_init__(self) -> None:
         problems = list(self.problems())
@@ -165,6 +175,10 @@ class EventSettings:
             out.append("A third-place match is for single elimination or a Swiss top cut.")
         if self.groups and (not elimination or not MIN_GROUP <= self.groups <= MAX_GROUP):
             out.append("Groups of 3 to 8 players (0 for none) are for elimination events.")
+        if self.late_until and self.format not in LATE_ENTRY_FORMATS:
+            out.append("Late entry is only for Swiss events.")
+        elif self.late_until and not 2 <= self.late_until <= (self.rounds or 30):
+            out.append("Late entry ends at a round from 2 to the last round (0 for none).")
         return out
 
     @property
@@ -209,6 +223,7 @@ class EventSettings:
             "no_show_limit": self.no_show_limit,
             "third_place": self.third_place,
             "groups": self.groups,
+            "late_until": self.late_until,
         }
 
     @classmethod

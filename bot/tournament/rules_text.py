@@ -180,18 +180,40 @@ def _table_rounds(s: EventSettings, game: str, say: Say) -> list[str]:
     return lines
 
 
-def explain_rules(settings: EventSettings, entrants: int | None = None, say: Say = english) -> str:
+def _late_entry(s: EventSettings, say: Say) -> str:
+    """Late registration (issue 23): until which round, what a missed round scores."""
+    return say(
+        N_(
+            "Late entry: after the start you may still join until round {round} begins "
+            "(/tournament join or Join; the buy-in is the same and you play for the same "
+            "prizes). You are paired from the next round; each round you missed scores 0 "
+            "(not a loss), and counts as a draw in your opponents' tie-breaks."
+        ),
+        round=s.late_until,
+    )
+
+
+def explain_rules(
+    settings: EventSettings,
+    entrants: int | None = None,
+    say: Say = english,
+    *,
+    starters: int | None = None,
+) -> str:
     """The event's rules as a few short paragraphs of plain text. ``entrants`` (when known)
-    makes the number of Swiss rounds and the prize amounts concrete; ``say`` words them."""
+    makes the number of Swiss rounds and the prize amounts concrete; ``say`` words them.
+    ``starters``: the players it started with, when late entrants joined since (the number of
+    Swiss rounds was fixed by them)."""
     s = settings
+    starters = starters or entrants
     game = game_name(s.game, say)
     lines: list[str] = []
     if s.format is Format.SWISS:
         if s.rounds is not None:
             rounds = say(N_("{n} rounds"), n=s.rounds)
-        elif entrants:
+        elif starters:
             rounds = say(
-                N_("{n} rounds (⌈log₂ {players}⌉)"), n=s.swiss_rounds(entrants), players=entrants
+                N_("{n} rounds (⌈log₂ {players}⌉)"), n=s.swiss_rounds(starters), players=starters
             )
         else:
             rounds = say(N_("⌈log₂ N⌉ rounds for N players"))
@@ -217,6 +239,8 @@ def explain_rules(settings: EventSettings, entrants: int | None = None, say: Say
                     n=s.top_cut,
                 )
             )
+        if s.late_until:
+            lines.append(_late_entry(s, say))
     elif s.format in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION):
         if s.groups:
             lines.append(_group_stage(s, say))

@@ -10,6 +10,12 @@ a drawn match ½, a loss 0; a Swiss bye counts as a win, a round-robin rest as n
 4. **games won** over all matches,
 5. **seed**.
 
+**Late entrants** (``late_until``, issue 23): each round a player missed because he joined after
+it was paired scores 0 for him (lichess Swiss's rule: an absent round scores nothing; it is not
+a loss, and he has had no bye), and counts as a draw (½) in his opponents' Buchholz and
+Median-Buchholz (FIDE's rule for an opponent's unplayed rounds), so that meeting a strong late
+joiner is not worth less than meeting an equally strong player who was there from round 1.
+
 Table rounds (Kap Tai Shap): points (each game won at a table of s players is worth s − 1, one
 per opponent beaten), then game wins, then the opponents' average points (every table-mate of
 every round, counted once per table), then seed.
@@ -60,6 +66,7 @@ class PairStanding:
     head_to_head: int
     games_won: int
     opponents: tuple[PlayerId, ...]
+    missed: int = 0  # rounds missed by joining late (scored 0)
 
 
 def pair_standings(
@@ -67,10 +74,13 @@ def pair_standings(
     matches: Iterable[Match],
     *,
     bye_scores: bool = True,
+    missed: Mapping[PlayerId, int] | None = None,
 ) -> list[PairStanding]:
     """Standings of ``seeds`` (every player, seed order) from the finished two-player
     ``matches`` (unfinished ones are ignored). ``bye_scores``: a bye counts as a win (Swiss)
-    or scores nothing (a round-robin rest)."""
+    or scores nothing (a round-robin rest). ``missed``: rounds each late entrant missed
+    (0 points for him; ½ each in his opponents' Buchholz, see the module docstring)."""
+    missed = missed or {}
     score = dict.fromkeys(seeds, 0)
     wins = dict.fromkeys(seeds, 0)
     draws = dict.fromkeys(seeds, 0)
@@ -112,10 +122,12 @@ def pair_standings(
         for p, q in ((a, b), (b, a)):
             score[p] += got[p]
             taken[p, q] = taken.get((p, q), 0) + got[p]
-    buchholz = {p: sum(score[q] for q in opponents[p]) for p in seeds}
+    # An opponent's rounds missed by joining late count as draws in the tie-breaks.
+    adjusted = {p: score[p] + missed.get(p, 0) for p in seeds}
+    buchholz = {p: sum(adjusted[q] for q in opponents[p]) for p in seeds}
     median = {}
     for p in seeds:
-        opp = sorted(score[q] for q in opponents[p])
+        opp = sorted(adjusted[q] for q in opponents[p])
         median[p] = sum(opp[1:-1]) if len(opp) >= 3 else sum(opp)
     seed_of = {p: i + 1 for i, p in enumerate(seeds)}
     order = sorted(seeds, key=lambda p: (-score[p], -median[p], -buchholz[p]))
@@ -149,6 +161,7 @@ def pair_standings(
             h2h[p],
             games[p],
             tuple(opponents[p]),
+            missed.get(p, 0),
         )
         for rank, p in enumerate(order, start=1)
     ]

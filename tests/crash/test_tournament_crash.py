@@ -1,12 +1,13 @@
 """A tournament killed after every commit point in turn carries on to the same end.
 
 A forked child runs a small event on the services (four members with buy-ins, Swiss, two
-rounds with a break between them; every game dealt so the first seat declares at once) and is
-killed by the storage hook (``KAPSHAP_CRASH_AFTER_COMMIT=N``) right after its N-th commit. A
-second child then starts as the bot does (``TableService.restore``,
-``TournamentService.resume_all``) and drives the event to its end. The parent checks the
-invariant and that the final balances are exactly those of a run that was never killed: every
-buy-in taken once, the prizes paid once, nothing lost.
+rounds with a break between them; every game dealt so the first seat declares at once; before
+the start a member waits on the full event's waitlist, is promoted when the organiser removes an
+entrant and leaves; a fifth member joins late during round 1) and is killed by the storage hook
+(``KAPSHAP_CRASH_AFTER_COMMIT=N``) right after its N-th commit. A second child then starts as
+the bot does (``TableService.restore``, ``TournamentService.resume_all``) and drives the event to
+its end. The parent checks the invariant and that the final balances are exactly those of a run
+that was never killed: every buy-in taken once, the prizes paid once, nothing lost.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ GUILD = 1
 ORGANISER = 99
 USERS = (11, 12, 13, 14)
 REMOVED = 15  # joins, and is removed by the organiser before the start
+WAITING = 16  # waits for a seat, is promoted by that removal, then leaves (refunded)
+LATE = 17  # joins during round 1 (late entry until round 2): plays round 2
 START = 1000
 WINNING = "6-6 6-6 4-4 1-1 3-1 3-3 6-5 5-4"
 
@@ -115,6 +118,9 @@ class Host:
     async def refresh(self, record: TournamentRecord) -> None:
         await self.draw(record.id, redraw=True)
 
+    async def tell(self, record: TournamentRecord, user_id: int, text: str) -> None:
+        return None
+
 
 async def drive(path: Target) -> int:
     """Run (or carry on) the event to its end, as a fresh start of the bot would; commits."""
@@ -132,6 +138,7 @@ async def drive(path: Target) -> int:
         host = Host(service)
         service.host = host
         tables.end_listeners.append(service.game_ended)
+        tables.act_listeners.append(service.acted)
         await tables.restore()
         async with db.read() as tx:
             found = await tx.scalar("SELECT id FROM tournaments ORDER BY id LIMIT 1")
@@ -143,8 +150,9 @@ async def drive(path: Target) -> int:
                 rounds=2,
                 buy_in=25,
                 prize_split="70/30",
-                seats_limit=8,
+                seats_limit=5,
                 no_show_limit=2,  # the forfeit commit, but every player stays for round 2
+                late_until=2,
             )
             view = await service.create(
                 guild_id=GUILD, channel_id=5, organiser_id=ORGANISER, name="Cup", settings=settings
@@ -159,11 +167,20 @@ async def drive(path: Target) -> int:
             for user in USERS:
                 if user not in entered:
                     await service.join(tid, user, f"member{user}")
-            # One more member joins and the organiser removes him before the start (refunded
-            # in the removal's commit): done again from the start after a kill in between.
-            if REMOVED not in entered:
+            # One more member joins (the event is full) and another waits; the organiser
+            # removes the first before the start (refunded in the removal's commit), which
+            # promotes the one waiting (his buy-in taken in that commit), who then leaves
+            # (refunded): each step done again after a kill in between, from what is stored.
+            if REMOVED not in entered and WAITING not in entered:
                 await service.join(tid, REMOVED, f"member{REMOVED}")
-            await service.remove(tid, ORGANISER, REMOVED)
+            view = await service.view(tid)
+            if WAITING not in {e.user_id for e in view.entries} | {p for p, _ in view.waitlist}:
+                view = await service.join(tid, WAITING, f"member{WAITING}")
+                assert [p for p, _ in view.waitlist] == [WAITING]
+            if REMOVED in {e.user_id for e in (await service.view(tid)).entries}:
+                await service.remove(tid, ORGANISER, REMOVED)
+            if WAITING in {e.user_id for e in (await service.view(tid)).entries}:
+                await service.leave(tid, WAITING)
             # A break of five minutes between the rounds (issue 23, "Schedule"): round 2
             # waits for it (the wait is a commit of its own).
             await service.set_schedule(tid, ORGANISER, break_minutes=5)
@@ -171,6 +188,10 @@ async def drive(path: Target) -> int:
         await service.resume_all()
         host.due.update(await service.boards_behind())  # as the cog does at a start
         await host.draw_due()
+        view = await service.view(tid)
+        if view.event is not None and LATE not in view.event.seeds:
+            assert view.event.late_entry_round() == 2
+            await service.join(tid, LATE, f"member{LATE}")
         await no_show(service, clock, tid)
         await host.draw_due()
         # The organiser enters the result of round 1's second match while it is played (its
@@ -307,12 +328,15 @@ def test_every_commit_point_of_a_tournament_is_survived(backend: Backend) -> Non
     assert expected["problems"] == [] and expected["status"] == "finished"
     assert expected["board_current"]
     assert expected["forfeits"] == ["R1-1"], "round 1's no-show window fired"
-    pool = 25 * len(USERS)
+    pool = 25 * (len(USERS) + 1)  # the late entrant paid the same buy-in
     assert expected["balances"].pop(REMOVED) == START  # refunded, exactly once
-    assert sum(expected["balances"].values()) == START * len(USERS)
-    assert sorted(b - (START - 25) for b in expected["balances"].values())[-2:] == [30, 70]
+    assert expected["balances"].pop(WAITING) == START  # charged when promoted, then refunded
+    assert sum(expected["balances"].values()) == START * (len(USERS) + 1)
+    paid = sorted(b - (START - 25) for b in expected["balances"].values())
+    assert paid[:3] == [0, 0, 0] and sum(paid) == pool, "70/30 of the five buy-ins"
+    assert abs(paid[-1] - 0.7 * pool) < 1
     expected["balances"][REMOVED] = START
-    assert pool == 100
+    expected["balances"][WAITING] = START
     assert total > 30  # long enough to mean something
 
     # A few points at once: each point is a killed child, then a restarted one, then a check.

@@ -154,3 +154,40 @@ async def test_a_restart_during_the_window_still_fires_it_once(
     assert all(n == 1 for n in event.no_shows.values()) and len(event.no_shows) == 4
     assert not event.withdrawn, "two no-shows in a row withdraw; this is the first"
     await check_chips(world)
+
+
+async def test_a_player_who_played_and_then_timed_out_showed_up(
+    world: World,
+    quick_deal: None,  # noqa: F811
+) -> None:
+    """A turn he played himself shows he is here, whatever the timer did after it: his seat's
+    count of timeouts in a row (1 here) no longer hides his own turn."""
+    env = world.env
+    tid, actors = await four_member_event(world)
+    event = await event_of(world, tid)
+    match = event.open_matches()[1]
+    table = table_of(world, match.players[0])
+    assert table.state is not None
+    first = table.seats[table.state.current].user_id
+    assert first is not None
+    other = next(p for p in match.players if p != first)
+    thread = thread_of(world, table)
+    # He plays his first turn himself; the other presses Ready and lets his turn time out.
+    await actors[first].slash(thread, "draw")  # type: ignore[attr-defined]
+    legal = [a for a in table.legal() if str(a).startswith("discard")]
+    await actors[first].slash(thread, "discard", tile=str(legal[0]).split()[1])  # type: ignore[attr-defined]
+    await actors[other].click(ready_post(thread), label="Ready")  # type: ignore[attr-defined]
+    await wait(env, 2 * 60 + 31)  # the other's turn is played by the timer
+    await wait(env, 2 * 60)  # then his: one timeout on his seat's record
+    first_seat = next(i for i, s in enumerate(table.seats) if s.user_id == first)
+    assert table.timeouts.get(first_seat) == 1
+    await wait(env, 31)  # the window (5 minutes) has passed
+    event = await event_of(world, tid)
+    _, decided = event.find(match.id)
+    assert decided.result is None or decided.result.how is not How.FORFEIT
+    # (Nobody acted in the other match: a double no-show there, not our concern.)
+    assert first not in event.no_shows and first not in event.withdrawn
+    assert not any(
+        f"{match.id}" in m.content and "show" in m.content for m in world.channel.history()
+    )
+    await check_chips(world)

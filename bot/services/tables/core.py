@@ -19,6 +19,7 @@ from bot.services.ratings import RatingService
 from bot.services.server import ServerService
 from bot.services.tables.model import (
     RESTORE_FLOOR_SECONDS,
+    ActListener,
     Listener,
     Quarantined,
     Table,
@@ -95,6 +96,9 @@ class TableCore:
         self._ai_rng = random.Random(self._rng.getrandbits(64))
         self.end_listeners: list[Listener] = []
         """Called with the outcome of every game that ended (see :meth:`notify_ended`)."""
+        self.act_listeners: list[ActListener] = []
+        """Called after a member played an action himself, not his timer (a tournament's
+        no-show window counts it as showing up); a failing one is logged, never blocks play."""
         self.poll_seconds = poll_seconds
         """None when this process is the database's only one (SQLite's file lock): every
         deadline is one of its own tables'. Set (at most 2 s) when several processes share the

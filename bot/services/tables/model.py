@@ -27,6 +27,7 @@ __all__ = [
     "QUARANTINE_NOTICE",
     "RESTORE_FLOOR_SECONDS",
     "RETRY_SECONDS",
+    "ActListener",
     "Listener",
     "Outcome",
     "Quarantined",
@@ -252,6 +253,9 @@ class Outcome:
 
 
 Listener = Callable[[Outcome], Awaitable[None]]
+
+ActListener = Callable[[Table, int], Awaitable[None]]
+"""``(table, user_id)``: a member played an action himself (not his turn timer)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -212,6 +212,11 @@ class TablePlay(TableSettlement):
                 # He is back: only timeouts in a row count toward being out.
                 table.timeouts[seat] = 0
                 await self._save_seat(table, seat)
+            for listener in list(self.act_listeners):
+                try:
+                    await listener(table, user_id)
+                except Exception:
+                    log.exception("table %s: an action listener failed", table.id)
             await self._advance(table, outcome)
         return outcome
 

@@ -27,6 +27,7 @@ from bot.services.tournaments.host import (
     TournamentHost,
     TournamentView,
     pot_id,
+    waitlist_of,
 )
 from bot.services.tournaments.words import TEXT
 from bot.storage.db import Database
@@ -141,10 +142,13 @@ class TournamentCore:
         return await self.view(found[0].id, guild_id)
 
     async def _entered(self, tx: Any, record: TournamentRecord, user_id: int) -> bool:
-        """Whether a member is in an event: entered before the start, not withdrawn after."""
+        """Whether a member is in an event: entered (or on its waitlist) before the start, not
+        withdrawn after."""
         if record.state is not None:
             event = Event.from_dict(record.state)
             return user_id in event.seeds and user_id not in event.withdrawn
+        if any(p == user_id for p, _ in waitlist_of(record)):
+            return True
         entry = await self._repo.entry(tx, record.id, user_id)
         return entry is not None and entry.active
 

@@ -25,6 +25,7 @@ __all__ = [
     "TournamentHost",
     "TournamentView",
     "pot_id",
+    "waitlist_of",
 ]
 
 FORMATS = tuple(f.value for f in Format)
@@ -82,6 +83,10 @@ class TournamentHost(Protocol):
         role ``role_id`` (and nobody else), and send it by DM to ``members`` (a member whose
         DMs are closed is skipped)."""
 
+    async def tell(self, record: TournamentRecord, user_id: int, text: str) -> None:
+        """DM a member about the event (in the server's language); closed DMs are only
+        logged (a waitlisted member promoted to a seat, issue 23)."""
+
 
 @dataclass(slots=True)
 class TournamentView:
@@ -97,6 +102,16 @@ class TournamentView:
     def id(self) -> int:
         """The event's number."""
         return self.record.id
+
+    @property
+    def waitlist(self) -> list[tuple[int, str]]:
+        """The members waiting for a seat, first first: (id, name)."""
+        return waitlist_of(self.record)
+
+
+def waitlist_of(record: TournamentRecord) -> list[tuple[int, str]]:
+    """An event's waitlist (issue 23), kept in its options in the order members joined it."""
+    return [(int(p), str(n)) for p, n in record.options.get("waitlist", [])]
 
 
 @dataclass(slots=True)

@@ -30,6 +30,8 @@ def settings_from_options(
     third_place: bool = False,
     grand_final_reset: bool = True,
     groups: int = 0,
+    # Late registration (issue 23, i23-entries).
+    late_until: int = 0,
 ) -> EventSettings:
     """Event settings from a command's options, refused in words when they do not fit."""
     try:
@@ -61,6 +63,7 @@ def settings_from_options(
             third_place=third_place,
             grand_final_reset=grand_final_reset,
             groups=groups,
+            late_until=late_until,
         )
     except (TournamentError, ValueError) as exc:
         raise refusal(exc) from None

@@ -10,6 +10,7 @@ import logging
 
 from bot.locale import Message
 from bot.services.errors import UserError
+from bot.services.tables import Table
 from bot.services.tournaments.lifecycle import TournamentLifecycle
 from bot.services.tournaments.words import TEXT, Worded, say_in
 from bot.storage.errors import StaleVersionError
@@ -21,6 +22,9 @@ from bot.tournament.describe import match_label
 __all__ = ["TournamentPresence"]
 
 log = logging.getLogger(__name__)
+
+OPEN_WINDOWS = 1e15
+"""A time past every deadline: :meth:`TournamentsRepo.due_windows` at it lists every open one."""
 
 
 class TournamentPresence(TournamentLifecycle):
@@ -122,8 +126,18 @@ class TournamentPresence(TournamentLifecycle):
         self, tournament_id: int, number: int, match: Match, row: MatchRow
     ) -> set[int]:
         """The match's members who neither pressed Ready nor played a turn themselves (a
-        turn the timer played passively is not his: a seat whose timer ran out and who never
-        pressed Ready is absent). Computer players are always here."""
+        turn the timer played passively is not his). Computer players are always here.
+
+        An action he plays himself marks him present at once (:meth:`acted`, as Ready does).
+        Without that mark (the action came before this process knew the thread, e.g. just
+        after a restart) the stored game says it: the action log does not tell the player's
+        actions from his timer's, but his seat's count of timeouts in a row grows by one for
+        each turn the timer plays and goes back to 0 whenever he acts himself, so it equals his
+        number of turns only when he never played one. A turn is a run of his seat's actions
+        in the log (a passive turn may be several actions, like his own; two turns in a row
+        may make one run, so this can only miss a turn, never invent one). Before, a seat
+        with any timeout on record counted as absent: a player who played, then timed out
+        once, lost by forfeit."""
         seats = ServerRepo()
         acted: set[int] = set()
         async with self._db.read() as tx:
@@ -133,20 +147,50 @@ class TournamentPresence(TournamentLifecycle):
                 timed_out[game_id] = {s.seat: s.timeouts for s in await seats.seats(tx, game_id)}
         for game_id in row.game_ids:
             seated = row.seatings.get(game_id, list(match.players))
+            turns: dict[int, int] = {}
+            last = None
             for action in await self._games.actions(game_id):
-                if timed_out[game_id].get(action.seat, 0) == 0 and action.seat < len(seated):
-                    acted.add(seated[action.seat])
+                if action.seat != last:
+                    turns[action.seat] = turns.get(action.seat, 0) + 1
+                last = action.seat
+            for seat, count in turns.items():
+                if count > timed_out[game_id].get(seat, 0) and seat < len(seated):
+                    acted.add(seated[seat])
         return {p for p in match.players if p >= 0 and p not in ready and p not in acted}
+
+    async def acted(self, table: Table, user_id: int) -> None:
+        """A member played an action himself (the table service's listener): if the table
+        plays a match of an event whose no-show window is open, he has shown up, exactly as if
+        he had pressed Ready. Only threads this process knows as an event's are looked up, so
+        any other table costs nothing."""
+        tid = self._threads.get(table.channel_id)
+        if tid is None:
+            return
+        async with self._db.read() as tx:
+            found = await self._repo.match_by_thread(tx, table.channel_id)
+            if found is None:
+                return
+            _, row = found
+            if await self._repo.window(tx, tid, row.round, row.match_id) is None:
+                return  # decided, or none: a read only, no commit on every later action
+        async with self._db.transaction() as tx:
+            await self._repo.mark_ready(tx, tid, row.round, row.match_id, user_id)
 
     async def resume_all(self) -> None:
         """After a start: give the open no-show windows back the bot's down time (measured
-        as the table service measured it for the turn timers), then carry every event on."""
+        as the table service measured it for the turn timers), learn their threads (so an
+        action there marks its player present, :meth:`acted`), then carry every event on."""
         seen = self._tables.last_seen
         if seen is not None:
             down = self._clock.now().timestamp() - seen
             if down > 0:
                 async with self._db.transaction() as tx:
                     await self._repo.shift_windows(tx, seen, down)
+        async with self._db.read() as tx:
+            for tid, number, _ in await self._repo.due_windows(tx, OPEN_WINDOWS):
+                for row in await self._repo.matches(tx, tid, number):
+                    if row.thread_id is not None:
+                        self._threads[row.thread_id] = tid
         await super().resume_all()
 
 

@@ -135,6 +135,8 @@ class TournamentRounds(TournamentCore):
                 text=Worded(lambda loc: pairings_text(event, new, say_in(loc)) + then(loc)),
             ),
         )
+        if event.settings.late_until:  # its Join button goes once late entry has closed
+            await self._refresh(record)
         return True
 
     # ----------------------------------------------------------------------------- schedule

@@ -9,10 +9,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.locale import Message
-from bot.services.errors import UserError
-from bot.services.tournaments.host import AI_LEVELS, TournamentView, pot_id
+from bot.services.errors import InsufficientChips, UserError
+from bot.services.tournaments.host import AI_LEVELS, TournamentView, pot_id, waitlist_of
 from bot.services.tournaments.rounds import TournamentRounds
-from bot.services.tournaments.words import TEXT, computer_name, refusal
+from bot.services.tournaments.words import TEXT, Worded, computer_name, refusal
+from bot.storage.db import Tx
 from bot.storage.tournaments import EntryRecord, TournamentRecord
 from bot.tournament import Event, EventSettings, Player, TournamentError
 
@@ -130,8 +131,10 @@ class TournamentSignUp(TournamentRounds):
                 options.update(_start_options(record.closes_at, checkin, now))
                 options["reminded"] = opened + options["reminded"]
             record.options = options
+            told = await self._promote(tx, record)  # more seats: the waitlist moves up
             await self._repo.update(tx, record)
         log.info("tournament %s: settings edited by %s", tournament_id, actor_id)
+        await self._tell(record, told)
         return await self.view(tournament_id)
 
     async def set_message(self, tournament_id: int, message_id: int) -> None:
@@ -142,50 +145,155 @@ class TournamentSignUp(TournamentRounds):
             await self._repo.update(tx, record)
 
     async def join(self, tournament_id: int, user_id: int, name: str) -> TournamentView:
-        """Enter a member; his buy-in goes into the event's pot in the same commit."""
-        async with self._lock(tournament_id), self._db.transaction() as tx:
-            record = await self._require(tx, tournament_id)
-            if record.status != "registration":
-                raise UserError(TEXT["not_registration"])
-            entry = await self._repo.entry(tx, tournament_id, user_id)
-            if entry is not None and entry.active:
-                raise UserError(TEXT["already_in"])
-            settings = EventSettings.from_dict(record.settings)
-            if len(await self._repo.entries(tx, tournament_id)) >= settings.seats_limit:
-                raise UserError(TEXT["full"])
-            joins = await self._repo.add_entry(
-                tx, tournament_id, user_id, name, None, self._clock.now()
-            )
-            if settings.buy_in:
-                await self._chips.buy_in(
-                    pot_id(tournament_id),
-                    record.guild_id,
-                    user_id,
-                    settings.buy_in,
-                    f"ante:{pot_id(tournament_id)}:{user_id}:{joins}",
-                    channel_id=record.channel_id,
-                    tx=tx,
-                )
-            await self._repo.update(tx, record)
+        """Enter a member; his buy-in goes into the event's pot in the same commit. A full
+        event puts him on its waitlist instead (he pays only when a seat frees for him:
+        :meth:`_promote`); a started event with late entry open enters him for its next round
+        (:meth:`_join_late`)."""
+        async with self._lock(tournament_id):
+            async with self._db.read() as tx:
+                started = (await self._require(tx, tournament_id)).status in ("running", "paused")
+            if started:
+                await self._join_late(tournament_id, user_id, name)
+                return await self.view(tournament_id)
+            async with self._db.transaction() as tx:
+                record = await self._require(tx, tournament_id)
+                if record.status != "registration":
+                    raise UserError(TEXT["not_registration"])
+                entry = await self._repo.entry(tx, tournament_id, user_id)
+                if entry is not None and entry.active:
+                    raise UserError(TEXT["already_in"])
+                waiting = waitlist_of(record)
+                if any(p == user_id for p, _ in waiting):
+                    raise UserError(TEXT["already_waiting"])
+                settings = EventSettings.from_dict(record.settings)
+                if len(await self._repo.entries(tx, tournament_id)) >= settings.seats_limit:
+                    record.options = {
+                        **record.options,
+                        "waitlist": [[p, n] for p, n in waiting] + [[user_id, name]],
+                    }
+                else:
+                    await self._enter(tx, record, settings, user_id, name)
+                await self._repo.update(tx, record)
         return await self.view(tournament_id)
 
-    async def leave(self, tournament_id: int, user_id: int) -> TournamentView:
-        """Leave before the start: the buy-in comes back in the same commit."""
-        async with self._lock(tournament_id), self._db.transaction() as tx:
-            record = await self._require(tx, tournament_id)
-            if record.status not in ("registration", "check-in"):
-                raise UserError(TEXT["not_registration_drop"])
-            entry = await self._repo.entry(tx, tournament_id, user_id)
-            if entry is None or not entry.active:
-                raise UserError(TEXT["not_in"])
-            await self._chips.refund_member(
-                pot_id(tournament_id),
+    async def _enter(
+        self, tx: Tx, record: TournamentRecord, settings: EventSettings, user_id: int, name: str
+    ) -> None:
+        """Add a member's entry and take his buy-in, in the caller's commit (a member short
+        of chips is refused by :class:`InsufficientChips` before anything is written)."""
+        joins = await self._repo.add_entry(tx, record.id, user_id, name, None, self._clock.now())
+        if settings.buy_in:
+            await self._chips.buy_in(
+                pot_id(record.id),
+                record.guild_id,
                 user_id,
-                f"refund:{pot_id(tournament_id)}:{user_id}:{entry.joins}",
+                settings.buy_in,
+                f"ante:{pot_id(record.id)}:{user_id}:{joins}",
+                channel_id=record.channel_id,
                 tx=tx,
             )
-            await self._repo.remove_entry(tx, tournament_id, user_id)
-            await self._repo.update(tx, record)
+
+    async def _join_late(self, tournament_id: int, user_id: int, name: str) -> None:
+        """Late registration (``late_until``): enter a member after the start, paid into the
+        pot like any buy-in, in the commit that adds him to the event's state
+        (:meth:`Event.join_late`: paired from the next round, the rounds before scored 0).
+        Under the event's lock across processes, so no round is paired meanwhile."""
+        async with self._across_processes(tournament_id):
+            async with self._db.read() as tx:
+                record = await self._require(tx, tournament_id)
+            settings = EventSettings.from_dict(record.settings)
+            rating = None
+            if self.rating_of is not None:
+                rating = await self.rating_of(record.guild_id, user_id, settings.game)
+            async with self._db.transaction() as tx:
+                record = await self._require(tx, tournament_id)
+                if record.status not in ("running", "paused") or record.state is None:
+                    raise UserError(TEXT["not_registration"])
+                event = Event.from_dict(record.state)
+                if user_id in event.seeds:
+                    raise UserError(TEXT["already_in"])
+                try:
+                    first = event.join_late(Player(user_id, name, rating))
+                except TournamentError as exc:
+                    raise refusal(exc) from None
+                await self._enter(tx, record, settings, user_id, name)
+                record.state = event.to_dict()
+                await self._repo.update(tx, record)
+        log.info("tournament %s: %s joined late, from round %s", tournament_id, user_id, first)
+        await self._post(
+            record, Message(TEXT["late_joined"], who=name, name=record.name, number=first)
+        )
+        await self._refresh(record)
+
+    async def _promote(self, tx: Tx, record: TournamentRecord) -> list[tuple[int, Message]]:
+        """Give the seats free before the start to the waitlist, first first, in the caller's
+        commit (the one that freed them). A member is charged his buy-in only now; one short
+        of chips is passed over and taken off the list. The DMs to send once it commits
+        (:meth:`_tell`)."""
+        waiting = waitlist_of(record)
+        if not waiting or record.status not in ("registration", "check-in"):
+            return []
+        settings = EventSettings.from_dict(record.settings)
+        seats = settings.seats_limit - len(await self._repo.entries(tx, record.id))
+        told: list[tuple[int, Message]] = []
+        while seats > 0 and waiting:
+            user_id, name = waiting.pop(0)
+            try:
+                await self._enter(tx, record, settings, user_id, name)
+            except InsufficientChips as exc:
+                await self._repo.remove_entry(tx, record.id, user_id)  # added before the debit
+                told.append(
+                    (
+                        user_id,
+                        Message(
+                            TEXT["waitlist_short"], name=record.name, reason=Worded(exc.localized)
+                        ),
+                    )
+                )
+                continue
+            if record.status == "check-in":  # he asked to play by joining: no second ask
+                await self._repo.check_in(tx, record.id, user_id)
+            seats -= 1
+            key = "promoted" if settings.buy_in else "promoted_free"
+            told.append((user_id, Message(TEXT[key], name=record.name, buy_in=settings.buy_in)))
+        record.options = {**record.options, "waitlist": [[p, n] for p, n in waiting]}
+        return told
+
+    async def _tell(self, record: TournamentRecord, told: list[tuple[int, Message]]) -> None:
+        """Send the DMs of :meth:`_promote`, once its commit is in."""
+        for user_id, message in told:
+            log.info("tournament %s: waitlist: %s told %s", record.id, user_id, message.msgid)
+            if self.host is not None:
+                await self.host.tell(record, user_id, message)
+
+    async def leave(self, tournament_id: int, user_id: int) -> TournamentView:
+        """Leave before the start: the buy-in comes back in the same commit, and the seat
+        goes to the first member waiting (:meth:`_promote`, same commit). A member on the
+        waitlist just leaves it (he paid nothing)."""
+        async with self._lock(tournament_id):
+            async with self._db.transaction() as tx:
+                record = await self._require(tx, tournament_id)
+                if record.status not in ("registration", "check-in"):
+                    raise UserError(TEXT["not_registration_drop"])
+                entry = await self._repo.entry(tx, tournament_id, user_id)
+                waiting = waitlist_of(record)
+                told: list[tuple[int, Message]] = []
+                if (entry is None or not entry.active) and any(p == user_id for p, _ in waiting):
+                    kept = [[p, n] for p, n in waiting if p != user_id]
+                    record.options = {**record.options, "waitlist": kept}
+                elif entry is None or not entry.active:
+                    raise UserError(TEXT["not_in"])
+                else:
+                    await self._chips.refund_member(
+                        pot_id(tournament_id),
+                        user_id,
+                        f"refund:{pot_id(tournament_id)}:{user_id}:{entry.joins}",
+                        tx=tx,
+                    )
+                    await self._repo.remove_entry(tx, tournament_id, user_id)
+                    told = await self._promote(tx, record)
+                await self._repo.update(tx, record)
+            await self._tell(record, told)
         return await self.view(tournament_id)
 
     async def remove(
@@ -209,8 +317,10 @@ class TournamentSignUp(TournamentRounds):
                 tx=tx,
             )
             await self._repo.remove_entry(tx, tournament_id, user_id)
+            told = await self._promote(tx, record)
             await self._repo.update(tx, record)
         log.info("tournament %s: %s removed %s before the start", tournament_id, actor_id, user_id)
+        await self._tell(record, told)
         return await self.view(tournament_id), refunded
 
     async def seed(
@@ -325,6 +435,8 @@ class TournamentSignUp(TournamentRounds):
                 record.status = "running"
                 record.state = event.to_dict()
                 record.closes_at = None
+                # Nobody waiting paid anything; after the start late entry is the way in.
+                record.options = {**record.options, "waitlist": []}
                 await self._repo.update(tx, record)
             log.info("tournament %s started with %s players", tournament_id, len(players))
         await self._refresh(record)
@@ -359,7 +471,9 @@ class TournamentSignUp(TournamentRounds):
                 )
                 await self._repo.remove_entry(tx, record.id, entry.user_id)
                 dropped += 1
+            told = await self._promote(tx, record)
             await self._repo.update(tx, record)
+        await self._tell(record, told)
         await self._post(record, Message(TEXT["checkin_closed"], name=record.name, dropped=dropped))
 
     @staticmethod

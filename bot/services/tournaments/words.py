@@ -131,6 +131,18 @@ TEXT = {
     "next_round_break": N_("After this round, a break of {n} minutes before the next one."),
     "break_range": N_("The break between rounds is from 0 (none) to 1440 minutes."),
     "break_or_times": N_("Give a break between rounds or the rounds' start times, not both."),
+    # --- late registration and the waitlist (issue 23, i23-entries) ---
+    "late_joined": N_("➕ {who} joins **{name}** late: paired from round {number}."),
+    "already_waiting": N_("You are already on the waitlist of this tournament."),
+    "promoted": N_(
+        "🎟️ A seat came free in **{name}**: you are entered now, and your buy-in of {buy_in} "
+        "chips was taken."
+    ),
+    "promoted_free": N_("🎟️ A seat came free in **{name}**: you are entered now."),
+    "waitlist_short": N_(
+        "A seat came free in **{name}**, but you could not pay the buy-in ({reason}): you are "
+        "off its waitlist."
+    ),
 }
 
 # The refusals of the pure event package (English, like the engine's), recognized so that a
@@ -185,6 +197,11 @@ REFUSALS = (
     N_("{text} has already passed."),
     N_("A start is at most {n} days ahead."),
     N_("Give the rounds' start times in order, the first round's first."),
+    # Late registration (issue 23, i23-entries).
+    N_("Late entry is only for Swiss events."),
+    N_("Late entry ends at a round from 2 to the last round (0 for none)."),
+    N_("Late entry to this event closed with round {number}."),
+    N_("This event takes no entries after its start."),
 )
 
 
@@ -255,4 +272,5 @@ def board_text(view: TournamentView, say: Say) -> str:
     if board_shows_standings(view) and event is not None:
         return f"{board_standings_text(event, BOARD_LINES, say)}\n\n{say(TEXT['board_show'])}"
     entrants = len(event.players) if event else len(view.entries) or None
-    return explain_rules(view.settings, entrants, say)
+    starters = event.starters if event else None
+    return explain_rules(view.settings, entrants, say, starters=starters)
