@@ -61,6 +61,7 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentHostMixin, commands
         final_table="Table rounds: players at the final table (default 6, 0 for none)",
         decide_by="Tsung Shap: a match is won by games (default) or by total points",
         event=EVENT_HELP,
+        arena_minutes="Arena: minutes it pairs finishers (default 60)",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
     @app_commands.autocomplete(event=open_events)
@@ -82,6 +83,7 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentHostMixin, commands
         final_table: app_commands.Range[int, 0, 20] | None = None,
         decide_by: str | None = None,
         event: int | None = None,
+        arena_minutes: app_commands.Range[int, 5, 720] | None = None,
     ) -> None:
         """Change the options given (the others stay), validated as ``new`` validates them;
         the sign-up message shows the new rules."""
@@ -105,6 +107,7 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentHostMixin, commands
                 ),
                 final_table=final_table if final_table is not None else now.final_table,
                 decide_by=decide_by if decide_by is not None else now.decide_by.value,
+                arena_minutes=arena_minutes if arena_minutes is not None else now.arena_minutes,
             )
             view = await self.service.edit(
                 view.id,

@@ -252,6 +252,7 @@ class Tournaments(
         decide_by="Tsung Shap: a match is won by games (default) or by total points",
         no_show="Minutes a match's players have to show up (default 5, 0 for none)",
         no_shows="No-shows in a row that withdraw a player (default 1)",
+        arena_minutes="Arena: minutes it pairs finishers (default 60)",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
     async def new(
@@ -276,6 +277,7 @@ class Tournaments(
         decide_by: str | None = None,
         no_show: app_commands.Range[int, 0, 60] = 5,
         no_shows: app_commands.Range[int, 1, 10] = 1,
+        arena_minutes: app_commands.Range[int, 5, 720] = 60,
     ) -> None:
         """Create an event and post its sign-up message."""
         async with guarded(interaction, "/tournament new"):
@@ -303,6 +305,7 @@ class Tournaments(
                 decide_by=decide_by,
                 no_show_minutes=no_show,
                 no_show_limit=no_shows,
+                arena_minutes=arena_minutes,
             )
             view = await self.service.create(
                 guild_id=guild_id,

@@ -6,6 +6,7 @@ font cannot draw (Chinese names), and it is what a screen reader reads. Each fun
 
 from __future__ import annotations
 
+from bot.tournament.arena import ArenaStanding
 from bot.tournament.bracket import KnockoutStanding
 from bot.tournament.event import DISQUALIFIED, Event
 from bot.tournament.model import Format, How, PlayerId, Round
@@ -29,6 +30,7 @@ _PHASES = {
     "round-robin": N_("Round robin"),
     "tables": N_("Tables"),
     "final": N_("Final table"),
+    "arena": N_("Arena"),
 }
 
 
@@ -83,7 +85,9 @@ def pairings_text(event: Event, rnd: Round, say: Say = english) -> str:
             else:
                 lines.append(say(N_("{name} has a bye (a win)"), name=names[0]))
         elif len(m.players) == 2:
-            label = match_label(m.id, say) if rnd.phase in ("bracket", "playoff") else str(i)
+            label = (
+                match_label(m.id, say) if rnd.phase in ("bracket", "playoff", "arena") else str(i)
+            )
             if m.result is not None and m.result.how is How.FORFEIT:
                 template = N_("{label}. {a} v {b} (forfeit)")
             else:
@@ -138,6 +142,18 @@ def standings_text(event: Event, limit: int = 10, say: Say = english) -> str:
                     average=f"{float(r.opponents_average):.2f}",
                 )
             )
+        elif isinstance(r, ArenaStanding):
+            line = say(
+                N_("{rank}. {name} {points} pts ({games} games, {wins} wins)"),
+                rank=r.rank,
+                name=name,
+                points=r.points,
+                games=r.games,
+                wins=r.wins,
+            )
+            lines.append(
+                f"{line} 🔥" if r.on_fire else line
+            )  # on fire: the next game counts double
         elif isinstance(r, KnockoutStanding):
             lines.append(
                 say(

@@ -10,7 +10,8 @@ only randomness (seeding players without a rating) happens in :meth:`Event.start
 
 Match ids: Swiss and round robin ``R{round}-{n}`` (``R{round}-bye`` for a bye); elimination
 and the Swiss playoff use the bracket's node ids (``W1-3``, ``L2-1``, ``GF``, ``GF2``); table
-rounds ``R{round}-T{n}`` and the final table ``F``.
+rounds ``R{round}-T{n}`` and the final table ``F``; an arena's matches ``A{n}``, all in its one
+round (phase ``arena``), appended as players finish (:meth:`Event.arena_pair`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
+from bot.tournament.arena import ArenaStanding, arena_standings, pair_arena
 from bot.tournament.bracket import (
     Bracket,
     KnockoutStanding,
@@ -77,6 +79,7 @@ class Event:
     cut: list[PlayerId] = field(default_factory=list)  # Swiss playoff seeds, once it starts
     finished: bool = False
     no_shows: dict[PlayerId, int] = field(default_factory=dict)  # no-shows in a row
+    closing: bool = False  # arena: its time is up; games in play finish, nobody is paired
 
     # ---------------------------------------------------------------- creation and lookups
 
@@ -264,6 +267,8 @@ class Event:
         rnd = self.current_round
         if rnd is None:
             raise TournamentError("No round has been paired yet.")
+        if self.settings.format is Format.ARENA:
+            raise TournamentError("An arena pairs players as they finish; it cannot be re-paired.")
         if any(
             m.result is not None and m.result.how in (How.PLAYED, How.TIME, How.ORGANISER)
             for m in rnd.matches
@@ -286,7 +291,9 @@ class Event:
         if rnd is not None and not rnd.done:
             raise TournamentError(f"Round {rnd.number} is not finished yet.")
         fmt = self.settings.format
-        if fmt is Format.SWISS:
+        if fmt is Format.ARENA:
+            new = self._next_arena()
+        elif fmt is Format.SWISS:
             new = self._next_swiss()
         elif fmt in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION):
             new = self._next_bracket("bracket", self.seeds)
@@ -360,6 +367,87 @@ class Event:
         else:
             winner = min(match.players, key=self.seed_of) if knockout else None
         match.result = forfeit_result(winner, match.players)
+
+    # ---------------------------------------------------------------- the arena
+
+    def _next_arena(self) -> Round | None:
+        """The arena's one round, paired from every player, at its start; nothing after it
+        (its matches are added by :meth:`arena_pair`; :meth:`next_round` is asked again only
+        once its time is up and every game has ended)."""
+        if self.rounds:
+            if not self.closing:
+                raise TournamentError("The arena's time is not up yet.")
+            return None
+        rnd = Round(1, "arena", [])
+        self.rounds.append(rnd)
+        try:
+            self.arena_pair()
+        finally:
+            self.rounds.pop()
+        return rnd
+
+    def free_players(self) -> list[PlayerId]:
+        """The arena's players waiting for a game: neither withdrawn (away) nor in a game,
+        longest waiting first (see :mod:`bot.tournament.arena`)."""
+        last: dict[PlayerId, int] = {}
+        busy: set[PlayerId] = set()
+        matches = self.rounds[0].matches if self.rounds else []
+        for i, m in enumerate(matches):
+            for p in m.players:
+                last[p] = i
+                if not m.done:
+                    busy.add(p)
+        seed = {p: i for i, p in enumerate(self.seeds)}
+        free = [p for p in self.active if p not in busy]
+        return sorted(free, key=lambda p: (last.get(p, -1), seed[p]))
+
+    def arena_pair(self) -> list[Match]:
+        """Pair the arena's free players (:func:`pair_arena`), add their matches to its round
+        and return them; none once its time is up."""
+        if self.settings.format is not Format.ARENA:
+            raise TournamentError("Only an arena pairs players as they finish.")
+        rnd = self.current_round
+        if rnd is None or self.closing or self.finished:
+            return []
+        points = {r.player: r.points for r in self.arena_standings()}
+        last: dict[PlayerId, PlayerId] = {}
+        for m in rnd.matches:
+            if len(m.players) == 2:
+                a, b = m.players
+                last[a], last[b] = b, a
+        new = []
+        for a, b in pair_arena(self.free_players(), points, last):
+            match = Match(f"A{len(rnd.matches) + 1}", (a, b))
+            rnd.matches.append(match)
+            new.append(match)
+        return new
+
+    def close_arena(self) -> None:
+        """The arena's time is up: nobody is paired again; games in play finish and count."""
+        if self.settings.format is not Format.ARENA:
+            raise TournamentError("Only an arena pairs players as they finish.")
+        self.closing = True
+
+    def join(self, player: Player) -> None:
+        """A player enters the arena while it runs (seeded last), or comes back after he left
+        (his results stand; a disqualified player does not come back)."""
+        if self.settings.format is not Format.ARENA:
+            raise TournamentError("Only an arena takes players once it has started.")
+        if self.closing or self.finished:
+            raise TournamentError("The event is over.")
+        if any(p.id == player.id for p in self.players):
+            if self.withdrawn.get(player.id) == DISQUALIFIED:
+                raise TournamentError("That player has already left the event.")
+            self.withdrawn.pop(player.id, None)
+            self.no_shows.pop(player.id, None)
+            return
+        if len(self.players) >= self.settings.seats_limit:
+            raise TournamentError(f"This event takes at most {self.settings.seats_limit} players.")
+        self.players.append(player)
+
+    def arena_standings(self) -> list[ArenaStanding]:
+        """The arena's standings (see :mod:`bot.tournament.arena`)."""
+        return arena_standings(self.seeds, self._rounds("arena")[0].matches if self.rounds else [])
 
     # ---------------------------------------------------------------- brackets
 
@@ -437,12 +525,16 @@ class Event:
 
     # ---------------------------------------------------------------- standings and prizes
 
-    def standings(self) -> list[PairStanding] | list[TableStanding] | list[KnockoutStanding]:
+    def standings(
+        self,
+    ) -> list[PairStanding] | list[TableStanding] | list[KnockoutStanding] | list[ArenaStanding]:
         """Current standings: Swiss or round-robin rounds (a Swiss playoff is its bracket);
         the table rounds before the final table; for elimination formats the bracket's (who is
         still in, who went out where)."""
         if self.settings.format is Format.TABLE_ROUNDS:
             return self.table_standings()
+        if self.settings.format is Format.ARENA:
+            return self.arena_standings()
         if self.settings.format in (Format.SINGLE_ELIMINATION, Format.DOUBLE_ELIMINATION):
             found, state = self.bracket(), self.bracket_state()
             assert found is not None and state is not None
@@ -518,6 +610,7 @@ class Event:
             "cut": list(self.cut),
             "finished": self.finished,
             "no_shows": [[p, n] for p, n in self.no_shows.items()],
+            "closing": self.closing,
         }
 
     @classmethod
@@ -533,4 +626,5 @@ class Event:
             [int(p) for p in data.get("cut", [])],
             bool(data.get("finished", False)),
             {int(p): int(n) for p, n in data.get("no_shows", [])},
+            bool(data.get("closing", False)),
         )

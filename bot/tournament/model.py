@@ -58,6 +58,7 @@ class Format(StrEnum):
     DOUBLE_ELIMINATION = "double-elimination"
     ROUND_ROBIN = "round-robin"
     TABLE_ROUNDS = "table-rounds"
+    ARENA = "arena"  # issue 23: paired as they finish for a fixed time (bot.tournament.arena)
 
 
 class DecideBy(StrEnum):
@@ -97,6 +98,8 @@ class EventSettings:
     # when it starts (0: no window), and the no-shows in a row that withdraw a player.
     no_show_minutes: int = 5
     no_show_limit: int = 1
+    # Arena (issue 23): how long the arena pairs finishers, in minutes from its start.
+    arena_minutes: int = 60
 
     def __post_init__(self) -> None:
         problems = list(self.problems())
@@ -148,6 +151,11 @@ class EventSettings:
             out.append("The no-show window is from 0 (none) to 60 minutes.")
         if not 1 <= self.no_show_limit <= 10:
             out.append("A player is withdrawn after 1 to 10 no-shows in a row.")
+        # Arena (issue 23).
+        if not 5 <= self.arena_minutes <= 720:
+            out.append("An arena lasts 5 to 720 minutes.")
+        if self.format is Format.ARENA and self.best_of != 1:
+            out.append("An arena's matches are one game each (best of 1).")
         return out
 
     @property
@@ -190,6 +198,7 @@ class EventSettings:
             "final_table_games": self.final_table_games,
             "no_show_minutes": self.no_show_minutes,
             "no_show_limit": self.no_show_limit,
+            "arena_minutes": self.arena_minutes,
         }
 
     @classmethod

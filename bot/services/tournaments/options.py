@@ -26,6 +26,8 @@ def settings_from_options(
     decide_by: str | None = None,
     no_show_minutes: int = 5,
     no_show_limit: int = 1,
+    # Arena (issue 23).
+    arena_minutes: int = 60,
 ) -> EventSettings:
     """Event settings from a command's options, refused in words when they do not fit."""
     try:
@@ -54,6 +56,7 @@ def settings_from_options(
             decide_by=DecideBy(decide_by or DecideBy.GAMES.value),
             no_show_minutes=no_show_minutes,
             no_show_limit=no_show_limit,
+            arena_minutes=arena_minutes,
         )
     except (TournamentError, ValueError) as exc:
         raise refusal(exc) from None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from datetime import timedelta
+from typing import Any
 
 from bot.locale import Message
 from bot.services.errors import UserError
@@ -13,7 +14,7 @@ from bot.services.tournaments.host import AI_LEVELS, TournamentView, pot_id
 from bot.services.tournaments.rounds import TournamentRounds
 from bot.services.tournaments.words import TEXT, computer_name, refusal
 from bot.storage.tournaments import EntryRecord, TournamentRecord
-from bot.tournament import Event, EventSettings, Player, TournamentError
+from bot.tournament import Event, EventSettings, Format, Player, TournamentError
 
 __all__ = ["TournamentSignUp"]
 
@@ -120,32 +121,67 @@ class TournamentSignUp(TournamentRounds):
             await self._repo.update(tx, record)
 
     async def join(self, tournament_id: int, user_id: int, name: str) -> TournamentView:
-        """Enter a member; his buy-in goes into the event's pot in the same commit."""
+        """Enter a member; his buy-in goes into the event's pot in the same commit. A running
+        arena takes him in at once (:meth:`_join_arena`)."""
+        said: str | None = None
         async with self._lock(tournament_id), self._db.transaction() as tx:
             record = await self._require(tx, tournament_id)
-            if record.status != "registration":
+            arena = EventSettings.from_dict(record.settings).format is Format.ARENA
+            if arena and record.status in ("running", "paused") and record.state is not None:
+                said = await self._join_arena(tx, record, user_id, name)
+            elif record.status != "registration":
                 raise UserError(TEXT["not_registration"])
-            entry = await self._repo.entry(tx, tournament_id, user_id)
-            if entry is not None and entry.active:
-                raise UserError(TEXT["already_in"])
-            settings = EventSettings.from_dict(record.settings)
-            if len(await self._repo.entries(tx, tournament_id)) >= settings.seats_limit:
-                raise UserError(TEXT["full"])
-            joins = await self._repo.add_entry(
-                tx, tournament_id, user_id, name, None, self._clock.now()
-            )
-            if settings.buy_in:
-                await self._chips.buy_in(
-                    pot_id(tournament_id),
-                    record.guild_id,
-                    user_id,
-                    settings.buy_in,
-                    f"ante:{pot_id(tournament_id)}:{user_id}:{joins}",
-                    channel_id=record.channel_id,
-                    tx=tx,
-                )
-            await self._repo.update(tx, record)
+            else:
+                await self._enter(tx, record, user_id, name)
+        if said is not None:
+            await self._post(record, Message(said, who=name, name=record.name))
+            await self.advance(tournament_id)  # paired at once if someone is free
         return await self.view(tournament_id)
+
+    async def _join_arena(self, tx: Any, record: TournamentRecord, user_id: int, name: str) -> str:
+        """A member enters a running arena (he pays the buy-in, seeded last) or comes back to
+        it after he left (nothing more to pay; his results stand), in the caller's commit.
+        What to post once it is committed."""
+        event = Event.from_dict(record.state or {})
+        back = user_id in event.seeds
+        if back and user_id not in event.withdrawn:
+            raise UserError(TEXT["already_in"])
+        try:
+            event.join(Player(user_id, name))
+        except TournamentError as exc:
+            raise refusal(exc) from None
+        if not back:
+            await self._pay_in(tx, record, user_id, name)
+        record.state = event.to_dict()
+        await self._repo.update(tx, record)
+        return TEXT["arena_back"] if back else TEXT["arena_joined"]
+
+    async def _enter(self, tx: Any, record: TournamentRecord, user_id: int, name: str) -> None:
+        """Enter a member before the start, in the caller's commit."""
+        entry = await self._repo.entry(tx, record.id, user_id)
+        if entry is not None and entry.active:
+            raise UserError(TEXT["already_in"])
+        settings = EventSettings.from_dict(record.settings)
+        if len(await self._repo.entries(tx, record.id)) >= settings.seats_limit:
+            raise UserError(TEXT["full"])
+        await self._pay_in(tx, record, user_id, name)
+        await self._repo.update(tx, record)
+
+    async def _pay_in(self, tx: Any, record: TournamentRecord, user_id: int, name: str) -> None:
+        """Store a member's entry and take his buy-in into the event's pot (the caller's
+        commit)."""
+        settings = EventSettings.from_dict(record.settings)
+        joins = await self._repo.add_entry(tx, record.id, user_id, name, None, self._clock.now())
+        if settings.buy_in:
+            await self._chips.buy_in(
+                pot_id(record.id),
+                record.guild_id,
+                user_id,
+                settings.buy_in,
+                f"ante:{pot_id(record.id)}:{user_id}:{joins}",
+                channel_id=record.channel_id,
+                tx=tx,
+            )
 
     async def leave(self, tournament_id: int, user_id: int) -> TournamentView:
         """Leave before the start: the buy-in comes back in the same commit."""

@@ -105,6 +105,13 @@ TEXT = {
         "Reason: {reason}"
     ),
     "seats_below": N_("{n} players are already entered: the seats cannot be fewer."),
+    # Arena (issue 23).
+    "arena_closed": N_(
+        "⏱️ Time is up in the arena **{name}**: nobody is paired again. "
+        "{n} games still in play finish and count."
+    ),
+    "arena_joined": N_("{who} joined the arena **{name}**."),
+    "arena_back": N_("{who} is back in the arena **{name}**."),
 }
 
 # The refusals of the pure event package (English, like the engine's), recognized so that a
@@ -145,6 +152,13 @@ REFUSALS = (
     N_("Match {match} is not a match of two players."),
     N_("The winner of {match} did not play in it."),
     N_("Match {match} is a knockout match: it needs a winner."),
+    # Arena (issue 23).
+    N_("An arena lasts 5 to 720 minutes."),
+    N_("An arena's matches are one game each (best of 1)."),
+    N_("An arena pairs players as they finish; it cannot be re-paired."),
+    N_("The arena's time is not up yet."),
+    N_("Only an arena pairs players as they finish."),
+    N_("Only an arena takes players once it has started."),
 )
 
 
