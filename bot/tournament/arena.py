@@ -12,7 +12,8 @@ at once, scored the lichess way.
   game whenever anyone else is free; ties go to the longer waiting. "Waiting" is told by the
   pairing order of his last game (earliest first; a player who has not played yet, or came
   back, first of all), then by seed. With an odd number one player waits for the next
-  finisher.
+  finisher. Two computer players are never paired together: their games would end at once,
+  again and again, and fill the standings (a computer waits for a member).
 
 Pure like the rest of :mod:`bot.tournament`: the service decides when to pair and when the
 arena's time is up (:attr:`Event.closing`).
@@ -20,7 +21,7 @@ arena's time is up (:attr:`Event.closing`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -125,9 +126,11 @@ def pair_arena(
     free: Sequence[PlayerId],
     points: Mapping[PlayerId, int],
     last_opponent: Mapping[PlayerId, PlayerId],
+    computers: Collection[PlayerId] = (),
 ) -> list[tuple[PlayerId, PlayerId]]:
     """Pair the ``free`` players (longest waiting first): see the module docstring. Each pair
-    is (the longer waiting, his opponent); at most one player is left waiting."""
+    is (the longer waiting, his opponent); at most one member is left waiting (and the
+    computers no member is free for)."""
     order = list(dict.fromkeys(free))
     waiting_rank = {p: i for i, p in enumerate(order)}
     left = set(order)
@@ -136,11 +139,12 @@ def pair_arena(
         if p not in left:
             continue
         left.discard(p)
-        if not left:
-            break
+        candidates = [q for q in left if p not in computers or q not in computers]
+        if not candidates:
+            continue
         mine = points.get(p, 0)
         q = min(
-            left,
+            candidates,
             key=lambda q: (
                 last_opponent.get(p) == q or last_opponent.get(q) == p,
                 abs(points.get(q, 0) - mine),

@@ -416,7 +416,8 @@ class Event:
                 a, b = m.players
                 last[a], last[b] = b, a
         new = []
-        for a, b in pair_arena(self.free_players(), points, last):
+        computers = {p.id for p in self.players if p.ai}
+        for a, b in pair_arena(self.free_players(), points, last, computers):
             match = Match(f"A{len(rnd.matches) + 1}", (a, b))
             rnd.matches.append(match)
             new.append(match)

@@ -103,6 +103,13 @@ def test_pairing_avoids_an_immediate_rematch_while_another_is_free() -> None:
     assert pair_arena([1, 2], points, {1: 2, 2: 1}) == [(1, 2)]
 
 
+def test_computers_never_play_each_other() -> None:
+    points = {1: 0, -1: 0, -2: 0, 2: 8}
+    # -1 and -2 are nearest to each other and to 1, but a computer waits for a member.
+    assert pair_arena([-1, -2, 1, 2], points, {}, {-1, -2}) == [(-1, 1), (-2, 2)]
+    assert pair_arena([-1, -2], points, {}, {-1, -2}) == []
+
+
 def test_an_arena_pairs_finishers_at_once_and_ends_on_close() -> None:
     event = Event.start(ARENA, make_players(5), Random(1))
     rnd = event.next_round()
@@ -173,7 +180,7 @@ def test_arena_property(n: int, seed: int, finishes: int) -> None:
     """Never paired with oneself, a busy player or an absent one; points are the sum of the
     results in the order they came, with streaks doubled."""
     rng = Random(seed)
-    event = Event.start(ARENA, make_players(n), rng)
+    event = Event.start(ARENA, make_players(n, ai=n // 3), rng)
     event.next_round()
     history: dict[int, list[str]] = {p: [] for p in event.seeds}
     for _ in range(finishes):
@@ -197,9 +204,19 @@ def test_arena_property(n: int, seed: int, finishes: int) -> None:
             assert x != y
             assert x not in busy and y not in busy
             assert x not in event.withdrawn and y not in event.withdrawn
+            assert not (event.player(x).ai and event.player(y).ai)
             busy |= {x, y}
         # Nobody free is left waiting while another free player could play him.
-        assert len(event.free_players()) <= 1
+        waiting = event.free_players()
+        members = [p for p in waiting if not event.player(p).ai]
+        assert len(members) <= 1 and (not members or len(waiting) == 1)
     for row in event.arena_standings():
         assert (row.points, row.streak) == arena_points(history[row.player])
         assert row.games == len(history[row.player])
+    # The end: games in play finish and count, nobody is paired, the pool is paid in full.
+    event.close_arena()
+    assert event.arena_pair() == []
+    for match in event.open_matches():
+        finish(event, match.id, match.players[0])
+    assert event.next_round() is None and event.finished
+    assert sum(event.payouts(1000).values()) == 1000
