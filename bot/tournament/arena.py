@@ -94,32 +94,28 @@ def arena_standings(seeds: Sequence[PlayerId], matches: Iterable[Match]) -> list
             continue
         for p in m.players:
             outcomes[p].append(_outcome(m, p))
-    seed_of = {p: i + 1 for i, p in enumerate(seeds)}
-    rows = []
-    for p in seeds:
-        points, streak = arena_points(outcomes[p])
+    keyed = []
+    for seed, p in enumerate(seeds, start=1):
         got = outcomes[p]
-        rows.append(
-            ArenaStanding(
-                0,
-                p,
-                seed_of[p],
-                points,
-                len(got),
-                got.count("win"),
-                got.count("draw"),
-                got.count("loss"),
-                streak,
-            )
-        )
-    rows.sort(key=lambda r: (-r.points, -r.per_game, -r.wins, r.seed))
+        points, streak = arena_points(got)
+        wins = got.count("win")
+        per_game = Fraction(points, len(got)) if got else Fraction(0)
+        keyed.append(((-points, -per_game, -wins, seed), p, seed, points, got, wins, streak))
+    keyed.sort(key=lambda k: k[0])
     return [
-        ArenaStanding(rank, *(getattr(r, f) for f in _FIELDS))
-        for rank, r in enumerate(rows, start=1)
+        ArenaStanding(
+            rank,
+            p,
+            seed,
+            points,
+            len(got),
+            wins,
+            got.count("draw"),
+            got.count("loss"),
+            streak,
+        )
+        for rank, (_, p, seed, points, got, wins, streak) in enumerate(keyed, start=1)
     ]
-
-
-_FIELDS = ("player", "seed", "points", "games", "wins", "draws", "losses", "streak")
 
 
 def pair_arena(
