@@ -107,6 +107,9 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentHostMixin, commands
                 ),
                 final_table=final_table if final_table is not None else now.final_table,
                 decide_by=decide_by if decide_by is not None else now.decide_by.value,
+                # Not options of edit: kept as they are (they were reset to the defaults).
+                no_show_minutes=now.no_show_minutes,
+                no_show_limit=now.no_show_limit,
                 arena_minutes=arena_minutes if arena_minutes is not None else now.arena_minutes,
             )
             view = await self.service.edit(

@@ -58,10 +58,16 @@ async def test_an_arena_pairs_finishers_takes_late_entries_ends_on_time_and_pays
         prize_split="70/30",
         timer=60,
         no_show=0,
-        arena_minutes=30,
+        arena_minutes=20,
     )
     assert "Friday Arena" in r.response.content
     signup = ch.history()[-1]
+    # The organiser changes its length before the start; an arena of best-of-3 matches is
+    # refused, privately, and changes nothing.
+    r = await admin.slash(ch, "tournament edit", arena_minutes=30)
+    assert r.ephemeral
+    r = await admin.slash(ch, "tournament edit", best_of=3)
+    assert r.ephemeral and "one game each" in r.response.content
     for member in members[:3]:
         r = await member.click(signup, label="Join")
         assert "You are in" in r.response.content
@@ -69,6 +75,8 @@ async def test_an_arena_pairs_finishers_takes_late_entries_ends_on_time_and_pays
     tournaments = service(world)
     view = await tournaments.current(GUILD_ID)
     assert view.settings.format is Format.ARENA and view.settings.arena_minutes == 30
+    assert view.settings.best_of == 1
+    assert view.settings.no_show_minutes == 0  # an edit keeps the options it was not given
     await admin.slash(ch, "tournament start")
 
     # The start pairs everyone: two games of one game each, each in its own thread.
