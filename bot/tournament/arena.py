@@ -27,7 +27,7 @@ from fractions import Fraction
 
 from bot.tournament.model import How, Match, PlayerId
 
-__all__ = ["ArenaStanding", "arena_points", "arena_standings", "pair_arena"]
+__all__ = ["ArenaStanding", "arena_points", "arena_scores", "arena_standings", "pair_arena"]
 
 WIN, DRAW = 2, 1
 FIRE = 2  # wins in a row that set a player on fire
@@ -58,17 +58,6 @@ class ArenaStanding:
         return Fraction(self.points, self.games) if self.games else Fraction(0)
 
 
-def _outcome(match: Match, pid: PlayerId) -> str:
-    """``win``, ``draw`` or ``loss`` for ``pid`` in a finished two-player match."""
-    r = match.result
-    assert r is not None
-    if r.winner == pid:
-        return "win"
-    if r.winner is None and r.how is not How.FORFEIT:
-        return "draw"
-    return "loss"
-
-
 def arena_points(outcomes: Iterable[str]) -> tuple[int, int]:
     """The points and the final streak of a player's results in order (``win``, ``draw``,
     ``loss``): see the module docstring."""
@@ -84,16 +73,33 @@ def arena_points(outcomes: Iterable[str]) -> tuple[int, int]:
     return points, streak
 
 
+def _outcomes(seeds: Sequence[PlayerId], matches: Iterable[Match]) -> dict[PlayerId, list[str]]:
+    """Each player's finished results in the order the matches were paired."""
+    outcomes: dict[PlayerId, list[str]] = {p: [] for p in seeds}
+    for m in matches:
+        r = m.result
+        if r is None or len(m.players) != 2:
+            continue
+        for p in m.players:
+            if r.winner == p:
+                outcomes[p].append("win")
+            elif r.winner is None and r.how is not How.FORFEIT:
+                outcomes[p].append("draw")
+            else:
+                outcomes[p].append("loss")
+    return outcomes
+
+
+def arena_scores(seeds: Sequence[PlayerId], matches: Iterable[Match]) -> dict[PlayerId, int]:
+    """Each player's points (what pairing needs: no sorting, no tie-breaks)."""
+    return {p: arena_points(got)[0] for p, got in _outcomes(seeds, matches).items()}
+
+
 def arena_standings(seeds: Sequence[PlayerId], matches: Iterable[Match]) -> list[ArenaStanding]:
     """Standings of ``seeds`` (every player, seed order) from the arena's ``matches`` in the
     order they were paired (a player's games are in that order too; unfinished ones are
     ignored)."""
-    outcomes: dict[PlayerId, list[str]] = {p: [] for p in seeds}
-    for m in matches:
-        if m.result is None or len(m.players) != 2:
-            continue
-        for p in m.players:
-            outcomes[p].append(_outcome(m, p))
+    outcomes = _outcomes(seeds, matches)
     keyed = []
     for seed, p in enumerate(seeds, start=1):
         got = outcomes[p]

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from bot.tournament.arena import ArenaStanding, arena_standings, pair_arena
+from bot.tournament.arena import ArenaStanding, arena_scores, arena_standings, pair_arena
 from bot.tournament.bracket import (
     Bracket,
     KnockoutStanding,
@@ -409,7 +409,7 @@ class Event:
         rnd = self.current_round
         if rnd is None or self.closing or self.finished:
             return []
-        points = {r.player: r.points for r in self.arena_standings()}
+        points = arena_scores(self.seeds, rnd.matches)
         last: dict[PlayerId, PlayerId] = {}
         for m in rnd.matches:
             if len(m.players) == 2:

@@ -85,13 +85,17 @@ class TournamentRounds(TournamentCore):
     async def _play(self, record: TournamentRecord, event: Event, rnd: Round) -> bool:
         """Count the games of the round's open matches and open their next games; True when
         something was stored."""
-        rows = {r.match_id: r for r in await self._match_rows(record.id, rnd.number)}
+        waiting = event.open_matches()
+        rows = {
+            r.match_id: r
+            for r in await self._match_rows(record.id, rnd.number, [m.id for m in waiting])
+        }
         # The games still in play, read at once: most matches of a big round (an arena's
         # hundred) are mid-game, and nothing about them changes in this step.
         latest = [r.game_ids[-1] for r in rows.values() if len(r.game_ids) > len(r.games)]
         in_play = await self._games.open_among(latest) if latest else set()
         progressed = False
-        for match in event.open_matches():
+        for match in waiting:
             row = rows.get(match.id) or MatchRow(match.id, rnd.number, None)
             if len(row.game_ids) > len(row.games) and row.game_ids[-1] in in_play:
                 continue
