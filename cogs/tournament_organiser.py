@@ -69,6 +69,7 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentBoardMixin, command
         grand_final_reset="Double elimination: a second final if the losers' champion wins",
         starts="A new start, in the server's time zone: 2026-12-05 19:30, 19:30, in 2h…",
         late_until="Swiss: members may still join after the start until this round (0: none)",
+        arena_minutes="Arena: minutes it pairs finishers (default 60)",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
     @app_commands.autocomplete(event=open_events)
@@ -97,6 +98,7 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentBoardMixin, command
         # Schedule (issue 23): a new start time.
         starts: app_commands.Range[str, 1, 60] | None = None,
         late_until: app_commands.Range[int, 0, 30] | None = None,
+        arena_minutes: app_commands.Range[int, 5, 720] | None = None,
     ) -> None:
         """Change the options given (the others stay), validated as ``new`` validates them;
         the sign-up message shows the new rules."""
@@ -129,6 +131,7 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentBoardMixin, command
                     grand_final_reset if grand_final_reset is not None else now.grand_final_reset
                 ),
                 late_until=late_until if late_until is not None else now.late_until,
+                arena_minutes=arena_minutes if arena_minutes is not None else now.arena_minutes,
             )
             view = await self.service.edit(
                 view.id,

@@ -279,6 +279,7 @@ class Tournaments(
         groups=GROUPS_HELP,
         starts="When it starts, in the server's time zone: 2026-12-05 19:30, 19:30, in 2h…",
         late_until="Swiss: members may still join after the start until this round (0: none)",
+        arena_minutes="Arena: minutes it pairs finishers (default 60)",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
     async def new(
@@ -309,6 +310,7 @@ class Tournaments(
         # Schedule (issue 23): when the event starts by itself.
         starts: app_commands.Range[str, 1, 60] | None = None,
         late_until: app_commands.Range[int, 0, 30] = 0,
+        arena_minutes: app_commands.Range[int, 5, 720] = 60,
     ) -> None:
         """Create an event and post its sign-up message."""
         async with guarded(interaction, "/tournament new"):
@@ -339,6 +341,7 @@ class Tournaments(
                 third_place=third_place,
                 groups=groups,
                 late_until=late_until,
+                arena_minutes=arena_minutes,
             )
             starts_at = None if starts is None else await self.starts_at(interaction, starts)
             view = await self.service.create(

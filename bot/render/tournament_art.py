@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 
 from bot.locale import t
 from bot.render.typeface import draw_text, fit_text, text_width
+from bot.tournament.arena import ArenaStanding
 from bot.tournament.bracket import THIRD_PLACE, Bracket, KnockoutStanding, Node, Resolved
 from bot.tournament.describe import display_name, knockout_status
 from bot.tournament.event import DISQUALIFIED, Event
@@ -312,7 +313,12 @@ def _names(event: Event, locale: str = "en") -> dict[PlayerId, str]:
 
 
 def render_standings(
-    rows: Sequence[PairStanding] | Sequence[TableStanding] | Sequence[KnockoutStanding],
+    rows: (
+        Sequence[PairStanding]
+        | Sequence[TableStanding]
+        | Sequence[KnockoutStanding]
+        | Sequence[ArenaStanding]
+    ),
     names: Mapping[PlayerId, str],
     title: str = "",
     *,
@@ -340,6 +346,22 @@ def render_standings(
             ]
             for r in rows
             if isinstance(r, TableStanding)
+        ]
+    elif rows and isinstance(rows[0], ArenaStanding):
+        # An arena: points (streaks doubled), games, and the streak that doubles the next game.
+        words = ("Player", "Points", "Games", "W-D-L", "Streak")
+        header = ["#", *(t(locale, w, context="standings") for w in words)]
+        cells = [
+            [
+                str(r.rank),
+                _short(names.get(r.player, str(r.player)), _STANDINGS_NAME_WIDTH),
+                str(r.points),
+                str(r.games),
+                f"{r.wins}-{r.draws}-{r.losses}",
+                f"{r.streak} 🔥" if r.on_fire else str(r.streak),
+            ]
+            for r in rows
+            if isinstance(r, ArenaStanding)
         ]
     elif rows and isinstance(rows[0], KnockoutStanding):
         # An elimination event: who is still in, who went out where (no Swiss tie-breaks).

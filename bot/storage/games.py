@@ -16,7 +16,7 @@ import enum
 import json
 import math
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -565,6 +565,23 @@ class GamesRepo:
         async with self._db.read() as tx:
             row = await tx.fetchone("SELECT status, version FROM games WHERE id = ?", (game_id,))
         return None if row is None else (GameStatus(row[0]), int(row[1]))
+
+    async def open_among(self, game_ids: Sequence[str]) -> set[str]:
+        """Which of ``game_ids`` are still open (lobby or running): one read per 500 ids, so a
+        tournament with a hundred games in play (an arena) checks them all at once."""
+        found: set[str] = set()
+        ids = list(dict.fromkeys(game_ids))
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            async with self._db.read() as tx:
+                rows = await tx.fetchall(
+                    "SELECT id FROM games WHERE status IN ('lobby', 'running') "
+                    f"AND id IN ({marks})",
+                    tuple(chunk),
+                )
+            found.update(str(r[0]) for r in rows)
+        return found
 
     async def due_channels(self, now: float) -> list[int]:
         """The channels of running games whose turn deadline has passed, earliest first."""

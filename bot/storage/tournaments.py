@@ -7,6 +7,7 @@ the service writes an event's state, its match rows and any chip movement in one
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -265,13 +266,22 @@ class TournamentsRepo:
 
     # --- matches ---------------------------------------------------------------------------
 
-    async def matches(self, tx: Tx, tournament_id: int, round_number: int) -> list[MatchRow]:
-        """The match rows of one round."""
-        rows = await tx.fetchall(
+    async def matches(
+        self, tx: Tx, tournament_id: int, round_number: int, only: Sequence[str] | None = None
+    ) -> list[MatchRow]:
+        """The match rows of one round; with ``only``, of those matches alone (an arena's one
+        round holds every game of the event, and a step needs the few in play)."""
+        sql = (
             "SELECT match_id, round, thread_id, game_ids, games_json, seatings_json "
-            "FROM tournament_matches WHERE tournament_id = ? AND round = ? ORDER BY match_id",
-            (tournament_id, round_number),
+            "FROM tournament_matches WHERE tournament_id = ? AND round = ?"
         )
+        args: tuple[object, ...] = (tournament_id, round_number)
+        if only is not None:
+            if not only:
+                return []
+            sql += f" AND match_id IN ({', '.join('?' for _ in only)})"
+            args += tuple(only)
+        rows = await tx.fetchall(sql + " ORDER BY match_id", args)
         return [_match_row(r) for r in rows]
 
     async def all_matches(self, tx: Tx, tournament_id: int) -> list[MatchRow]:

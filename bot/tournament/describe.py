@@ -6,6 +6,7 @@ font cannot draw (Chinese names), and it is what a screen reader reads. Each fun
 
 from __future__ import annotations
 
+from bot.tournament.arena import ArenaStanding
 from bot.tournament.bracket import KnockoutStanding
 from bot.tournament.event import DISQUALIFIED, Event
 from bot.tournament.groups import group_name
@@ -32,6 +33,7 @@ _PHASES = {
     "tables": N_("Tables"),
     "final": N_("Final table"),
     "group": N_("Groups"),
+    "arena": N_("Arena"),
 }
 
 
@@ -86,7 +88,7 @@ def pairings_text(event: Event, rnd: Round, say: Say = english) -> str:
             else:
                 lines.append(say(N_("{name} has a bye (a win)"), name=names[0]))
         elif len(m.players) == 2:
-            if rnd.phase in ("bracket", "playoff"):
+            if rnd.phase in ("bracket", "playoff", "arena"):
                 label = match_label(m.id, say)
             elif rnd.phase == "group":  # R2-B1: group B's first match of the round
                 label = say(N_("Group {match}"), match=m.id.split("-", 1)[1])
@@ -172,6 +174,9 @@ def board_standings_text(event: Event, limit: int = 10, say: Say = english) -> s
             )
         elif isinstance(r, TableStanding):
             line = say(N_("{rank}. {name} · {points} pts"), rank=r.rank, name=name, points=r.points)
+        elif isinstance(r, ArenaStanding):
+            line = say(N_("{rank}. {name} · {points} pts"), rank=r.rank, name=name, points=r.points)
+            line = f"{line} 🔥" if r.on_fire else line  # on fire: the next win counts double
         else:
             line = say(
                 N_("{rank}. {name}: {status} ({wins}-{losses})"),
@@ -188,9 +193,20 @@ def board_standings_text(event: Event, limit: int = 10, say: Say = english) -> s
 
 
 def _standing_line(
-    event: Event, r: PairStanding | TableStanding | KnockoutStanding, say: Say
+    event: Event, r: PairStanding | TableStanding | ArenaStanding | KnockoutStanding, say: Say
 ) -> str:
+    """One line of :func:`standings_text`: the place, the name and the format's figures."""
     name = _standing_name(event, r.player, say)
+    if isinstance(r, ArenaStanding):
+        line = say(
+            N_("{rank}. {name} {points} pts ({games} games, {wins} wins)"),
+            rank=r.rank,
+            name=name,
+            points=r.points,
+            games=r.games,
+            wins=r.wins,
+        )
+        return f"{line} 🔥" if r.on_fire else line  # on fire: the next win counts double
     if isinstance(r, PairStanding):
         return say(
             N_("{rank}. {name} {score} (M-Buch {median}, Buch {buchholz}, games {games})"),

@@ -11,7 +11,8 @@ only randomness (seeding players without a rating) happens in :meth:`Event.start
 Match ids: Swiss and round robin ``R{round}-{n}`` (``R{round}-bye`` for a bye); a group stage
 ``R{round}-{group}{n}`` (``R3-B2``; ``R{round}-{group}-bye`` for a rest); elimination and the
 Swiss playoff use the bracket's node ids (``W1-3``, ``L2-1``, ``GF``, ``GF2``, ``3P``); table
-rounds ``R{round}-T{n}`` and the final table ``F``.
+rounds ``R{round}-T{n}`` and the final table ``F``; an arena's matches ``A{n}``, all in its one
+round (phase ``arena``), appended as players finish (:meth:`Event.arena_pair`).
 
 An elimination event with a group stage (``settings.groups``) first plays the groups' round
 robins (phase ``group``, :mod:`bot.tournament.groups`); when they are over ``cut`` holds the
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from random import Random
 from typing import Any
 
+from bot.tournament.arena import ArenaStanding, arena_scores, arena_standings, pair_arena
 from bot.tournament.bracket import (
     Bracket,
     KnockoutStanding,
@@ -88,6 +90,7 @@ class Event:
     finished: bool = False
     no_shows: dict[PlayerId, int] = field(default_factory=dict)  # no-shows in a row
     late: dict[PlayerId, int] = field(default_factory=dict)  # late entrant -> his first round
+    closing: bool = False  # arena: its time is up; games in play finish, nobody is paired
 
     # ---------------------------------------------------------------- creation and lookups
 
@@ -323,6 +326,8 @@ class Event:
         rnd = self.current_round
         if rnd is None:
             raise TournamentError("No round has been paired yet.")
+        if self.settings.format is Format.ARENA:
+            raise TournamentError("An arena pairs players as they finish; it cannot be re-paired.")
         if any(
             m.result is not None and m.result.how in (How.PLAYED, How.TIME, How.ORGANISER)
             for m in rnd.matches
@@ -348,7 +353,9 @@ class Event:
         if rnd is not None and not rnd.done:
             raise TournamentError(f"Round {rnd.number} is not finished yet.")
         fmt = self.settings.format
-        if fmt is Format.SWISS:
+        if fmt is Format.ARENA:
+            new = self._next_arena()
+        elif fmt is Format.SWISS:
             new = self._next_swiss()
         elif fmt in ELIMINATION:
             new = self._next_elimination()
@@ -474,6 +481,88 @@ class Event:
             winner = min(match.players, key=self.seed_of) if knockout else None
         match.result = forfeit_result(winner, match.players)
 
+    # ---------------------------------------------------------------- the arena
+
+    def _next_arena(self) -> Round | None:
+        """The arena's one round, paired from every player, at its start; nothing after it
+        (its matches are added by :meth:`arena_pair`; :meth:`next_round` is asked again only
+        once its time is up and every game has ended)."""
+        if self.rounds:
+            if not self.closing:
+                raise TournamentError("The arena's time is not up yet.")
+            return None
+        rnd = Round(1, "arena", [])
+        self.rounds.append(rnd)
+        try:
+            self.arena_pair()
+        finally:
+            self.rounds.pop()
+        return rnd
+
+    def free_players(self) -> list[PlayerId]:
+        """The arena's players waiting for a game: neither withdrawn (away) nor in a game,
+        longest waiting first (see :mod:`bot.tournament.arena`)."""
+        last: dict[PlayerId, int] = {}
+        busy: set[PlayerId] = set()
+        matches = self.rounds[0].matches if self.rounds else []
+        for i, m in enumerate(matches):
+            for p in m.players:
+                last[p] = i
+                if not m.done:
+                    busy.add(p)
+        seed = {p: i for i, p in enumerate(self.seeds)}
+        free = [p for p in self.active if p not in busy]
+        return sorted(free, key=lambda p: (last.get(p, -1), seed[p]))
+
+    def arena_pair(self) -> list[Match]:
+        """Pair the arena's free players (:func:`pair_arena`), add their matches to its round
+        and return them; none once its time is up."""
+        if self.settings.format is not Format.ARENA:
+            raise TournamentError("Only an arena pairs players as they finish.")
+        rnd = self.current_round
+        if rnd is None or self.closing or self.finished:
+            return []
+        points = arena_scores(self.seeds, rnd.matches)
+        last: dict[PlayerId, PlayerId] = {}
+        for m in rnd.matches:
+            if len(m.players) == 2:
+                a, b = m.players
+                last[a], last[b] = b, a
+        new = []
+        computers = {p.id for p in self.players if p.ai}
+        for a, b in pair_arena(self.free_players(), points, last, computers):
+            match = Match(f"A{len(rnd.matches) + 1}", (a, b))
+            rnd.matches.append(match)
+            new.append(match)
+        return new
+
+    def close_arena(self) -> None:
+        """The arena's time is up: nobody is paired again; games in play finish and count."""
+        if self.settings.format is not Format.ARENA:
+            raise TournamentError("Only an arena pairs players as they finish.")
+        self.closing = True
+
+    def join(self, player: Player) -> None:
+        """A player enters the arena while it runs (seeded last), or comes back after he left
+        (his results stand; a disqualified player does not come back)."""
+        if self.settings.format is not Format.ARENA:
+            raise TournamentError("Only an arena takes players once it has started.")
+        if self.closing or self.finished:
+            raise TournamentError("The event is over.")
+        if any(p.id == player.id for p in self.players):
+            if self.withdrawn.get(player.id) == DISQUALIFIED:
+                raise TournamentError("That player has already left the event.")
+            self.withdrawn.pop(player.id, None)
+            self.no_shows.pop(player.id, None)
+            return
+        if len(self.players) >= self.settings.seats_limit:
+            raise TournamentError(f"This event takes at most {self.settings.seats_limit} players.")
+        self.players.append(player)
+
+    def arena_standings(self) -> list[ArenaStanding]:
+        """The arena's standings (see :mod:`bot.tournament.arena`)."""
+        return arena_standings(self.seeds, self._rounds("arena")[0].matches if self.rounds else [])
+
     # ---------------------------------------------------------------- brackets
 
     def bracket(self) -> tuple[Bracket, list[PlayerId]] | None:
@@ -552,12 +641,16 @@ class Event:
 
     # ---------------------------------------------------------------- standings and prizes
 
-    def standings(self) -> list[PairStanding] | list[TableStanding] | list[KnockoutStanding]:
+    def standings(
+        self,
+    ) -> list[PairStanding] | list[TableStanding] | list[KnockoutStanding] | list[ArenaStanding]:
         """Current standings: Swiss or round-robin rounds (a Swiss playoff is its bracket);
         the table rounds before the final table; for elimination formats the bracket's (who is
         still in, who went out where)."""
         if self.settings.format is Format.TABLE_ROUNDS:
             return self.table_standings()
+        if self.settings.format is Format.ARENA:
+            return self.arena_standings()
         if self.settings.format in ELIMINATION:
             if self.groups():
                 return self._group_event_standings()
@@ -672,6 +765,7 @@ class Event:
             "finished": self.finished,
             "no_shows": [[p, n] for p, n in self.no_shows.items()],
             "late": [[p, n] for p, n in self.late.items()],
+            "closing": self.closing,
         }
 
     @classmethod
@@ -688,4 +782,5 @@ class Event:
             bool(data.get("finished", False)),
             {int(p): int(n) for p, n in data.get("no_shows", [])},
             {int(p): int(n) for p, n in data.get("late", [])},
+            bool(data.get("closing", False)),
         )

@@ -65,6 +65,7 @@ class Format(StrEnum):
     DOUBLE_ELIMINATION = "double-elimination"
     ROUND_ROBIN = "round-robin"
     TABLE_ROUNDS = "table-rounds"
+    ARENA = "arena"  # issue 23: paired as they finish for a fixed time (bot.tournament.arena)
 
 
 LATE_ENTRY_FORMATS = frozenset({Format.SWISS})
@@ -118,6 +119,8 @@ class EventSettings:
     # Late registration (issue 23, i23-entries): the last round a member may still join in
     # after the start (0: no late entry), for the formats in LATE_ENTRY_FORMATS only.
     late_until: int = 0
+    # Arena (issue 23): how long the arena pairs finishers, in minutes from its start.
+    arena_minutes: int = 60
 
     def __post_init__(self) -> None:
         problems = list(self.problems())
@@ -179,6 +182,11 @@ class EventSettings:
             out.append("Late entry is only for Swiss events.")
         elif self.late_until and not 2 <= self.late_until <= (self.rounds or 30):
             out.append("Late entry ends at a round from 2 to the last round (0 for none).")
+        # Arena (issue 23).
+        if not 5 <= self.arena_minutes <= 720:
+            out.append("An arena lasts 5 to 720 minutes.")
+        if self.format is Format.ARENA and self.best_of != 1:
+            out.append("An arena's matches are one game each (best of 1).")
         return out
 
     @property
@@ -224,6 +232,7 @@ class EventSettings:
             "third_place": self.third_place,
             "groups": self.groups,
             "late_until": self.late_until,
+            "arena_minutes": self.arena_minutes,
         }
 
     @classmethod

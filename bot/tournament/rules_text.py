@@ -255,6 +255,23 @@ def explain_rules(
                 game=game,
             )
         )
+    elif s.format is Format.ARENA:
+        lines.append(
+            say(
+                N_(
+                    "{game}, arena for {minutes} minutes: one game at a time; a player who "
+                    "finishes is paired again at once with a free player of the nearest score, "
+                    "not the same opponent twice in a row while another is free. A win scores 2, "
+                    "a draw 1; after two wins in a row games count double (a win 4, a draw 2) "
+                    "until a game is not won. Join at any time (the buy-in is paid once); "
+                    "`/tournament drop` leaves (results stand) and `/tournament join` comes back. "
+                    "When the time is up nobody is paired again and the games in play count. "
+                    "Standings: points, then points per game, then wins."
+                ),
+                game=game,
+                minutes=s.arena_minutes,
+            )
+        )
     else:
         lines += _table_rounds(s, game, say)
     if s.third_place:
@@ -266,7 +283,9 @@ def explain_rules(
                 )
             )
         )
-    if s.format is not Format.TABLE_ROUNDS:
+    if s.format is Format.ARENA:
+        pass  # no match length or time limit but the arena's own (said above)
+    elif s.format is not Format.TABLE_ROUNDS:
         lines.append(_match_length(s, say))
         if s.format in (Format.SWISS, Format.ROUND_ROBIN) or s.groups:
             lines.append(_two_player_tiebreaks(say))

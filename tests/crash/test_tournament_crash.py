@@ -19,7 +19,7 @@ import os
 import random
 import traceback
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -255,8 +255,12 @@ async def no_show(service: TournamentService, clock: ManualClock, tid: int) -> N
     await service.expire_due()
 
 
-def _fork(path: Target, folder: Path, crash_after: int | None) -> int:
-    """Run :func:`drive` in a forked child (killed after commit ``crash_after``); its pid."""
+Driver = Callable[[Target], Coroutine[Any, Any, int]]
+
+
+def _fork(path: Target, folder: Path, crash_after: int | None, driver: Driver = drive) -> int:
+    """Run ``driver`` (:func:`drive`) in a forked child (killed after commit ``crash_after``);
+    its pid."""
     pid = os.fork()
     if pid == 0:
         code = 0
@@ -266,7 +270,7 @@ def _fork(path: Target, folder: Path, crash_after: int | None) -> int:
                 os.environ.pop(CRASH_AFTER_COMMIT_ENV, None)
             else:
                 os.environ[CRASH_AFTER_COMMIT_ENV] = str(crash_after)
-            commits = asyncio.run(drive(path))
+            commits = asyncio.run(driver(path))
             (folder / "commits").write_text(str(commits))
         except BaseException:
             traceback.print_exc()
@@ -276,9 +280,9 @@ def _fork(path: Target, folder: Path, crash_after: int | None) -> int:
     return pid
 
 
-def _child(path: Target, folder: Path, crash_after: int | None) -> int:
-    """Run :func:`drive` in a forked child; its exit status."""
-    _, status = os.waitpid(_fork(path, folder, crash_after), 0)
+def _child(path: Target, folder: Path, crash_after: int | None, driver: Driver = drive) -> int:
+    """Run ``driver`` in a forked child; its exit status."""
+    _, status = os.waitpid(_fork(path, folder, crash_after, driver), 0)
     return os.waitstatus_to_exitcode(status)
 
 
@@ -339,6 +343,14 @@ def test_every_commit_point_of_a_tournament_is_survived(backend: Backend) -> Non
     expected["balances"][WAITING] = START
     assert total > 30  # long enough to mean something
 
+    assert kill_everywhere(backend, total, expected) == []
+
+
+def kill_everywhere(
+    backend: Backend, total: int, expected: dict[str, Any], driver: Driver = drive
+) -> list[str]:
+    """Kill ``driver`` after each of its ``total`` commits in turn, restart it, and compare
+    each outcome with ``expected``: the failures."""
     # A few points at once: each point is a killed child, then a restarted one, then a check.
     failures: list[str] = []
     points = iter(range(1, total + 1))
@@ -348,7 +360,7 @@ def test_every_commit_point_of_a_tournament_is_survived(backend: Backend) -> Non
         point = next(points, None)
         if point is not None:
             target, _ = backend.fresh(f"kill{point}")
-            running[_fork(target, backend.tmp / f"kill{point}", point)] = (point, False)
+            running[_fork(target, backend.tmp / f"kill{point}", point, driver)] = (point, False)
 
     for _ in range(max(1, min(4, os.cpu_count() or 1))):
         launch()
@@ -365,7 +377,7 @@ def test_every_commit_point_of_a_tournament_is_survived(backend: Backend) -> Non
                 backend.drop(f"kill{point}")
                 launch()
             else:
-                running[_fork(target, backend.tmp / f"kill{point}", None)] = (point, True)
+                running[_fork(target, backend.tmp / f"kill{point}", None, driver)] = (point, True)
             continue
         launch()
         if code != 0:
@@ -376,4 +388,114 @@ def test_every_commit_point_of_a_tournament_is_survived(backend: Backend) -> Non
         if got != expected:
             failures.append(f"kill point {point}: {got} != {expected}")
         backend.drop(f"kill{point}")
-    assert failures == []
+    return failures
+
+
+# ------------------------------------------------------------------------- the arena (issue 23)
+
+LATE = 16  # joins the arena once it runs (his buy-in in the join's commit)
+ARENA_GAMES = 5  # matches paired before the arena's time is up
+
+
+async def drive_arena(path: Target) -> int:
+    """An arena of three members and a late fourth, run (or carried on) to its end: each
+    finisher paired again at once (the pairing's commit), the late entry, the end of its time
+    with a game in play (the closing commit), the payout. Games are played one at a time, the
+    lowest open match first, so every run pairs the same way."""
+    engine_of("kap-shap").deal = quick_deal  # type: ignore[method-assign]
+    db = await Database.open(path)
+    try:
+        clock = ManualClock()
+        chips = ChipsService(db, clock, ChipsDefaults(starting_chips=START, daily_amount=100))
+        tables = TableService(
+            GamesRepo(db), chips, clock, TableDefaults(ante=0, turn_seconds=60), random.Random(1)
+        )
+        service = TournamentService(db, chips, tables, clock, rng=random.Random(7))
+        service.host = Host(service)
+        tables.end_listeners.append(service.game_ended)
+        await tables.restore()
+        async with db.read() as tx:
+            found = await tx.scalar("SELECT id FROM tournaments ORDER BY id LIMIT 1")
+        if found is None:
+            settings = settings_from_options(
+                game="kap-shap",
+                format="arena",
+                best_of=1,
+                rounds=None,
+                buy_in=25,
+                prize_split="70/30",
+                seats_limit=8,
+                no_show_minutes=0,
+                arena_minutes=5,
+            )
+            view = await service.create(
+                guild_id=GUILD,
+                channel_id=5,
+                organiser_id=ORGANISER,
+                name="Arena",
+                settings=settings,
+            )
+            tid = view.id
+        else:
+            tid = int(found)
+        view = await service.view(tid)
+        if view.record.status == "registration":
+            entered = {e.user_id for e in view.entries}
+            for user in USERS[:3]:
+                if user not in entered:
+                    await service.join(tid, user, f"member{user}")
+            await service.start(tid, ORGANISER)
+        await service.resume_all()
+        view = await service.view(tid)
+        assert view.event is not None
+        if LATE not in view.event.seeds:
+            await service.join(tid, LATE, f"member{LATE}")
+        for _ in range(60):
+            view = await service.view(tid)
+            if view.record.status == "finished":
+                break
+            event = view.event
+            assert event is not None
+            if not event.closing and len(event.rounds[0].matches) >= ARENA_GAMES:
+                # The clock starts afresh with every process; the end is as stored.
+                clock.advance(5 * 60 + 1)
+                await service.expire_due()
+                continue
+            running = [t for t in tables.tables() if t.running]
+            table = next(
+                (
+                    t
+                    for m in sorted(event.open_matches(), key=lambda m: int(m.id[1:]))
+                    for t in running
+                    if {s.user_id for s in t.seats} == set(m.players)
+                ),
+                None,
+            )
+            if table is None:
+                await service.advance(tid)
+                continue
+            assert table.state is not None
+            user = table.seats[table.state.current].user_id
+            assert user is not None
+            outcome = await tables.act(table.channel_id, user, Declare())
+            if outcome.finished:
+                await tables.notify_ended(outcome)
+        view = await service.view(tid)
+        assert view.record.status == "finished" and view.event is not None
+        assert len(view.event.rounds[0].matches) == ARENA_GAMES  # nobody paired after the end
+        return commit_count()
+    finally:
+        await db.close()
+
+
+def test_every_commit_point_of_an_arena_is_survived(backend: Backend) -> None:
+    whole, _ = backend.fresh("whole")
+    assert _child(whole, backend.tmp / "whole", None, drive_arena) == 0
+    total = int((backend.tmp / "whole" / "commits").read_text())
+    expected = asyncio.run(outcome_of(whole))
+    assert expected["problems"] == [] and expected["status"] == "finished"
+    members = (*USERS[:3], LATE)
+    assert sum(expected["balances"][u] for u in members) == START * len(members)
+    assert sorted(expected["balances"][u] - (START - 25) for u in members)[-2:] == [30, 70]
+    assert total > 20  # long enough to mean something
+    assert kill_everywhere(backend, total, expected, drive_arena) == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.services.clock import ManualClock
 from bot.storage.db import Database
-from bot.storage.tournaments import TournamentsRepo
+from bot.storage.tournaments import MatchRow, TournamentsRepo
 from tests.services.test_tournament_chips import event
 
 
@@ -38,3 +38,24 @@ async def test_windows_fire_once_keep_ready_presses_and_get_back_down_time(db: D
     async with db.read() as tx:
         assert await repo.due_windows(tx, 10_000.0) == []
         assert await repo.ready(tx, tid, 1, "R1-2") == set()
+
+
+async def test_match_rows_of_some_matches_only(db: Database) -> None:
+    """Issue 23 (the arena): a step reads the rows of the matches in play, not every game of
+    the event's one round."""
+    repo = TournamentsRepo()
+    tid = await event(db, ManualClock())
+    async with db.transaction() as tx:
+        for n in range(1, 6):
+            await repo.put_match(tx, tid, MatchRow(f"A{n}", 1, 100 + n))
+    async with db.read() as tx:
+        assert [r.match_id for r in await repo.matches(tx, tid, 1)] == [
+            "A1",
+            "A2",
+            "A3",
+            "A4",
+            "A5",
+        ]
+        some = await repo.matches(tx, tid, 1, ["A4", "A2", "A9"])
+        assert [(r.match_id, r.thread_id) for r in some] == [("A2", 102), ("A4", 104)]
+        assert await repo.matches(tx, tid, 1, []) == []

@@ -246,3 +246,19 @@ async def test_edit_turns_coalesce_across_processes_unless_forced(db: Database) 
     assert await repo.claim_edit(game.id, 2, 100.5, 1.0, force=True) is None
     assert await repo.claim_edit(game.id, 2, 100.6, 1.0, force=True) == float("inf")
     assert await repo.claim_edit(game.id, 3, 101.6, 1.0) is None
+
+
+async def test_open_among_names_the_games_still_open(db: Database) -> None:
+    """Issue 23 (the arena): one read tells which of a tournament's games are in play."""
+    repo = GamesRepo(db)
+    lobby = await _lobby(repo, 10)
+    running = await _lobby(repo, 11)
+    await repo.start(running.id, expected_version=0, deal_json=DEAL)
+    ended = await _lobby(repo, 12)
+    await repo.finish(ended.id, GameEnd(GameStatus.ABORTED, T0))
+    ids = [lobby.id, running.id, ended.id, "nosuchgame"]
+    assert await repo.open_among(ids) == {lobby.id, running.id}
+    assert await repo.open_among([]) == set()
+    # More ids than one read takes (500 a read): the open ones are still all found.
+    many = [f"x{i}" for i in range(1200)] + [running.id]
+    assert await repo.open_among(many) == {running.id}

@@ -270,9 +270,11 @@ class TournamentCore:
         async with self._db.read() as tx:
             return await self._repo.entries(tx, tournament_id, active_only=active_only)
 
-    async def _match_rows(self, tournament_id: int, number: int) -> list[MatchRow]:
+    async def _match_rows(
+        self, tournament_id: int, number: int, only: Sequence[str] | None = None
+    ) -> list[MatchRow]:
         async with self._db.read() as tx:
-            return await self._repo.matches(tx, tournament_id, number)
+            return await self._repo.matches(tx, tournament_id, number, only)
 
     @staticmethod
     def need_organiser(record: TournamentRecord, actor_id: int, manager: bool) -> None:

@@ -13,7 +13,7 @@ from bot.services.tournaments.signup import TournamentSignUp
 from bot.services.tournaments.words import REFUSALS, TEXT, Worded, refusal
 from bot.storage.errors import StaleVersionError
 from bot.storage.tournaments import MatchRow, TournamentRecord
-from bot.tournament import Event, EventSettings, TournamentError
+from bot.tournament import Event, EventSettings, Format, Round, TournamentError
 
 __all__ = ["TournamentLifecycle"]
 
@@ -58,7 +58,8 @@ class TournamentLifecycle(TournamentSignUp):
         return record is not None and record.status in ("registration", "check-in")
 
     async def _time_up(self, tournament_id: int) -> None:
-        """Decide every unfinished match of the round by the event's time-limit rule."""
+        """The round's time is up: its unfinished matches are decided by the event's
+        time-limit rule; an arena's time is up: it pairs nobody again."""
         async with self._lock(tournament_id), self._across_processes(tournament_id):
             async with self._db.read() as tx:
                 record = await self._require(tx, tournament_id)
@@ -68,19 +69,37 @@ class TournamentLifecycle(TournamentSignUp):
             rnd = event.current_round
             if rnd is None:
                 return
-            rows = {r.match_id: r for r in await self._match_rows(record.id, rnd.number)}
-            for match in event.open_matches():
-                row = rows.get(match.id) or MatchRow(match.id, rnd.number, None)
-                await self._stop_table(row, record)
-                result = self._result(event, rnd, match, row, timed_out=True)
-                assert result is not None  # timed_out always decides
-                event.record(match.id, result)
-            record.state = event.to_dict()
-            record.round_deadline = None
-            async with self._db.transaction() as tx:
-                await self._repo.update(tx, record)
-            await self._post(record, Message(TEXT["time_up"], number=rnd.number, name=record.name))
+            if event.settings.format is Format.ARENA:
+                await self._close_arena(record, event)
+            else:
+                await self._decide_round(record, event, rnd)
         await self.advance(tournament_id)
+
+    async def _close_arena(self, record: TournamentRecord, event: Event) -> None:
+        """The arena's time is up: nobody is paired again; the games in play finish and count
+        (the event pays out when the last one ends)."""
+        event.close_arena()
+        record.state = event.to_dict()
+        record.round_deadline = None
+        async with self._db.transaction() as tx:
+            await self._repo.update(tx, record)
+        playing = len(event.open_matches())
+        await self._post(record, Message(TEXT["arena_closed"], name=record.name, n=playing))
+
+    async def _decide_round(self, record: TournamentRecord, event: Event, rnd: Round) -> None:
+        """Decide every unfinished match of the round by the event's time-limit rule."""
+        rows = {r.match_id: r for r in await self._match_rows(record.id, rnd.number)}
+        for match in event.open_matches():
+            row = rows.get(match.id) or MatchRow(match.id, rnd.number, None)
+            await self._stop_table(row, record)
+            result = self._result(event, rnd, match, row, timed_out=True)
+            assert result is not None  # timed_out always decides
+            event.record(match.id, result)
+        record.state = event.to_dict()
+        record.round_deadline = None
+        async with self._db.transaction() as tx:
+            await self._repo.update(tx, record)
+        await self._post(record, Message(TEXT["time_up"], number=rnd.number, name=record.name))
 
     async def _stop_table(self, row: MatchRow, record: TournamentRecord) -> None:
         """Abort the game a match is playing (its result is decided without it)."""

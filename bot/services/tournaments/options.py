@@ -32,6 +32,8 @@ def settings_from_options(
     groups: int = 0,
     # Late registration (issue 23, i23-entries).
     late_until: int = 0,
+    # Arena (issue 23).
+    arena_minutes: int = 60,
 ) -> EventSettings:
     """Event settings from a command's options, refused in words when they do not fit."""
     try:
@@ -64,6 +66,7 @@ def settings_from_options(
             grand_final_reset=grand_final_reset,
             groups=groups,
             late_until=late_until,
+            arena_minutes=arena_minutes,
         )
     except (TournamentError, ValueError) as exc:
         raise refusal(exc) from None

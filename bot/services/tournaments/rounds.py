@@ -20,6 +20,7 @@ from bot.storage.games import GameStatus
 from bot.storage.tournaments import MatchRow, TournamentRecord
 from bot.tournament import (
     Event,
+    Format,
     GameRecord,
     Match,
     Result,
@@ -68,6 +69,8 @@ class TournamentRounds(TournamentCore):
             return False
         event = Event.from_dict(record.state)
         rnd = event.current_round
+        if event.settings.format is Format.ARENA and rnd is not None:
+            return await self._arena_step(record, event, rnd)
         if rnd is None or rnd.done:
             waiting = stored_moment(record.options.get("next_round_at"))
             if waiting is not None:
@@ -89,10 +92,25 @@ class TournamentRounds(TournamentCore):
             if await self._wait_for_round(record, event):
                 return False
             return await self._next_round(record, event)
-        rows = {r.match_id: r for r in await self._match_rows(record.id, rnd.number)}
+        return await self._play(record, event, rnd)
+
+    async def _play(self, record: TournamentRecord, event: Event, rnd: Round) -> bool:
+        """Count the games of the round's open matches and open their next games; True when
+        something was stored."""
+        waiting = event.open_matches()
+        rows = {
+            r.match_id: r
+            for r in await self._match_rows(record.id, rnd.number, [m.id for m in waiting])
+        }
+        # The games still in play, read at once: most matches of a big round (an arena's
+        # hundred) are mid-game, and nothing about them changes in this step.
+        latest = [r.game_ids[-1] for r in rows.values() if len(r.game_ids) > len(r.games)]
+        in_play = await self._games.open_among(latest) if latest else set()
         progressed = False
-        for match in event.open_matches():
+        for match in waiting:
             row = rows.get(match.id) or MatchRow(match.id, rnd.number, None)
+            if len(row.game_ids) > len(row.games) and row.game_ids[-1] in in_play:
+                continue
             if await self._count_games(record, event, rnd, match, row):
                 progressed = True
                 continue
@@ -101,6 +119,24 @@ class TournamentRounds(TournamentCore):
             await self._open_game(record, event, match, row)
             progressed = True
         return progressed
+
+    async def _arena_step(self, record: TournamentRecord, event: Event, rnd: Round) -> bool:
+        """One step of a running arena: finished games are counted, their players paired again
+        at once (each new pairing stored, in one commit, before its table opens, so a restart
+        opens it), and the games of new pairings opened. Once its time is up nobody is paired
+        and the event finishes when its last game has ended."""
+        if event.closing and rnd.done:
+            return await self._next_round(record, event)  # None: it pays out and closes
+        progressed = await self._play(record, event, rnd)
+        new = event.arena_pair()
+        if not new:
+            return progressed
+        record.state = event.to_dict()
+        async with self._db.transaction() as tx:
+            for match in new:
+                await self._repo.put_match(tx, record.id, MatchRow(match.id, rnd.number, None))
+            await self._repo.update(tx, record)
+        return True
 
     async def _next_round(self, record: TournamentRecord, event: Event) -> bool:
         new: Round | None = event.next_round()
@@ -112,9 +148,13 @@ class TournamentRounds(TournamentCore):
         options = {k: v for k, v in record.options.items() if k != "next_round_at"}
         record.options = options
         record.state = event.to_dict()
-        record.round_deadline = self._clock.now() + timedelta(
-            minutes=int(options.get("round_minutes", 60))
+        # An arena's one round lasts the arena's time: at its end nobody is paired again.
+        minutes = (
+            event.settings.arena_minutes
+            if event.settings.format is Format.ARENA
+            else int(options.get("round_minutes", 60))
         )
+        record.round_deadline = self._clock.now() + timedelta(minutes=minutes)
         async with self._db.transaction() as tx:
             for match in new.matches:
                 if not match.done:

@@ -15,7 +15,7 @@ from bot.services.tournaments.rounds import TournamentRounds
 from bot.services.tournaments.words import TEXT, Worded, computer_name, refusal
 from bot.storage.db import Tx
 from bot.storage.tournaments import EntryRecord, TournamentRecord
-from bot.tournament import Event, EventSettings, Player, TournamentError
+from bot.tournament import Event, EventSettings, Format, Player, TournamentError
 
 __all__ = ["REMINDERS", "TournamentSignUp"]
 
@@ -148,33 +148,64 @@ class TournamentSignUp(TournamentRounds):
         """Enter a member; his buy-in goes into the event's pot in the same commit. A full
         event puts him on its waitlist instead (he pays only when a seat frees for him:
         :meth:`_promote`); a started event with late entry open enters him for its next round
-        (:meth:`_join_late`)."""
+        (:meth:`_join_late`); a running arena takes him in at once (:meth:`_join_arena`)."""
+        said: str | None = None
         async with self._lock(tournament_id):
             async with self._db.read() as tx:
-                started = (await self._require(tx, tournament_id)).status in ("running", "paused")
-            if started:
+                found = await self._require(tx, tournament_id)
+            started = found.status in ("running", "paused")
+            arena = EventSettings.from_dict(found.settings).format is Format.ARENA
+            if started and arena:
+                async with self._db.transaction() as tx:
+                    record = await self._require(tx, tournament_id)
+                    if record.status not in ("running", "paused") or record.state is None:
+                        raise UserError(TEXT["not_registration"])
+                    said = await self._join_arena(tx, record, user_id, name)
+            elif started:
                 await self._join_late(tournament_id, user_id, name)
                 return await self.view(tournament_id)
-            async with self._db.transaction() as tx:
-                record = await self._require(tx, tournament_id)
-                if record.status != "registration":
-                    raise UserError(TEXT["not_registration"])
-                entry = await self._repo.entry(tx, tournament_id, user_id)
-                if entry is not None and entry.active:
-                    raise UserError(TEXT["already_in"])
-                waiting = waitlist_of(record)
-                if any(p == user_id for p, _ in waiting):
-                    raise UserError(TEXT["already_waiting"])
-                settings = EventSettings.from_dict(record.settings)
-                if len(await self._repo.entries(tx, tournament_id)) >= settings.seats_limit:
-                    record.options = {
-                        **record.options,
-                        "waitlist": [[p, n] for p, n in waiting] + [[user_id, name]],
-                    }
-                else:
-                    await self._enter(tx, record, settings, user_id, name)
-                await self._repo.update(tx, record)
+        if said is not None:
+            await self._post(record, Message(said, who=name, name=record.name))
+            await self.advance(tournament_id)  # paired at once if someone is free
+            return await self.view(tournament_id)
+        async with self._lock(tournament_id), self._db.transaction() as tx:
+            record = await self._require(tx, tournament_id)
+            if record.status != "registration":
+                raise UserError(TEXT["not_registration"])
+            entry = await self._repo.entry(tx, tournament_id, user_id)
+            if entry is not None and entry.active:
+                raise UserError(TEXT["already_in"])
+            waiting = waitlist_of(record)
+            if any(p == user_id for p, _ in waiting):
+                raise UserError(TEXT["already_waiting"])
+            settings = EventSettings.from_dict(record.settings)
+            if len(await self._repo.entries(tx, tournament_id)) >= settings.seats_limit:
+                record.options = {
+                    **record.options,
+                    "waitlist": [[p, n] for p, n in waiting] + [[user_id, name]],
+                }
+            else:
+                await self._enter(tx, record, settings, user_id, name)
+            await self._repo.update(tx, record)
         return await self.view(tournament_id)
+
+    async def _join_arena(self, tx: Any, record: TournamentRecord, user_id: int, name: str) -> str:
+        """A member enters a running arena (he pays the buy-in, seeded last) or comes back to
+        it after he left (nothing more to pay; his results stand), in the caller's commit.
+        What to post once it is committed."""
+        event = Event.from_dict(record.state or {})
+        back = user_id in event.seeds
+        if back and user_id not in event.withdrawn:
+            raise UserError(TEXT["already_in"])
+        try:
+            event.join(Player(user_id, name))
+        except TournamentError as exc:
+            raise refusal(exc) from None
+        if not back:
+            await self._enter(tx, record, EventSettings.from_dict(record.settings), user_id, name)
+        record.state = event.to_dict()
+        await self._repo.update(tx, record)
+        return TEXT["arena_back"] if back else TEXT["arena_joined"]
 
     async def _enter(
         self, tx: Tx, record: TournamentRecord, settings: EventSettings, user_id: int, name: str

@@ -143,6 +143,13 @@ TEXT = {
         "A seat came free in **{name}**, but you could not pay the buy-in ({reason}): you are "
         "off its waitlist."
     ),
+    # Arena (issue 23).
+    "arena_closed": N_(
+        "⏱️ Time is up in the arena **{name}**: nobody is paired again. "
+        "{n} games still in play finish and count."
+    ),
+    "arena_joined": N_("{who} joined the arena **{name}**."),
+    "arena_back": N_("{who} is back in the arena **{name}**."),
 }
 
 # The refusals of the pure event package (English, like the engine's), recognized so that a
@@ -202,6 +209,13 @@ REFUSALS = (
     N_("Late entry ends at a round from 2 to the last round (0 for none)."),
     N_("Late entry to this event closed with round {number}."),
     N_("This event takes no entries after its start."),
+    # Arena (issue 23).
+    N_("An arena lasts 5 to 720 minutes."),
+    N_("An arena's matches are one game each (best of 1)."),
+    N_("An arena pairs players as they finish; it cannot be re-paired."),
+    N_("The arena's time is not up yet."),
+    N_("Only an arena pairs players as they finish."),
+    N_("Only an arena takes players once it has started."),
 )
 
 
