@@ -393,7 +393,7 @@ def kill_everywhere(
 
 # ------------------------------------------------------------------------- the arena (issue 23)
 
-LATE = 16  # joins the arena once it runs (his buy-in in the join's commit)
+ARENA_LATE = 16  # joins the arena once it runs (his buy-in in the join's commit)
 ARENA_GAMES = 5  # matches paired before the arena's time is up
 
 
@@ -411,7 +411,8 @@ async def drive_arena(path: Target) -> int:
             GamesRepo(db), chips, clock, TableDefaults(ante=0, turn_seconds=60), random.Random(1)
         )
         service = TournamentService(db, chips, tables, clock, rng=random.Random(7))
-        service.host = Host(service)
+        host = Host(service)
+        service.host = host
         tables.end_listeners.append(service.game_ended)
         await tables.restore()
         async with db.read() as tx:
@@ -436,6 +437,7 @@ async def drive_arena(path: Target) -> int:
                 settings=settings,
             )
             tid = view.id
+            await service.set_message(tid, 500)  # the sign-up message: the board
         else:
             tid = int(found)
         view = await service.view(tid)
@@ -446,10 +448,12 @@ async def drive_arena(path: Target) -> int:
                     await service.join(tid, user, f"member{user}")
             await service.start(tid, ORGANISER)
         await service.resume_all()
+        host.due.update(await service.boards_behind())  # as the cog does at a start
+        await host.draw_due()
         view = await service.view(tid)
         assert view.event is not None
-        if LATE not in view.event.seeds:
-            await service.join(tid, LATE, f"member{LATE}")
+        if ARENA_LATE not in view.event.seeds:
+            await service.join(tid, ARENA_LATE, f"member{ARENA_LATE}")
         for _ in range(60):
             view = await service.view(tid)
             if view.record.status == "finished":
@@ -480,6 +484,8 @@ async def drive_arena(path: Target) -> int:
             outcome = await tables.act(table.channel_id, user, Declare())
             if outcome.finished:
                 await tables.notify_ended(outcome)
+            await host.draw_due()
+        await host.draw_due()
         view = await service.view(tid)
         assert view.record.status == "finished" and view.event is not None
         assert len(view.event.rounds[0].matches) == ARENA_GAMES  # nobody paired after the end
@@ -494,7 +500,8 @@ def test_every_commit_point_of_an_arena_is_survived(backend: Backend) -> None:
     total = int((backend.tmp / "whole" / "commits").read_text())
     expected = asyncio.run(outcome_of(whole))
     assert expected["problems"] == [] and expected["status"] == "finished"
-    members = (*USERS[:3], LATE)
+    assert expected["board_current"]
+    members = (*USERS[:3], ARENA_LATE)
     assert sum(expected["balances"][u] for u in members) == START * len(members)
     assert sorted(expected["balances"][u] - (START - 25) for u in members)[-2:] == [30, 70]
     assert total > 20  # long enough to mean something
