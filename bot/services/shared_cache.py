@@ -20,6 +20,7 @@ read, as before.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from typing import Generic, TypeVar
@@ -45,7 +46,8 @@ class SharedCache(Generic[V]):
         (PostgreSQL only)."""
         self._db = db
         self.topic = topic
-        self._entries: dict[int, tuple[V, float]] = {}
+        self._entries: dict[int, V] = {}
+        self._kept_at: dict[int, float] = {}  # only when entries expire
         self._generation = 0
         self._expires = db.shared
         self._now = now
@@ -53,12 +55,11 @@ class SharedCache(Generic[V]):
 
     def get(self, key: int) -> V | None:
         """The cached value, or None (not cached, or expired)."""
-        entry = self._entries.get(key)
-        if entry is None:
-            return None
-        value, kept_at = entry
-        if self._expires and self._now() - kept_at > CACHE_SECONDS:
-            del self._entries[key]
+        value = self._entries.get(key)
+        if value is None or not self._expires:
+            return value  # SQLite: one dictionary read, as before
+        if self._now() - self._kept_at.get(key, -math.inf) > CACHE_SECONDS:
+            self._forget(key)
             return None
         return value
 
@@ -71,7 +72,7 @@ class SharedCache(Generic[V]):
         """Cache a value just read, unless a change was heard since ``token`` was taken or
         changes cannot be heard now."""
         if token == self._generation and self._db.watching:
-            self._entries[key] = (value, self._now() if self._expires else 0.0)
+            self._store(key, value)
 
     def wrote(self, key: int, value: V, token: int) -> None:
         """This process committed ``value`` (its transaction reported the change to the others):
@@ -79,16 +80,29 @@ class SharedCache(Generic[V]):
         current = token == self._generation
         self._generation += 1
         if current and self._db.watching:
-            self._entries[key] = (value, self._now() if self._expires else 0.0)
+            self._store(key, value)
         else:
-            self._entries.pop(key, None)
+            self._forget(key)
+
+    def _store(self, key: int, value: V) -> None:
+        self._entries[key] = value
+        if self._expires:
+            self._kept_at[key] = self._now()
 
     def _changed(self, key: str | None) -> None:
         self._generation += 1
         if key is None:
-            self._entries.clear()
+            self._forget_all()
         else:
             try:
-                self._entries.pop(int(key), None)
+                self._forget(int(key))
             except ValueError:  # not one of ours: to be safe, forget everything
-                self._entries.clear()
+                self._forget_all()
+
+    def _forget(self, key: int) -> None:
+        self._entries.pop(key, None)
+        self._kept_at.pop(key, None)
+
+    def _forget_all(self) -> None:
+        self._entries.clear()
+        self._kept_at.clear()
