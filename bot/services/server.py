@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from bot.locale import LOCALES
 from bot.services.errors import UserError
 from bot.services.shared_cache import SharedCache
-from bot.storage.db import Database
+from bot.storage.db import Database, Tx
 from bot.storage.server import GameMessage, PlayConfigRecord, SeatStateRecord, ServerRepo
 
 __all__ = [
@@ -266,10 +266,17 @@ class ServerService:
         async with self._db.read() as tx:
             return await self._repo.seats(tx, game_id)
 
-    async def save_seat(self, game_id: str, seat: int, timeouts: int, out: str | None) -> None:
-        """Store a seat's consecutive timeouts and status."""
+    async def save_seat(
+        self, game_id: str, seat: int, timeouts: int, out: str | None, *, tx: Tx | None = None
+    ) -> None:
+        """Store a seat's consecutive timeouts and status: in ``tx`` when given (so it commits
+        with the step that counted them), else in a transaction of its own."""
+        record = SeatStateRecord(game_id, seat, timeouts, out)
+        if tx is not None:
+            await self._repo.put_seat(tx, record)
+            return
         async with self._db.transaction() as tx:
-            await self._repo.put_seat(tx, SeatStateRecord(game_id, seat, timeouts, out))
+            await self._repo.put_seat(tx, record)
 
 
 def _effective(record: PlayConfigRecord) -> PlaySettings:
