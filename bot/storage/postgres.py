@@ -328,7 +328,10 @@ class PostgresDatabase(Backend):
         # Caches across processes: who watches which topic, and the listening connection.
         self._origin = secrets.token_hex(8)  # this process's notifications carry it
         self._watchers: dict[str, list[Callable[[str | None], None]]] = {}
-        self._listening: asyncio.Task[None] | None = None
+        self._listening: asyncio.Task[None] | None = None  # connecting it
+        self._listener: asyncpg.Connection | None = None
+        self._retry = LISTEN_RETRY_SECONDS[0]
+        self._retry_handle: asyncio.TimerHandle | None = None
         self._heard_all = False  # LISTEN is in force on a live connection
 
     @classmethod
@@ -443,53 +446,74 @@ class PostgresDatabase(Backend):
         self._start_listening()
 
     def _start_listening(self) -> None:
-        if self._listening is not None or not self._watchers or self._closed:
+        """Connect the listening connection (in a short task) unless it is up or coming.
+
+        No task stays waiting while it listens: asyncpg calls :meth:`_heard` and, when the
+        connection dies, :meth:`_lost`, which starts this again (so an in-memory Discord's
+        "settle" never finds a task parked on an unknown wait)."""
+        if (
+            self._listener is not None
+            or self._listening is not None
+            or not self._watchers
+            or self._closed
+        ):
             return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return  # constructed outside a loop: the first block starts it
-        self._listening = loop.create_task(self._listen(), name="kapshap-listen")
+        self._listening = loop.create_task(self._connect_listener(), name="kapshap-listen")
 
-    async def _listen(self) -> None:
-        """Keep one connection listening; every loss (and every return) tells the watchers that
-        changes may have gone unheard."""
-        wait = LISTEN_RETRY_SECONDS[0]
-        while not self._closed:
-            lost = asyncio.Event()
-            conn: asyncpg.Connection | None = None
-            try:
-                conn = await asyncpg.connect(self._dsn, timeout=CONNECT_TIMEOUT)
-                conn.add_termination_listener(lambda _conn, done=lost: done.set())
-                await conn.add_listener(CHANGES_CHANNEL, self._heard)
-                self._heard_all = True
-                # Whatever changed before LISTEN took effect went unheard.
-                self._everything_changed()
-                wait = LISTEN_RETRY_SECONDS[0]
-                await lost.wait()
+    async def _connect_listener(self) -> None:
+        conn: asyncpg.Connection | None = None
+        try:
+            conn = await asyncpg.connect(self._dsn, timeout=CONNECT_TIMEOUT)
+            await conn.add_listener(CHANGES_CHANNEL, self._heard)
+            conn.add_termination_listener(self._lost)
+        except Exception as exc:
+            if conn is not None:
+                conn.terminate()
+            if self._retry == LISTEN_RETRY_SECONDS[0]:  # once, not at every retry
                 log.warning(
-                    "the database %s: the connection listening for changes was lost; caches "
-                    "read afresh until it is back",
+                    "the database %s: cannot listen for changes (%s); caches read afresh "
+                    "until it can",
                     self._where,
+                    _why(exc),
                 )
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                if wait == LISTEN_RETRY_SECONDS[0]:  # once, not at every retry
-                    log.warning(
-                        "the database %s: cannot listen for changes (%s); caches read afresh "
-                        "until it can",
-                        self._where,
-                        _why(exc),
-                    )
-            finally:
-                if self._heard_all:
-                    self._heard_all = False
-                    self._everything_changed()
-                if conn is not None and not conn.is_closed():
-                    conn.terminate()
-            await asyncio.sleep(wait)
-            wait = min(wait * 2, LISTEN_RETRY_SECONDS[1])
+            self._listening = None
+            self._retry_later()
+            return
+        finally:
+            if self._closed and conn is not None and not conn.is_closed():
+                conn.terminate()
+        self._listening = None
+        if self._closed:
+            return
+        self._listener = conn
+        self._retry = LISTEN_RETRY_SECONDS[0]
+        self._heard_all = True
+        # Whatever changed before LISTEN took effect went unheard.
+        self._everything_changed()
+
+    def _lost(self, _conn: object) -> None:
+        """The listening connection died: changes may go unheard until it is back."""
+        self._listener = None
+        if self._heard_all:
+            self._heard_all = False
+            self._everything_changed()
+        if not self._closed:
+            log.warning(
+                "the database %s: the connection listening for changes was lost; caches read "
+                "afresh until it is back",
+                self._where,
+            )
+            self._retry_later()
+
+    def _retry_later(self) -> None:
+        if self._closed:
+            return
+        wait, self._retry = self._retry, min(self._retry * 2, LISTEN_RETRY_SECONDS[1])
+        self._retry_handle = asyncio.get_running_loop().call_later(wait, self._start_listening)
 
     def _heard(self, _conn: object, _pid: int, _channel: str, payload: object) -> None:
         origin, _, change = str(payload).partition(" ")
@@ -509,11 +533,19 @@ class PostgresDatabase(Backend):
         if self._closed:
             return
         self._closed = True
+        if self._retry_handle is not None:
+            self._retry_handle.cancel()
         if self._listening is not None:
             self._listening.cancel()
             if self._listening.get_loop() is asyncio.get_running_loop():
                 with suppress(asyncio.CancelledError):
                     await self._listening
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.remove_termination_listener(self._lost)
+            self._heard_all = False
+            with suppress(Exception):
+                await listener.close(timeout=CONNECT_TIMEOUT)
         for held in list(self._held.values()):
             await held.release()
         async with self._write_lock:
@@ -541,7 +573,7 @@ class PostgresDatabase(Backend):
     async def _begun(self, begin: str, readonly: bool) -> AsyncIterator[Tx]:
         if self._closed:
             raise StorageError("the database is closed")
-        if self._listening is None and self._watchers:
+        if self._listener is None and self._listening is None and self._watchers:
             self._start_listening()
         try:
             conn = await self._pool.acquire()
