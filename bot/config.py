@@ -36,6 +36,7 @@ __all__ = [
     "MAX_SHUTDOWN_SECONDS",
     "ConfigError",
     "Settings",
+    "database_target",
     "load_settings",
     "parse_dotenv",
     "read_dotenv",
@@ -471,3 +472,18 @@ def load_settings(
         log_format=get("KAPSHAP_LOG_FORMAT", _log_format),
         shutdown_seconds=get("KAPSHAP_SHUTDOWN_SECONDS", _shutdown_seconds),
     )
+
+
+# --------------------------------------------------------------------------------------------
+# The database every command uses (issue 20, i20-cross: `kapshap db` once read only the
+# environment, so with DATABASE_URL in .env it migrated the SQLite default instead)
+
+
+def database_target(
+    dotenv_path: Path | None = Path(".env"), env: Mapping[str, str] | None = None
+) -> str | Path:
+    """The database a ``kapshap`` command opens unless told otherwise (``--url``, ``--path``):
+    the one ``kapshap run`` opens with the same ``.env``, read by :func:`load_settings`, so
+    every command reads its settings in this one way. An invalid setting is a
+    :class:`ConfigError`, as for ``kapshap run``."""
+    return load_settings(env, dotenv_path).database_target

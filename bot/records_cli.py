@@ -447,6 +447,9 @@ def main_record(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.std
         default=None,
         help="database file or postgresql:// URL (default: the settings', DATABASE_URL first)",
     )
+    export.add_argument(
+        "--env-file", type=Path, default=Path(".env"), help="settings file (default: .env)"
+    )
     export.add_argument("-o", "--output", default=None, help="file to write (default: stdout)")
     export.add_argument(
         "--force",
@@ -456,7 +459,7 @@ def main_record(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.std
     args = parser.parse_args(argv)
     import asyncio
 
-    from bot.config import ConfigError, load_settings
+    from bot.config import ConfigError, database_target
     from bot.services.errors import UserError
     from bot.services.replays import ReplayService
     from bot.storage.db import Database, is_database_url, mask_url
@@ -468,7 +471,7 @@ def main_record(argv: list[str], out: TextIO = sys.stdout, err: TextIO = sys.std
         if args.db:
             db_path = args.db if is_database_url(args.db) else Path(args.db)
         else:
-            db_path = load_settings().database_target
+            db_path = database_target(args.env_file)
     except ConfigError as exc:
         print(f"Settings: {exc}", file=err)
         return 1

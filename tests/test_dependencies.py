@@ -61,6 +61,8 @@ LAYERS = (
     "bot.tournament",
     "bot.storage",
     "bot.services",
+    "bot.services.dbtool",
+    "bot.services.ratings_cli",
     "bot.render",
     "bot.terminal",
     "bot.lessons",
@@ -157,6 +159,35 @@ RULES: dict[str, Rule] = {
         ),
         third_party=frozenset({"openskill", "babel"}),
     ),
+    # The entry points of `kapshap db` and `kapshap ratings`: the services' rule plus bot.config,
+    # so they open the database `kapshap run` opens, read from .env the same way.
+    **{
+        name: Rule(
+            f"{name} (the `kapshap {command}` command) -> what bot.services may import + "
+            "bot.config (the settings, read as `kapshap run` reads them)",
+            internal=frozenset(
+                {
+                    "bot.engine",
+                    "bot.ai",
+                    "bot.lessons",
+                    "bot.storage",
+                    "bot.services",
+                    "bot.limits",
+                    "bot.logs",
+                    "bot.tournament",
+                    "bot.locale",
+                    "bot.config",
+                    GAMES,
+                    name,
+                }
+            ),
+            third_party=frozenset({"openskill", "babel"}),
+        )
+        for name, command in (
+            ("bot.services.dbtool", "db"),
+            ("bot.services.ratings_cli", "ratings"),
+        )
+    },
     "bot.render": Rule(
         "bot.render -> standard library + bot.engine + bot.games + bot.tournament (pure values) "
         "+ Pillow",

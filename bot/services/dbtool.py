@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from bot.config import database_target
 from bot.services.chips import ChipsDefaults, ChipsService
 from bot.services.clock import SystemClock
 from bot.services.tables import TableService
@@ -103,12 +104,15 @@ async def _check(path: Target, *, after_repair: bool = False) -> int:
 def main(argv: list[str] | None = None) -> int:
     """``kapshap db migrate|info|check|repair [--path FILE | --url URL]``, ``kapshap db backup
     PATH``, ``kapshap db copy SOURCE TARGET``."""
-    args = storage_cli.parse_args(argv, (*storage_cli.COMMANDS, "backup", "copy", "repair"))
+    # The database the bot uses: the settings read as `kapshap run` reads them (.env too).
+    args = storage_cli.parse_args(
+        argv, (*storage_cli.COMMANDS, "backup", "copy", "repair"), database_target
+    )
     if args.command == "repair":
         return storage_cli.run_command("repair", _repair, args.target)
     if args.command == "check":
         return storage_cli.run_command("check", _check, args.target)
-    return storage_cli.main(argv)
+    return storage_cli.main(argv, database_target)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -4,28 +4,28 @@
 every rating (the order and the arithmetic are the live ones, so without new parameters the
 result is identical: it says so). With ``--mu/--sigma/--beta/--tau/--scale/--base/--centre`` it
 switches the bot to those model parameters. Run it while the bot is stopped: only one process
-may open a database.
+may open a database. The database is the bot's (``DATABASE_URL`` or ``KAPSHAP_DB_PATH``, from the
+environment and ``.env`` as ``kapshap run`` reads them) unless ``--path`` names a file.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from pathlib import Path
 
+from bot.config import ConfigError, database_target
 from bot.services.clock import SystemClock
 from bot.services.ratings import RatingService, params_with
-from bot.storage.db import Database
+from bot.storage.db import Database, mask_url
 
 __all__ = ["main"]
 
-_DEFAULT_PATH = "data/kapshap.sqlite3"
 _PARAMS = ("mu", "sigma", "beta", "tau", "base", "scale", "centre")
 
 
-async def _rebuild(path: Path, overrides: dict[str, float]) -> int:
+async def _rebuild(path: str | Path, overrides: dict[str, float]) -> int:
     db = await Database.open(path)
     try:
         ratings = RatingService(db, SystemClock())
@@ -41,7 +41,7 @@ async def _rebuild(path: Path, overrides: dict[str, float]) -> int:
     finally:
         await db.close()
     members = len({(m.guild_id, m.user_id) for m in after})
-    print(f"{path}: {games:,} games recorded, {members:,} members rated")
+    print(f"{mask_url(path)}: {games:,} games recorded, {members:,} members rated")
     if params is not None:
         print(f"model: {params.to_json()}")
     elif after == before:
@@ -51,7 +51,7 @@ async def _rebuild(path: Path, overrides: dict[str, float]) -> int:
     return 0
 
 
-async def _show(path: Path) -> int:
+async def _show(path: str | Path) -> int:
     db = await Database.open(path)
     try:
         params = await RatingService(db, SystemClock()).model_params()
@@ -75,14 +75,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--path",
         type=Path,
-        default=Path(os.environ.get("KAPSHAP_DB_PATH", _DEFAULT_PATH)),
-        help="database file (default: $KAPSHAP_DB_PATH or data/kapshap.sqlite3)",
+        help="database file (default: the bot's, DATABASE_URL or KAPSHAP_DB_PATH, from the "
+        "environment and the settings file)",
+    )
+    parser.add_argument(
+        "--env-file", type=Path, default=Path(".env"), help="settings file (default: .env)"
     )
     for name in _PARAMS:
         parser.add_argument(f"--{name}", type=float, help=f"rebuild with this {name}")
     args = parser.parse_args(argv)
-    path: Path = args.path
-    if not path.exists():
+    try:
+        path = database_target(args.env_file) if args.path is None else args.path
+    except ConfigError as exc:
+        print(f"kapshap ratings: {exc}", file=sys.stderr)
+        return 2
+    if isinstance(path, Path) and not path.exists():
         print(f"kapshap ratings: {path} does not exist", file=sys.stderr)
         return 2
     overrides = {n: getattr(args, n) for n in _PARAMS if getattr(args, n) is not None}

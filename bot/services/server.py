@@ -18,11 +18,14 @@ commands last synced.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from bot.locale import LOCALES
 from bot.services.errors import UserError
-from bot.storage.db import Database
+from bot.services.shared_cache import SharedCache
+from bot.storage.db import Database, Tx
 from bot.storage.server import GameMessage, PlayConfigRecord, SeatStateRecord, ServerRepo
 from bot.tournament.schedule import UNKNOWN_ZONE, ZONE_EXAMPLES, ScheduleError
 from bot.tournament.schedule import time_zone as zone_named
@@ -45,6 +48,9 @@ REVIEW_MODES = ("own", "public")
 AUTO_LANGUAGE = "auto"
 DEFAULT_TIMEOUT_LIMIT = 3
 DEFAULT_LOBBY_MINUTES = 15
+#: The topics of the caches' change notifications (a server's play settings, a member's notices).
+PLAY_TOPIC = "play_settings"
+NOTICES_TOPIC = "notices"
 GUIDE_GAMES = 10
 """The hand guide is on by default for a member's first this many games of a game."""
 TIMEOUT_LIMIT_RANGE = (1, 20)
@@ -91,13 +97,14 @@ def _check_range(name: str, value: int, bounds: tuple[int, int]) -> int:
 class ServerService:
     """Play settings, member preferences, kept messages, seat states and the command hash."""
 
-    def __init__(self, db: Database) -> None:
-        """Keep everything in ``db``."""
+    def __init__(self, db: Database, *, now: Callable[[], float] = time.monotonic) -> None:
+        """Keep everything in ``db``; ``now`` times the caches' expiry (tests move it)."""
         self._db = db
         self._repo = ServerRepo()
-        # Read on every turn change: cached, and written through.
-        self._settings: dict[int, PlaySettings] = {}
-        self._notices: dict[int, bool] = {}
+        # Read on every turn change: cached, written through, and kept right when another
+        # process changes them (bot.services.shared_cache).
+        self._settings: SharedCache[PlaySettings] = SharedCache(db, PLAY_TOPIC, now=now)
+        self._notices: SharedCache[bool] = SharedCache(db, NOTICES_TOPIC, now=now)
 
     # --- command tree hash --------------------------------------------------------------------
 
@@ -121,10 +128,11 @@ class ServerService:
         cached = self._settings.get(guild_id)
         if cached is not None:
             return cached
+        token = self._settings.token()
         async with self._db.read() as tx:
             record = await self._repo.get_play_config(tx, guild_id)
         settings = _effective(record)
-        self._settings[guild_id] = settings
+        self._settings.keep(guild_id, settings, token)
         return settings
 
     async def update_play_settings(
@@ -168,6 +176,7 @@ class ServerService:
         ]
         if not given and not reset:
             return await self.play_settings(guild_id)
+        token = self._settings.token()
         async with self._db.transaction() as tx:
             record = (
                 PlayConfigRecord(guild_id)
@@ -186,8 +195,9 @@ class ServerService:
                 time_zone=record.time_zone if time_zone is None else time_zone,
             )
             await self._repo.put_play_config(tx, record)
+            await tx.changed(PLAY_TOPIC, str(guild_id))
         settings = _effective(record)
-        self._settings[guild_id] = settings
+        self._settings.wrote(guild_id, settings, token)
         return settings
 
     # --- member preferences -------------------------------------------------------------------
@@ -197,17 +207,20 @@ class ServerService:
         cached = self._notices.get(user_id)
         if cached is not None:
             return cached
+        token = self._notices.token()
         async with self._db.read() as tx:
             value = await self._repo.get_notices(tx, user_id)
         on = True if value is None else value
-        self._notices[user_id] = on
+        self._notices.keep(user_id, on, token)
         return on
 
     async def set_notices(self, user_id: int, on: bool) -> None:
         """A member turns his turn notices on or off."""
+        token = self._notices.token()
         async with self._db.transaction() as tx:
             await self._repo.set_notices(tx, user_id, on)
-        self._notices[user_id] = on
+            await tx.changed(NOTICES_TOPIC, str(user_id))
+        self._notices.wrote(user_id, on, token)
 
     async def guide_on(self, user_id: int, guild_id: int, game: str) -> bool:
         """Whether a member's hand shows the hand guide in ``game``: as he chose, else for his
@@ -266,10 +279,17 @@ class ServerService:
         async with self._db.read() as tx:
             return await self._repo.seats(tx, game_id)
 
-    async def save_seat(self, game_id: str, seat: int, timeouts: int, out: str | None) -> None:
-        """Store a seat's consecutive timeouts and status."""
+    async def save_seat(
+        self, game_id: str, seat: int, timeouts: int, out: str | None, *, tx: Tx | None = None
+    ) -> None:
+        """Store a seat's consecutive timeouts and status: in ``tx`` when given (so it commits
+        with the step that counted them), else in a transaction of its own."""
+        record = SeatStateRecord(game_id, seat, timeouts, out)
+        if tx is not None:
+            await self._repo.put_seat(tx, record)
+            return
         async with self._db.transaction() as tx:
-            await self._repo.put_seat(tx, SeatStateRecord(game_id, seat, timeouts, out))
+            await self._repo.put_seat(tx, record)
 
 
 def _effective(record: PlayConfigRecord) -> PlaySettings:

@@ -11,7 +11,7 @@ import importlib.resources
 import os
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -208,6 +208,12 @@ class Tx(ABC):
         row = await self.fetchone(sql, params)
         return None if row is None else row[0]
 
+    async def changed(self, topic: str, key: str) -> None:
+        """Tell the other processes, once this transaction commits, that what their caches hold
+        of ``key`` under ``topic`` is out of date (see :meth:`Database.watch`). On SQLite there
+        is no other process: nothing to tell."""
+        return None
+
 
 class Backend(ABC):
     """One backend's database: migrations and transactions (see :class:`bot.storage.db.Database`
@@ -261,3 +267,22 @@ class Backend(ABC):
     @abstractmethod
     async def close(self) -> None:
         """Wait for running transactions, then close. Safe to call twice."""
+
+    # Caches across processes (issue 20, i20-cross). SQLite: one process, so what it caches
+    # only it changes; nothing to hear and always up to date.
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may change the database behind this one's back."""
+        return False
+
+    @property
+    def watching(self) -> bool:
+        """Whether this process hears every change other processes report now."""
+        return True
+
+    def watch(self, topic: str, changed: Callable[[str | None], None]) -> None:
+        """Call ``changed(key)`` whenever another process commits a change of ``key`` under
+        ``topic`` (:meth:`Tx.changed`), and ``changed(None)`` when a change may have gone
+        unheard (everything under ``topic`` is then out of date). SQLite: nothing to hear."""
+        return None

@@ -1,7 +1,9 @@
 """``kapshap db``: look after the database without starting the bot, on either backend.
 
 The database is chosen as the bot chooses it: ``--url URL`` first, then ``--path FILE``, then the
-environment's ``DATABASE_URL``, then ``KAPSHAP_DB_PATH``, then ``data/kapshap.sqlite3``. A URL is
+settings' database (``DATABASE_URL``, then ``KAPSHAP_DB_PATH``, then ``data/kapshap.sqlite3``, from
+the environment and ``.env`` as ``kapshap run`` reads them: the entry point,
+:mod:`bot.services.dbtool`, passes that reader in, since storage does not load settings). A URL is
 printed with its password masked. ``kapshap db copy SOURCE TARGET`` moves a whole history from
 one database to another (:mod:`bot.storage.copy`).
 """
@@ -12,7 +14,7 @@ import argparse
 import asyncio
 import os
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,15 @@ from bot.storage.games import GamesRepo
 from bot.storage.integrity import find_problems
 from bot.storage.lock import ProcessLock
 
-__all__ = ["Target", "check", "main", "resolve_target", "totals_line"]
+__all__ = [
+    "SettingsTarget",
+    "Target",
+    "check",
+    "environment_target",
+    "main",
+    "resolve_target",
+    "totals_line",
+]
 
 _DEFAULT_PATH = "data/kapshap.sqlite3"
 
@@ -33,17 +43,28 @@ _DEFAULT_PATH = "data/kapshap.sqlite3"
 Target = str | Path
 
 
-def resolve_target(url: str | None, path: Path | None, env: dict[str, str] | None = None) -> Target:
-    """The database a ``kapshap db`` command works on: ``--url``, ``--path``, ``DATABASE_URL``,
-    ``KAPSHAP_DB_PATH``, the default file, in that order."""
-    environ = dict(os.environ) if env is None else env
+#: What chooses the database when neither ``--url`` nor ``--path`` is given: called with the
+#: ``--env-file`` (``bot.config.database_target`` in ``kapshap db``).
+SettingsTarget = Callable[[Path], Target]
+
+
+def environment_target(env: Mapping[str, str] | None = None) -> Target:
+    """The database named by the process environment alone (``DATABASE_URL``, then
+    ``KAPSHAP_DB_PATH``, then the default file), for callers without a settings reader."""
+    environ = os.environ if env is None else env
+    if environ.get("DATABASE_URL", "").strip():
+        return environ["DATABASE_URL"].strip()
+    return Path(environ.get("KAPSHAP_DB_PATH", "").strip() or _DEFAULT_PATH)
+
+
+def resolve_target(url: str | None, path: Path | None, settings: Callable[[], Target]) -> Target:
+    """The database a ``kapshap db`` command works on: ``--url``, ``--path``, else the
+    settings' (``settings()``, read only then)."""
     if url:
         return url
     if path is not None:
         return path
-    if environ.get("DATABASE_URL", "").strip():
-        return environ["DATABASE_URL"].strip()
-    return Path(environ.get("KAPSHAP_DB_PATH", "").strip() or _DEFAULT_PATH)
+    return settings()
 
 
 def shown(target: Target) -> str:
@@ -283,14 +304,18 @@ def run_command(
         return 2
 
 
-def parse_args(argv: list[str] | None, choices: tuple[str, ...]) -> argparse.Namespace:
+def parse_args(
+    argv: list[str] | None, choices: tuple[str, ...], settings: SettingsTarget | None = None
+) -> argparse.Namespace:
     """The options of ``kapshap db`` (shared with the ``repair`` command's module); ``target``
-    is the database chosen (:func:`resolve_target`)."""
+    is the database chosen (:func:`resolve_target`): ``settings`` reads it from the
+    ``--env-file`` (None: from the process environment alone)."""
     parser = argparse.ArgumentParser(
         prog="kapshap db",
         description="Database maintenance, on the SQLite file or on PostgreSQL.",
-        epilog="The database: --url, else --path, else $DATABASE_URL, else $KAPSHAP_DB_PATH, "
-        "else data/kapshap.sqlite3.",
+        epilog="The database: --url, else --path, else DATABASE_URL, else KAPSHAP_DB_PATH, "
+        "else data/kapshap.sqlite3, from the environment and the settings file (.env) as "
+        "`kapshap run` reads them.",
     )
     parser.add_argument(
         "command",
@@ -323,10 +348,21 @@ def parse_args(argv: list[str] | None, choices: tuple[str, ...]) -> argparse.Nam
         type=Path,
         help="a SQLite database file (default: $KAPSHAP_DB_PATH or data/kapshap.sqlite3)",
     )
+    parser.add_argument(
+        "--env-file", type=Path, default=Path(".env"), help="settings file (default: .env)"
+    )
     args = parser.parse_args(argv)
     if args.url is not None and not is_database_url(args.url):
         parser.error(f"--url must be a postgresql:// URL, not {mask_url(args.url)}")
-    args.target = resolve_target(args.url, args.path)
+    env_file: Path = args.env_file
+    try:
+        args.target = resolve_target(
+            args.url,
+            args.path,
+            environment_target if settings is None else lambda: settings(env_file),
+        )
+    except ValueError as exc:  # bot.config.ConfigError: one line, as `kapshap run` says it
+        parser.error(str(exc))
     if isinstance(args.target, str) and not is_database_url(args.target):
         parser.error(f"DATABASE_URL must be a postgresql:// URL, not {mask_url(args.target)}")
     if args.command not in ("backup", "copy") and args.operands:
@@ -338,10 +374,10 @@ def parse_args(argv: list[str] | None, choices: tuple[str, ...]) -> argparse.Nam
     return args
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, settings: SettingsTarget | None = None) -> int:
     """``kapshap db migrate|info|check [--path FILE | --url URL]``, ``kapshap db backup PATH
-    [--keep N]``, ``kapshap db copy SOURCE TARGET``."""
-    args = parse_args(argv, (*COMMANDS, "backup", "copy"))
+    [--keep N]``, ``kapshap db copy SOURCE TARGET``; ``settings`` as for :func:`parse_args`."""
+    args = parse_args(argv, (*COMMANDS, "backup", "copy"), settings)
     if args.command == "copy":
         return copy_command(args.operands)
     if args.command == "backup":

@@ -24,7 +24,7 @@ well-defined version. PostgreSQL starts from ``migrations/postgresql/0008_baseli
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
@@ -157,6 +157,28 @@ class Database:
         the only one, so it is granted unless this process holds ``name`` already.
         """
         return await self._backend.hold(name)
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may change the database behind this one's back (PostgreSQL):
+        a cache of its rows must then :meth:`watch` them, and expire besides."""
+        return self._backend.shared
+
+    @property
+    def watching(self) -> bool:
+        """Whether this process hears every change other processes report right now (always on
+        SQLite; on PostgreSQL while its listening connection is up)."""
+        return self._backend.watching
+
+    def watch(self, topic: str, changed: Callable[[str | None], None]) -> None:
+        """Call ``changed(key)`` when another process commits a change of ``key`` under
+        ``topic`` (reported by :meth:`Tx.changed` inside its transaction), and ``changed(None)``
+        when changes may have gone unheard (the listening connection was lost, or is back).
+
+        On PostgreSQL this is ``LISTEN`` on a connection of its own (started at the first
+        watch, reconnected by itself); on SQLite no other process exists and nothing is called.
+        """
+        self._backend.watch(topic, changed)
 
     async def explain_query_plan(self, sql: str, params: Params = ()) -> list[str]:
         """The query plan lines of a statement (used by benchmarks and tests)."""

@@ -12,13 +12,20 @@ run concurrently, each on one REPEATABLE READ READ ONLY snapshot.
 
 The server going away raises :class:`~bot.storage.errors.DatabaseUnavailable` (the callers show
 "try again"); the pool opens new connections by itself. Both are logged once.
+
+Caches across processes (:meth:`PostgresDatabase.watch`): a transaction that changes what other
+processes cache says so with ``pg_notify`` (:meth:`PostgresTx.changed`), which the server
+delivers only if, and once, it commits; each process that watches holds one more connection,
+``LISTEN`` on :data:`CHANGES_CHANNEL`, reconnected by itself. A process does not hear its own
+notifications (its caches already know what it wrote).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterable, Sequence
+import secrets
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from typing import Any
 
@@ -51,6 +58,7 @@ from bot.storage.stats import PoolUse
 
 __all__ = [
     "BASELINE_VERSION",
+    "CHANGES_CHANNEL",
     "MIGRATE_LOCK_KEY",
     "WRITE_LOCK_KEY",
     "PostgresDatabase",
@@ -77,6 +85,11 @@ _BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 
 #: The SQLite version the PostgreSQL history starts at (migrations/postgresql/0008_baseline.sql).
 BASELINE_VERSION = 8
+
+#: The channel of the caches' change notifications (:meth:`PostgresDatabase.watch`).
+CHANGES_CHANNEL = "kapshap_changes"
+#: How long the listening connection waits before connecting again, at first and at most.
+LISTEN_RETRY_SECONDS = (0.2, 5.0)
 
 POOL_MIN = 1
 POOL_MAX = 10
@@ -199,12 +212,13 @@ class PostgresTx(Tx):
     """A pooled connection, lent to one block (see :class:`bot.storage.db.Tx`)."""
 
     backend = "postgresql"
-    __slots__ = ("_conn", "_open", "_where")
+    __slots__ = ("_conn", "_open", "_origin", "_where")
 
-    def __init__(self, conn: _Conn, where: str) -> None:
+    def __init__(self, conn: _Conn, where: str, origin: str = "") -> None:
         self._conn = conn
         self._open = True
         self._where = where
+        self._origin = origin
 
     def _check(self) -> _Conn:
         if not self._open:
@@ -263,6 +277,16 @@ class PostgresTx(Tx):
             raise _translate(exc, self._where, conn) from exc
         return list(rows)
 
+    async def changed(self, topic: str, key: str) -> None:
+        """``pg_notify``: the other processes hear of it if, and when, the transaction commits."""
+        conn = self._check()
+        try:
+            await conn.execute(
+                "SELECT pg_notify($1, $2)", CHANGES_CHANNEL, f"{self._origin} {topic}:{key}"
+            )
+        except Exception as exc:
+            raise _translate(exc, self._where, conn) from exc
+
 
 class _PostgresHeld(HeldLock):
     def __init__(self, owner: PostgresDatabase, name: str, conn: asyncpg.Connection) -> None:
@@ -301,6 +325,14 @@ class PostgresDatabase(Backend):
         self._closed = False
         self._down = False
         self._held: dict[str, _PostgresHeld] = {}
+        # Caches across processes: who watches which topic, and the listening connection.
+        self._origin = secrets.token_hex(8)  # this process's notifications carry it
+        self._watchers: dict[str, list[Callable[[str | None], None]]] = {}
+        self._listening: asyncio.Task[None] | None = None  # connecting it
+        self._listener: asyncpg.Connection | None = None
+        self._retry = LISTEN_RETRY_SECONDS[0]
+        self._retry_handle: asyncio.TimerHandle | None = None
+        self._heard_all = False  # LISTEN is in force on a live connection
 
     @classmethod
     async def connect(
@@ -394,11 +426,126 @@ class PostgresDatabase(Backend):
         self._held[name] = held
         return held
 
+    # ----------------------------------------------------------------- caches across processes
+
+    @property
+    def shared(self) -> bool:
+        """Yes: other processes may write."""
+        return True
+
+    @property
+    def watching(self) -> bool:
+        """Whether ``LISTEN`` is in force on a live connection now."""
+        return self._heard_all
+
+    def watch(self, topic: str, changed: Callable[[str | None], None]) -> None:
+        """Call ``changed`` for the other processes' changes under ``topic`` (see
+        :meth:`bot.storage.db.Database.watch`); the listening connection starts now, or at the
+        next block when no event loop runs yet."""
+        self._watchers.setdefault(topic, []).append(changed)
+        self._start_listening()
+
+    def _start_listening(self) -> None:
+        """Connect the listening connection (in a short task) unless it is up or coming.
+
+        No task stays waiting while it listens: asyncpg calls :meth:`_heard` and, when the
+        connection dies, :meth:`_lost`, which starts this again (so an in-memory Discord's
+        "settle" never finds a task parked on an unknown wait)."""
+        if (
+            self._listener is not None
+            or self._listening is not None
+            or not self._watchers
+            or self._closed
+        ):
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # constructed outside a loop: the first block starts it
+        self._listening = loop.create_task(self._connect_listener(), name="kapshap-listen")
+
+    async def _connect_listener(self) -> None:
+        conn: asyncpg.Connection | None = None
+        try:
+            conn = await asyncpg.connect(self._dsn, timeout=CONNECT_TIMEOUT)
+            await conn.add_listener(CHANGES_CHANNEL, self._heard)
+            conn.add_termination_listener(self._lost)
+        except Exception as exc:
+            if conn is not None:
+                conn.terminate()
+            if self._retry == LISTEN_RETRY_SECONDS[0]:  # once, not at every retry
+                log.warning(
+                    "the database %s: cannot listen for changes (%s); caches read afresh "
+                    "until it can",
+                    self._where,
+                    _why(exc),
+                )
+            self._listening = None
+            self._retry_later()
+            return
+        finally:
+            if self._closed and conn is not None and not conn.is_closed():
+                conn.terminate()
+        self._listening = None
+        if self._closed:
+            return
+        self._listener = conn
+        self._retry = LISTEN_RETRY_SECONDS[0]
+        self._heard_all = True
+        # Whatever changed before LISTEN took effect went unheard.
+        self._everything_changed()
+
+    def _lost(self, _conn: object) -> None:
+        """The listening connection died: changes may go unheard until it is back."""
+        self._listener = None
+        if self._heard_all:
+            self._heard_all = False
+            self._everything_changed()
+        if not self._closed:
+            log.warning(
+                "the database %s: the connection listening for changes was lost; caches read "
+                "afresh until it is back",
+                self._where,
+            )
+            self._retry_later()
+
+    def _retry_later(self) -> None:
+        if self._closed:
+            return
+        wait, self._retry = self._retry, min(self._retry * 2, LISTEN_RETRY_SECONDS[1])
+        self._retry_handle = asyncio.get_running_loop().call_later(wait, self._start_listening)
+
+    def _heard(self, _conn: object, _pid: int, _channel: str, payload: object) -> None:
+        origin, _, change = str(payload).partition(" ")
+        if origin == self._origin:
+            return  # this process's own change: its caches know already
+        topic, _, key = change.partition(":")
+        for changed in self._watchers.get(topic, ()):
+            changed(key)
+
+    def _everything_changed(self) -> None:
+        for watchers in self._watchers.values():
+            for changed in watchers:
+                changed(None)
+
     async def close(self) -> None:
         """Release the held locks, wait for running blocks, close the pool. Safe to call twice."""
         if self._closed:
             return
         self._closed = True
+        if self._retry_handle is not None:
+            self._retry_handle.cancel()
+        if self._listening is not None:
+            self._listening.cancel()
+            if self._listening.get_loop() is asyncio.get_running_loop():
+                with suppress(asyncio.CancelledError):
+                    await self._listening
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.remove_termination_listener(self._lost)
+            self._heard_all = False
+            with suppress(Exception):
+                await listener.close(timeout=CONNECT_TIMEOUT)
         for held in list(self._held.values()):
             await held.release()
         async with self._write_lock:
@@ -426,6 +573,8 @@ class PostgresDatabase(Backend):
     async def _begun(self, begin: str, readonly: bool) -> AsyncIterator[Tx]:
         if self._closed:
             raise StorageError("the database is closed")
+        if self._listener is None and self._listening is None and self._watchers:
+            self._start_listening()
         try:
             conn = await self._pool.acquire()
         except _CANNOT_CONNECT as exc:
@@ -439,7 +588,7 @@ class PostgresDatabase(Backend):
             except Exception as exc:
                 await _rollback_quietly(conn)
                 raise self._unavailable(exc, conn) from exc
-            tx = PostgresTx(conn, self._where)
+            tx = PostgresTx(conn, self._where, self._origin)
             try:
                 yield tx
             except BaseException as exc:

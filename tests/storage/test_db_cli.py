@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.services import dbtool
-from bot.storage.cli import main, resolve_target
+from bot.storage.cli import environment_target, main, resolve_target
 from bot.storage.db import Database, load_migrations
 from tests.postgres import PostgresServer
 
@@ -55,11 +55,64 @@ def with_password(url: str, password: str = "hunter2-secret") -> str:
 def test_the_database_is_chosen_as_the_bot_chooses_it() -> None:
     url, other = "postgresql://u@h/a", "postgresql://u@h/b"
     env = {"DATABASE_URL": url, "KAPSHAP_DB_PATH": "env.sqlite3"}
-    assert resolve_target(other, Path("p.sqlite3"), env) == other
-    assert resolve_target(None, Path("p.sqlite3"), env) == Path("p.sqlite3")
-    assert resolve_target(None, None, env) == url
-    assert resolve_target(None, None, {"KAPSHAP_DB_PATH": "env.sqlite3"}) == Path("env.sqlite3")
-    assert resolve_target(None, None, {"DATABASE_URL": " "}) == Path("data/kapshap.sqlite3")
+
+    def settings() -> Path | str:
+        return environment_target(env)
+
+    assert resolve_target(other, Path("p.sqlite3"), settings) == other
+    assert resolve_target(None, Path("p.sqlite3"), settings) == Path("p.sqlite3")
+    assert resolve_target(None, None, settings) == url
+    assert environment_target({"KAPSHAP_DB_PATH": "env.sqlite3"}) == Path("env.sqlite3")
+    assert environment_target({"DATABASE_URL": " "}) == Path("data/kapshap.sqlite3")
+
+
+@pytest.fixture
+def settings_only_in_dotenv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A working directory whose settings are in .env only (none in the environment)."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("DATABASE_URL", "KAPSHAP_DB_PATH", "KAPSHAP_TURN_SECONDS"):
+        monkeypatch.delenv(name, raising=False)
+    return tmp_path
+
+
+def test_every_command_opens_the_database_of_dotenv_as_kapshap_run_does(
+    settings_only_in_dotenv: Path, pg_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """DATABASE_URL in .env only: `kapshap db`, `kapshap ratings` and `kapshap record` open
+    that database, the one `kapshap run` opens, never the SQLite default next to it."""
+    from bot.config import load_settings
+    from bot.records_cli import main_record
+    from bot.services import ratings_cli
+
+    here = settings_only_in_dotenv
+    (here / ".env").write_text(f"DATABASE_URL={pg_url}\n")
+    assert load_settings().database_target == pg_url  # what `kapshap run` opens
+    assert dbtool.main(["migrate"]) == 0
+    assert "postgres" in capsys.readouterr().out
+    assert dbtool.main(["check"]) == 0
+    assert "chips are conserved" in capsys.readouterr().out
+    assert ratings_cli.main(["model"]) == 0
+    assert "model:" in capsys.readouterr().out
+    # A game that is not there, asked of the right database (not "No database at ...").
+    assert main_record(["export", "nosuchgame"]) == 1
+    assert "No database" not in capsys.readouterr().err
+    assert not (here / "data").exists()
+
+
+def test_another_settings_file_and_a_bad_setting_in_it(
+    settings_only_in_dotenv: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    here = settings_only_in_dotenv
+    (here / "other.env").write_text("KAPSHAP_DB_PATH=other.sqlite3\n")
+    assert dbtool.main(["migrate", "--env-file", "other.env"]) == 0
+    assert (here / "other.sqlite3").exists() and not (here / "data").exists()
+    capsys.readouterr()
+    (here / ".env").write_text("KAPSHAP_TURN_SECONDS=soon\n")
+    with pytest.raises(SystemExit) as exited:
+        dbtool.main(["info"])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "KAPSHAP_TURN_SECONDS" in err and "Traceback" not in err
 
 
 def test_every_command_on_postgresql_by_url_and_by_environment(

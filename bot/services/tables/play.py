@@ -7,6 +7,7 @@ import asyncio
 import json
 import logging
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from bot.ai.base import AnyPlayer
@@ -26,8 +27,9 @@ from bot.services.tables.model import MAX_RECENT, Outcome, Step, Table
 from bot.services.tables.settlement import TableSettlement, _settle_flags
 from bot.services.tables.store import _apply, _seats_json, bound_table
 from bot.services.tables.words import _opening_line, _record_settlement, _refusal, _rules_refusal
+from bot.storage.db import Tx
 from bot.storage.errors import StaleVersionError
-from bot.storage.games import GameEnd, GameStatus
+from bot.storage.games import GameEnd, GameRecord, GameStatus
 
 __all__ = ["NO_HINTS", "TablePlay"]
 
@@ -207,11 +209,16 @@ class TablePlay(TableSettlement):
             if isinstance(action, str):
                 action = _parse_for(state, action, table.game)
             outcome = Outcome(table)
-            await self._play(table, seat, action, outcome, interaction=interaction)
-            if table.timeouts.get(seat):
-                # He is back: only timeouts in a row count toward being out.
-                table.timeouts[seat] = 0
-                await self._save_seat(table, seat)
+            # He is back: only timeouts in a row count toward being out (reset with his move,
+            # in its transaction).
+            await self._play(
+                table,
+                seat,
+                action,
+                outcome,
+                interaction=interaction,
+                back=bool(table.timeouts.get(seat)),
+            )
             for listener in list(self.act_listeners):
                 try:
                     await listener(table, user_id)
@@ -237,63 +244,85 @@ class TablePlay(TableSettlement):
         *,
         by_timeout: bool = False,
         interaction: int | None = None,
+        back: bool = False,
     ) -> None:
         """Apply one action and commit it (with the result, if it ends the game), together
-        with the interaction that carried it (see :meth:`_claim`)."""
+        with the interaction that carried it (see :meth:`_claim`) and, when the player is
+        ``back`` after timeouts, his count set back to 0."""
         state = table.state
         assert state is not None
-        engine = engine_of(table.game)
+        move = self._move(table, state, seat, action)
         try:
-            new_state, events = _apply(state, action)
+            async with self._games.transaction() as tx:
+                await self._claim(tx, table, interaction)
+                record, settled_line = await self._commit_move(tx, table, table.version, move)
+                if back:
+                    await self._save_seat(table, seat, tx=tx, timeouts=0)
+        except StaleVersionError:
+            raise StaleTable from None
+        if back:
+            table.timeouts[seat] = 0
+        self._moved(table, move, record, outcome, settled_line, by_timeout=by_timeout)
+
+    def _move(self, table: Table, before: AnyState, seat: int, action: AnyAction) -> _Move:
+        """Work out one action of ``seat`` from ``before`` (nothing is written or changed): a
+        refusal in words when it is illegal."""
+        try:
+            after, events = _apply(before, action)
         except IllegalAction as exc:
             raise _refusal(exc, table.game) from None
         end = None
-        if new_state.result is not None:
-            winner = new_state.result.winner
+        if after.result is not None:
+            winner = after.result.winner
             status = GameStatus.FINISHED if winner is not None else GameStatus.DRAWN
             end = GameEnd(status, self._clock.now(), winner)
-        deadline = None if end is not None else self._deadline_after(table, state, new_state)
+        deadline = None if end is not None else self._deadline_after(table, before, after)
         # The engine normalises `take` to a tile; log the action as it was applied.
-        logged = _applied_notation(state, new_state, action)
-        settled_line: str | None = None
-        try:
-            if end is None:
-                async with self._games.transaction() as tx:
-                    await self._claim(tx, table, interaction)
-                    record, _ = await self._games.append_action(
-                        table.id,
-                        expected_version=table.version,
-                        seat=seat,
-                        notation=logged,
-                        created_at=self._clock.now(),
-                        deadline=deadline,
-                        tx=tx,
-                    )
-            else:
-                # The final action and its settlement commit together: a crash or a busy
-                # database leaves both or neither (the move is then simply played again).
-                async with self._games.transaction() as tx:
-                    await self._claim(tx, table, interaction)
-                    record, _ = await self._games.append_action(
-                        table.id,
-                        expected_version=table.version,
-                        seat=seat,
-                        notation=logged,
-                        created_at=self._clock.now(),
-                        deadline=deadline,
-                        end=end,
-                        tx=tx,
-                    )
-                    settled_line = await self._settle_chips(table, new_state, tx)
-                    await self._games.mark_settled(table.id, tx=tx)
-                    await self._rate(table, tx)
-        except StaleVersionError:
-            raise StaleTable from None
+        logged = _applied_notation(before, after, action)
+        return _Move(seat, action, after, tuple(events), end, deadline, logged)
+
+    async def _commit_move(
+        self, tx: Tx, table: Table, version: int, move: _Move
+    ) -> tuple[GameRecord, str | None]:
+        """Write one worked-out action in ``tx`` over the row at ``version``; the final action
+        and its settlement go together (a crash or a busy database leaves both or neither, and
+        the move is then simply played again)."""
+        record, _ = await self._games.append_action(
+            table.id,
+            expected_version=version,
+            seat=move.seat,
+            notation=move.logged,
+            created_at=self._clock.now(),
+            deadline=move.deadline,
+            end=move.end,
+            tx=tx,
+        )
+        if move.end is None:
+            return record, None
+        settled_line = await self._settle_chips(table, move.after, tx)
+        await self._games.mark_settled(table.id, tx=tx)
+        await self._rate(table, tx)
+        return record, settled_line
+
+    def _moved(
+        self,
+        table: Table,
+        move: _Move,
+        record: GameRecord,
+        outcome: Outcome,
+        settled_line: str | None,
+        *,
+        by_timeout: bool = False,
+    ) -> None:
+        """A committed action: the table's copy and the outcome follow it."""
+        engine = engine_of(table.game)
         table.version = record.version
-        table.state = new_state
-        table.deadline = deadline
-        outcome.steps.append(Step(seat, action, tuple(events), by_timeout, end is not None))
-        for event in events:
+        table.state = move.after
+        table.deadline = move.deadline
+        outcome.steps.append(
+            Step(move.seat, move.action, move.events, by_timeout, move.end is not None)
+        )
+        for event in move.events:
             names = [s.name for s in table.seats]
             line = EventLine(engine.describe_event(event, None, names), event, names)
             outcome.lines.append(line)
@@ -302,8 +331,8 @@ class TablePlay(TableSettlement):
                 # third of "Recent" and leave barely one turn of play in it.
                 table.recent.append(line)
         del table.recent[:-MAX_RECENT]
-        if end is not None:
-            table.status = end.status
+        if move.end is not None:
+            table.status = move.end.status
             table.deadline = None
             _record_settlement(table, outcome, settled_line)
 
@@ -340,6 +369,19 @@ class TablePlay(TableSettlement):
             else:
                 choice = _ai_choice(player, table.state, seat, self._ai_rng)
             await self._play(table, seat, choice, outcome)
+
+
+@dataclass(frozen=True, slots=True)
+class _Move:
+    """One action worked out from a state, not yet committed (:meth:`TablePlay._move`)."""
+
+    seat: int
+    action: AnyAction
+    after: AnyState
+    events: tuple[Any, ...]
+    end: GameEnd | None
+    deadline: float | None
+    logged: str
 
 
 def _ai_player(game: str, level: str) -> AnyPlayer:

@@ -92,11 +92,14 @@ class TableStore(TableCore):
         ):
             raise StaleTable
 
-    async def _save_seat(self, table: Table, seat: int) -> None:
+    async def _save_seat(
+        self, table: Table, seat: int, *, tx: Tx | None = None, timeouts: int | None = None
+    ) -> None:
+        """Store a seat's timeouts (``timeouts``, else the table's count) and status, in ``tx``
+        when given (the step's own transaction)."""
         if self._server is not None:
-            await self._server.save_seat(
-                table.id, seat, table.timeouts.get(seat, 0), table.out.get(seat)
-            )
+            count = table.timeouts.get(seat, 0) if timeouts is None else timeouts
+            await self._server.save_seat(table.id, seat, count, table.out.get(seat), tx=tx)
 
     async def _load_seats(self, table: Table) -> None:
         if self._server is None:

@@ -22,6 +22,7 @@ from bot.services.tables.model import (
 )
 from bot.services.tables.recovery import TableRecovery
 from bot.services.tables.store import bound_table
+from bot.storage.errors import StaleVersionError
 from bot.storage.games import GameStatus
 
 __all__ = ["HEARTBEAT_SECONDS", "INTERACTION_DAYS", "PRUNE_SECONDS", "TableTimers"]
@@ -224,19 +225,30 @@ class TableTimers(TableRecovery):
             count=count,
             limit=limit,
         )
+        # The whole passive turn (a draw and a discard are two actions) and its count commit
+        # in one transaction: a crash leaves the turn unplayed and uncounted, or both, so
+        # whichever process fires it next plays and counts it exactly once.
+        moves = []
+        before = state
+        while before.result is None and before.current == seat and before.turn == state.turn:
+            move = self._move(table, before, seat, passive_action(before, seat, self._ai_rng))
+            moves.append(move)
+            before = move.after
+        committed = []
+        try:
+            async with self._games.transaction() as tx:
+                version = table.version
+                for move in moves:
+                    record, settled_line = await self._commit_move(tx, table, version, move)
+                    version = record.version
+                    committed.append((move, record, settled_line))
+                await self._save_seat(table, seat, tx=tx, timeouts=count)
+        except StaleVersionError:
+            raise StaleTable from None
         outcome.lines.append(line)
-        turn = state.turn
-        while (
-            table.state is not None
-            and table.state.result is None
-            and table.state.current == seat
-            and table.state.turn == turn
-        ):
-            action = passive_action(table.state, seat, self._ai_rng)
-            await self._play(table, seat, action, outcome, by_timeout=True)
-        # Counted once the turn is played, so a failure cannot count a timeout twice.
+        for move, record, settled_line in committed:
+            self._moved(table, move, record, outcome, settled_line, by_timeout=True)
         table.timeouts[seat] = count
-        await self._save_seat(table, seat)
         table.recent.append(line)
         del table.recent[:-MAX_RECENT]
         await self._advance(table, outcome)
