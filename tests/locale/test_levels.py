@@ -94,6 +94,9 @@ async def test_a_chinese_table_names_its_computer_by_level(
     assert not CODES.search(levels)
     rules = next(f.value for f in embed.fields if f.name == "輪到你")
     assert "連續逾時 3 次即出局" in rules  # the server's limit, not "a few"
+    learning = next(f.value for f in embed.fields if f.name == "謎題、提示和手牌指引")
+    words = ("`/謎題`", "`/提示`", "`/個人設定 手牌指引:`", "頭 10 局")
+    assert all(word in learning for word in words), learning
 
 
 async def test_a_tournaments_computer_fillers_are_named_by_level(
