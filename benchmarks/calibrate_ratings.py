@@ -57,7 +57,17 @@ def seatings(game: Game, levels: Sequence[str], rng: random.Random, games: int) 
     return out
 
 
-ORDER = ("random", "greedy", "beginner", "casual", "club", "strong", "expert", "master")
+ORDER = (
+    "novice",
+    "random",
+    "greedy",
+    "beginner",
+    "casual",
+    "club",
+    "strong",
+    "expert",
+    "master",
+)
 """The levels weakest first: the order of the pool (the pairs are played in this order)."""
 
 
@@ -221,9 +231,7 @@ def main() -> None:
             continue
         games = args.tsung_games if game is Game.TSUNG_SHAP else args.games
         start = time.perf_counter()
-        fitted = calibrate(
-            game, games, args.seed, args.master, also.get(game.value, ()), args.pool
-        )
+        fitted = calibrate(game, games, args.seed, args.master, also.get(game.value, ()), args.pool)
         seconds = time.perf_counter() - start
         print(f"{game.value}: {games} games, {seconds:.0f} s")
         print("  level      mu     sigma  shown  gap   rated seats")

@@ -54,8 +54,8 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
     (
         N_("Puzzles, hints and the hand guide"),
         N_(
-            "`/puzzle` a position to solve, only you see it (\"what do you discard?\", \"take or "
-            "draw?\", \"which capture?\"); `/puzzles leaderboard` the best solvers here · "
+            '`/puzzle` a position to solve, only you see it ("what do you discard?", "take or '
+            'draw?", "which capture?"); `/puzzles leaderboard` the best solvers here · '
             "`/hint` (or **Hint** under your hand) the expert's move and why, at a table against "
             "the computer that is not rated · the **hand guide** groups your hand into the eye "
             "and the ten-pairs and names the tiles you wait on: on for your first {guide_games} "
@@ -86,7 +86,9 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
     (
         N_("Computer players"),
         N_(
-            "**{beginner}** makes the obvious moves and misjudges most others · **{casual}**, "
+            "**{novice}** plays his very first game: misses his own wins and half of what he "
+            "could take · **{beginner}** makes the obvious moves and misjudges most others · "
+            "**{casual}**, "
             "**{club}** and **{strong}** play like the expert but misjudge less and less often · "
             "**{expert}** also reckons with the tiles nobody has seen yet · **{master}** plays "
             "each move out many times before choosing (slower). Not every game offers every "

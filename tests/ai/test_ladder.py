@@ -88,7 +88,8 @@ def test_the_fast_path_plays_the_ladder_exactly_as_the_engine(rules_name: str) -
 @pytest.mark.parametrize("game", GAMES)
 def test_the_old_levels_still_play_but_are_not_offered(game: str) -> None:
     offered = levels_for(game)
-    assert offered[0] == "beginner" and offered[-1] == "master"
+    assert offered[0] == ("novice" if game == "kap-shap" else "beginner")
+    assert offered[-1] == "master"
     assert "random" not in offered and "greedy" not in offered
     for level in ("random", "greedy", *offered):
         assert player_for(game, level).level == level
@@ -111,6 +112,19 @@ def test_the_beginner_is_not_the_random_player() -> None:
             else:
                 random_wins += 1
     assert beginner > 2 * random_wins
+
+
+def test_the_novice_misses_what_the_beginner_sees() -> None:
+    """Over the same deals the beginner wins more games against the novice than he loses: the
+    novice sees only half the discards that make ten and misses more of his wins."""
+    wins = {"novice": 0, "beginner": 0}
+    for seed in range(24):
+        table = ["beginner", "novice"] if seed % 2 else ["novice", "beginner"]
+        _, result = _play("kap-shap", table, seed)
+        winner = getattr(result, "winner", None)
+        if winner is not None:
+            wins[table[winner]] += 1
+    assert wins["beginner"] > 2 * wins["novice"], wins
 
 
 @pytest.mark.parametrize("game", GAMES)
