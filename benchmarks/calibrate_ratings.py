@@ -57,15 +57,30 @@ def seatings(game: Game, levels: Sequence[str], rng: random.Random, games: int) 
     return out
 
 
-ORDER = ("random", "greedy", "beginner", "casual", "club", "strong", "expert", "master")
+ORDER = (
+    "novice",
+    "random",
+    "greedy",
+    "beginner",
+    "casual",
+    "club",
+    "strong",
+    "expert",
+    "master",
+)
 """The levels weakest first: the order of the pool (the pairs are played in this order)."""
 
 
-def calibrated_levels(game: Game, master: bool, also: Sequence[str] = ()) -> list[str]:
+def calibrated_levels(
+    game: Game, master: bool, also: Sequence[str] = (), pool: Sequence[str] = ()
+) -> list[str]:
     """The levels to calibrate: those no longer offered that stored games still name (so that
     a rebuild rates those games at their measured strength), the ladder the game offers (the
     master only if asked) and ``also``, levels the game plays but does not offer, in
-    :data:`ORDER`."""
+    :data:`ORDER`; or, if ``pool`` names any, exactly those (a head-to-head of a few levels,
+    e.g. the master against the expert, which measures their gap in fewer games)."""
+    if pool:
+        return [level for level in ORDER if level in pool]
     chosen = {*RETIRED, *levels_for(game), *also}
     if not master:
         chosen.discard("master")
@@ -164,10 +179,15 @@ def fit(levels: Sequence[str], played: Sequence[tuple[list[str], int]]) -> dict[
 
 
 def calibrate(
-    game: Game, games: int, seed: int, master: bool = False, also: Sequence[str] = ()
+    game: Game,
+    games: int,
+    seed: int,
+    master: bool = False,
+    also: Sequence[str] = (),
+    pool: Sequence[str] = (),
 ) -> dict[str, Fitted]:
     """Fit each level's (mu, sigma) from ``games`` simulated games; also count rated games."""
-    levels = calibrated_levels(game, master, also)
+    levels = calibrated_levels(game, master, also, pool)
     return fit(levels, play(game, levels, games, seed))
 
 
@@ -193,6 +213,14 @@ def main() -> None:
         metavar="GAME=LEVEL",
         help="a level the game plays but does not offer, in the pool too (repeatable)",
     )
+    parser.add_argument("--master", action="store_true", help="the master in the pool too")
+    parser.add_argument(
+        "--pool",
+        action="append",
+        default=[],
+        metavar="LEVEL",
+        help="only these levels (repeatable): a head-to-head, e.g. --pool expert --pool master",
+    )
     args = parser.parse_args()
     also: dict[str, list[str]] = {}
     for item in args.also:
@@ -203,7 +231,7 @@ def main() -> None:
             continue
         games = args.tsung_games if game is Game.TSUNG_SHAP else args.games
         start = time.perf_counter()
-        fitted = calibrate(game, games, args.seed, also=also.get(game.value, ()))
+        fitted = calibrate(game, games, args.seed, args.master, also.get(game.value, ()), args.pool)
         seconds = time.perf_counter() - start
         print(f"{game.value}: {games} games, {seconds:.0f} s")
         print("  level      mu     sigma  shown  gap   rated seats")

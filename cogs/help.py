@@ -52,6 +52,17 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
         ),
     ),
     (
+        N_("Puzzles, hints and the hand guide"),
+        N_(
+            '`/puzzle` a position to solve, only you see it ("what do you discard?", "take or '
+            'draw?", "which capture?"); `/puzzles leaderboard` the best solvers here · '
+            "`/hint` (or **Hint** under your hand) the expert's move and why, at a table against "
+            "the computer that is not rated · the **hand guide** groups your hand into the eye "
+            "and the ten-pairs and names the tiles you wait on: on for your first {guide_games} "
+            "games of each game, `/settings guide:` turns it on or off."
+        ),
+    ),
+    (
         N_("Commands"),
         N_(
             "`/table new` open a table (here or in a thread) · `/table join`, `leave`, `addbot`, "
@@ -75,7 +86,9 @@ HELP_SECTIONS: tuple[tuple[str, str], ...] = (
     (
         N_("Computer players"),
         N_(
-            "**{beginner}** makes the obvious moves and misjudges most others · **{casual}**, "
+            "**{novice}** plays his very first game: misses his own wins and half of what he "
+            "could take · **{beginner}** makes the obvious moves and misjudges most others · "
+            "**{casual}**, "
             "**{club}** and **{strong}** play like the expert but misjudge less and less often · "
             "**{expert}** also reckons with the tiles nobody has seen yet · **{master}** plays "
             "each move out many times before choosing (slower). Not every game offers every "
@@ -101,6 +114,7 @@ def help_embed(locale: str = "en", timeouts: int = DEFAULT_TIMEOUT_LIMIT) -> dis
     their codes: bot.locale.levels)."""
     values = {level: level_name(locale, level) for level in LEVEL_NAMES}
     values["timeouts"] = str(timeouts)
+    values["guide_games"] = str(GUIDE_GAMES)
     embed = discord.Embed(title=t(locale, "Kap Shap — how to play"), colour=COLOUR)
     for name, value in HELP_SECTIONS:
         embed.add_field(name=t(locale, name), value=t(locale, value, **values), inline=False)

@@ -13,6 +13,7 @@ __all__ = ["LEVEL_WORDS", "AnyPlayer"]
 LEVEL_WORDS: dict[str, str] = {
     "random": "easiest: plays any legal move",
     "greedy": "steady: always plays the move that brings its hand (or score) closest",
+    "novice": "a first game: often misses his own win and the tiles he could take",
     "beginner": "first games: sees the obvious moves, misjudges most others",
     "casual": "knows the game, still misjudges many choices",
     "club": "plays sensibly, misjudges now and then",

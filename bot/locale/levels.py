@@ -1,6 +1,7 @@
-"""The computer levels as a member reads them: the ladder ``新手`` / ``入門`` / ``熟手`` / ``好手``
-/ ``高手`` / ``大師`` for the codes ``beginner`` / ``casual`` / ``club`` / ``strong`` / ``expert`` /
-``master``, and the levels no longer offered, ``隨機`` / ``普通`` for ``random`` / ``greedy``.
+"""The computer levels as a member reads them: the ladder ``生手`` / ``新手`` / ``入門`` /
+``熟手`` / ``好手`` / ``高手`` / ``大師`` for the codes ``novice`` / ``beginner`` /
+``casual`` / ``club`` / ``strong`` / ``expert`` / ``master``, and the levels no longer
+offered, ``隨機`` / ``普通`` for ``random`` / ``greedy``.
 
 The codes are what the AI layer registers, the command options and ``--ai`` take and the
 database stores; a member never reads them. Everything that shows a level to a member (a
@@ -20,6 +21,7 @@ __all__ = ["LEVEL_NAMES", "LevelName", "level_name"]
 LEVEL_NAMES: dict[str, str] = {
     "random": N_("Random"),
     "greedy": N_("Normal"),
+    "novice": N_("Novice"),
     "beginner": N_("Beginner"),
     "casual": N_("Casual"),
     "club": N_("Club"),

@@ -29,7 +29,7 @@ def playable() -> dict[str, GameTerminal]:
 
 
 def default_level(game: str) -> str:
-    """The game's weakest level (the ladder's beginner): what a newcomer is suggested on
+    """The game's weakest level (the novice or the beginner): what a newcomer is suggested on
     Discord too (the terminal keeps no rating)."""
     return _facet(game).levels(game)[0]
 

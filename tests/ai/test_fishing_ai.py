@@ -80,11 +80,11 @@ def test_every_level_plays_legal_actions_to_the_end(
 
 def test_levels_and_unknown_level() -> None:
     assert set(FISHING_LEVELS) == {
-        "random", "greedy", "beginner", "casual", "club", "strong", "expert", "master"
+        "random", "greedy", "novice", "beginner", "casual", "club", "strong", "expert", "master"
     }  # fmt: skip
     for level in FISHING_LEVELS:
         assert fishing_player(level).level == level
-    with pytest.raises(ValueError, match="random, greedy, beginner, casual, club, strong"):
+    with pytest.raises(ValueError, match="random, greedy, novice, beginner, casual, club, strong"):
         fishing_player("genius")
 
 

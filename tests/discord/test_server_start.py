@@ -164,6 +164,12 @@ async def test_help_explains_games_commands_buttons_and_levels(world: World) -> 
         "**Master**",
         "The house stakes",
         "after 3 timeouts in a row",
+        # What a newcomer learns from besides /learn (issue 22).
+        "`/puzzle`",
+        "`/hint`",
+        "**hand guide**",
+        "first 10 games",
+        "`/settings guide:`",
     ):
         assert words in text, words
     r = await world.members[0].user.slash("help")

@@ -1,5 +1,6 @@
-"""The computer levels are named, never shown by their codes: 新手 / 入門 / 熟手 / 好手 / 高手 /
-大師 (zh-CN 入门, 大师) for the ladder beginner / casual / club / strong / expert / master, 隨機 /
+"""The computer levels are named, never shown by their codes: 生手 / 新手 / 入門 / 熟手 / 好手 /
+高手 / 大師 (zh-CN 入门, 大师) for the ladder novice / beginner / casual / club / strong /
+expert / master, 隨機 /
 普通 for the former random / greedy, through bot.locale.levels.level_name, wherever a
 member meets a level: a seat's name, the Add AI select and its answer, the ``level`` choices,
 /help, a tournament's computer fillers and the terminal client. The codes stay what the
@@ -25,14 +26,34 @@ from tests.discord.conftest import GUILD_ID
 from tests.discord.tables_kit import custom_ids, no_incidents  # noqa: F401
 from tests.locale.test_zh_table_flow import click, make_club
 
-CODES_IN_ORDER = ["random", "greedy", "beginner", "casual", "club", "strong", "expert", "master"]
+CODES_IN_ORDER = [
+    "random",
+    "greedy",
+    "novice",
+    "beginner",
+    "casual",
+    "club",
+    "strong",
+    "expert",
+    "master",
+]
 NAMES = {
-    "en": ["Random", "Normal", "Beginner", "Casual", "Club", "Strong", "Expert", "Master"],
-    "zh-TW": ["隨機", "普通", "新手", "入門", "熟手", "好手", "高手", "大師"],
-    "zh-CN": ["随机", "普通", "新手", "入门", "熟手", "好手", "高手", "大师"],
+    "en": [
+        "Random",
+        "Normal",
+        "Novice",
+        "Beginner",
+        "Casual",
+        "Club",
+        "Strong",
+        "Expert",
+        "Master",
+    ],
+    "zh-TW": ["隨機", "普通", "生手", "新手", "入門", "熟手", "好手", "高手", "大師"],
+    "zh-CN": ["随机", "普通", "生手", "新手", "入门", "熟手", "好手", "高手", "大师"],
 }
 LADDER_NAMES = {locale: names[2:] for locale, names in NAMES.items()}
-CODES = re.compile(r"\b(?:random|greedy|beginner|casual|strong|expert|master)\b")
+CODES = re.compile(r"\b(?:random|greedy|novice|beginner|casual|strong|expert|master)\b")
 
 
 @pytest.mark.parametrize("locale", list(NAMES))
@@ -41,7 +62,7 @@ def test_each_level_has_one_name_per_language(locale: str) -> None:
     assert [level_name(locale, code) for code in CODES_IN_ORDER] == NAMES[locale]
     assert level_name(locale, "wizard") == "wizard"
     assert LevelName("expert") == "Expert"
-    assert LevelName("expert").localized(locale) == NAMES[locale][6]
+    assert LevelName("expert").localized(locale) == NAMES[locale][7]
 
 
 def test_every_registered_level_is_named_in_every_catalogue() -> None:
@@ -94,6 +115,9 @@ async def test_a_chinese_table_names_its_computer_by_level(
     assert not CODES.search(levels)
     rules = next(f.value for f in embed.fields if f.name == "輪到你")
     assert "連續逾時 3 次即出局" in rules  # the server's limit, not "a few"
+    learning = next(f.value for f in embed.fields if f.name == "謎題、提示和手牌指引")
+    words = ("`/謎題`", "`/提示`", "`/個人設定 手牌指引:`", "頭 10 局")
+    assert all(word in learning for word in words), learning
 
 
 async def test_a_tournaments_computer_fillers_are_named_by_level(

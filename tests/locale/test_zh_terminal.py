@@ -175,7 +175,7 @@ def test_english_stays_english() -> None:
     """The default language is untouched: the English names and wording."""
     status, out, _ = _play(["--seed", "3"], ["help", "zz", "quit"])
     assert status == 0
-    assert "Seats in play order: 0: You, 1: Bot 1 (Beginner AI)." in out
+    assert "Seats in play order: 0: You, 1: Bot 1 (Novice AI)." in out
     assert "Rules in force: kap-shap, 2 players, 1 set, culin rules." in out
     assert "You leave the table; the game is abandoned." in out
 
@@ -260,7 +260,17 @@ def test_sim_errors_in_chinese(
     assert err.startswith("kapshap sim：")
     names = {f.name for f in dataclasses.fields(RuleSet)}
     names |= {"kapshap", "sim", "PNG", "culin", "classic", "last", "draw", "base"}
-    names |= {"expert", "greedy", "master", "random", "beginner", "casual", "club", "strong"}
+    names |= {
+        "expert",
+        "greedy",
+        "master",
+        "random",
+        "novice",
+        "beginner",
+        "casual",
+        "club",
+        "strong",
+    }
     assert not latin_left(err, allowed=names), err
 
 

@@ -14,8 +14,11 @@ chance, as the beginner would:
   to see;
 
 and otherwise plays the expert's move (:mod:`bot.games.collecting.ai.expert`), which always
-declares. The chance is drawn from the game's random stream at every decision (the ``rng`` of
-``choose``), so a game replays exactly from its seed, and the fast simulator
+declares. The **novice**, below the beginner, is a player in his very first game: he plays every
+decision as the beginner but sees only half the discards that make ten with a tile he holds
+(:data:`NOVICE_SEES_TEN`) and misses more of his wins (:data:`NOVICE_MISSED_WIN`). The chance
+is drawn from the game's random stream at every decision (the ``rng`` of ``choose``), so a game
+replays exactly from its seed, and the fast simulator
 (:mod:`bot.games.collecting.sim.fast`) plays these levels through the same two functions. The
 ratings each rate buys are measured by ``benchmarks/calibrate_ratings.py`` (docs/ratings.md).
 """
@@ -52,12 +55,20 @@ __all__ = [
     "ladder_take",
 ]
 
-LADDER: tuple[str, ...] = ("beginner", "casual", "club", "strong")
+LADDER: tuple[str, ...] = ("novice", "beginner", "casual", "club", "strong")
 """The ladder's levels below the expert, weakest first."""
+# The novice misses what a newcomer misses; in Kap Shap that puts him about 100 points below
+# the random player (who always declares), in Kap Tai Shap he is no weaker than it.
 
 BLUNDERS: dict[str, dict[str, float]] = {
-    "kap-shap": {"beginner": 1.0, "casual": 0.83, "club": 0.6, "strong": 0.31},
-    "kap-tai-shap": {"beginner": 1.0, "casual": 0.6, "club": 0.35, "strong": 0.15},
+    "kap-shap": {"novice": 1.0, "beginner": 1.0, "casual": 0.83, "club": 0.6, "strong": 0.31},
+    "kap-tai-shap": {
+        "novice": 1.0,
+        "beginner": 1.0,
+        "casual": 0.6,
+        "club": 0.35,
+        "strong": 0.15,
+    },
 }
 """Per game, each ladder level's chance of playing a decision as a beginner (the expert is the
 rung above, with none), chosen so that the levels a game offers (:data:`OFFERED`) are at least
@@ -67,7 +78,8 @@ OFFERED: dict[str, tuple[str, ...]] = {
     "kap-shap": LADDER,
     # Three seats or more, and only the winner counts (the others tie): luck weighs more and a
     # game tells the ratings less, so the whole ladder spans under 300 rating points, room for
-    # two rungs 100 apart below the expert, not four.
+    # two rungs 100 apart below the expert, not four; and the novice is no weaker than the
+    # random player or the beginner there (docs/ratings.md).
     "kap-tai-shap": ("beginner", "club"),
 }
 """The ladder's levels each game offers below the expert, weakest first; the others still play
@@ -83,6 +95,12 @@ def blunder_rate(rules: RuleSet, level: str) -> float:
 MISSED_WIN = 0.5
 """The chance that a beginner's decision does not see that his hand is complete: an eye and
 ten-pairs are not obvious in a first game."""
+
+NOVICE_MISSED_WIN = 0.8
+"""The same chance for the novice (his first game, the rules just read)."""
+
+NOVICE_SEES_TEN = 0.5
+"""The chance that the novice sees that a discard makes ten with a tile he holds."""
 
 
 def _blunders(rng: random.Random, blunder: float) -> bool:
@@ -103,6 +121,12 @@ def ladder_take(seen: Seen, rng: random.Random, level: str) -> int:
         # Every discard that makes ten with a tile he holds looks good to him, whether or not
         # that tile is already part of a ten-pair; and a win he always sees.
         wanted = set(ev.info(hand)[2]) if ev.info(hand)[0] == 1 else set()
+        if level == "novice":
+            # He misses half the ten-pairs on the table and most of the wins.
+            if rng.random() < NOVICE_MISSED_WIN:
+                wanted = set()
+            if rng.random() >= NOVICE_SEES_TEN:
+                tens = set()
         options = [
             k
             for k in range(KIND_COUNT)
@@ -131,7 +155,7 @@ def ladder_discard(seen: Seen, rng: random.Random, level: str) -> int:
     wins = evaluator_for(seen.rules).table(hand)[0]
     if not _blunders(rng, blunder_rate(seen.rules, level)):
         return DECLARE if wins else expert_discard(seen)
-    if wins and rng.random() >= MISSED_WIN:
+    if wins and rng.random() >= (NOVICE_MISSED_WIN if level == "novice" else MISSED_WIN):
         return DECLARE
     held = [k for k in range(KIND_COUNT) if (hand >> (FIELD_BITS * k)) & FIELD_MASK]
     # The kind just taken may not go straight back out unless it is all he holds (the engine's
