@@ -45,7 +45,7 @@ async def test_a_newcomer_is_suggested_the_level_nearest_1000(db: Database) -> N
     ratings = RatingService(db, ManualClock())
     suggestion = await ratings.suggest_level(GUILD, ALICE, "kap-shap")
     assert suggestion.newcomer and suggestion.rating == 1000
-    # The novice (1,174 in Kap Shap) is the level nearest a newcomer's 1,000.
+    # The novice (1,244 in Kap Shap) is the level nearest a newcomer's 1,000.
     assert suggestion.level == nearest_level("kap-shap", 1000, PARAMS) == "novice"
 
 

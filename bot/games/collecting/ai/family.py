@@ -29,23 +29,22 @@ __all__ = ["FACET", "CollectingAI"]
 _CALIBRATED: Mapping[str, Mapping[str, tuple[float, float]]] = MappingProxyType(
     {
         # (mu, sigma) per level under the ratings' default model: where the bot's own rating
-        # update balances over 8,000 simulated games between the levels per game
-        # (benchmarks/calibrate_ratings.py --games 8000 --seed 1; docs/ratings.md). sigma is the
-        # fit's standard error. random and greedy are no longer offered but rate old games.
-        # Kap Shap's novice (added later) sits 8.60 +- 0.33 mu below the beginner over 6,000
-        # games between the novice, random and the beginner (--pool novice --pool random
-        # --pool beginner --games 6000 --seed 2; random measured 3.52 below the beginner there,
-        # 3.35 here): placed that far below the beginner, its error and the beginner's combined.
+        # update balances over simulated games between the levels per game (docs/ratings.md).
+        # sigma is the fit's standard error. random and greedy are no longer offered but rate
+        # old games. Kap Shap: the mean of three runs of 24,000 games with every level, the
+        # novice included (benchmarks/calibrate_ratings.py --only kap-shap --games 24000
+        # --also kap-shap=novice --seed 1, 2 and 3), sigma the larger of the runs' spread and
+        # their own errors; Kap Tai Shap: one run of 8,000 games (--games 8000 --seed 1).
         "kap-shap": MappingProxyType(
             {
-                "novice": (6.98, 0.40),
-                "random": (12.23, 0.30),
-                "greedy": (33.00, 0.16),
-                "beginner": (15.58, 0.23),
-                "casual": (21.00, 0.44),
-                "club": (26.05, 0.20),
-                "strong": (30.92, 0.18),
-                "expert": (36.22, 0.27),
+                "novice": (9.74, 0.24),
+                "random": (15.21, 0.18),
+                "greedy": (35.57, 0.15),
+                "beginner": (17.49, 0.12),
+                "casual": (22.89, 0.22),
+                "club": (27.86, 0.09),
+                "strong": (33.03, 0.12),
+                "expert": (38.20, 0.20),
             }
         ),
         "kap-tai-shap": MappingProxyType(

@@ -61,7 +61,7 @@ LADDER: tuple[str, ...] = ("novice", "beginner", "casual", "club", "strong")
 # the random player (who always declares), in Kap Tai Shap he is no weaker than it.
 
 BLUNDERS: dict[str, dict[str, float]] = {
-    "kap-shap": {"novice": 1.0, "beginner": 1.0, "casual": 0.83, "club": 0.6, "strong": 0.31},
+    "kap-shap": {"novice": 1.0, "beginner": 1.0, "casual": 0.83, "club": 0.6, "strong": 0.35},
     "kap-tai-shap": {
         "novice": 1.0,
         "beginner": 1.0,
