@@ -38,6 +38,7 @@ __all__ = [
     "LEVEL_CHOICES",
     "MAX_GROUP",
     "MENTION",
+    "OPTION_HELP",
     "PLAYING",
     "READABLE",
     "SIGN_UP",
@@ -66,6 +67,26 @@ DECIDE_CHOICES = [
 ]
 LEVEL_CHOICES = level_choices(AI_LEVELS)
 DEFAULT_GAME = default_game()
+OPTION_HELP: dict[str, str] = {
+    "game": "Which game",
+    "format": "Swiss (default for two players), elimination, round robin, table rounds",
+    "best_of": "Games per match (odd; default 1)",
+    "rounds": "Swiss or table rounds (default: log2 of the players, or 3 table rounds)",
+    "buy_in": "Chips each member pays to enter (default 0: free)",
+    "prize_split": "Percentages of the pool by place, e.g. 60/30/10 (default 100)",
+    "seats": "Most players (default 64)",
+    "round_minutes": "Time limit of a round in minutes (default 60)",
+    "timer": "Seconds per turn (default 120)",
+    "top_cut": "Swiss: the top K play a knockout playoff",
+    "table_size": "Table rounds: most seats at a table (default 6)",
+    "games_per_table": "Table rounds: games each table plays (default 3)",
+    "final_table": "Table rounds: players at the final table (default 6, 0 for none)",
+    "decide_by": "Tsung Shap: a match is won by games (default) or by total points",
+    "late_until": "Swiss: members may still join after the start until this round (0: none)",
+    "arena_minutes": "Arena: minutes it pairs finishers (default 60)",
+}
+"""The help of the event's options that ``/tournament new`` and ``edit`` share (one text each,
+so that the two commands say the same)."""
 #: The ``event:`` option of every command that takes one.
 EVENT_HELP = "The event's number (default: the one you are in, or the only one it can be)"
 # Formats (issue 23): the third-place match and the group stage, in ``new`` and ``edit``.

@@ -29,6 +29,7 @@ from cogs.tournament_common import (
     LEVEL_CHOICES,
     MAX_GROUP,
     MENTION,
+    OPTION_HELP,
     PLAYING,
     SIGN_UP,
     THIRD_PLACE_HELP,
@@ -49,27 +50,12 @@ class TournamentOrganiserMixin(TournamentCommands, TournamentBoardMixin, command
 
     @app_commands.command(name="edit", description="Change an event's settings before the start")
     @app_commands.describe(
-        game="Which game",
-        format="Swiss (default for two players), elimination, round robin, table rounds",
-        best_of="Games per match (odd; default 1)",
-        rounds="Swiss or table rounds (default: log2 of the players, or 3 table rounds)",
-        buy_in="Chips each member pays to enter (default 0: free)",
-        prize_split="Percentages of the pool by place, e.g. 60/30/10 (default 100)",
-        seats="Most players (default 64)",
-        round_minutes="Time limit of a round in minutes (default 60)",
-        timer="Seconds per turn (default 120)",
-        top_cut="Swiss: the top K play a knockout playoff",
-        table_size="Table rounds: most seats at a table (default 6)",
-        games_per_table="Table rounds: games each table plays (default 3)",
-        final_table="Table rounds: players at the final table (default 6, 0 for none)",
-        decide_by="Tsung Shap: a match is won by games (default) or by total points",
+        **OPTION_HELP,
         event=EVENT_HELP,
         third_place=THIRD_PLACE_HELP,
         groups=GROUPS_HELP,
         grand_final_reset="Double elimination: a second final if the losers' champion wins",
         starts="A new start, in the server's time zone: 2026-12-05 19:30, 19:30, in 2h…",
-        late_until="Swiss: members may still join after the start until this round (0: none)",
-        arena_minutes="Arena: minutes it pairs finishers (default 60)",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
     @app_commands.autocomplete(event=open_events)

@@ -49,6 +49,7 @@ from cogs.tournament_common import (
     GAME_CHOICES,
     GROUPS_HELP,
     MAX_GROUP,
+    OPTION_HELP,
     PLAYING,
     READABLE,
     SIGN_UP,
@@ -256,30 +257,15 @@ class Tournaments(
 
     @app_commands.command(name="new", description="Create a tournament in this channel")
     @app_commands.describe(
+        **OPTION_HELP,
         name="The event's name",
-        game="Which game",
-        format="Swiss (default for two players), elimination, round robin, table rounds",
-        best_of="Games per match (odd; default 1)",
-        rounds="Swiss or table rounds (default: log2 of the players, or 3 table rounds)",
-        buy_in="Chips each member pays to enter (default 0: free)",
-        prize_split="Percentages of the pool by place, e.g. 60/30/10 (default 100)",
-        seats="Most players (default 64)",
-        round_minutes="Time limit of a round in minutes (default 60)",
-        timer="Seconds per turn (default 120)",
         closes_in="Minutes until sign-up closes and the event starts by itself",
         checkin="Minutes of check-in when it starts (who does not check in is dropped)",
-        top_cut="Swiss: the top K play a knockout playoff",
-        table_size="Table rounds: most seats at a table (default 6)",
-        games_per_table="Table rounds: games each table plays (default 3)",
-        final_table="Table rounds: players at the final table (default 6, 0 for none)",
-        decide_by="Tsung Shap: a match is won by games (default) or by total points",
         no_show="Minutes a match's players have to show up (default 5, 0 for none)",
         no_shows="No-shows in a row that withdraw a player (default 1)",
         third_place=THIRD_PLACE_HELP,
         groups=GROUPS_HELP,
         starts="When it starts, in the server's time zone: 2026-12-05 19:30, 19:30, in 2h…",
-        late_until="Swiss: members may still join after the start until this round (0: none)",
-        arena_minutes="Arena: minutes it pairs finishers (default 60)",
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, decide_by=DECIDE_CHOICES)
     async def new(
